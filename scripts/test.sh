@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Every check of the project: installs what is missing, then ruff, mypy and pytest.
+# Extra arguments go to pytest (e.g. scripts/test.sh -k fuzz --fuzz-games 2000).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_ROOT_USER_ACTION=ignore
+
+need=()
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v tmux >/dev/null 2>&1 || need+=(tmux)
+ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || need+=(postgresql)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "Installing system packages: ${need[*]}"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+python3 -m pip install -q -e '.[dev]'
+
+# A PostgreSQL server for the database tests (scripts/postgres.sh prints its URL).
+if [ -z "${MUSTER_TEST_POSTGRES_URL:-}" ] && [ -x scripts/postgres.sh ]; then
+  MUSTER_TEST_POSTGRES_URL="$(scripts/postgres.sh)"
+  export MUSTER_TEST_POSTGRES_URL
+fi
+
+ruff check src tests benchmarks
+mypy
+python3 -m pytest "$@"

@@ -1,0 +1,7 @@
+"""muster: card-driven historical wargames as rules-enforced software.
+
+The game-agnostic interface lives in :mod:`muster.core`; each game is a package
+under :mod:`muster.games`. Start with :func:`muster.core.new_game`.
+"""
+
+__version__ = "0.1.0"

@@ -1,0 +1,1 @@
+"""The ``muster`` command line (typer)."""

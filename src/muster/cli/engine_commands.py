@@ -1,0 +1,64 @@
+"""Engine commands: ``muster demo`` (a random game printed as a log) and ``muster board``."""
+
+from __future__ import annotations
+
+
+import random
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+from muster.core import CorruptStateError, Game, get_rules
+
+console = Console()
+
+
+def demo(
+    seed: int = typer.Option(0, help="Seed of the game (deal and dice)."),
+    ruleset: str = typer.Option("2nd", help="Rules edition: 2nd or 1st."),
+    save: Path | None = typer.Option(None, help="Also write the finished game's save file here."),
+) -> None:
+    """Play one game with both seats choosing uniformly at random, and print its log."""
+    rules = get_rules("freedom")
+    game = Game(rules, seed, {"ruleset": ruleset})
+    chooser = random.Random(seed)
+    while game.active_seat is not None:
+        game.apply(chooser.choice(game.legal_actions()))
+    for line in game.log():
+        console.print(line, highlight=False)
+    outcome = game.outcome
+    assert outcome is not None
+    console.print(f"[bold]{outcome.winner} wins[/bold] ({outcome.reason}) after {len(game.actions)} decisions.")
+    if save:
+        save.write_text(game.dumps(), encoding="utf-8")
+
+
+def board_command(
+    svg: Path = typer.Option(..., "--svg", help="Write the drawing to this SVG file."),
+    state: Path | None = typer.Option(None, help="A save file (muster-game JSON) whose pieces to draw."),
+    seed: int = typer.Option(0, help="Without --state: draw the setup of this seed."),
+) -> None:
+    """Draw the board (with the pieces of a saved game, or of the setup) as SVG."""
+    from muster.games.freedom.svg import render_svg
+
+    rules = get_rules("freedom")
+    if state is not None:
+        try:
+            game = Game.loads(rules, state.read_text(encoding="utf-8"))
+        except (OSError, CorruptStateError) as exc:
+            console.print(f"[red]Cannot load {state}: {exc}[/red]")
+            raise typer.Exit(2) from exc
+    else:
+        game = Game(rules, seed)
+    svg.write_text(render_svg(game.state), encoding="utf-8")
+    console.print(f"Board written to {svg}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the engine commands."""
+    app.command("demo")(demo)
+    app.command("board")(board_command)
+
+
+

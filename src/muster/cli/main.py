@@ -1,0 +1,39 @@
+"""The ``muster`` command: one typer app; each feature area adds its commands from its own module.
+
+Command modules (``muster.cli.<name>``) expose ``register(app)``; they are imported lazily so a
+missing optional dependency of one area never breaks the others.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import typer
+
+app = typer.Typer(help="muster: play, watch and measure card-driven wargames (Freedom! Messolonghi 1825–1826).",
+                  no_args_is_help=True, add_completion=False)
+
+COMMAND_MODULES = ("engine_commands", "cards_commands", "lab_commands", "play_commands", "serve_commands")
+
+
+def _register_all() -> None:
+    for module in COMMAND_MODULES:
+        try:
+            mod = importlib.import_module(f"muster.cli.{module}")
+        except ModuleNotFoundError as exc:
+            if exc.name and exc.name.startswith("muster.cli."):
+                continue  # that feature area is not present in this build
+            raise
+        mod.register(app)
+
+
+_register_all()
+
+
+def main() -> None:
+    """Entry point."""
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,162 @@
+"""A game in progress: rules + seed + options + the list of actions taken.
+
+:class:`Game` is the object people use, in the spirit of python-chess's ``Board``: it
+validates every action against the legal list, keeps the action history (so a game can
+be replayed, saved, loaded and undone), and never lets a bad input change anything.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from muster.core.interface import (
+    JSON,
+    Action,
+    CorruptStateError,
+    IllegalActionError,
+    Outcome,
+    Rules,
+    UndoError,
+)
+
+RECORD_FORMAT = "muster-game"
+RECORD_VERSION = 1
+
+
+class Game:
+    """A rules-enforced game with history. Create with :func:`muster.core.new_game`."""
+
+    def __init__(self, rules: Rules, seed: int, options: dict[str, str] | None = None) -> None:
+        self.rules = rules
+        self.seed = seed
+        self.options: dict[str, str] = dict(options or {})
+        self.state: Any = rules.setup(seed, self.options)
+        self.actions: list[Action] = []
+
+    # --- asking -------------------------------------------------------------------------
+    @property
+    def active_seat(self) -> str | None:
+        """The seat to act, or None when the game is over."""
+        return self.rules.active_seat(self.state)
+
+    def legal_actions(self) -> list[Action]:
+        """The legal actions for the active seat."""
+        return self.rules.legal_actions(self.state)
+
+    def labelled_actions(self) -> list[tuple[Action, str]]:
+        """The legal actions with their human-readable labels."""
+        return [(a, self.rules.label(self.state, a)) for a in self.rules.legal_actions(self.state)]
+
+    @property
+    def prompt(self) -> str:
+        """What is being decided, in words."""
+        return self.rules.prompt(self.state)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or None."""
+        return self.rules.outcome(self.state)
+
+    def view(self, seat: str | None) -> dict[str, JSON]:
+        """What ``seat`` may see (None: spectator)."""
+        return self.rules.view(self.state, seat)
+
+    def log(self) -> list[str]:
+        """The game so far in words."""
+        return self.rules.log(self.state)
+
+    # --- acting -------------------------------------------------------------------------
+    def apply(self, action: Action | JSON, seat: str | None = None) -> None:
+        """Apply an action (an :class:`Action` or its JSON form).
+
+        If ``seat`` is given, it must be the active seat. Raises
+        :class:`~muster.core.interface.MalformedActionError` or
+        :class:`~muster.core.interface.IllegalActionError`; the game is then unchanged.
+        """
+        act = action if isinstance(action, Action) else Action.from_json(action)
+        active = self.rules.active_seat(self.state)
+        if active is None:
+            raise IllegalActionError("the game is over")
+        if seat is not None and seat != active:
+            raise IllegalActionError(f"it is not {seat}'s turn (waiting for {active})")
+        if act not in self.rules.legal_actions(self.state):
+            raise IllegalActionError(f"illegal action {list(act)} (prompt: {self.rules.prompt(self.state)})")
+        work = self.rules.clone(self.state)
+        self.rules.apply(work, act)
+        self.state = work
+        self.actions.append(act)
+
+    def can_undo(self, seat: str | None = None) -> bool:
+        """True if undo back to the start of the current turn is allowed (for ``seat``, if given)."""
+        start = self.rules.undo_start(self.state)
+        if start is None or start >= len(self.actions):
+            return False
+        return seat is None or seat == self.rules.active_seat(self.state)
+
+    def undo(self, seat: str | None = None) -> None:
+        """Return to the start of the current turn (replaying the history up to it)."""
+        if not self.can_undo(seat):
+            raise UndoError("nothing to undo, or dice were rolled or cards drawn since this turn began")
+        start = self.rules.undo_start(self.state)
+        assert start is not None
+        self._replay(self.actions[:start])
+
+    def _replay(self, actions: list[Action]) -> None:
+        state = self.rules.setup(self.seed, self.options)
+        for act in actions:
+            self.rules.apply(state, act)
+        self.state = state
+        self.actions = list(actions)
+
+    # --- saving -------------------------------------------------------------------------
+    def to_record(self) -> dict[str, JSON]:
+        """A save file: how to rebuild the game, plus the full current state for checking."""
+        return {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "game": self.rules.info.name,
+            "seed": self.seed,
+            "options": self.options,
+            "actions": [a.to_json() for a in self.actions],
+            "state": self.rules.to_json(self.state),
+        }
+
+    def dumps(self) -> str:
+        """The save file as a JSON string."""
+        return json.dumps(self.to_record(), separators=(",", ":"), ensure_ascii=False)
+
+    @classmethod
+    def from_record(cls, rules: Rules, record: JSON) -> Game:
+        """Load a save file, replaying its actions and checking the stored state matches.
+
+        Raises :class:`CorruptStateError` for anything wrong with it.
+        """
+        if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
+            raise CorruptStateError("not a muster save file")
+        if record.get("game") != rules.info.name:
+            raise CorruptStateError(f"save file is for game {record.get('game')!r}")
+        seed, options, actions = record.get("seed"), record.get("options", {}), record.get("actions")
+        if not isinstance(seed, int) or not isinstance(options, dict) or not isinstance(actions, list):
+            raise CorruptStateError("save file lacks a seed, options or action list")
+        try:
+            game = cls(rules, seed, options)
+            for raw in actions:
+                game.apply(Action.from_json(raw))
+        except CorruptStateError:
+            raise
+        except Exception as exc:  # any failure while rebuilding means the file is corrupt
+            raise CorruptStateError(f"save file does not replay: {exc}") from exc
+        stored = record.get("state")
+        if stored is not None and stored != rules.to_json(game.state):
+            raise CorruptStateError("save file's state does not match its replayed actions")
+        return game
+
+    @classmethod
+    def loads(cls, rules: Rules, text: str) -> Game:
+        """Load a save file from a JSON string."""
+        try:
+            record = json.loads(text)
+        except (ValueError, TypeError) as exc:
+            raise CorruptStateError(f"save file is not JSON: {exc}") from exc
+        return cls.from_record(rules, record)

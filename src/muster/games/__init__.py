@@ -1,0 +1,1 @@
+"""One package per game. Each exposes a ``RULES`` object implementing :class:`muster.core.Rules`."""

@@ -1,0 +1,272 @@
+"""The rules state machine: a stack of frames, each naming a prompt and its legal actions.
+
+Modelled on Rally the Troops' rules modules. The top frame of ``state.stack`` is either
+
+* an *automatic* step (``AUTO[kind]``), run at once by :func:`advance`, which may push
+  further frames; or
+* a *decision* (``DECISIONS[kind]``), which lists the legal actions for one seat and
+  applies the one chosen.
+
+Compound choices (move a unit from a space to a space) go through the generic
+:class:`Op` / ``select`` frame, so every decision point has a short finite list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from muster.core.interface import Action, IllegalActionError
+from muster.games.freedom.board import board
+from muster.games.freedom.state import Frame, State
+
+AutoStep = Callable[[State, Frame], None]
+AUTO: dict[str, AutoStep] = {}
+DECISIONS: dict[str, Decision] = {}
+OPS: dict[str, Op] = {}
+
+
+def auto(kind: str) -> Callable[[AutoStep], AutoStep]:
+    """Register an automatic step run when a frame of this kind reaches the top of the stack."""
+
+    def register(fn: AutoStep) -> AutoStep:
+        AUTO[kind] = fn
+        return fn
+
+    return register
+
+
+def push(s: State, *frames: Frame) -> None:
+    """Push frames so that the first one given runs first."""
+    s.stack.extend(reversed(frames))
+
+
+def frame(kind: str, **fields: Any) -> Frame:
+    """A new frame."""
+    return {"kind": kind, **fields}
+
+
+class Decision:
+    """A prompt for one seat. Subclasses implement ``legal`` and ``apply`` (and usually ``prompt``)."""
+
+    kind = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.kind:
+            DECISIONS[cls.kind] = cls()
+
+    def seat(self, s: State, f: Frame) -> str:
+        """The seat deciding."""
+        return str(f["seat"])
+
+    def prompt(self, s: State, f: Frame) -> str:
+        """What is being decided, in words."""
+        return f["kind"].replace("_", " ")
+
+    def legal(self, s: State, f: Frame) -> list[Action]:
+        """The legal actions (empty: the frame lapses)."""
+        raise NotImplementedError
+
+    def apply(self, s: State, f: Frame, a: Action) -> None:
+        """Apply a legal action. ``f`` is ``s.stack[-1]``; pop it when the decision is complete."""
+        raise NotImplementedError
+
+    def label(self, s: State, f: Frame, a: Action) -> str:
+        """A human-readable label for a legal action."""
+        return default_label(a)
+
+
+def default_label(a: Action) -> str:
+    """Label an action from its verb and argument, naming spaces by their board names."""
+    b = board()
+    if isinstance(a.arg, str) and a.arg in b.index:
+        where = b.names[b.index[a.arg]]
+        return {"from": f"from {where}", "to": f"to {where}"}.get(a.verb, f"{a.verb} {where}")
+    if a.arg is None:
+        return a.verb.replace("_", " ")
+    return f"{a.verb.replace('_', ' ')} {a.arg}"
+
+
+class Op:
+    """A choice of a source (optional), a unit class (when it matters) and a target.
+
+    Used through ``select`` frames: ``frame("select", op=NAME, seat=…, src=None, cls=None, …)``.
+    Sources and targets are ids (space or area ids).
+    """
+
+    name = ""
+    single = False
+    """True when only a target is chosen (no source)."""
+    optional = False
+    """True when the player may decline (a ``done`` action at the first step)."""
+    verb_from = "from"
+    verb_to = "to"
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.name:
+            OPS[cls.name] = cls()
+
+    def prompt(self, s: State, f: Frame) -> str:
+        """The prompt while choosing."""
+        return self.name
+
+    def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
+        """Where the acting piece may come from (only sources with at least one target), lazily."""
+        return iter(())
+
+    def sources(self, s: State, f: Frame) -> list[str]:
+        """All sources, in board order."""
+        return list(self.iter_sources(s, f))
+
+    def classes(self, s: State, f: Frame, src: str) -> list[str]:
+        """Distinct kinds of unit at ``src`` that the player must choose between (empty: no choice)."""
+        return []
+
+    def targets(self, s: State, f: Frame, src: str | None) -> list[str]:
+        """Where it may go or what it may hit."""
+        raise NotImplementedError
+
+    def resolve(self, s: State, f: Frame, src: str | None, dst: str) -> None:
+        """Carry the choice out. The select frame has already been popped."""
+        raise NotImplementedError
+
+    def decline(self, s: State, f: Frame) -> None:
+        """Called when an optional op is declined (the frame has already been popped)."""
+
+    def available(self, s: State, f: Frame) -> bool:
+        """True if at least one complete choice exists."""
+        if self.single:
+            return bool(self.targets(s, f, None))
+        return next(self.iter_sources(s, f), None) is not None
+
+
+class Select(Decision):
+    """The generic source → (unit class) → target decision driven by an :class:`Op`."""
+
+    kind = "select"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        return OPS[f["op"]].prompt(s, f)
+
+    def legal(self, s: State, f: Frame) -> list[Action]:
+        op = OPS[f["op"]]
+        src = f.get("src")
+        if op.single or src is not None:
+            if src is not None and f.get("cls") is None:
+                classes = op.classes(s, f, src)
+                if classes:
+                    return [Action("unit", c) for c in classes]
+            return [Action(op.verb_to, t) for t in op.targets(s, f, src)]
+        acts = [Action(op.verb_from, x) for x in op.sources(s, f)]
+        if op.optional:
+            acts.append(Action("done"))
+        return acts
+
+    def apply(self, s: State, f: Frame, a: Action) -> None:
+        op = OPS[f["op"]]
+        if a.verb == "done":
+            s.stack.pop()
+            op.decline(s, f)
+        elif a.verb == op.verb_from and not op.single and f.get("src") is None:
+            f["src"] = a.arg
+        elif a.verb == "unit":
+            f["cls"] = a.arg
+        else:
+            s.stack.pop()
+            op.resolve(s, f, f.get("src"), str(a.arg))
+
+    def label(self, s: State, f: Frame, a: Action) -> str:
+        if a.verb == "unit":
+            return unit_class_label(str(a.arg))
+        if a.verb == "done":
+            return "done"
+        return default_label(a)
+
+
+def unit_class_label(cls: str) -> str:
+    """Words for a unit class: ``E``/``A`` (kind) or a digit (attacks already made this card)."""
+    if cls == "E":
+        return "an Expeditionary unit"
+    if cls == "A":
+        return "an Allied unit"
+    used = int(cls)
+    return "a unit that has not attacked yet" if used == 0 else f"a unit that has attacked {used} time(s)"
+
+
+def select(op: str, seat: str, **fields: Any) -> Frame:
+    """A select frame for an op."""
+    return frame("select", op=op, seat=seat, src=None, cls=None, **fields)
+
+
+# --- running the machine ---------------------------------------------------------------
+
+
+def advance(s: State) -> None:
+    """Run automatic steps until a decision with at least one legal action is on top (or the game ends)."""
+    while s.result is None and s.stack:
+        f = s.stack[-1]
+        step = AUTO.get(f["kind"])
+        if step is not None:
+            s.stack.pop()
+            step(s, f)
+            continue
+        acts = DECISIONS[f["kind"]].legal(s, f)
+        if acts:
+            s._legal = (s.step, acts)
+            return
+        s.stack.pop()  # nothing can be chosen: the decision lapses (e.g. no unit left to remove)
+    if s.result is not None:
+        s.stack.clear()
+
+
+def legal_actions(s: State) -> list[Action]:
+    """The legal actions at the top decision (cached per step)."""
+    if s.result is not None or not s.stack:
+        return []
+    cached = s._legal
+    if cached is not None and cached[0] == s.step:
+        return cached[1]
+    f = s.stack[-1]
+    acts = DECISIONS[f["kind"]].legal(s, f)
+    s._legal = (s.step, acts)
+    return acts
+
+
+def active_seat(s: State) -> str | None:
+    """Whose decision it is."""
+    if s.result is not None or not s.stack:
+        return None
+    f = s.stack[-1]
+    return DECISIONS[f["kind"]].seat(s, f)
+
+
+def apply_action(s: State, a: Action) -> None:
+    """Validate and apply an action in place. Illegal actions raise before anything changes."""
+    if a not in legal_actions(s):
+        raise IllegalActionError(f"illegal action {list(a)}")
+    seat = active_seat(s)
+    if seat != s.turn_seat:
+        s.turn_seat, s.turn_start, s.tainted = seat, s.step, False
+    f = s.stack[-1]
+    DECISIONS[f["kind"]].apply(s, f, a)
+    s.step += 1
+    s._legal = None
+    advance(s)
+
+
+def prompt(s: State) -> str:
+    """The current prompt in words."""
+    if s.result is not None or not s.stack:
+        return "The game is over."
+    f = s.stack[-1]
+    return DECISIONS[f["kind"]].prompt(s, f)
+
+
+def label(s: State, a: Action) -> str:
+    """The label of an action at the current decision."""
+    if not s.stack:
+        return default_label(a)
+    f = s.stack[-1]
+    return DECISIONS[f["kind"]].label(s, f, a)

@@ -1,0 +1,106 @@
+"""Freedom! behind the game-agnostic :class:`muster.core.Rules` interface."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from muster.core.interface import Action, CorruptStateError, GameInfo, IllegalActionError, Outcome
+from muster.games.freedom import engine
+from muster.games.freedom import rules as _rules  # noqa: F401 - registers the rule handlers
+from muster.games.freedom.cards import effects as _effects
+from muster.games.freedom.cards import primitives as _primitives  # noqa: F401 - registers event frames
+from muster.games.freedom.constants import SEATS
+from muster.games.freedom.rules.setup import RULESETS, setup
+from muster.games.freedom.state import State
+from muster.games.freedom.view import determinize, view
+
+_effects.check_effects()
+
+
+class FreedomRules:
+    """Freedom! Messolonghi 1825–1826: seats ``imperial`` and ``insurgent``.
+
+    Options: ``ruleset`` (``"2nd"``, the default, or ``"1st"``); ``quiet`` (``"1"`` skips the
+    log, for fast simulations).
+    """
+
+    info = GameInfo(
+        name="freedom",
+        title="Freedom! Messolonghi 1825–1826",
+        seats=SEATS,
+        options={"ruleset": RULESETS, "quiet": ("0", "1")},
+    )
+
+    def setup(self, seed: int, options: dict[str, str] | None = None) -> State:
+        """A new game."""
+        opts = dict(options or {})
+        unknown = set(opts) - set(self.info.options)
+        if unknown:
+            raise ValueError(f"unknown option(s) {sorted(unknown)}")
+        return setup(seed, opts.get("ruleset", "2nd"), quiet=opts.get("quiet", "0") == "1")
+
+    def active_seat(self, state: State) -> str | None:
+        """Whose decision it is."""
+        return engine.active_seat(state)
+
+    def legal_actions(self, state: State) -> list[Action]:
+        """The legal actions now (a fresh list the caller may keep)."""
+        return list(engine.legal_actions(state))
+
+    def apply(self, state: State, action: Action) -> None:
+        """Apply a legal action in place (illegal: IllegalActionError, state untouched)."""
+        if not isinstance(action, Action):
+            raise IllegalActionError(f"not an Action: {action!r}")
+        engine.apply_action(state, action)
+
+    def label(self, state: State, action: Action) -> str:
+        """A human-readable label."""
+        return engine.label(state, action)
+
+    def prompt(self, state: State) -> str:
+        """What is being decided."""
+        return engine.prompt(state)
+
+    def outcome(self, state: State) -> Outcome | None:
+        """How the game ended."""
+        r = state.result
+        return Outcome(r["winner"], r["reason"], r["detail"]) if r else None
+
+    def view(self, state: State, seat: str | None) -> dict[str, Any]:
+        """What a seat may see."""
+        if seat is not None and seat not in SEATS:
+            raise ValueError(f"unknown seat {seat!r}")
+        return view(state, seat)
+
+    def log(self, state: State) -> list[str]:
+        """The game so far, in words."""
+        return list(state.log)
+
+    def clone(self, state: State) -> State:
+        """An independent copy."""
+        return state.clone()
+
+    def to_json(self, state: State) -> dict[str, Any]:
+        """The full state."""
+        return state.to_json()
+
+    def from_json(self, data: Any) -> State:
+        """Rebuild a state (CorruptStateError if invalid)."""
+        s = State.from_json(data)
+        if s.result is None and not engine.legal_actions(s):
+            raise CorruptStateError("state has no decision to make")
+        return s
+
+    def undo_start(self, state: State) -> int | None:
+        """Where the current turn began, if undo is allowed (no dice rolled, no cards drawn since)."""
+        if state.tainted or state.result is not None or state.turn_seat != engine.active_seat(state):
+            return None
+        return state.turn_start
+
+    def action_count(self, state: State) -> int:
+        """Actions applied so far."""
+        return state.step
+
+    def determinize(self, view_data: dict[str, Any], seat: str, seed: int) -> State:
+        """A full state consistent with a seat's view (hidden parts at random)."""
+        return determinize(view_data, seat, seed)

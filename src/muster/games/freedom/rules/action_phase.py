@@ -1,0 +1,297 @@
+"""Rule 4.3 Actions: alternating card play, events, Action Points, and discard-to-trigger.
+
+A turn plays one card: as its Event (own colour or grey), for its AP, or — right after the
+opponent played a card of *my* colour for AP — by discarding any card to apply that event.
+Each player plays 7 cards; then, if the second player's last card was such a card, the first
+player may discard the last card in hand to use its event (rule 4.3, End of Action Phase).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+
+from muster.core.interface import Action
+from muster.games.freedom.constants import COLOUR_OF_SEAT, GREY, IMPERIAL, INSURGENT, other
+from muster.games.freedom.datafiles import CardData, cards_file, design
+from muster.games.freedom.engine import Decision, auto, frame, push
+from muster.games.freedom.rules.common import SIDE_NAME, log, track_range
+from muster.games.freedom.state import Frame, State
+
+
+@cache
+def _cards() -> dict[int, CardData]:
+    return {c.number: c for c in cards_file().cards}
+
+
+def card(number: int) -> CardData:
+    """The data of a card by number."""
+    return _cards()[number]
+
+
+def card_name(number: int) -> str:
+    """'30A Fleet's Departure'."""
+    c = card(number)
+    return f"{c.number}{c.deck} {c.name}"
+
+
+def can_play_event(seat: str, number: int) -> bool:
+    """Rule 4.3.1: a card's event may be played by the side it favours, grey by either."""
+    c = card(number)
+    return c.effect is not None and (c.side == GREY or c.side == COLOUR_OF_SEAT[seat])
+
+
+def favours(number: int, seat: str) -> bool:
+    """True if the card's event is coloured for ``seat`` (grey favours nobody in particular)."""
+    c = card(number)
+    return c.effect is not None and c.side == COLOUR_OF_SEAT[seat]
+
+
+def discard(s: State, number: int) -> None:
+    """Put a card on its deck's discard pile."""
+    s.discards["A" if number <= 50 else "B"].append(number)
+
+
+def start_event(s: State, seat: str, number: int) -> None:
+    """Apply a card's event for ``seat``."""
+    from muster.games.freedom.cards.effects import start_event as push_event  # cards build on the rules
+
+    push_event(s, seat, number)
+
+
+@auto("action_phase")
+def action_phase(s: State, f: Frame) -> None:
+    """Rule 4.3: the side with the higher Morale starts (a tie: the Imperial player)."""
+    imp = s.tracks[IMPERIAL]["morale"]
+    ins = s.tracks[INSURGENT]["morale"]
+    s.first = IMPERIAL if imp >= ins else INSURGENT
+    s.played = {IMPERIAL: 0, INSURGENT: 0}
+    s.trigger = None
+    log(s, f"Action phase: {SIDE_NAME[s.first]} player starts (Morale {imp} vs {ins}).")
+    push(s, frame("card_turn", seat=s.first))
+
+
+class CardTurn(Decision):
+    """One turn of the Action phase: play a card as event, for AP, or discard to trigger."""
+
+    kind = "card_turn"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        n = s.played[f["seat"]] + 1
+        text = f"{SIDE_NAME[f['seat']]}: play card {n} of {design()['cards_per_action_phase']}."
+        if s.trigger and s.trigger["seat"] == f["seat"]:
+            text += f" You may discard a card to use the event of {card_name(s.trigger['card'])}."
+        return text
+
+    def legal(self, s: State, f: Frame) -> list[Action]:
+        seat = f["seat"]
+        acts: list[Action] = []
+        for n in s.hands[seat]:
+            if can_play_event(seat, n):
+                acts.append(Action("event", n))
+            acts.append(Action("ap", n))
+        if s.trigger and s.trigger["seat"] == seat:
+            acts += [Action("trigger", n) for n in s.hands[seat]]
+        return acts
+
+    def apply(self, s: State, f: Frame, a: Action) -> None:
+        seat = f["seat"]
+        number = int(a.arg)  # type: ignore[arg-type]
+        pending = s.trigger
+        s.stack.pop()
+        s.hands[seat].remove(number)
+        s.played[seat] += 1
+        discard(s, number)
+        s.trigger = None
+        push(s, frame("after_turn", seat=seat))
+        if a.verb == "event":
+            log(s, f"{SIDE_NAME[seat]} plays {card_name(number)} as an event.")
+            start_event(s, seat, number)
+        elif a.verb == "ap":
+            ap = card(number).ap
+            log(s, f"{SIDE_NAME[seat]} plays {card_name(number)} for {ap} AP.")
+            if favours(number, other(seat)):
+                s.trigger = {"seat": other(seat), "card": number}
+            push(s, ap_frame(seat, number, ap))
+        else:
+            assert pending is not None
+            log(s, f"{SIDE_NAME[seat]} discards {card_name(number)} to use the event of {card_name(pending['card'])}.")
+            start_event(s, seat, pending["card"])
+
+    def label(self, s: State, f: Frame, a: Action) -> str:
+        number = int(a.arg)  # type: ignore[arg-type]
+        if a.verb == "event":
+            return f"play {card_name(number)} as its event"
+        if a.verb == "ap":
+            return f"play {card_name(number)} for {card(number).ap} AP"
+        assert s.trigger is not None
+        return f"discard {card_name(number)} to use the event of {card_name(s.trigger['card'])}"
+
+
+def ap_frame(seat: str, number: int, ap: int, mode: str = "card") -> Frame:
+    """A frame spending a card's Action Points."""
+    return frame(
+        "ap",
+        seat=seat,
+        card=number,
+        ap=ap,
+        printed=ap,
+        mode=mode,
+        prep_used=False,
+        reward=0,
+        rewarded=False,
+        attack_limit=1,
+        spent={},
+    )
+
+
+@auto("after_turn")
+def after_turn(s: State, f: Frame) -> None:
+    """Hand the turn over, or end the phase once both players have played their cards."""
+    per_phase = design()["cards_per_action_phase"]
+    if s.played[IMPERIAL] >= per_phase and s.played[INSURGENT] >= per_phase:
+        return
+    nxt = other(f["seat"])
+    if s.played[nxt] >= per_phase or not s.hands[nxt]:
+        nxt = f["seat"]
+        if s.played[nxt] >= per_phase or not s.hands[nxt]:
+            return
+    push(s, frame("card_turn", seat=nxt))
+
+
+@auto("action_phase_end")
+def action_phase_end(s: State, f: Frame) -> None:
+    """End of the Action phase: the first player's last-card trigger, then the victory check."""
+    steps: list[Frame] = []
+    if s.trigger and s.trigger["seat"] == s.first and s.hands[s.first]:
+        steps.append(frame("final_trigger", seat=s.first))
+    steps.append(frame("victory_check", when="actions"))
+    push(s, *steps)
+
+
+class FinalTrigger(Decision):
+    """Rule 4.3, End of Action Phase: discard the 8th card to use the opponent's last event."""
+
+    kind = "final_trigger"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        assert s.trigger is not None
+        return f"You may discard your last card to use the event of {card_name(s.trigger['card'])}."
+
+    def legal(self, s: State, f: Frame) -> list[Action]:
+        if not s.trigger:
+            return []
+        return [Action("trigger", n) for n in s.hands[f["seat"]]] + [Action("pass")]
+
+    def apply(self, s: State, f: Frame, a: Action) -> None:
+        seat = f["seat"]
+        s.stack.pop()
+        pending = s.trigger
+        s.trigger = None
+        if a.verb == "pass":
+            log(s, f"{SIDE_NAME[seat]} keeps the last card.")
+            return
+        assert pending is not None
+        number = int(a.arg)  # type: ignore[arg-type]
+        s.hands[seat].remove(number)
+        discard(s, number)
+        log(s, f"{SIDE_NAME[seat]} discards {card_name(number)} to use the event of {card_name(pending['card'])}.")
+        start_event(s, seat, pending["card"])
+
+    def label(self, s: State, f: Frame, a: Action) -> str:
+        if a.verb == "pass":
+            return "keep the card"
+        return f"discard {card_name(int(a.arg))} to use the event"  # type: ignore[arg-type]
+
+
+# --- spending Action Points --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Verb:
+    """One action a player may buy with AP (rule 4.3.2)."""
+
+    name: str
+    label: str
+    available: Callable[[State, Frame], bool]
+    start: Callable[[State, Frame], None]
+
+
+VERBS: dict[str, list[Verb]] = {IMPERIAL: [], INSURGENT: []}
+
+
+def register_verbs(side: str, *verbs: Verb) -> None:
+    """Add a side's AP verbs (in menu order)."""
+    VERBS[side].extend(verbs)
+
+
+def affordable(s: State, f: Frame, cost: int) -> bool:
+    """Can this action be paid? Stored Preparation AP may complete a single action whose cost
+    exceeds the AP printed on the card (rule 4.3.2 Preparation)."""
+    if cost <= f["ap"]:
+        return True
+    if f["mode"] != "card" or f["prep_used"] or cost <= f["printed"]:
+        return False
+    return f["ap"] + s.tracks[f["seat"]]["preparation"] >= cost
+
+
+def spend(s: State, f: Frame, cost: int) -> None:
+    """Pay an action's AP from the card, then (if needed) from the Preparation track."""
+    if cost <= f["ap"]:
+        f["ap"] -= cost
+        return
+    need = cost - f["ap"]
+    f["ap"] = 0
+    f["prep_used"] = True
+    t = s.tracks[f["seat"]]
+    t["preparation"] -= need
+    log(s, f"{SIDE_NAME[f['seat']]} uses {need} stored AP from the Preparation track.")
+
+
+def find_ap(s: State) -> Frame | None:
+    """The nearest AP frame on the stack (the one paying for the current choice)."""
+    for f in reversed(s.stack):
+        if f["kind"] == "ap":
+            return f
+    return None
+
+
+class SpendAP(Decision):
+    """Choose the next action to buy with the card's remaining AP (or stop)."""
+
+    kind = "ap"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        prep = s.tracks[f["seat"]]["preparation"]
+        what = "Captain Mahmud's Lagoon actions" if f["mode"] == "mahmud" else "actions"
+        return f"{SIDE_NAME[f['seat']]}: choose {what} ({f['ap']} AP left, {prep} stored)."
+
+    def legal(self, s: State, f: Frame) -> list[Action]:
+        acts = [Action(v.name) for v in VERBS[f["seat"]] if v.available(s, f)]
+        acts.append(Action("end"))
+        return acts
+
+    def apply(self, s: State, f: Frame, a: Action) -> None:
+        if a.verb == "end":
+            s.stack.pop()
+            if f["ap"] > 0:
+                log(s, f"{SIDE_NAME[f['seat']]} ends the turn ({f['ap']} AP unused).")
+            return
+        for v in VERBS[f["seat"]]:
+            if v.name == a.verb:
+                v.start(s, f)
+                return
+
+    def label(self, s: State, f: Frame, a: Action) -> str:
+        if a.verb == "end":
+            return "end the turn" + (f" (losing {f['ap']} AP)" if f["ap"] else "")
+        for v in VERBS[f["seat"]]:
+            if v.name == a.verb:
+                return v.label
+        return a.verb
+
+
+def prep_room(s: State, seat: str) -> bool:
+    """True if the Preparation track can still go up."""
+    return s.tracks[seat]["preparation"] < track_range("preparation")[1]

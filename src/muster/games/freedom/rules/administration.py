@@ -1,0 +1,161 @@
+"""Rule 4.1 Administration and rule 5 Period Change; the round's sequence of phases (rule 4)."""
+
+from __future__ import annotations
+
+from muster.core.interface import Action
+from muster.games.freedom.board import board
+from muster.games.freedom.constants import IMPERIAL, INSURGENT, SEATS
+from muster.games.freedom.datafiles import cards_file, design
+from muster.games.freedom.engine import Decision, auto, frame, push
+from muster.games.freedom.rules.common import (
+    add_imperial,
+    adjust,
+    area_index,
+    imperial_units,
+    log,
+    name,
+    support,
+)
+from muster.games.freedom.state import Frame, State
+
+
+@auto("round")
+def run_round(s: State, f: Frame) -> None:
+    """Rule 4: the five phases of a round, in order."""
+    steps = [] if f.get("skip_administration") else [frame("administration")]
+    steps += [
+        frame("opening"),
+        frame("action_phase"),
+        frame("action_phase_end"),
+        frame("cannons_phase"),
+        frame("replenishment"),
+        frame("round_end"),
+    ]
+    push(s, *steps)
+
+
+@auto("administration")
+def administration(s: State, f: Frame) -> None:
+    """Rule 4.1: advance the round; Period change in round 4; Morale −1 in rounds 5–6; refill hands."""
+    s.round += 1
+    s.built_this_round = False
+    log(s, f"Round {s.round} begins.")
+    steps: list[Frame] = []
+    if s.round == design()["period_b_from_round"]:
+        steps.append(frame("period_change"))
+    steps.append(frame("administration_draw"))
+    push(s, *steps)
+
+
+@auto("administration_draw")
+def administration_draw(s: State, f: Frame) -> None:
+    """Rule 4.1: the round's Imperial Morale loss, then both hands refilled to 8."""
+    if s.round in design()["administration"]["imperial_morale_loss_rounds"]:
+        adjust(s, IMPERIAL, "morale", -1)
+        if s.result:
+            return
+    deck = "B" if s.round >= design()["period_b_from_round"] else "A"
+    if s.round == design()["period_b_from_round"]:
+        for seat in SEATS:  # discard every Period-A card still in hand
+            s.discards["A"].extend(s.hands[seat])
+            s.hands[seat] = []
+        log(s, "Both players discard their Period A cards.")
+    for seat in SEATS:
+        draw_to(s, seat, deck, design()["hand_size"])
+
+
+def draw_to(s: State, seat: str, deck: str, size: int) -> None:
+    """Refill a hand to ``size`` from a deck (an exhausted deck simply stops the draw)."""
+    drawn = 0
+    while len(s.hands[seat]) < size and s.decks[deck]:
+        s.hands[seat].append(s.decks[deck].pop())
+        drawn += 1
+    if drawn:
+        s.tainted = True
+        s.hands[seat].sort()
+        log(s, f"{seat.capitalize()} draws {drawn} card(s) from deck {deck}.")
+
+
+@auto("period_change")
+def period_change(s: State, f: Frame) -> None:
+    """Rule 5: Ibrahim arrives. Allied units, Sea support, supplies, money and tracks."""
+    imp = design()["period_change"]["imperial"]
+    log(s, "Period B: Ibrahim arrives with Egyptian troops and ships.")
+    push(s, frame("place_allied", seat=IMPERIAL, left=imp["allied_mainland"]), frame("period_change_rest"))
+
+
+@auto("period_change_rest")
+def period_change_rest(s: State, f: Frame) -> None:
+    """Rule 5, after the Allied placement: the Camp, the Sea, Supplies, Money, the tracks, Civilians."""
+    pc = design()["period_change"]
+    imp, ins = pc["imperial"], pc["insurgent"]
+    placed = add_imperial(s, board().camp, "A", imp["allied_camp"])
+    log(s, f"{placed} Allied unit(s) arrive in the Camp.")
+    sea = area_index("sea")
+    for _ in range(imp["sea_support"]):
+        support(s, IMPERIAL, sea)
+    adjust(s, IMPERIAL, "supplies", imp["supplies"])
+    adjust(s, IMPERIAL, "money", imp["money"][s.ruleset])
+    adjust(s, IMPERIAL, "plea", imp["plea"])
+    civilians = min(ins["civilians"], s.pools["civilians"])
+    s.pools["civilians"] -= civilians
+    s.civilians += civilians
+    log(s, f"{civilians} Civilians take refuge in the City ({s.civilians}).")
+    adjust(s, INSURGENT, "pressure", ins["pressure"])
+
+
+def allied_spaces(s: State) -> list[int]:
+    """Rule 5: mainland spaces in the two rows nearest the Camp that can take an Allied unit."""
+    b = board()
+    rows = design()["period_change"]["imperial"]["allied_mainland_rows"]
+    return [
+        i
+        for i in b.mainland
+        if b.row[i] in rows and s.ins[i] == 0 and s.exp[i] == 0 and imperial_units(s, i) < b.limit[i]
+    ]
+
+
+class PlaceAllied(Decision):
+    """Rule 5: place the 10 Allied units one by one; any that fit nowhere go to the Camp."""
+
+    kind = "place_allied"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        return f"Place an Allied unit within two rows of the Camp ({f['left']} left)."
+
+    def legal(self, s: State, f: Frame) -> list[Action]:
+        if f["left"] <= 0 or s.pools["allied"] <= 0:
+            return []
+        spaces = allied_spaces(s)
+        if not spaces:
+            return [Action("camp")]
+        return [Action("to", board().ids[i]) for i in spaces]
+
+    def apply(self, s: State, f: Frame, a: Action) -> None:
+        b = board()
+        if a.verb == "camp":
+            n = add_imperial(s, b.camp, "A", f["left"])
+            log(s, f"No room on the mainland: {n} Allied unit(s) go to the Camp.")
+            s.stack.pop()
+            return
+        i = b.index[str(a.arg)]
+        add_imperial(s, i, "A")
+        log(s, f"An Allied unit is placed in {name(i)}.")
+        f["left"] -= 1
+        if f["left"] <= 0:
+            s.stack.pop()
+
+    def label(self, s: State, f: Frame, a: Action) -> str:
+        if a.verb == "camp":
+            return "put the remaining Allied units in the Camp"
+        return f"place an Allied unit in {name(board().index[str(a.arg)])}"
+
+
+def card_deck(number: int) -> str:
+    """The deck letter of a card."""
+    return "A" if number <= 50 else "B"
+
+
+def card_count(deck: str) -> int:
+    """How many cards a deck holds."""
+    return sum(1 for c in cards_file().cards if c.deck == deck)

@@ -1,0 +1,195 @@
+"""Rule 4.4 Cannons: every Imperial cannon with a unit beside it fires, then every Insurgent one.
+
+Each shot rolls 2d6; each die reaching the number for the distance is a hit (Allied unit
+with the cannon: +1; the Bombard: +1 and reach to Row 7). Reach tables are board data.
+"""
+
+from __future__ import annotations
+
+from muster.core.interface import Action
+from muster.games.freedom.board import board
+from muster.games.freedom.constants import BOMBARD, IMPERIAL, IMPERIAL_CANNON, INSURGENT, cannon_owner
+from muster.games.freedom.datafiles import design
+from muster.games.freedom.engine import Decision, auto, frame, push
+from muster.games.freedom.rules.combat import imperial_loses_unit, insurgent_loses_unit
+from muster.games.freedom.rules.common import (
+    SIDE_NAME,
+    imperial_units,
+    log,
+    morale_choice,
+    name,
+    remove_cannon,
+    roll_dice,
+    ruleset,
+    set_damage,
+)
+from muster.games.freedom.state import Frame, State
+
+
+@auto("cannons_phase")
+def cannons_phase(s: State, f: Frame) -> None:
+    """Imperial cannons first, then Insurgent cannons."""
+    log(s, "Cannons phase.")
+    push(s, frame("cannons", seat=IMPERIAL, fired=[], src=None), frame("cannons", seat=INSURGENT, fired=[], src=None))
+
+
+def cannon_targets(s: State, i: int) -> list[tuple[int, int]]:
+    """(target, roll needed) for the cannon in space ``i`` (ignoring whether it may fire)."""
+    b = board()
+    code = s.cannon[i]
+    if code == IMPERIAL_CANNON:
+        if b.kind[i] != "mainland":
+            return []
+        out = [
+            (w, need)
+            for w, need in _reverse("ordinary")[i]
+            if s.damage[w] < 2 or s.ins[w] or cannon_owner(s.cannon[w]) == INSURGENT
+        ]
+        out += [(m, need) for m, need in _reverse("marmarou")[i] if s.ins[m] or s.cannon[m]]
+        return out
+    if code in (BOMBARD,) and b.kind[i] == "wall":
+        table = "bombard"
+    elif b.kind[i] == "wall":
+        table = "ordinary"
+    elif b.ids[i] == "marmarou":
+        table = "marmarou"
+    elif b.kind[i] == "island":
+        table = "island"
+    elif b.kind[i] == "beach":
+        table = "beach"
+    else:
+        return []
+    targets = list(b.reach[table][i])
+    if b.kind[i] == "wall" and ruleset(s)["wall_cannons_fire_wall"]:
+        targets += list(b.reach["wall_to_wall"][i])
+    return [(j, need) for j, need in targets if imperial_units(s, j) or cannon_owner(s.cannon[j]) == IMPERIAL]
+
+
+_REVERSE: dict[str, list[list[tuple[int, int]]]] = {}
+
+
+def _reverse(table: str) -> list[list[tuple[int, int]]]:
+    """A reach table read backwards: Imperial cannons fire along the same lines (rule 4.4)."""
+    if table not in _REVERSE:
+        b = board()
+        rev: list[list[tuple[int, int]]] = [[] for _ in b.ids]
+        for src, row in enumerate(b.reach[table]):
+            for dst, need in row:
+                rev[dst].append((src, need))
+        _REVERSE[table] = rev
+    return _REVERSE[table]
+
+
+def can_fire(s: State, i: int, seat: str) -> bool:
+    """A cannon fires only with a friendly unit in its space."""
+    if cannon_owner(s.cannon[i]) != seat:
+        return False
+    return bool(imperial_units(s, i) if seat == IMPERIAL else s.ins[i])
+
+
+def bonus(s: State, i: int) -> int:
+    """+1 with an Allied unit beside an Imperial cannon; +1 for the Bombard."""
+    c = design()["cannons"]
+    if s.cannon[i] == BOMBARD:
+        return int(c["bombard_bonus"])
+    if s.cannon[i] == IMPERIAL_CANNON and s.ally[i] > 0:
+        return int(c["allied_bonus"])
+    return 0
+
+
+def fire(s: State, src: int, dst: int, need: int, stone_balls: bool = False) -> int:
+    """Fire one cannon; apply each hit in turn; return the number of hits."""
+    c = design()["cannons"]
+    seat = cannon_owner(s.cannon[src])
+    assert seat is not None
+    dice = roll_dice(s, c["dice"], c["die"])
+    plus = bonus(s, src)
+    hits = sum(1 for d in dice if d + plus >= need)
+    extra = f" +{plus}" if plus else ""
+    log(
+        s,
+        f"{SIDE_NAME[seat]} cannon in {name(src)} fires at {name(dst)}: rolls {dice}{extra}, "
+        f"needs {need}: {hits} hit(s).",
+    )
+    for _ in range(hits):
+        if seat == IMPERIAL:
+            imperial_hit(s, dst, stone_balls)
+        else:
+            insurgent_hit(s, dst)
+    return hits
+
+
+def imperial_hit(s: State, dst: int, stone_balls: bool = False) -> None:
+    """Rule 4.4.1: the Wall is damaged, then destroyed; then units fall, then the cannon.
+
+    With Stone Cannon Balls (card 42A) a hit removes a unit instead of damaging the Wall.
+    """
+    b = board()
+    if b.kind[dst] == "wall" and s.damage[dst] < 2 and not stone_balls:
+        set_damage(s, dst, s.damage[dst] + 1)
+        if s.damage[dst] == 2:
+            log(s, f"{name(dst)} is destroyed.")
+            if ruleset(s)["wall_destroyed_morale_choice"]:
+                morale_choice(s, IMPERIAL)
+        else:
+            log(s, f"{name(dst)} is damaged.")
+    elif s.ins[dst]:
+        insurgent_loses_unit(s, dst, IMPERIAL)
+    elif cannon_owner(s.cannon[dst]) == INSURGENT and not stone_balls:
+        log(s, f"The cannon in {name(dst)} is destroyed.")
+        remove_cannon(s, dst)
+
+
+def insurgent_hit(s: State, dst: int) -> None:
+    """Rule 4.4.2: each hit removes an Imperial unit, then an Imperial cannon."""
+    if imperial_units(s, dst):
+        imperial_loses_unit(s, dst, INSURGENT)
+    elif cannon_owner(s.cannon[dst]) == IMPERIAL:
+        log(s, f"The Imperial cannon in {name(dst)} is destroyed.")
+        remove_cannon(s, dst)
+
+
+class Cannons(Decision):
+    """Choose the next cannon to fire, then its target. Every cannon able to fire fires."""
+
+    kind = "cannons"
+
+    def _ready(self, s: State, f: Frame) -> list[int]:
+        b = board()
+        fired = set(f["fired"])
+        return [
+            i
+            for i in range(len(b.ids))
+            if s.cannon[i] and b.ids[i] not in fired and can_fire(s, i, f["seat"]) and cannon_targets(s, i)
+        ]
+
+    def prompt(self, s: State, f: Frame) -> str:
+        if f["src"] is None:
+            return f"{SIDE_NAME[f['seat']]} cannons: choose the next cannon to fire."
+        return f"Choose the target of the cannon in {name(board().index[f['src']])}."
+
+    def legal(self, s: State, f: Frame) -> list[Action]:
+        b = board()
+        if f["src"] is None:
+            return [Action("cannon", b.ids[i]) for i in self._ready(s, f)]
+        return [Action("target", b.ids[j]) for j, _ in cannon_targets(s, b.index[f["src"]])]
+
+    def apply(self, s: State, f: Frame, a: Action) -> None:
+        b = board()
+        if a.verb == "cannon":
+            f["src"] = a.arg
+            return
+        src = b.index[f["src"]]
+        dst = b.index[str(a.arg)]
+        need = dict(cannon_targets(s, src))[dst]
+        f["fired"] = [*f["fired"], f["src"]]
+        f["src"] = None
+        fire(s, src, dst, need)
+
+    def label(self, s: State, f: Frame, a: Action) -> str:
+        b = board()
+        i = b.index[str(a.arg)]
+        if a.verb == "cannon":
+            return f"fire the cannon in {name(i)}"
+        need = dict(cannon_targets(s, b.index[f["src"]]))[i]
+        return f"fire at {name(i)} (hits on {need}+)"

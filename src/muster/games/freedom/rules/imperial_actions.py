@@ -1,0 +1,395 @@
+"""Rule 4.3.2, Imperial Player's Actions: movement, attacks, Reward, Preparation, Support,
+Plea for Funds and Build Cannon. Each is an AP verb; spatial choices go through Ops."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from functools import cache
+
+from muster.games.freedom.board import board
+from muster.games.freedom.constants import IMPERIAL, IMPERIAL_CANNON
+from muster.games.freedom.datafiles import areas_file, design
+from muster.games.freedom.engine import OPS, Op, push, select
+from muster.games.freedom.rules.action_phase import Verb, affordable, find_ap, prep_room, register_verbs, spend
+from muster.games.freedom.rules.combat import imperial_attack
+from muster.games.freedom.rules.common import (
+    adjust,
+    area_index,
+    imperial_units,
+    log,
+    name,
+    roll_dice,
+    ruleset,
+    support,
+    support_effect,
+)
+from muster.games.freedom.rules.movement import (
+    can_move_normally,
+    kinds_at,
+    move_unit,
+    normal_destinations,
+    single_step_destinations,
+    slow_destinations,
+    used_counts,
+)
+from muster.games.freedom.state import Frame, State
+
+COST = design()["actions"]["imperial"]
+
+
+def movers(s: State, f: Frame, i: int) -> int:
+    """Imperial units in space ``i`` free to move (a unit that just moved may not move again)."""
+    n = imperial_units(s, i)
+    if f.get("moved_to") == board().ids[i]:
+        n -= 1
+    return n
+
+
+def unit_classes(s: State, i: int) -> list[str]:
+    """The classes among which the player picks the unit that moves out of space ``i``."""
+    kinds = kinds_at(s, i)
+    if len(kinds) > 1:
+        return kinds
+    ap = find_ap(s)
+    used = sorted(set(used_counts(ap, board().ids[i], imperial_units(s, i))))
+    return [str(u) for u in used] if len(used) > 1 else []
+
+
+def resolve_class(s: State, i: int, cls: str | None) -> tuple[str, int]:
+    """(kind, attacks used) of the unit chosen to move out of space ``i``."""
+    if cls in ("E", "A"):
+        return cls, 0
+    kind = kinds_at(s, i)[0]
+    if cls is None:
+        ap = find_ap(s)
+        used = used_counts(ap, board().ids[i], imperial_units(s, i))
+        return kind, used[0]
+    return kind, int(cls)
+
+
+class MoveOp(Op):
+    """Normal Movement: one unit up to 2 spaces, or (then) a second unit 1 space."""
+
+    name = "move"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        return "Normal Movement: choose a unit, then where it goes (1 or 2 spaces)."
+
+    def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
+        ids = board().ids
+        for i, n in enumerate(s.exp):
+            if (n or s.ally[i]) and movers(s, f, i) > 0 and any(can_move_normally(s, i, k) for k in kinds_at(s, i)):
+                yield ids[i]
+
+    def classes(self, s: State, f: Frame, src: str) -> list[str]:
+        return unit_classes(s, board().index[src])
+
+    def targets(self, s: State, f: Frame, src: str | None) -> list[str]:
+        b = board()
+        i = b.index[str(src)]
+        kind, _ = resolve_class(s, i, f.get("cls"))
+        return [b.ids[j] for j in normal_destinations(s, i, kind)]
+
+    def resolve(self, s: State, f: Frame, src: str | None, dst: str) -> None:
+        b = board()
+        i, j = b.index[str(src)], b.index[dst]
+        kind, used = resolve_class(s, i, f.get("cls"))
+        ap = find_ap(s)
+        move_unit(s, i, j, kind, used, ap)
+        log(s, f"Imperial unit moves from {name(i)} to {name(j)}.")
+        if j in b.adj[i]:
+            push(s, select("move_second", IMPERIAL, moved_to=dst))
+
+
+class MoveSecondOp(MoveOp):
+    """The optional second unit of a Normal Movement (one space)."""
+
+    name = "move_second"
+    optional = True
+
+    def prompt(self, s: State, f: Frame) -> str:
+        return "Normal Movement: you may move a second unit 1 space (or be done)."
+
+    def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
+        ids = board().ids
+        for i in range(len(ids)):
+            if (
+                imperial_units(s, i)
+                and movers(s, f, i) > 0
+                and any(single_step_destinations(s, i, k) for k in kinds_at(s, i))
+            ):
+                yield ids[i]
+
+    def targets(self, s: State, f: Frame, src: str | None) -> list[str]:
+        b = board()
+        i = b.index[str(src)]
+        kind, _ = resolve_class(s, i, f.get("cls"))
+        return [b.ids[j] for j in single_step_destinations(s, i, kind)]
+
+    def resolve(self, s: State, f: Frame, src: str | None, dst: str) -> None:
+        b = board()
+        i, j = b.index[str(src)], b.index[dst]
+        kind, used = resolve_class(s, i, f.get("cls"))
+        move_unit(s, i, j, kind, used, find_ap(s))
+        log(s, f"A second Imperial unit moves from {name(i)} to {name(j)}.")
+
+
+class SlowOp(MoveOp):
+    """Slow Movement: one unit one space onto the Wall, Rows 1–2 or into the Lagoon."""
+
+    name = "slow"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        return "Slow Movement: choose a unit, then the slow space it enters."
+
+    def _lagoon_only(self, s: State) -> bool:
+        ap = find_ap(s)
+        return bool(ap and ap["mode"] == "mahmud")
+
+    def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
+        ids = board().ids
+        lagoon = self._lagoon_only(s)
+        for i in slow_frontier():
+            if (s.exp[i] or s.ally[i]) and any(slow_destinations(s, i, k, lagoon) for k in kinds_at(s, i)):
+                yield ids[i]
+
+    def targets(self, s: State, f: Frame, src: str | None) -> list[str]:
+        b = board()
+        i = b.index[str(src)]
+        kind, _ = resolve_class(s, i, f.get("cls"))
+        return [b.ids[j] for j in slow_destinations(s, i, kind, self._lagoon_only(s))]
+
+    def resolve(self, s: State, f: Frame, src: str | None, dst: str) -> None:
+        b = board()
+        i, j = b.index[str(src)], b.index[dst]
+        kind, used = resolve_class(s, i, f.get("cls"))
+        ap = find_ap(s)
+        assert ap is not None
+        spend(s, ap, COST["slow"])
+        move_unit(s, i, j, kind, used, ap)
+        log(s, f"Imperial unit moves slowly from {name(i)} to {name(j)}.")
+
+
+def attackers(s: State, ap: Frame, i: int) -> int:
+    """Units in space ``i`` that may still attack with this card."""
+    used = used_counts(ap, board().ids[i], imperial_units(s, i))
+    return sum(1 for u in used if u < ap["attack_limit"])
+
+
+class ImperialAttackOp(Op):
+    """Attack: a unit attacks an adjacent space holding Insurgent units (once per unit per card)."""
+
+    name = "imperial_attack"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        return "Attack: choose the attacking unit's space, then the target."
+
+    def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
+        b = board()
+        ap = find_ap(s)
+        assert ap is not None
+        lagoon = ap["mode"] == "mahmud"
+        near = sorted({j for i in b.insurgent_spaces if s.ins[i] for j in b.adj[i]})
+        for i in near:
+            if (s.exp[i] or s.ally[i]) and (not lagoon or b.lagoon[i]) and attackers(s, ap, i) > 0:
+                yield b.ids[i]
+
+    def targets(self, s: State, f: Frame, src: str | None) -> list[str]:
+        b = board()
+        return [b.ids[j] for j in b.adj[b.index[str(src)]] if s.ins[j]]
+
+    def resolve(self, s: State, f: Frame, src: str | None, dst: str) -> None:
+        b = board()
+        i, j = b.index[str(src)], b.index[dst]
+        ap = find_ap(s)
+        assert ap is not None
+        spend(s, ap, COST["attack"])
+        used = used_counts(ap, b.ids[i], imperial_units(s, i))
+        attacker = max(u for u in used if u < ap["attack_limit"])  # keep the fresher units fresh
+        spent = list(ap["spent"].get(b.ids[i], []))
+        if attacker > 0:
+            spent.remove(attacker)
+        spent.append(attacker + 1)
+        ap["spent"][b.ids[i]] = spent
+        imperial_attack(s, i, j, ap["reward"])
+
+
+@cache
+def build_sites() -> tuple[tuple[int, int], ...]:
+    """(space, AP cost) of every space where the Imperial player may build (rows 6/5/4: 3/5/7)."""
+    b = board()
+    return tuple((i, int(COST["build"][str(b.row[i])])) for i in b.mainland if str(b.row[i]) in COST["build"])
+
+
+@cache
+def slow_frontier() -> tuple[int, ...]:
+    """Spaces from which some slow space is one step away (where Slow Movement can start)."""
+    b = board()
+    return tuple(i for i in range(len(b.ids)) if any(b.slow[j] for j in b.adj[i]))
+
+
+def build_cost(s: State, i: int) -> int | None:
+    """AP to build a cannon in space ``i``, or None where it cannot be built."""
+    return dict(build_sites()).get(i)
+
+
+class ImperialBuildOp(Op):
+    """Build Cannon: take a cannon from the Camp to a space with an Imperial unit and no cannon."""
+
+    name = "imperial_build"
+    single = True
+
+    def prompt(self, s: State, f: Frame) -> str:
+        return "Build Cannon: choose the space (Row 6: 3 AP, Row 5: 5 AP, Row 4: 7 AP)."
+
+    def targets(self, s: State, f: Frame, src: str | None) -> list[str]:
+        b = board()
+        ap = find_ap(s)
+        if ap is None or s.camp_cannons <= 0:
+            return []
+        return [
+            b.ids[i]
+            for i, cost in build_sites()
+            if (s.exp[i] or s.ally[i]) and not s.cannon[i] and affordable(s, ap, cost)
+        ]
+
+    def resolve(self, s: State, f: Frame, src: str | None, dst: str) -> None:
+        i = board().index[dst]
+        ap = find_ap(s)
+        cost = build_cost(s, i)
+        assert ap is not None and cost is not None
+        spend(s, ap, cost)
+        s.camp_cannons -= 1
+        s.cannon[i] = IMPERIAL_CANNON
+        log(s, f"Imperial cannon built in {name(i)} for {cost} AP.")
+
+
+class SupportOp(Op):
+    """Support Area (either side): add a marker, remove an enemy marker, or flip the tile."""
+
+    name = "support"
+    single = True
+
+    def prompt(self, s: State, f: Frame) -> str:
+        return "Support Area: choose an area."
+
+    def targets(self, s: State, f: Frame, src: str | None) -> list[str]:
+        return [a.id for i, a in enumerate(areas_file().areas) if support_effect(s, f["seat"], i)]
+
+    def resolve(self, s: State, f: Frame, src: str | None, dst: str) -> None:
+        ap = find_ap(s)
+        assert ap is not None
+        spend(s, ap, design()["actions"][f["seat"]]["support"])
+        support(s, f["seat"], area_index(dst))
+
+
+# --- the Imperial verbs --------------------------------------------------------------------
+
+
+def has_choice(op: str, s: State, f: Frame, cost: int = 0) -> bool:
+    """True if ``cost`` AP can be paid and the op has at least one complete choice."""
+    return affordable(s, f, cost) and OPS[op].available(s, select(op, f["seat"]))
+
+
+def card_mode(f: Frame) -> bool:
+    """True when spending a card's AP (not a restricted event budget such as Captain Mahmud's)."""
+    return bool(f["mode"] == "card")
+
+
+def _move_ok(s: State, f: Frame) -> bool:
+    return card_mode(f) and has_choice("move", s, f, COST["move"])
+
+
+def _move_start(s: State, f: Frame) -> None:
+    spend(s, f, COST["move"])
+    push(s, select("move", IMPERIAL))
+
+
+def _slow_ok(s: State, f: Frame) -> bool:
+    return has_choice("slow", s, f, COST["slow"])
+
+
+def _attack_ok(s: State, f: Frame) -> bool:
+    return has_choice("imperial_attack", s, f, COST["attack"])
+
+
+def _reward_ok(s: State, f: Frame) -> bool:
+    once = ruleset(s)["reward_once_per_turn"]
+    return (
+        card_mode(f)
+        and affordable(s, f, COST["reward"])
+        and s.tracks[IMPERIAL]["money"] >= COST["reward_money"]
+        and not (once and f["rewarded"])
+    )
+
+
+def _reward_start(s: State, f: Frame) -> None:
+    spend(s, f, COST["reward"])
+    adjust(s, IMPERIAL, "money", -COST["reward_money"])
+    f["rewarded"] = True
+    f["reward"] += COST["reward_bonus"]
+    log(s, f"Imperial Reward Attacks: +{f['reward']} to the attacks of this turn.")
+
+
+def _prep_ok(s: State, f: Frame) -> bool:
+    return card_mode(f) and f["ap"] >= COST["prepare"] and prep_room(s, IMPERIAL)
+
+
+def _prep_start(s: State, f: Frame) -> None:
+    spend(s, f, COST["prepare"])
+    adjust(s, IMPERIAL, "preparation", 1)
+
+
+def _support_ok(s: State, f: Frame) -> bool:
+    return card_mode(f) and has_choice("support", s, f, COST["support"])
+
+
+def _plea_ok(s: State, f: Frame) -> bool:
+    return card_mode(f) and affordable(s, f, COST["plea"])
+
+
+def _plea_start(s: State, f: Frame) -> None:
+    spend(s, f, COST["plea"])
+    plea_for_funds(s)
+
+
+def plea_for_funds(s: State) -> bool:
+    """Roll 2d6 + the Plea track; below 12: +3 Money and the track +2 (rule 4.3.2)."""
+    p = design()["plea"]
+    dice = roll_dice(s, p["dice"], p["die"])
+    track = s.tracks[IMPERIAL]["plea"]
+    total = sum(dice) + track
+    ok = total < p["succeeds_below"]
+    log(s, f"Plea for Funds: rolls {dice} + {track} = {total}: {'granted' if ok else 'refused'}.")
+    if ok:
+        adjust(s, IMPERIAL, "money", p["money"])
+        adjust(s, IMPERIAL, "plea", p["track_step"])
+    return ok
+
+
+def _build_ok(s: State, f: Frame) -> bool:
+    return card_mode(f) and has_choice("imperial_build", s, f)
+
+
+def _push_op(op: str) -> Callable[[State, Frame], None]:
+    def start(s: State, f: Frame) -> None:
+        push(s, select(op, f["seat"]))
+
+    return start
+
+
+register_verbs(
+    IMPERIAL,
+    Verb("move", "Normal Movement (1 AP): 2 units 1 space, or 1 unit up to 2 spaces", _move_ok, _move_start),
+    Verb(
+        "slow", "Slow Movement (1 AP): 1 unit 1 space onto the Wall, Rows 1–2 or the Lagoon", _slow_ok, _push_op("slow")
+    ),
+    Verb(
+        "attack", "Attack (1 AP): a unit attacks an adjacent Insurgent space", _attack_ok, _push_op("imperial_attack")
+    ),
+    Verb("reward", "Reward Attacks (1 AP + 1 Money): +2 to this turn's later attacks", _reward_ok, _reward_start),
+    Verb("prepare", "Preparation (1 AP): store 1 AP on the track", _prep_ok, _prep_start),
+    Verb("support", "Support Area (2 AP)", _support_ok, _push_op("support")),
+    Verb("plea", "Plea for Funds from the High Porte (3 AP)", _plea_ok, _plea_start),
+    Verb("build", "Build Cannon (Row 6: 3 AP, Row 5: 5 AP, Row 4: 7 AP)", _build_ok, _push_op("imperial_build")),
+)

@@ -1,0 +1,316 @@
+"""Rule 4.3.2, Insurgent Player's Actions: Regroup, Attack, Raid, Preparation, Support,
+Pressure the Government, Repair Wall, Train Civilians and Build Cannon."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from muster.games.freedom.board import board
+from muster.games.freedom.constants import INSURGENT, INSURGENT_CANNON
+from muster.games.freedom.datafiles import design
+from muster.games.freedom.engine import Op, push, select
+from muster.games.freedom.rules.action_phase import (
+    Verb,
+    affordable,
+    find_ap,
+    prep_room,
+    register_verbs,
+    spend,
+)
+from muster.games.freedom.rules.combat import insurgent_attack, raid
+from muster.games.freedom.rules.common import (
+    adjust,
+    imperial_units,
+    insurgent_room,
+    log,
+    name,
+    set_damage,
+    track_range,
+)
+from muster.games.freedom.rules.imperial_actions import card_mode, has_choice
+from muster.games.freedom.state import Frame, State
+
+COST = design()["actions"]["insurgent"]
+
+
+def regroup_targets(s: State, src: int) -> list[int]:
+    """Rule 4.3.2 Regroup: any City space (Rows 2–3) or island with room and no Imperial unit."""
+    return [j for j in board().insurgent_spaces if j != src and insurgent_room(s, j)]
+
+
+class RegroupOp(Op):
+    """Regroup: move one Insurgent unit anywhere in the City or to an island."""
+
+    name = "regroup"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        return "Regroup: choose a unit, then its new space in the City or on an island."
+
+    def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
+        b = board()
+        open_spaces = [j for j in b.insurgent_spaces if insurgent_room(s, j)]
+        for i in b.insurgent_spaces:
+            if s.ins[i] and any(j != i for j in open_spaces):
+                yield b.ids[i]
+
+    def targets(self, s: State, f: Frame, src: str | None) -> list[str]:
+        b = board()
+        return [b.ids[j] for j in regroup_targets(s, b.index[str(src)])]
+
+    def resolve(self, s: State, f: Frame, src: str | None, dst: str) -> None:
+        b = board()
+        i, j = b.index[str(src)], b.index[dst]
+        if f.get("paid", True):
+            ap = find_ap(s)
+            assert ap is not None
+            spend(s, ap, COST["regroup"])
+        s.ins[i] -= 1
+        s.ins[j] += 1
+        log(s, f"Insurgent unit regroups from {name(i)} to {name(j)}.")
+
+
+class OpeningRegroupOp(RegroupOp):
+    """Rule 4.2: the free, optional Regroup of the Opening."""
+
+    name = "opening_regroup"
+    optional = True
+
+    def prompt(self, s: State, f: Frame) -> str:
+        return "Opening: you may Regroup one unit for free."
+
+    def decline(self, s: State, f: Frame) -> None:
+        log(s, "The Insurgent player does not regroup.")
+
+
+class InsurgentAttackOp(Op):
+    """Attack: 1d8 against an adjacent space with Imperial units (no limit per unit)."""
+
+    name = "insurgent_attack"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        return "Attack: choose the attacking unit's space, then the target."
+
+    def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
+        b = board()
+        for i in b.insurgent_spaces:
+            if s.ins[i] and any(s.exp[j] or s.ally[j] for j in b.adj[i]):
+                yield b.ids[i]
+
+    def targets(self, s: State, f: Frame, src: str | None) -> list[str]:
+        b = board()
+        return [b.ids[j] for j in b.adj[b.index[str(src)]] if imperial_units(s, j)]
+
+    def resolve(self, s: State, f: Frame, src: str | None, dst: str) -> None:
+        b = board()
+        ap = find_ap(s)
+        assert ap is not None
+        spend(s, ap, COST["attack"])
+        insurgent_attack(s, b.index[str(src)], b.index[dst])
+
+
+def raid_targets(s: State, src: int) -> list[tuple[int, int]]:
+    """(target, AP cost) of Raids from space ``src``.
+
+    From a Wall section: a mainland space straight out from it, at least 2 rows away, with no
+    Imperial unit in between; the cost is its distance (row − 3). From Klisova (held): an outer
+    water space with Imperial units while the inner ring holds none, for 2 AP.
+    """
+    b = board()
+    out: list[tuple[int, int]] = []
+    if b.kind[src] == "wall":
+        col = b.col[src]
+        for row in range(4, 9):
+            j = b.at(row, col)
+            if j is None:
+                break
+            if imperial_units(s, j):
+                if row >= 5:
+                    out.append((j, row - 3))
+                break
+    elif b.ids[src] == "klisova":
+        ring = [i for i in b.adj[src] if b.ring[i]]
+        if not any(imperial_units(s, i) for i in ring if b.ring[i] == "inner"):
+            out += [(i, COST["klisova_raid"]) for i in ring if b.ring[i] == "outer" and imperial_units(s, i)]
+    return out
+
+
+class RaidOp(Op):
+    """Raid: a Wall unit strikes a mainland space further out (or Klisova's outer ring)."""
+
+    name = "raid"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        return "Raid: choose the raiding unit, then the target (AP = distance from the Wall)."
+
+    def _affordable(self, s: State, src: int) -> list[int]:
+        ap = find_ap(s)
+        assert ap is not None
+        return [j for j, cost in raid_targets(s, src) if affordable(s, ap, cost)]
+
+    def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
+        b = board()
+        for i in b.insurgent_spaces:
+            if s.ins[i] and self._affordable(s, i):
+                yield b.ids[i]
+
+    def targets(self, s: State, f: Frame, src: str | None) -> list[str]:
+        b = board()
+        return [b.ids[j] for j in self._affordable(s, b.index[str(src)])]
+
+    def resolve(self, s: State, f: Frame, src: str | None, dst: str) -> None:
+        b = board()
+        i, j = b.index[str(src)], b.index[dst]
+        cost = dict(raid_targets(s, i))[j]
+        ap = find_ap(s)
+        assert ap is not None
+        spend(s, ap, cost)
+        raid(s, i, j)
+
+
+class RepairOp(Op):
+    """Repair Wall: a damaged or destroyed section with an Insurgent unit improves one step."""
+
+    name = "repair"
+    single = True
+
+    def prompt(self, s: State, f: Frame) -> str:
+        return "Repair Wall: choose a damaged section that holds one of your units."
+
+    def targets(self, s: State, f: Frame, src: str | None) -> list[str]:
+        b = board()
+        return [b.ids[i] for i in b.walls if s.damage[i] and s.ins[i]]
+
+    def resolve(self, s: State, f: Frame, src: str | None, dst: str) -> None:
+        i = board().index[dst]
+        ap = find_ap(s)
+        assert ap is not None
+        spend(s, ap, COST["repair"])
+        set_damage(s, i, s.damage[i] - 1)
+        state = ("intact", "damaged")[s.damage[i]]
+        log(s, f"{name(i)} is repaired: now {state}.")
+
+
+def train_targets(s: State) -> list[int]:
+    """Where a trained Civilian may stand: Row 3, Row 2 or an island, free of Imperial units."""
+    return [i for i in board().insurgent_spaces if insurgent_room(s, i)]
+
+
+class TrainOp(Op):
+    """Train Civilians: a Civilian becomes a unit in the City or on an island."""
+
+    name = "train"
+    single = True
+
+    def prompt(self, s: State, f: Frame) -> str:
+        return "Train Civilians: choose where the new unit stands."
+
+    def targets(self, s: State, f: Frame, src: str | None) -> list[str]:
+        if s.civilians <= 0 or s.pools["insurgent"] <= 0:
+            return []
+        return [board().ids[i] for i in train_targets(s)]
+
+    def resolve(self, s: State, f: Frame, src: str | None, dst: str) -> None:
+        i = board().index[dst]
+        ap = find_ap(s)
+        assert ap is not None
+        spend(s, ap, COST["train"])
+        s.civilians -= 1
+        s.pools["civilians"] += 1
+        s.pools["insurgent"] -= 1
+        s.ins[i] += 1
+        log(s, f"A Civilian is trained: a new Insurgent unit in {name(i)}.")
+
+
+class InsurgentBuildOp(Op):
+    """Build Cannon: 4 AP + 1 Supply, a unit in the space and no cannon there; once a round."""
+
+    name = "insurgent_build"
+    single = True
+
+    def prompt(self, s: State, f: Frame) -> str:
+        return "Build Cannon: choose a space holding one of your units."
+
+    def targets(self, s: State, f: Frame, src: str | None) -> list[str]:
+        if s.pools["cannons"] <= 0 or s.tracks[INSURGENT]["supplies"] < COST["build_supplies"]:
+            return []
+        b = board()
+        return [b.ids[i] for i in b.insurgent_spaces if s.ins[i] and not s.cannon[i]]
+
+    def resolve(self, s: State, f: Frame, src: str | None, dst: str) -> None:
+        i = board().index[dst]
+        ap = find_ap(s)
+        assert ap is not None
+        spend(s, ap, COST["build"])
+        adjust(s, INSURGENT, "supplies", -COST["build_supplies"])
+        s.pools["cannons"] -= 1
+        s.cannon[i] = INSURGENT_CANNON
+        s.built_this_round = True
+        log(s, f"Insurgent cannon built in {name(i)}.")
+
+
+# --- the Insurgent verbs ---------------------------------------------------------------------
+
+
+def _op_verb(op: str, cost: int) -> Callable[[State, Frame], bool]:
+    def ok(s: State, f: Frame) -> bool:
+        return card_mode(f) and has_choice(op, s, f, cost)
+
+    return ok
+
+
+def _push_op(op: str) -> Callable[[State, Frame], None]:
+    def start(s: State, f: Frame) -> None:
+        push(s, select(op, f["seat"]))
+
+    return start
+
+
+def _raid_ok(s: State, f: Frame) -> bool:
+    return card_mode(f) and has_choice("raid", s, f)
+
+
+def _prep_ok(s: State, f: Frame) -> bool:
+    return card_mode(f) and f["ap"] >= COST["prepare"] and prep_room(s, INSURGENT)
+
+
+def _prep_start(s: State, f: Frame) -> None:
+    spend(s, f, COST["prepare"])
+    adjust(s, INSURGENT, "preparation", 1)
+
+
+def _pressure_ok(s: State, f: Frame) -> bool:
+    pressure = s.tracks[INSURGENT]["pressure"]
+    return card_mode(f) and affordable(s, f, COST["pressure"]) and 0 <= pressure < track_range("pressure")[1]
+
+
+def _pressure_start(s: State, f: Frame) -> None:
+    spend(s, f, COST["pressure"])
+    adjust(s, INSURGENT, "pressure", 1)
+
+
+def _build_ok(s: State, f: Frame) -> bool:
+    return not s.built_this_round and card_mode(f) and has_choice("insurgent_build", s, f, COST["build"])
+
+
+register_verbs(
+    INSURGENT,
+    Verb(
+        "regroup",
+        "Regroup (1 AP): move a unit anywhere in the City or to an island",
+        _op_verb("regroup", COST["regroup"]),
+        _push_op("regroup"),
+    ),
+    Verb(
+        "attack",
+        "Attack (1 AP): a unit attacks an adjacent Imperial space",
+        _op_verb("insurgent_attack", COST["attack"]),
+        _push_op("insurgent_attack"),
+    ),
+    Verb("raid", "Raid (AP = distance): strike a space further out from the Wall", _raid_ok, _push_op("raid")),
+    Verb("prepare", "Preparation (1 AP): store 1 AP on the track", _prep_ok, _prep_start),
+    Verb("support", "Support Area (2 AP)", _op_verb("support", COST["support"]), _push_op("support")),
+    Verb("pressure", "Pressure the Government for Help (3 AP)", _pressure_ok, _pressure_start),
+    Verb("repair", "Repair Wall (4 AP)", _op_verb("repair", COST["repair"]), _push_op("repair")),
+    Verb("train", "Train Civilians (4 AP)", _op_verb("train", COST["train"]), _push_op("train")),
+    Verb("build", "Build Cannon (4 AP + 1 Supply, once a round)", _build_ok, _push_op("insurgent_build")),
+)

@@ -1,0 +1,118 @@
+"""Rule 4.3.2 Normal and Slow Movement of Imperial units, and the unit limits of rule 4.2.
+
+Forward/backward is read from each space's depth (board data): a step to a deeper space
+is backwards (towards the Camp) and never allowed; equal depth is sideways.
+"""
+
+from __future__ import annotations
+
+from muster.games.freedom.board import board
+from muster.games.freedom.rules.common import imperial_holds, imperial_room, ruleset
+from muster.games.freedom.state import Frame, State
+
+
+def normal_step(s: State, a: int, b: int) -> bool:
+    """One step of Normal Movement from a to b, ignoring where the move ends (pass-through rules)."""
+    bd = board()
+    return (
+        not bd.slow[b] and s.ins[b] == 0 and bd.kind[b] == "mainland" and (a == bd.camp or bd.depth[b] <= bd.depth[a])
+    )
+
+
+def normal_destinations(s: State, a: int, kind: str) -> list[int]:
+    """Where one unit may end a Normal Movement: one step, or two steps through passable spaces.
+
+    A unit may pass through a full space of its own side or (Period B) one of the other kind
+    of Imperial unit, but never through an Insurgent or slow space (rules 4.2 and 5).
+    """
+    bd = board()
+    out: set[int] = set()
+    for m in bd.adj[a]:
+        if not normal_step(s, a, m):
+            continue
+        if imperial_room(s, m, kind):
+            out.add(m)
+        for b in bd.adj[m]:
+            if b != a and b not in out and normal_step(s, m, b) and imperial_room(s, b, kind):
+                out.add(b)
+    return sorted(out)
+
+
+def can_move_normally(s: State, a: int, kind: str) -> bool:
+    """True if one unit in ``a`` has any Normal Movement destination (an early-exit test)."""
+    bd = board()
+    for m in bd.adj[a]:
+        if not normal_step(s, a, m):
+            continue
+        if imperial_room(s, m, kind):
+            return True
+        for b in bd.adj[m]:
+            if b != a and normal_step(s, m, b) and imperial_room(s, b, kind):
+                return True
+    return False
+
+
+def single_step_destinations(s: State, a: int, kind: str) -> list[int]:
+    """Where one unit may end a one-space Normal Movement."""
+    return [b for b in board().adj[a] if normal_step(s, a, b) and imperial_room(s, b, kind)]
+
+
+def slow_destinations(s: State, a: int, kind: str, lagoon_only: bool = False) -> list[int]:
+    """Where one unit may go with Slow Movement: the Wall, Rows 1–2 and the Lagoon (rule 4.3.2).
+
+    The Wall is entered from the mainland only where destroyed (1st edition: damaged or
+    destroyed); along the Wall any section without Insurgent units may be entered. Thick
+    Lagoon spaces need an Imperial unit on their island.
+    """
+    bd = board()
+    min_damage = ruleset(s)["wall_entry_min_damage"]
+    out = []
+    for b in bd.adj[a]:
+        if not bd.slow[b] or bd.depth[b] > bd.depth[a] or not imperial_room(s, b, kind):
+            continue
+        if lagoon_only and not bd.lagoon[b]:
+            continue
+        if bd.kind[b] == "wall" and bd.kind[a] != "wall" and s.damage[b] < min_damage:
+            continue
+        if bd.thick[b] >= 0 and not imperial_holds(s, bd.thick[b]):
+            continue
+        out.append(b)
+    return out
+
+
+def opening_destinations(s: State, a: int, kind: str) -> list[int]:
+    """Rule 4.2: one space forward (from the Camp: to any adjacent space), no slow movement."""
+    bd = board()
+    return [
+        b
+        for b in bd.adj[a]
+        if normal_step(s, a, b) and imperial_room(s, b, kind) and (a == bd.camp or bd.depth[b] < bd.depth[a])
+    ]
+
+
+def kinds_at(s: State, i: int) -> list[str]:
+    """The Imperial unit kinds present in space ``i`` (E, A)."""
+    return [k for k, arr in (("E", s.exp), ("A", s.ally)) if arr[i] > 0]
+
+
+def used_counts(f: Frame | None, space: str, units: int) -> list[int]:
+    """Attacks made this card by each unit in a space (fresh units count 0), highest first."""
+    spent = list(f["spent"].get(space, [])) if f else []
+    return sorted(spent + [0] * (units - len(spent)), reverse=True)
+
+
+def move_unit(s: State, a: int, b: int, kind: str, used: int = 0, ap: Frame | None = None) -> None:
+    """Move one Imperial unit, carrying its attack count along (for the once-per-card limit)."""
+    arr = s.exp if kind == "E" else s.ally
+    arr[a] -= 1
+    arr[b] += 1
+    if ap is not None and used > 0:
+        ids = board().ids
+        spent = ap["spent"]
+        src = list(spent.get(ids[a], []))
+        src.remove(used)
+        if src:
+            spent[ids[a]] = src
+        else:
+            spent.pop(ids[a], None)
+        spent[ids[b]] = [*spent.get(ids[b], []), used]

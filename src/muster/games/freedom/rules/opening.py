@@ -1,0 +1,78 @@
+"""Rule 4.2 Opening: the Imperial advance (up to 5 units one space forward), then the free
+Insurgent Regroup. 1st edition: the advancing units all come from one row or the Camp."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from muster.games.freedom.board import board
+from muster.games.freedom.constants import IMPERIAL, INSURGENT
+from muster.games.freedom.datafiles import design
+from muster.games.freedom.engine import Op, auto, push, select
+from muster.games.freedom.rules.common import imperial_units, log, name, ruleset
+from muster.games.freedom.rules.movement import kinds_at, move_unit, opening_destinations
+from muster.games.freedom.state import Frame, State
+
+
+@auto("opening")
+def opening(s: State, f: Frame) -> None:
+    """Start the Opening phase."""
+    log(s, f"Opening of round {s.round}.")
+    push(
+        s,
+        select("advance", IMPERIAL, left=design()["opening"]["imperial_units"], arrived={}, row=None),
+        select("opening_regroup", INSURGENT, paid=False),
+    )
+
+
+def _free_units(s: State, f: Frame, i: int) -> int:
+    """Units in a space that have not already advanced this Opening."""
+    return imperial_units(s, i) - int(f["arrived"].get(board().ids[i], 0))
+
+
+def _row_key(i: int) -> str:
+    b = board()
+    return "camp" if i == b.camp else str(b.row[i])
+
+
+class AdvanceOp(Op):
+    """One unit of the Imperial advance."""
+
+    name = "advance"
+    optional = True
+
+    def prompt(self, s: State, f: Frame) -> str:
+        return f"Opening: advance a unit one space forward ({f['left']} left), or be done."
+
+    def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
+        b = board()
+        one_row = ruleset(s)["opening_single_row"] and f.get("row") is not None
+        for i in [b.camp, *b.mainland]:
+            if one_row and _row_key(i) != f["row"]:
+                continue
+            if _free_units(s, f, i) > 0 and any(opening_destinations(s, i, k) for k in kinds_at(s, i)):
+                yield b.ids[i]
+
+    def classes(self, s: State, f: Frame, src: str) -> list[str]:
+        kinds = kinds_at(s, board().index[src])
+        return kinds if len(kinds) > 1 else []
+
+    def targets(self, s: State, f: Frame, src: str | None) -> list[str]:
+        b = board()
+        i = b.index[str(src)]
+        kind = f.get("cls") or kinds_at(s, i)[0]
+        return [b.ids[j] for j in opening_destinations(s, i, kind)]
+
+    def resolve(self, s: State, f: Frame, src: str | None, dst: str) -> None:
+        b = board()
+        i, j = b.index[str(src)], b.index[dst]
+        kind = f.get("cls") or kinds_at(s, i)[0]
+        move_unit(s, i, j, kind)
+        log(s, f"Imperial unit advances from {name(i)} to {name(j)}.")
+        arrived = dict(f["arrived"])
+        arrived[dst] = arrived.get(dst, 0) + 1
+        if f["left"] > 1:
+            push(s, select("advance", IMPERIAL, left=f["left"] - 1, arrived=arrived, row=_row_key(i)))
+
+    def decline(self, s: State, f: Frame) -> None:
+        log(s, "The Imperial advance ends.")

@@ -1,0 +1,288 @@
+"""Rule 4.5 Replenishment: area rewards, upkeep, desertion, Population and the Government."""
+
+from __future__ import annotations
+
+from muster.core.interface import Action
+from muster.games.freedom.board import board
+from muster.games.freedom.constants import IMPERIAL, INSURGENT, INSURGENT_CANNON
+from muster.games.freedom.datafiles import areas_file, design
+from muster.games.freedom.engine import Decision, auto, frame, push
+from muster.games.freedom.rules.common import (
+    SIDE_NAME,
+    add_imperial,
+    add_insurgent,
+    adjust,
+    area_name,
+    areas_of,
+    camp_cannon_from_pool,
+    imperial_room,
+    imperial_units,
+    insurgent_room,
+    log,
+    name,
+    pay,
+    period_b,
+    place_cannon,
+    remove_imperial,
+    remove_insurgent,
+    roll_dice,
+    ruleset,
+)
+from muster.games.freedom.state import Frame, State
+
+
+@auto("replenishment")
+def replenishment(s: State, f: Frame) -> None:
+    """The Imperial steps, then the Insurgent steps, in the order of rule 4.5."""
+    log(s, "Replenishment phase.")
+    push(
+        s,
+        frame("imperial_rewards"),
+        frame("imperial_money"),
+        frame("imperial_supplies"),
+        frame("imperial_desertion"),
+        frame("insurgent_population"),
+        frame("insurgent_rewards"),
+        frame("insurgent_upkeep"),
+        frame("government"),
+    )
+
+
+def upkeep() -> dict[str, int]:
+    """This period's Imperial upkeep."""
+    return dict(design()["upkeep"]["A"])
+
+
+@auto("imperial_rewards")
+def imperial_rewards(s: State, f: Frame) -> None:
+    """Rule 4.5.1: rewards of the Imperial areas (units and cannons into the Camp; 3 at Vasiladi)."""
+    b = board()
+    loss = ruleset(s)["period_b_replenishment_morale_loss"]
+    if loss and period_b(s):
+        adjust(s, IMPERIAL, "morale", -loss)
+        if s.result:
+            return
+    for i in areas_of(s, IMPERIAL):
+        r = areas_file().areas[i].rewards["imperial"]
+        got = []
+        if r.supplies:
+            adjust(s, IMPERIAL, "supplies", r.supplies)
+            got.append(f"{r.supplies} supplies")
+        if r.morale:
+            adjust(s, IMPERIAL, "morale", r.morale)
+            got.append(f"{r.morale} morale")
+        if r.units:
+            n = add_imperial(s, b.camp, "E", r.units)
+            got.append(f"{n} unit(s) to the Camp")
+        for _ in range(r.cannons):
+            if camp_cannon_from_pool(s):
+                got.append("a cannon to the Camp")
+        if r.vasiladi:
+            got.append(vasiladi_landing(s, r.vasiladi))
+        log(s, f"Imperial reward from {area_name(i)}: {', '.join(got) or 'nothing'}.")
+
+
+def vasiladi_landing(s: State, count: int) -> str:
+    """Up to ``count`` Expeditionary units land on the space around Vasiladi, as far as the rules
+    allow there (limit, no Insurgent or Allied unit); the rest do not come this round."""
+    b = board()
+    i = b.index["vas1"]
+    placed = 0
+    while placed < count and imperial_room(s, i, "E") and add_imperial(s, i, "E"):
+        placed += 1
+    return f"{placed} unit(s) land at {name(i)}"
+
+
+@auto("imperial_money")
+def imperial_money(s: State, f: Frame) -> None:
+    """Pay the mercenaries: each missing Money costs a unit on the map; any shortfall costs 2 Morale."""
+    cost = design()["upkeep"]["B" if period_b(s) else "A"]["money"]
+    missing = pay(s, IMPERIAL, "money", cost)
+    log(s, f"Imperial pays {cost - missing} of {cost} Money upkeep.")
+    if missing:
+        push(s, frame("remove_units", seat=IMPERIAL, side=IMPERIAL, left=missing, why="unpaid troops leave"))
+        adjust(s, IMPERIAL, "morale", -design()["upkeep"]["unpaid_money_morale"])
+
+
+@auto("imperial_supplies")
+def imperial_supplies(s: State, f: Frame) -> None:
+    """Feed the army: each missing Supply costs 1 Morale."""
+    cost = design()["upkeep"]["B" if period_b(s) else "A"]["supplies"]
+    missing = pay(s, IMPERIAL, "supplies", cost)
+    log(s, f"Imperial pays {cost - missing} of {cost} Supplies upkeep.")
+    if missing:
+        adjust(s, IMPERIAL, "morale", -missing)
+
+
+def desertion_for(morale: int) -> int:
+    """Units deserting at a Morale level (DESIGN table)."""
+    for row in design()["desertion"]:
+        low, high = row["morale"]
+        if low <= morale <= high:
+            return int(row["units"])
+    return 0
+
+
+@auto("imperial_desertion")
+def imperial_desertion(s: State, f: Frame) -> None:
+    """Low Morale: units desert (the Morale track's table)."""
+    n = desertion_for(s.tracks[IMPERIAL]["morale"])
+    if n:
+        log(s, f"Low Morale: {n} Imperial unit(s) desert.")
+        push(s, frame("remove_units", seat=IMPERIAL, side=IMPERIAL, left=n, why="deserters"))
+
+
+class RemoveUnits(Decision):
+    """Remove units of one side chosen by ``seat`` (upkeep, desertion, events)."""
+
+    kind = "remove_units"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        whose = "your" if f["seat"] == f["side"] else "an enemy"
+        return f"Remove {whose} unit ({f['why']}; {f['left']} left)."
+
+    def legal(self, s: State, f: Frame) -> list[Action]:
+        if f["left"] <= 0:
+            return []
+        b = board()
+        acts = []
+        for i in range(len(b.ids)):
+            if f["side"] == IMPERIAL:
+                if f.get("exclude_row") and b.row[i] == f["exclude_row"] and b.kind[i] == "mainland":
+                    continue
+                if s.exp[i] and s.ally[i]:
+                    acts += [Action("remove", f"{b.ids[i]}:E"), Action("remove", f"{b.ids[i]}:A")]
+                elif imperial_units(s, i):
+                    acts.append(Action("remove", b.ids[i]))
+            elif s.ins[i]:
+                acts.append(Action("remove", b.ids[i]))
+        return acts
+
+    def apply(self, s: State, f: Frame, a: Action) -> None:
+        sid, _, kind = str(a.arg).partition(":")
+        i = board().index[sid]
+        if f["side"] == IMPERIAL:
+            remove_imperial(s, i, kind or None)
+        else:
+            remove_insurgent(s, i)
+        log(s, f"{SIDE_NAME[f['side']]} unit removed from {name(i)} ({f['why']}).")
+        f["left"] -= 1
+        if f["left"] <= 0:
+            s.stack.pop()
+
+    def label(self, s: State, f: Frame, a: Action) -> str:
+        sid, _, kind = str(a.arg).partition(":")
+        what = {"E": "an Expeditionary unit", "A": "an Allied unit"}.get(kind, "a unit")
+        return f"remove {what} from {name(board().index[sid])}"
+
+
+@auto("insurgent_population")
+def insurgent_population(s: State, f: Frame) -> None:
+    """Rule 4.5.2: set the Population track to units + Civilians on the map."""
+    pop = sum(s.ins) + s.civilians
+    s.tracks[INSURGENT]["population"] = pop
+    log(s, f"Insurgent Population: {pop}.")
+
+
+@auto("insurgent_rewards")
+def insurgent_rewards(s: State, f: Frame) -> None:
+    """Rule 4.5.2: rewards of the Insurgent areas; new units and cannons placed in the City."""
+    steps: list[Frame] = []
+    for i in areas_of(s, INSURGENT):
+        r = areas_file().areas[i].rewards["insurgent"]
+        got = []
+        if r.supplies:
+            adjust(s, INSURGENT, "supplies", r.supplies)
+            got.append(f"{r.supplies} supplies")
+        if r.morale:
+            adjust(s, INSURGENT, "morale", r.morale)
+            got.append(f"{r.morale} morale")
+        if r.units:
+            steps.append(frame("place_insurgent", seat=INSURGENT, left=r.units, what="unit", where="insurgent"))
+            got.append(f"{r.units} unit(s)")
+        if r.cannons:
+            steps.append(frame("place_insurgent", seat=INSURGENT, left=r.cannons, what="cannon", where="insurgent"))
+            got.append(f"{r.cannons} cannon(s)")
+        log(s, f"Insurgent reward from {area_name(i)}: {', '.join(got) or 'nothing'}.")
+        if s.result:
+            return
+    push(s, *steps)
+
+
+class PlaceInsurgent(Decision):
+    """Place a new Insurgent unit or cannon in Row 3, Row 2 or on an island (not held by the enemy)."""
+
+    kind = "place_insurgent"
+
+    def _spaces(self, s: State, f: Frame) -> list[int]:
+        b = board()
+        pool = s.pools["insurgent" if f["what"] == "unit" else "cannons"]
+        if f["left"] <= 0 or pool <= 0:
+            return []
+        spaces = b.city_spaces if f["where"] == "city" else b.insurgent_spaces
+        if f["what"] == "unit":
+            return [i for i in spaces if insurgent_room(s, i)]
+        return [i for i in spaces if not s.cannon[i] and imperial_units(s, i) == 0]
+
+    def prompt(self, s: State, f: Frame) -> str:
+        where = "the City" if f["where"] == "city" else "the City or an island"
+        return f"Place a new {f['what']} in {where} ({f['left']} left)."
+
+    def legal(self, s: State, f: Frame) -> list[Action]:
+        return [Action("to", board().ids[i]) for i in self._spaces(s, f)]
+
+    def apply(self, s: State, f: Frame, a: Action) -> None:
+        i = board().index[str(a.arg)]
+        if f["what"] == "unit":
+            add_insurgent(s, i)
+        else:
+            place_cannon(s, i, INSURGENT_CANNON)
+        log(s, f"A new Insurgent {f['what']} is placed in {name(i)}.")
+        f["left"] -= 1
+        if f["left"] <= 0:
+            s.stack.pop()
+
+    def label(self, s: State, f: Frame, a: Action) -> str:
+        return f"place the {f['what']} in {name(board().index[str(a.arg)])}"
+
+
+def population_cost(population: int) -> int:
+    """Supplies the Population eats (DESIGN band table; the rulebook's example: 24 → 5)."""
+    for row in design()["population_cost"]:
+        low, high = row["population"]
+        if low <= population <= high:
+            return int(row["supplies"])
+    return int(design()["population_cost"][-1]["supplies"])
+
+
+@auto("insurgent_upkeep")
+def insurgent_upkeep(s: State, f: Frame) -> None:
+    """Feed the City: each missing Supply costs 1 Morale."""
+    cost = population_cost(s.tracks[INSURGENT]["population"])
+    missing = pay(s, INSURGENT, "supplies", cost)
+    log(s, f"Insurgent pays {cost - missing} of {cost} Supplies upkeep.")
+    if missing:
+        adjust(s, INSURGENT, "morale", -missing)
+
+
+@auto("government")
+def government(s: State, f: Frame) -> None:
+    """The plea to the Government in Nafplio: 2d6 + Pressure ≥ 12 brings help, once a game."""
+    g = design()["government"]
+    track = s.tracks[INSURGENT]["pressure"]
+    if track < 0:
+        return
+    dice = roll_dice(s, g["dice"], g["die"])
+    total = sum(dice) + track
+    if total >= g["succeeds_at"]:
+        log(s, f"Government check: rolls {dice} + {track} = {total}: help arrives!")
+        s.tracks[INSURGENT]["pressure"] = -1
+        adjust(s, INSURGENT, "supplies", g["supplies"])
+        adjust(s, INSURGENT, "morale", g["morale"])
+        push(s, frame("place_insurgent", seat=INSURGENT, left=g["units"], what="unit", where="city"))
+    else:
+        log(s, f"Government check: rolls {dice} + {track} = {total}: no answer.")
+        adjust(s, INSURGENT, "pressure", g["track_step"])
+
+
+__all__ = ["upkeep"]

@@ -1,0 +1,227 @@
+"""The complete state of a game of Freedom!: plain lists and dicts, JSON-ready, cheap to copy.
+
+Per-space arrays are indexed like :class:`~muster.games.freedom.board.Board`. The
+decision stack ``stack`` holds *frames*: small dicts whose ``kind`` names the current
+prompt (Rally the Troops' "states"); see :mod:`muster.games.freedom.engine`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from muster.core.interface import CorruptStateError
+from muster.games.freedom.board import board
+from muster.games.freedom.constants import IMPERIAL, INSURGENT
+
+Frame = dict[str, Any]
+
+STATE_FORMAT = 1
+
+PER_SPACE = ("exp", "ally", "ins", "cannon", "damage")
+"""Per-space arrays: Expeditionary, Allied and Insurgent units, the cannon code, Wall damage (0–2)."""
+
+
+def _copy_frame(frame: Frame) -> Frame:
+    out: Frame = {}
+    for key, value in frame.items():
+        if isinstance(value, list):
+            value = [list(v) if isinstance(v, list) else v for v in value]
+        elif isinstance(value, dict):
+            value = {k: list(v) if isinstance(v, list) else v for k, v in value.items()}
+        out[key] = value
+    return out
+
+
+class State:
+    """Everything about one game at one decision point (including the random generator)."""
+
+    __slots__ = (
+        "_legal",
+        "ally",
+        "area_markers",
+        "area_side",
+        "built_this_round",
+        "camp_cannons",
+        "cannon",
+        "civilians",
+        "damage",
+        "decks",
+        "discards",
+        "exp",
+        "first",
+        "hands",
+        "ins",
+        "log",
+        "played",
+        "pools",
+        "quiet",
+        "result",
+        "rng",
+        "round",
+        "ruleset",
+        "seed",
+        "stack",
+        "step",
+        "tainted",
+        "tracks",
+        "trigger",
+        "turn_seat",
+        "turn_start",
+    )
+
+    def __init__(self) -> None:
+        n = len(board().ids)
+        self.ruleset = "2nd"
+        self.seed = 0
+        self.rng = 0
+        self.round = 1
+        self.step = 0
+        self.exp = [0] * n
+        self.ally = [0] * n
+        self.ins = [0] * n
+        self.cannon = [0] * n
+        self.damage = [0] * n
+        self.camp_cannons = 0
+        self.civilians = 0
+        self.pools: dict[str, int] = {}
+        self.tracks: dict[str, dict[str, int]] = {IMPERIAL: {}, INSURGENT: {}}
+        self.area_side: list[str] = []
+        self.area_markers: list[int] = []
+        self.decks: dict[str, list[int]] = {"A": [], "B": []}
+        self.hands: dict[str, list[int]] = {IMPERIAL: [], INSURGENT: []}
+        self.discards: dict[str, list[int]] = {"A": [], "B": []}
+        self.played: dict[str, int] = {IMPERIAL: 0, INSURGENT: 0}
+        self.first = IMPERIAL
+        self.trigger: dict[str, Any] | None = None
+        self.built_this_round = False
+        self.stack: list[Frame] = []
+        self.log: list[str] = []
+        self.result: dict[str, str] | None = None
+        self.turn_seat: str | None = None
+        self.turn_start = 0
+        self.tainted = False
+        self.quiet = False
+        self._legal: tuple[int, list[Any]] | None = None
+
+    def clone(self) -> State:
+        """An independent copy."""
+        c = State.__new__(State)
+        c.ruleset, c.seed, c.rng, c.round, c.step = self.ruleset, self.seed, self.rng, self.round, self.step
+        c.exp, c.ally, c.ins = self.exp[:], self.ally[:], self.ins[:]
+        c.cannon, c.damage = self.cannon[:], self.damage[:]
+        c.camp_cannons, c.civilians = self.camp_cannons, self.civilians
+        c.pools = dict(self.pools)
+        c.tracks = {IMPERIAL: dict(self.tracks[IMPERIAL]), INSURGENT: dict(self.tracks[INSURGENT])}
+        c.area_side, c.area_markers = self.area_side[:], self.area_markers[:]
+        c.decks = {"A": self.decks["A"][:], "B": self.decks["B"][:]}
+        c.hands = {IMPERIAL: self.hands[IMPERIAL][:], INSURGENT: self.hands[INSURGENT][:]}
+        c.discards = {"A": self.discards["A"][:], "B": self.discards["B"][:]}
+        c.played = dict(self.played)
+        c.first = self.first
+        c.trigger = dict(self.trigger) if self.trigger else None
+        c.built_this_round = self.built_this_round
+        c.stack = [_copy_frame(f) for f in self.stack]
+        c.log = self.log[:]
+        c.result = dict(self.result) if self.result else None
+        c.turn_seat, c.turn_start, c.tainted, c.quiet = self.turn_seat, self.turn_start, self.tainted, self.quiet
+        c._legal = self._legal  # legal lists are never mutated, so the copy may share them
+        return c
+
+    # --- JSON ----------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """The whole state as JSON-ready data; per-space arrays become {space id: value} for non-zero values."""
+        ids = board().ids
+
+        def sparse(values: list[int]) -> dict[str, int]:
+            return {ids[i]: v for i, v in enumerate(values) if v}
+
+        return {
+            "format": STATE_FORMAT,
+            "board_version": board().version,
+            "ruleset": self.ruleset,
+            "seed": self.seed,
+            "rng": self.rng,
+            "round": self.round,
+            "step": self.step,
+            "spaces": {name: sparse(getattr(self, name)) for name in PER_SPACE},
+            "camp_cannons": self.camp_cannons,
+            "civilians": self.civilians,
+            "pools": dict(self.pools),
+            "tracks": {side: dict(t) for side, t in self.tracks.items()},
+            "areas": {"side": list(self.area_side), "markers": list(self.area_markers)},
+            "decks": {k: list(v) for k, v in self.decks.items()},
+            "hands": {k: list(v) for k, v in self.hands.items()},
+            "discards": {k: list(v) for k, v in self.discards.items()},
+            "played": dict(self.played),
+            "first": self.first,
+            "trigger": dict(self.trigger) if self.trigger else None,
+            "built_this_round": self.built_this_round,
+            "stack": [_copy_frame(f) for f in self.stack],
+            "log": list(self.log),
+            "result": dict(self.result) if self.result else None,
+            "turn": {"seat": self.turn_seat, "start": self.turn_start, "tainted": self.tainted},
+            "quiet": self.quiet,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> State:
+        """Rebuild a state; raises CorruptStateError when the data is not a valid state."""
+        try:
+            return cls._from_json(data)
+        except CorruptStateError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            raise CorruptStateError(f"not a valid Freedom! state: {exc!r}") from exc
+
+    @classmethod
+    def _from_json(cls, data: Any) -> State:
+        if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
+            raise CorruptStateError("not a Freedom! state (format)")
+        b = board()
+        if data["board_version"] != b.version:
+            raise CorruptStateError("state was saved with another board version")
+        s = cls()
+        s.ruleset = _str(data["ruleset"], ("1st", "2nd"))
+        s.seed, s.rng = _int(data["seed"]), _int(data["rng"])
+        s.round, s.step = _int(data["round"]), _int(data["step"])
+        for name in PER_SPACE:
+            arr = [0] * len(b.ids)
+            for sid, value in dict(data["spaces"][name]).items():
+                arr[b.index[sid]] = _int(value)
+            setattr(s, name, arr)
+        s.camp_cannons, s.civilians = _int(data["camp_cannons"]), _int(data["civilians"])
+        s.pools = {str(k): _int(v) for k, v in dict(data["pools"]).items()}
+        s.tracks = {
+            side: {str(k): _int(v) for k, v in dict(data["tracks"][side]).items()} for side in (IMPERIAL, INSURGENT)
+        }
+        s.area_side = [_str(v, (IMPERIAL, INSURGENT)) for v in data["areas"]["side"]]
+        s.area_markers = [_int(v) for v in data["areas"]["markers"]]
+        s.decks = {k: [_int(c) for c in data["decks"][k]] for k in ("A", "B")}
+        s.hands = {k: [_int(c) for c in data["hands"][k]] for k in (IMPERIAL, INSURGENT)}
+        s.discards = {k: [_int(c) for c in data["discards"][k]] for k in ("A", "B")}
+        s.played = {k: _int(data["played"][k]) for k in (IMPERIAL, INSURGENT)}
+        s.first = _str(data["first"], (IMPERIAL, INSURGENT))
+        s.trigger = dict(data["trigger"]) if data["trigger"] else None
+        s.built_this_round = bool(data["built_this_round"])
+        s.stack = [_copy_frame(dict(f)) for f in data["stack"]]
+        if any(not isinstance(f.get("kind"), str) for f in s.stack):
+            raise CorruptStateError("decision stack frame without a kind")
+        s.log = [str(line) for line in data["log"]]
+        s.result = dict(data["result"]) if data["result"] else None
+        turn = data["turn"]
+        s.turn_seat = turn["seat"]
+        s.turn_start, s.tainted = _int(turn["start"]), bool(turn["tainted"])
+        s.quiet = bool(data.get("quiet", False))
+        return s
+
+
+def _int(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise CorruptStateError(f"expected an integer, got {value!r}")
+    return value
+
+
+def _str(value: Any, allowed: tuple[str, ...]) -> str:
+    if value not in allowed:
+        raise CorruptStateError(f"expected one of {allowed}, got {value!r}")
+    return str(value)

@@ -1,0 +1,72 @@
+"""What each seat may see, and rebuilding a full state from one seat's view (for search bots)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from muster.core import rng
+from muster.core.interface import CorruptStateError
+from muster.games.freedom.constants import IMPERIAL, INSURGENT, SEATS, other
+from muster.games.freedom.datafiles import cards_file
+from muster.games.freedom.state import State
+
+HIDDEN = ("rng", "seed")
+
+
+def view(s: State, seat: str | None) -> dict[str, Any]:
+    """The state as ``seat`` may know it (None: a spectator).
+
+    Hidden: the opponent's hand (only its size shows), the order and content of both draw
+    piles (only their sizes), the random generator and the seed (future dice).
+    """
+    data = s.to_json()
+    for key in HIDDEN:
+        data.pop(key, None)
+    data["hands"] = {side: (list(cards) if side == seat else {"count": len(cards)}) for side, cards in s.hands.items()}
+    data["decks"] = {deck: {"count": len(cards)} for deck, cards in s.decks.items()}
+    data["seat"] = seat
+    return data
+
+
+def unseen_cards(v: dict[str, Any], seat: str) -> dict[str, list[int]]:
+    """Per deck, the cards ``seat`` has not seen: they are in the opponent's hand or a draw pile."""
+    seen = set(v["hands"][seat]) | set(v["discards"]["A"]) | set(v["discards"]["B"])
+    out: dict[str, list[int]] = {"A": [], "B": []}
+    for c in cards_file().cards:
+        if c.number not in seen:
+            out[c.deck].append(c.number)
+    return out
+
+
+def determinize(v: dict[str, Any], seat: str, seed: int) -> State:
+    """A full state consistent with ``v`` (a view for ``seat``), hidden parts drawn at random.
+
+    The cards ``seat`` has not seen are shuffled and dealt: the opponent's hand from the
+    current period's unseen cards, the rest to the draw piles; the generator is seeded afresh.
+    """
+    if v.get("seat") != seat or seat not in SEATS:
+        raise CorruptStateError("determinize needs a view made for that seat")
+    data = dict(v)
+    opp = other(seat)
+    opp_count = int(v["hands"][opp]["count"])
+    period = "B" if v["round"] >= 4 else "A"
+    state = rng.seed_state(seed)
+    unseen = unseen_cards(v, seat)
+    state, pool = rng.shuffled(state, sorted(unseen[period]))
+    hand, rest = pool[:opp_count], pool[opp_count:]
+    piles: dict[str, list[int]] = {period: rest}
+    other_deck = "A" if period == "B" else "B"
+    state, piles[other_deck] = rng.shuffled(state, sorted(unseen[other_deck]))
+    for deck in ("A", "B"):
+        want = int(v["decks"][deck]["count"])
+        if len(piles[deck]) != want:
+            raise CorruptStateError(f"view inconsistent: deck {deck} should hold {want} unseen cards")
+    data["hands"] = {seat: list(v["hands"][seat]), opp: sorted(hand)}
+    data["decks"] = piles
+    data["rng"] = rng.seed_state(state ^ (seed * 0x9E3779B97F4A7C15))
+    data["seed"] = 0
+    data.pop("seat", None)
+    return State.from_json(data)
+
+
+__all__ = ["IMPERIAL", "INSURGENT"]
