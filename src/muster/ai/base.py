@@ -1,0 +1,88 @@
+"""The bot interface and the registry that builds bots from specs like ``"ismcts:iterations=2000"``."""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from muster.core import JSON, Action, Rules, get_rules
+
+
+class BotSpecError(ValueError):
+    """A bot spec names an unknown bot or gives it a bad option."""
+
+
+class Bot(Protocol):
+    """Chooses an action for the seat whose view it is given.
+
+    ``view`` is ``rules.view(state, seat)``: the bot never sees what its seat may not know.
+    ``legal`` is the legal action list at that decision.
+    """
+
+    name: str
+
+    def choose(self, view: dict[str, JSON], legal: list[Action], seat: str) -> Action:
+        """Return one of ``legal``."""
+        ...
+
+
+BotFactory = Callable[[Rules, int, dict[str, str]], Bot]
+_FACTORIES: dict[str, BotFactory] = {}
+_LAZY: dict[str, str] = {"heuristic": "muster.ai.heuristic", "ismcts": "muster.ai.ismcts"}
+
+
+def register_bot(name: str, factory: BotFactory) -> None:
+    """Make a bot available by name."""
+    _FACTORIES[name] = factory
+
+
+def bot_names() -> list[str]:
+    """Names of the bots that can be built here."""
+    for name, module in _LAZY.items():
+        if name not in _FACTORIES:
+            try:
+                importlib.import_module(module)
+            except ModuleNotFoundError:
+                continue
+    return sorted(_FACTORIES)
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """``"ismcts:iterations=2000,rollout=heuristic"`` → ("ismcts", {...})."""
+    name, _, rest = spec.strip().partition(":")
+    options: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = part.partition("=")
+        if not eq or not key:
+            raise BotSpecError(f"bad bot option {part!r} in {spec!r} (use key=value)")
+        options[key.strip()] = value.strip()
+    return name, options
+
+
+def make_bot(spec: str, seed: int = 0, rules: Rules | None = None, game: str = "freedom") -> Bot:
+    """Build a bot from its spec. Raises BotSpecError for an unknown name or option."""
+    name, options = parse_spec(spec)
+    if name not in _FACTORIES and name in _LAZY:
+        importlib.import_module(_LAZY[name])
+    if name not in _FACTORIES:
+        raise BotSpecError(f"unknown bot {name!r}; known: {', '.join(bot_names())}")
+    return _FACTORIES[name](rules or get_rules(game), seed, options)
+
+
+class RandomBot:
+    """Chooses uniformly among the legal actions (seeded, so games are reproducible)."""
+
+    def __init__(self, rules: Rules, seed: int = 0, options: dict[str, str] | None = None) -> None:
+        if options:
+            raise BotSpecError(f"the random bot takes no options, got {sorted(options)}")
+        self.name = "random"
+        self._rng = random.Random(seed)
+
+    def choose(self, view: dict[str, Any], legal: list[Action], seat: str) -> Action:
+        """A uniformly random legal action."""
+        return self._rng.choice(legal)
+
+
+register_bot("random", RandomBot)
