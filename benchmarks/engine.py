@@ -1,0 +1,90 @@
+"""Engine speed on one core: random games/s, decisions/s, state copies/s, save/load time, JSON size.
+
+Run: ``python benchmarks/engine.py [--games 60]``. The last line printed is one JSON object with
+the keys ``games_per_s``, ``decisions_per_s`` and ``clones_per_s`` (floors: 20 games/s, 20,000 clones/s).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+
+from rich.console import Console
+from rich.progress import track
+from rich.table import Table
+
+from muster.core import Game
+from muster.games.freedom import RULES
+from muster.games.freedom.state import State
+
+
+def random_games(count: int) -> tuple[float, float, list[State]]:
+    """Play ``count`` quiet random games; return (games/s, decisions/s, a few mid-game states)."""
+    decisions = 0
+    samples: list[State] = []
+    start = time.perf_counter()
+    for seed in track(range(count), description="random games"):
+        state = RULES.setup(seed, {"quiet": "1"})
+        chooser = random.Random(seed)
+        step = 0
+        while RULES.active_seat(state) is not None:
+            RULES.apply(state, chooser.choice(RULES.legal_actions(state)))
+            step += 1
+            if step == 300 and len(samples) < 20:
+                samples.append(RULES.clone(state))
+        decisions += step
+    elapsed = time.perf_counter() - start
+    return count / elapsed, decisions / elapsed, samples
+
+
+def clones_per_s(states: list[State], rounds: int = 5000) -> float:
+    """State copies per second (mid-game states)."""
+    start = time.perf_counter()
+    for k in range(rounds):
+        states[k % len(states)].clone()
+    return rounds / (time.perf_counter() - start)
+
+
+def save_load(seed: int = 1) -> tuple[float, float, int, int]:
+    """(save ms, load ms, state JSON bytes, save-file bytes) of a finished game with its log."""
+    game = Game(RULES, seed)
+    chooser = random.Random(seed)
+    while game.active_seat is not None:
+        game.apply(chooser.choice(game.legal_actions()))
+    start = time.perf_counter()
+    text = game.dumps()
+    save_ms = (time.perf_counter() - start) * 1000
+    start = time.perf_counter()
+    Game.loads(RULES, text)
+    load_ms = (time.perf_counter() - start) * 1000
+    state_bytes = len(json.dumps(RULES.to_json(game.state)))
+    return save_ms, load_ms, state_bytes, len(text)
+
+
+def main() -> None:
+    """Measure and print."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=60)
+    args = parser.parse_args()
+    games_s, decisions_s, samples = random_games(args.games)
+    clones = statistics.median(clones_per_s(samples) for _ in range(3))
+    save_ms, load_ms, state_bytes, file_bytes = save_load()
+    table = Table(title="muster engine benchmark (one core)")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    for name, value in [("random games / s", f"{games_s:.1f}"), ("decisions / s", f"{decisions_s:,.0f}"),
+                        ("state copies / s", f"{clones:,.0f}"), ("save (dumps) ms", f"{save_ms:.1f}"),
+                        ("load (replay + check) ms", f"{load_ms:.1f}"), ("state JSON bytes", f"{state_bytes:,}"),
+                        ("save file bytes", f"{file_bytes:,}")]:
+        table.add_row(name, value)
+    Console().print(table)
+    print(json.dumps({"games_per_s": round(games_s, 2), "decisions_per_s": round(decisions_s),
+                      "clones_per_s": round(clones), "save_ms": round(save_ms, 2), "load_ms": round(load_ms, 2),
+                      "state_json_bytes": state_bytes, "save_file_bytes": file_bytes}))
+
+
+if __name__ == "__main__":
+    main()
