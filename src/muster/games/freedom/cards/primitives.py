@@ -163,10 +163,9 @@ class MarchFromCamp(Decision):
     """Move units out of the Camp into adjacent spaces."""
 
     kind = "ev_from_camp"
-    optional_verb = "done"
 
     def prompt(self, s: State, f: Frame) -> str:
-        return f"Move a unit out of the Camp one space ({f['left']} left), or stop."
+        return f"Move a unit out of the Camp one space ({f['left']} left)."
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         b = board()
@@ -178,13 +177,10 @@ class MarchFromCamp(Decision):
             for k in kinds:
                 if imperial_room(s, j, k) and not b.slow[j]:
                     acts.append(Action("to", b.ids[j] if len(kinds) == 1 else f"{b.ids[j]}:{k}"))
-        return [*acts, Action("done")] if acts else []
+        return acts
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
         b = board()
-        if a.verb == "done":
-            s.stack.pop()
-            return
         sid, _, kind = str(a.arg).partition(":")
         j = b.index[sid]
         move_unit(s, b.camp, j, kind or kinds_at(s, b.camp)[0])
@@ -194,8 +190,6 @@ class MarchFromCamp(Decision):
             s.stack.pop()
 
     def label(self, s: State, f: Frame, a: Action) -> str:
-        if a.verb == "done":
-            return "move no more units"
         sid, _, kind = str(a.arg).partition(":")
         what = {"E": "an Expeditionary unit", "A": "an Allied unit"}.get(kind, "a unit")
         return f"move {what} from the Camp to {name(board().index[sid])}"

@@ -47,21 +47,15 @@ def cannon_targets(s: State, i: int) -> list[tuple[int, int]]:
         ]
         out += [(m, need) for m, need in _reverse("marmarou")[i] if s.ins[m] or s.cannon[m]]
         return out
-    if code in (BOMBARD,) and b.kind[i] == "wall":
-        table = "bombard"
-    elif b.kind[i] == "wall":
-        table = "ordinary"
-    elif b.ids[i] == "marmarou":
-        table = "marmarou"
-    elif b.kind[i] == "island":
-        table = "island"
+    targets: list[tuple[int, int]] = []
+    if b.kind[i] == "wall":
+        targets += b.reach["bombard" if code == BOMBARD else "ordinary"][i]
+        if ruleset(s)["wall_cannons_fire_wall"]:
+            targets += b.reach["wall_to_wall"][i]
+    elif b.kind[i] == "island":  # the water around it; Marmarou also reaches five mainland spaces
+        targets += b.reach["island"][i] + b.reach["marmarou"][i]
     elif b.kind[i] == "beach":
-        table = "beach"
-    else:
-        return []
-    targets = list(b.reach[table][i])
-    if b.kind[i] == "wall" and ruleset(s)["wall_cannons_fire_wall"]:
-        targets += list(b.reach["wall_to_wall"][i])
+        targets += b.reach["beach"][i]
     return [(j, need) for j, need in targets if imperial_units(s, j) or cannon_owner(s.cannon[j]) == IMPERIAL]
 
 
