@@ -117,16 +117,25 @@ def raid(s: State, src: int, dst: int) -> bool:
 
 def insurgent_loses_unit(s: State, i: int, actor: str) -> None:
     """Remove an Insurgent unit by attack or shot; the Morale choice if it was the last."""
-    if remove_insurgent(s, i) and s.ins[i] == 0:
+    if not remove_insurgent(s, i):
+        return
+    if s.ins[i] == 0:
         log(s, f"The last Insurgent unit in {name(i)} falls.")
         morale_choice(s, actor)
+    else:
+        log(s, f"An Insurgent unit in {name(i)} falls ({s.ins[i]} left).")
 
 
 def imperial_loses_unit(s: State, i: int, actor: str) -> None:
     """Remove an Imperial unit by attack, raid or shot; the Morale choice if it was the last."""
-    if remove_imperial(s, i) and imperial_units(s, i) == 0:
+    if not remove_imperial(s, i):
+        return
+    left = imperial_units(s, i)
+    if left == 0:
         log(s, f"The last Imperial unit in {name(i)} falls.")
         morale_choice(s, actor)
+    else:
+        log(s, f"An Imperial unit in {name(i)} falls ({left} left).")
 
 
 __all__ = ["SIDE_NAME"]
