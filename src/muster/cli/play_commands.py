@@ -1,0 +1,61 @@
+"""``muster play``: Freedom! in the terminal, hot-seat or against bots (see docs/terminal.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+from muster.ai import make_bot
+from muster.ai.base import Bot, BotSpecError
+from muster.core import CorruptStateError, Game, get_rules
+from muster.games.freedom.constants import IMPERIAL, INSURGENT
+
+HUMAN = "human"
+BOT_SEED_OFFSET = {IMPERIAL: 1, INSURGENT: 2}
+"""Each seat's bot gets its own seed derived from the game's, so games are reproducible."""
+
+
+def build_players(specs: dict[str, str], seed: int) -> dict[str, Bot | None]:
+    """Seat → bot (None for a person) from ``human`` or bot specs. Raises BotSpecError."""
+    players: dict[str, Bot | None] = {}
+    for seat, spec in specs.items():
+        bot_seed = seed * 10 + BOT_SEED_OFFSET[seat]
+        players[seat] = None if spec.strip().lower() == HUMAN else make_bot(spec, seed=bot_seed)
+    return players
+
+
+def play(
+    imperial: str = typer.Option(HUMAN, help="Who plays the Imperial side: 'human' or a bot spec (e.g. heuristic)."),
+    insurgent: str = typer.Option(HUMAN, help="Who plays the Insurgent side: 'human' or a bot spec."),
+    ruleset: str = typer.Option("2nd", help="Rules edition: 2nd or 1st (ignored with --load)."),
+    seed: int = typer.Option(0, help="Seed of the deal and the dice (ignored with --load)."),
+    load: Path | None = typer.Option(None, help="Continue a game saved with 'save FILE'."),
+) -> None:
+    """Play Freedom! in the terminal: two people at one screen, or against bots."""
+    console = Console()
+    rules = get_rules("freedom")
+    if ruleset not in rules.info.options["ruleset"]:
+        console.print(f"[red]Unknown ruleset {ruleset!r}: use 2nd or 1st.[/red]")
+        raise typer.Exit(2)
+    try:
+        if load is not None:
+            game = Game.loads(rules, load.read_text(encoding="utf-8"))
+        else:
+            game = Game(rules, seed, {"ruleset": ruleset})
+        players = build_players({IMPERIAL: imperial, INSURGENT: insurgent}, game.seed)
+    except (OSError, CorruptStateError) as exc:
+        console.print(f"[red]Cannot load {load}: {exc}[/red]")
+        raise typer.Exit(2) from exc
+    except BotSpecError as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(2) from exc
+    from muster.tui.session import Session  # the session pulls in rich layouts only when playing
+
+    raise typer.Exit(Session(game, players, console).run())
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``muster play``."""
+    app.command("play")(play)

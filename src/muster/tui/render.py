@@ -1,0 +1,252 @@
+"""Drawing a game of Freedom! in the terminal with rich, from a seat's *view* (never the full state).
+
+Everything here takes the dict returned by ``game.view(seat)``, so a screen can only show what
+that seat may know: the opponent's hand appears as a count, the decks as sizes.
+
+Units: ``E`` Expeditionary, ``A`` Allied (both Imperial), ``I`` Insurgent. Cannons: ``▲`` Imperial,
+``■`` Insurgent, ``◆`` the Insurgent Bombard.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich import box
+from rich.columns import Columns
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from muster.core import Action
+from muster.games.freedom.board import board
+from muster.games.freedom.constants import BOMBARD, IMPERIAL, IMPERIAL_CANNON, INSURGENT, INSURGENT_CANNON
+from muster.games.freedom.datafiles import areas_file
+from muster.games.freedom.rules.action_phase import card
+from muster.tui.texts import PHASE_TITLES, current_phase, explain
+
+SEAT_STYLE = {IMPERIAL: "bold red", INSURGENT: "bold blue"}
+SEAT_NAME = {IMPERIAL: "Imperial", INSURGENT: "Insurgent"}
+CARD_STYLE = {"red": "red", "blue": "blue", "grey": "white"}
+CANNON_GLYPH = {IMPERIAL_CANNON: ("▲", "red"), INSURGENT_CANNON: ("■", "blue"), BOMBARD: ("◆", "bold blue")}
+DAMAGE_TEXT = {0: ("intact", "green"), 1: ("damaged", "yellow"), 2: ("DESTROYED", "bold red")}
+LEGEND = "E Expeditionary · A Allied · I Insurgent · ▲ Imperial cannon · ■ Insurgent cannon · ◆ Bombard · · empty"
+MAX_CHOICE_ROWS = 12
+"""Above this many choices the list is printed in columns to keep the screen short."""
+
+
+def _count(view: dict[str, Any], layer: str, sid: str) -> int:
+    return int(view["spaces"][layer].get(sid, 0))
+
+
+def units_text(view: dict[str, Any], sid: str) -> Text:
+    """The units and cannon in one space, e.g. ``3E 1A ▲`` (a dot when empty)."""
+    out = Text()
+    for layer, letter, style in (("exp", "E", "red"), ("ally", "A", "green"), ("ins", "I", "blue")):
+        n = _count(view, layer, sid)
+        if n:
+            out.append(f"{n}{letter}", style=style)
+            out.append(" ")
+    code = _count(view, "cannon", sid)
+    if code in CANNON_GLYPH:
+        glyph, style = CANNON_GLYPH[code]
+        out.append(glyph, style=style)
+    out.rstrip()
+    return out if out.plain else Text("·", style="dim")
+
+
+def wall_text(view: dict[str, Any], sid: str) -> Text:
+    """A Wall section: whether it is a fort, its units and cannon, and its damage."""
+    b = board()
+    i = b.index[sid]
+    out = Text("Fort\n" if b.fort[i] else "wall\n", style="bold" if b.fort[i] else "dim")
+    out.append_text(units_text(view, sid))
+    words, style = DAMAGE_TEXT.get(_count(view, "damage", sid), ("?", "magenta"))
+    out.append("\n")
+    out.append(words, style=style)
+    return out
+
+
+def mainland_table(view: dict[str, Any]) -> Table:
+    """Rows 8 (nearest the Camp) down to 4, then the Wall (Row 3), in columns 1–9 west to east."""
+    b = board()
+    table = Table(box=box.SQUARE, padding=(0, 0), pad_edge=False, expand=False)
+    table.add_column("", justify="right", no_wrap=True)
+    for col in range(1, 10):
+        table.add_column(f"col {col}", justify="center", min_width=6, no_wrap=True)
+    for row in range(8, 3, -1):
+        cells = [units_text(view, b.ids[b.at(row, col)]) for col in range(1, 10)]  # type: ignore[index]
+        table.add_row(Text(f"Row {row}", style="bold"), *cells, end_section=row == 4)
+    walls = [wall_text(view, f"w{col}") for col in range(1, 10)]
+    table.add_row(Text("Wall\nW1–W9\n(Row 3)", style="bold"), *walls)
+    return table
+
+
+def _line(view: dict[str, Any], label: str, ids: list[str], short: dict[str, str]) -> Text:
+    out = Text(f"{label}: ", style="bold")
+    for n, sid in enumerate(ids):
+        if n:
+            out.append("  ")
+        out.append(f"{short.get(sid, sid)} ", style="dim")
+        out.append_text(units_text(view, sid))
+    return out
+
+
+def city_and_lagoon(view: dict[str, Any]) -> Group:
+    """The Beach (Row 2), the City Center, the Coast (Row 1) and the three islands with their waters."""
+    b = board()
+    lines = [
+        _line(view, "Beach (Row 2)", [f"b{k}" for k in range(1, 5)], {}),
+        Text.assemble(("City Center: ", "bold"), (f"{view['civilians']} civilians", "white")),
+        _line(view, "Coast (Row 1)", [f"c{k}" for k in range(1, 6)], {}),
+    ]
+    for island, waters in (
+        ("marmarou", ["mar1", "mar2", "mar3", "mar4"]),
+        ("vasiladi", ["vas1"]),
+        ("klisova", ["kli1", "kli2", "kli3", "kli4", "kli5"]),
+    ):
+        short = {w: w + ("(thick)" if b.thick[b.index[w]] >= 0 else "") for w in waters}
+        line = Text(f"{b.names[b.index[island]]} island ", style="bold")
+        line.append_text(units_text(view, island))
+        line.append_text(_line(view, "  waters", waters, short))
+        lines.append(line)
+    return Group(*lines)
+
+
+def camp_text(view: dict[str, Any]) -> Text:
+    """Kütahi's Camp: units and cannons waiting there."""
+    out = Text("Kütahi's Camp (beyond Row 8, north-east): ", style="bold")
+    out.append_text(units_text(view, "camp"))
+    out.append(f"  with {view['camp_cannons']} cannon(s) ready to build")
+    return out
+
+
+def board_panel(view: dict[str, Any]) -> Panel:
+    """The whole city map: Camp, mainland grid, Wall, City, Lagoon and islands, with a legend."""
+    body = Group(camp_text(view), mainland_table(view), city_and_lagoon(view), Text(LEGEND, style="dim"))
+    return Panel(body, title="Messolonghi", title_align="left", box=box.ROUNDED)
+
+
+def tracks_text(view: dict[str, Any]) -> Text:
+    """Both sides' tracks (Morale, Money, Supplies, …), one line per side."""
+    out = Text()
+    for seat in (IMPERIAL, INSURGENT):
+        parts = []
+        for name, value in view["tracks"][seat].items():
+            shown = "removed" if name == "pressure" and value < 0 else str(value)
+            parts.append(f"{name.capitalize()} {shown}")
+        if out.plain:
+            out.append("\n")
+        out.append(f"{SEAT_NAME[seat]:<10}", style=SEAT_STYLE[seat])
+        out.append(" · ".join(parts))
+    return out
+
+
+def areas_grid(view: dict[str, Any]) -> Table:
+    """The 8 area tiles, four to a line: name, whose side is up (Imp/Ins) and Support markers (●)."""
+    grid = Table.grid(padding=(0, 2))
+    cells: list[Text] = []
+    for area, side, markers in zip(areas_file().areas, view["areas"]["side"], view["areas"]["markers"], strict=True):
+        cell = Text(f"{area.name} ")
+        cell.append(SEAT_NAME[side][:3], style=SEAT_STYLE[side])
+        cell.append(" " + ("●" * markers or "–"))
+        cells.append(cell)
+    for start in range(0, len(cells), 4):
+        grid.add_row(*cells[start : start + 4])
+    return grid
+
+
+def tracks_panel(view: dict[str, Any]) -> Panel:
+    """Tracks and area tiles together."""
+    body = Group(tracks_text(view), Text("Areas (Imp/Ins side up, ● Support):", style="bold"), areas_grid(view))
+    return Panel(body, title="Tracks and areas", title_align="left", box=box.ROUNDED)
+
+
+def status_line(view: dict[str, Any]) -> Text:
+    """Round, period, phase, edition and card counts."""
+    period = "B" if view["round"] >= 4 else "A"
+    phase = PHASE_TITLES[current_phase(view)]
+    hands = {seat: _hand_size(view, seat) for seat in (IMPERIAL, INSURGENT)}
+    out = Text(f"Round {view['round']} of 6 · Period {period} · {phase} · {view['ruleset']} edition rules", "bold")
+    out.append(
+        f"\nCards played this round: Imperial {view['played'][IMPERIAL]}/7, Insurgent {view['played'][INSURGENT]}/7"
+        f" · in hand: Imperial {hands[IMPERIAL]}, Insurgent {hands[INSURGENT]}"
+        f" · decks A {view['decks']['A']['count']}, B {view['decks']['B']['count']}"
+    )
+    return out
+
+
+def _hand_size(view: dict[str, Any], seat: str) -> int:
+    hand = view["hands"][seat]
+    return int(hand["count"]) if isinstance(hand, dict) else len(hand)
+
+
+def hand_panel(view: dict[str, Any], seat: str | None) -> Panel:
+    """The hand of ``seat`` with each card's number, name, AP, colour and text (hidden hands say so)."""
+    if seat is None or isinstance(view["hands"][seat], dict):
+        return Panel(Text("(no hand to show)", style="dim"), title="Hand", title_align="left")
+    table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), expand=True, show_edge=False)
+    for name, justify in (("Card", "right"), ("Name", "left"), ("AP", "right"), ("Colour", "left"), ("Event", "left")):
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for number in view["hands"][seat]:
+        c = card(number)
+        colour = c.side or "none"
+        table.add_row(
+            f"{c.number}{c.deck}",
+            c.name,
+            str(c.ap),
+            Text(colour, style=CARD_STYLE.get(colour, "dim")),
+            c.text,
+        )
+    return Panel(table, title=f"{SEAT_NAME[seat]} hand", title_align="left", border_style=SEAT_STYLE[seat])
+
+
+def log_panel(lines: list[str], new: int) -> Panel:
+    """The last log lines; the ``new`` most recent (since this player last looked) are highlighted."""
+    body = Text()
+    start = len(lines) - len(lines[-new:]) if new else len(lines)
+    for n, line in enumerate(lines):
+        if n:
+            body.append("\n")
+        body.append(line, style="bold" if n >= start else "dim")
+    if not lines:
+        body.append("(nothing yet)", style="dim")
+    return Panel(body, title="Recent events", title_align="left")
+
+
+def choices_renderable(labelled: list[tuple[Action, str]], seat: str | None = None) -> RenderableType:
+    """The numbered legal choices with a short explanation of each kind of action."""
+    verbs = {a.verb for a, _ in labelled}
+    if len(labelled) <= MAX_CHOICE_ROWS or len(verbs) == len(labelled):
+        table = Table.grid(padding=(0, 1))
+        table.add_column(justify="right", style="bold cyan")
+        table.add_column()
+        table.add_column(style="dim")
+        for n, (action, label) in enumerate(labelled, start=1):
+            table.add_row(f"{n}.", label, explain(action, seat))
+        return table
+    # Many choices of few kinds (e.g. 16 source spaces): list them in columns, explain each kind once.
+    items = [Text.assemble((f"{n:>2}. ", "bold cyan"), label) for n, (_, label) in enumerate(labelled, start=1)]
+    notes = [Text(f"{v}: {explain(Action(v), seat)}", style="dim") for v in sorted(verbs) if explain(Action(v), seat)]
+    return Group(Columns(items, column_first=True, padding=(0, 3)), *notes)
+
+
+def screen(
+    view: dict[str, Any],
+    seat: str | None,
+    prompt: str,
+    labelled: list[tuple[Action, str]],
+    log_lines: list[str],
+    new_lines: int,
+) -> Group:
+    """Everything a player needs for one decision, top to bottom."""
+    who = Text(f"{SEAT_NAME[seat]} to play" if seat else "Spectating", style=SEAT_STYLE.get(seat or "", "bold"))
+    return Group(
+        status_line(view),
+        board_panel(view),
+        tracks_panel(view),
+        hand_panel(view, seat),
+        log_panel(log_lines, new_lines),
+        Text.assemble(who, ": ", (prompt, "bold")),
+        choices_renderable(labelled, seat),
+    )

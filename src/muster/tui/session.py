@@ -1,0 +1,321 @@
+"""The interactive terminal session: one game, each seat played by a person or a bot.
+
+Every line typed is either a choice number or a command (``help``, ``undo``, ``save FILE``,
+``log [N]``, ``quit``). Nothing typed wrongly ever reaches the game: bad input only sets a
+message, shown under the choices on the next redraw. Ctrl-C (and ``quit``) offers to save.
+With two people at one screen ("hot-seat"), the screen pauses for the hand-over whenever the
+other player is to act, so neither sees the other's hand.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from rich.console import Console
+from rich.markup import escape
+from rich.panel import Panel
+from rich.text import Text
+
+from muster.ai.base import Bot
+from muster.core import Game, GameError
+from muster.games.freedom.constants import SEATS
+from muster.tui.render import SEAT_NAME, SEAT_STYLE, board_panel, screen, tracks_panel
+from muster.tui.texts import phase_help
+
+LOG_LINES = 10
+"""Log lines shown on every screen (more when more happened since the player last looked)."""
+MAX_NEW_LINES = 24
+EXIT_OK, EXIT_EOF, EXIT_INTERRUPTED = 0, 1, 130
+
+
+class EndSession(Exception):  # noqa: N818 - a control-flow signal, not an error
+    """Raised inside the loop to stop the session with an exit code."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+def save_game(game: Game, path: str) -> Path:
+    """Write the game's save file to ``path`` atomically (an existing file is only replaced when
+    the new one is complete). Raises OSError when the file cannot be written."""
+    target = Path(path).expanduser()
+    directory = target.parent if str(target.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=".muster-save-", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(game.dumps())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return target
+
+
+class Session:
+    """Runs one game in the terminal until it ends or the people stop it.
+
+    ``players`` maps each seat to a :class:`~muster.ai.base.Bot`, or to None for a person.
+    ``read`` reads one line after showing a prompt (raises EOFError at end of input and
+    KeyboardInterrupt on Ctrl-C, like :func:`input`).
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        players: dict[str, Bot | None],
+        console: Console,
+        read: Callable[[str], str] | None = None,
+    ) -> None:
+        self.game = game
+        self.players = players
+        self.console = console
+        self.read = read or console.input
+        self.message: Text | None = None
+        self.seen: dict[str, int] = {seat: len(game.log()) for seat in SEATS}
+        self.facing: str | None = None
+        """The person currently in front of the screen (hot-seat)."""
+        self.bot_busy = False
+
+    @property
+    def humans(self) -> list[str]:
+        """The seats played by people."""
+        return [seat for seat in SEATS if self.players.get(seat) is None]
+
+    # --- the loop ---------------------------------------------------------------------------
+    def run(self) -> int:
+        """Play until the game ends or the session is stopped; returns a process exit code."""
+        while True:
+            try:
+                if self.game.active_seat is None:
+                    return self.finish()
+                self.step()
+            except EndSession as stop:
+                return stop.code
+            except KeyboardInterrupt:
+                # The game object is only changed by complete, validated actions, so an interrupt
+                # at any point leaves it consistent; offer to keep it.
+                try:
+                    self.offer_save("Interrupted.")
+                except EndSession as stop:
+                    return stop.code
+
+    def step(self) -> None:
+        """One decision: a bot's move, or a person's screen and one line of input."""
+        seat = self.game.active_seat
+        assert seat is not None
+        bot = self.players.get(seat)
+        if bot is not None:
+            self.bot_move(seat, bot)
+            return
+        self.bot_busy = False
+        if len(self.humans) == 2 and self.facing != seat:
+            self.hand_over(seat)
+        self.facing = seat
+        self.draw(seat)
+        line = self.ask(f"[{SEAT_STYLE[seat]}]{SEAT_NAME[seat]}[/] › ")
+        self.handle(seat, line)
+
+    def bot_move(self, seat: str, bot: Bot) -> None:
+        """Let a bot choose for ``seat`` and apply its choice."""
+        if not self.bot_busy and self.humans:
+            self.console.print(f"[dim]{SEAT_NAME[seat]} ({escape(bot.name)}) is playing…[/dim]")
+            self.bot_busy = True
+        action = bot.choose(self.game.view(seat), self.game.legal_actions(), seat)
+        self.game.apply(action, seat)
+        if not self.humans:
+            self.print_new_log()
+
+    def ask(self, prompt: str) -> str:
+        """Read one line; end of input stops the session without touching the game."""
+        try:
+            return self.read(prompt)
+        except EOFError:
+            self.console.print(
+                "\n[yellow]End of input: no move was made and the session stops here "
+                "(use 'save FILE' before leaving to keep a game).[/yellow]"
+            )
+            raise EndSession(EXIT_EOF) from None
+
+    # --- screens ----------------------------------------------------------------------------
+    def draw(self, seat: str) -> None:
+        """Clear the terminal and show everything ``seat`` needs for the current decision."""
+        log = self.game.log()
+        new = max(0, len(log) - self.seen[seat])
+        shown = min(max(LOG_LINES, new), MAX_NEW_LINES)
+        self.console.clear()
+        self.console.print(
+            screen(self.game.view(seat), seat, self.game.prompt, self.game.labelled_actions(), log[-shown:], new)
+        )
+        undo = "undo · " if self.game.can_undo(seat) else ""
+        self.console.print(
+            f"[dim]Type a number 1–{len(self.game.legal_actions())} · help · {undo}save FILE · log [N] · quit[/dim]"
+        )
+        if self.message is not None:
+            self.console.print(self.message)
+            self.message = None
+
+    def hand_over(self, seat: str) -> None:
+        """Hot-seat: hide the board and hands until the next player is at the screen."""
+        self.console.clear()
+        self.console.print(
+            Panel(
+                Text.assemble(
+                    "Pass the screen to the ",
+                    (f"{SEAT_NAME[seat]} player", SEAT_STYLE[seat]),
+                    ".\nThe other player's hand stays hidden. Press Enter when ready.",
+                ),
+                title="Hot-seat",
+            )
+        )
+        self.ask("")
+
+    def print_new_log(self) -> None:
+        """Bots only: print the log lines written since the last call (a watchable game)."""
+        log = self.game.log()
+        start = self.seen[SEATS[0]]
+        for line in log[start:]:
+            self.console.print(line, highlight=False)
+        for seat in SEATS:
+            self.seen[seat] = len(log)
+
+    # --- input ------------------------------------------------------------------------------
+    def handle(self, seat: str, line: str) -> None:
+        """Act on one line typed by the person playing ``seat``."""
+        text = line.strip()
+        word, _, rest = text.partition(" ")
+        word, rest = word.lower(), rest.strip()
+        count = len(self.game.legal_actions())
+        if text.isdigit():
+            self.choose(seat, int(text), count)
+        elif word in ("help", "h", "?"):
+            self.message = Text(phase_help(self.game.view(seat)))
+        elif word in ("undo", "u"):
+            self.undo(seat)
+        elif word == "save":
+            self.save(rest)
+        elif word == "log":
+            self.show_log(rest)
+        elif word in ("quit", "q", "exit"):
+            self.offer_save("Leaving the game.")
+        elif not text:
+            self.message = Text(f"Type the number of a choice (1–{count}), or 'help'.", style="yellow")
+        else:
+            self.message = Text(
+                f"Not understood: {text!r}. Type a number from 1 to {count}, or one of: "
+                "help, undo, save FILE, log [N], quit.",
+                style="red",
+            )
+
+    def choose(self, seat: str, number: int, count: int) -> None:
+        """Apply choice ``number`` (1-based) if it exists."""
+        if not 1 <= number <= count:
+            self.message = Text(f"There is no choice {number}: choose from 1 to {count}.", style="red")
+            return
+        action = self.game.legal_actions()[number - 1]
+        try:
+            self.game.apply(action, seat)
+        except GameError as exc:  # cannot happen for a listed action; reported rather than hidden
+            self.message = Text(f"That move was refused: {exc}", style="red")
+            return
+        self.seen[seat] = len(self.game.log())
+
+    def undo(self, seat: str) -> None:
+        """Go back to the start of this turn, if the engine allows it."""
+        if not self.game.can_undo(seat):
+            self.message = Text(
+                "Nothing to undo: undo returns to the start of your own turn, and only while no dice "
+                "were rolled and no cards drawn since.",
+                style="yellow",
+            )
+            return
+        self.game.undo(seat)
+        self.seen[seat] = min(self.seen[seat], len(self.game.log()))
+        self.message = Text("Back to the start of your turn.", style="green")
+
+    def save(self, path: str) -> None:
+        """``save FILE``: write the save file and say where."""
+        if not path:
+            self.message = Text("Give a file name: save FILE", style="yellow")
+            return
+        try:
+            target = save_game(self.game, path)
+        except OSError as exc:
+            self.message = Text(f"Could not save to {path}: {exc.strerror or exc}", style="red")
+            return
+        self.message = Text(
+            f"Saved {len(self.game.actions)} moves to {target}. Continue it with: muster play --load {target}",
+            style="green",
+        )
+
+    def show_log(self, arg: str) -> None:
+        """``log [N]``: the last N lines of the game's log (default 40)."""
+        if arg and not arg.isdigit():
+            self.message = Text("Use 'log' or 'log N' with N a number of lines.", style="yellow")
+            return
+        lines = self.game.log()[-(int(arg) if arg else 40) :] if arg != "0" else []
+        self.message = Text("\n".join(lines) if lines else "(no log lines)", style="white")
+
+    def offer_save(self, why: str) -> None:
+        """Ask whether to save before leaving; returns only if the player goes back to the game."""
+        self.console.print(
+            f"\n[yellow]{escape(why)}[/yellow] Type a file name to save and quit, 'c' to continue "
+            "playing, or just Enter to quit without saving."
+        )
+        answer = self.ask_save(allow_continue=True)
+        if answer == "continue":
+            self.message = Text("Back to the game.", style="green")
+            return
+        if answer == "skipped":
+            self.console.print("Quit without saving.")
+            raise EndSession(EXIT_INTERRUPTED)
+        raise EndSession(EXIT_OK)
+
+    def ask_save(self, allow_continue: bool) -> str:
+        """Read a file name and save there (asking again if it cannot be written).
+
+        Returns ``"saved"``, ``"skipped"`` (empty line, end of input or Ctrl-C) or ``"continue"``.
+        """
+        while True:
+            try:
+                answer = self.read("save as › ").strip()
+            except (EOFError, KeyboardInterrupt):
+                answer = ""
+            if allow_continue and answer.lower() in ("c", "continue"):
+                return "continue"
+            if not answer:
+                return "skipped"
+            try:
+                target = save_game(self.game, answer)
+            except OSError as exc:
+                self.console.print(f"[red]Could not save to {escape(answer)}: {escape(str(exc))}[/red] Try again.")
+                continue
+            where = escape(str(target))
+            self.console.print(f"Saved to {where}. Continue it with: muster play --load {where}")
+            return "saved"
+
+    def finish(self) -> int:
+        """The game is over: show the final position and the result; offer to save the record."""
+        outcome = self.game.outcome
+        assert outcome is not None
+        view = self.game.view(None)
+        if self.humans:
+            self.console.clear()
+        self.console.print(board_panel(view))
+        self.console.print(tracks_panel(view))
+        for line in self.game.log()[-LOG_LINES:]:
+            self.console.print(line, highlight=False)
+        winner = SEAT_NAME.get(outcome.winner or "", "Nobody")
+        self.console.print(
+            Panel(
+                Text.assemble((f"GAME OVER: {winner} wins. ", "bold"), outcome.detail),
+                border_style=SEAT_STYLE.get(outcome.winner or "", "bold"),
+            )
+        )
+        if self.humans:
+            self.console.print("Type a file name to save the finished game, or just Enter to leave.")
+            self.ask_save(allow_continue=False)
+        return EXIT_OK
