@@ -41,26 +41,30 @@ def unseen_cards(v: dict[str, Any], seat: str) -> dict[str, list[int]]:
 def determinize(v: dict[str, Any], seat: str, seed: int) -> State:
     """A full state consistent with ``v`` (a view for ``seat``), hidden parts drawn at random.
 
-    The cards ``seat`` has not seen are shuffled and dealt: the opponent's hand from the
-    current period's unseen cards, the rest to the draw piles; the generator is seeded afresh.
+    The cards ``seat`` has not seen are shuffled and dealt, deck by deck: as many as the draw
+    pile holds go to it, the rest to the opponent's hand; the generator is seeded afresh.
     """
     if v.get("seat") != seat or seat not in SEATS:
         raise CorruptStateError("determinize needs a view made for that seat")
     data = dict(v)
     opp = other(seat)
     opp_count = int(v["hands"][opp]["count"])
-    period = "B" if v["round"] >= 4 else "A"
     state = rng.seed_state(seed)
     unseen = unseen_cards(v, seat)
-    state, pool = rng.shuffled(state, sorted(unseen[period]))
-    hand, rest = pool[:opp_count], pool[opp_count:]
-    piles: dict[str, list[int]] = {period: rest}
-    other_deck = "A" if period == "B" else "B"
-    state, piles[other_deck] = rng.shuffled(state, sorted(unseen[other_deck]))
+    # Per deck, the unseen cards not in its draw pile are in the opponent's hand. Counting them per
+    # deck (rather than assuming the current period's deck) keeps this right at the Period change,
+    # when both hands still hold Period-A cards while the round is already 4.
+    hand: list[int] = []
+    piles: dict[str, list[int]] = {}
     for deck in ("A", "B"):
-        want = int(v["decks"][deck]["count"])
-        if len(piles[deck]) != want:
-            raise CorruptStateError(f"view inconsistent: deck {deck} should hold {want} unseen cards")
+        state, pool = rng.shuffled(state, sorted(unseen[deck]))
+        in_hand = len(pool) - int(v["decks"][deck]["count"])
+        if in_hand < 0:
+            raise CorruptStateError(f"view inconsistent: deck {deck} holds more cards than were not seen")
+        hand += pool[:in_hand]
+        piles[deck] = pool[in_hand:]
+    if len(hand) != opp_count:
+        raise CorruptStateError(f"view inconsistent: the opponent's hand should hold {opp_count} unseen cards")
     data["hands"] = {seat: list(v["hands"][seat]), opp: sorted(hand)}
     data["decks"] = piles
     data["rng"] = rng.seed_state(state ^ (seed * 0x9E3779B97F4A7C15))

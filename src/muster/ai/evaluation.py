@@ -1,0 +1,203 @@
+"""A hand-written evaluation of a Freedom! position, shared by the heuristic and ISMCTS bots.
+
+The score is in "points" from the Imperial side (positive: good for the Imperial player),
+roughly one point per Morale step. It reads a full :class:`State` — for bots always one built
+by ``rules.determinize`` from the bot's own view, never the true state. The weights below are
+the judgement of a sensible human player written down: what the Imperial needs to take the
+city (guns, battered Wall, massed units in Row 4, a foothold on the Wall) and what the
+Insurgent needs to hold out (manned forts, Morale, Supplies against Population, the clock).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+from muster.games.freedom.board import board
+from muster.games.freedom.constants import IMPERIAL, IMPERIAL_CANNON, INSURGENT
+from muster.games.freedom.datafiles import design
+from muster.games.freedom.state import State
+
+WIN_POINTS = 100.0
+"""The score of a finished game (the winner's side)."""
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Evaluation weights (points)."""
+
+    ap: float = 0.55
+    """What one unspent Action Point is worth: an action is bought only if it gains more than its cost."""
+    preparation: float = 0.45
+    imp_unit: float = 0.9
+    camp_unit: float = 0.6
+    advance_per_row: float = 0.22
+    row4_vs_damage: float = 0.5
+    wall_damage: tuple[float, float, float] = (0.0, 1.2, 3.0)
+    imp_on_wall: float = 7.0
+    imp_capture: float = 18.0
+    ins_unit: float = 1.1
+    ins_on_wall: float = 0.6
+    manned_fort: float = 1.6
+    civilian: float = 0.25
+    imp_cannon: float = 1.6
+    imp_cannon_close: float = 0.6
+    camp_cannon: float = 0.8
+    ins_cannon: float = 1.6
+    money_short: float = 1.6
+    money_spare: float = 0.08
+    supply_short: float = 1.0
+    supply_spare: float = 0.08
+    area: float = 0.8
+    marker: float = 0.25
+    pressure: float = 0.35
+    low_morale: float = 1.5
+    imp_time: float = 2.5
+    """How much each finished round costs the Imperial player (the clock favours the defence)."""
+
+
+DEFAULT = Weights()
+
+
+@lru_cache(maxsize=1)
+def _geometry() -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], dict[int, int]]:
+    """(mainland, walls, forts, beaches, row-4 space → the Wall section in front of it)."""
+    b = board()
+    front: dict[int, int] = {}
+    for i in b.mainland:
+        if b.row[i] == 4:
+            for j in b.adj[i]:
+                if b.kind[j] == "wall":
+                    front[i] = j
+    return b.mainland, b.walls, b.forts, b.beaches, front
+
+
+@lru_cache(maxsize=1)
+def _water() -> tuple[int, ...]:
+    """Lagoon spaces that are not islands (where Imperial boats stand)."""
+    b = board()
+    return tuple(i for i, lag in enumerate(b.lagoon) if lag and i not in b.islands)
+
+
+def _population_cost(population: int) -> int:
+    for band in design()["population_cost"]:
+        lo, hi = band["population"]
+        if lo <= population <= hi:
+            return int(band["supplies"])
+    return int(design()["population_cost"][-1]["supplies"])
+
+
+def evaluate(s: State, w: Weights = DEFAULT) -> float:
+    """The position's worth in points for the Imperial side (negate it for the Insurgent)."""
+    if s.result is not None:
+        winner = s.result.get("winner")
+        return WIN_POINTS if winner == IMPERIAL else -WIN_POINTS if winner == INSURGENT else 0.0
+    return _forces(s, w) + _wall(s, w) + _economy(s, w) + _morale(s, w) + _areas(s, w)
+
+
+def _forces(s: State, w: Weights) -> float:
+    b = board()
+    mainland, _walls, _forts, _beaches, front = _geometry()
+    score = 0.0
+    for i in mainland:
+        n = s.exp[i] + s.ally[i]
+        if n:
+            score += n * (w.imp_unit + w.advance_per_row * (8 - b.row[i]))
+            if i in front:
+                score += min(n, 3) * w.row4_vs_damage * s.damage[front[i]]
+    camp = b.camp
+    score += (s.exp[camp] + s.ally[camp]) * w.camp_unit
+    for i in _water():
+        score += (s.exp[i] + s.ally[i]) * (w.imp_unit + 0.3)
+    for i in b.islands:
+        score += (s.exp[i] + s.ally[i]) * (w.imp_unit + 1.0)
+    score -= sum(s.ins) * w.ins_unit + s.civilians * w.civilian
+    for i, code in enumerate(s.cannon):
+        if code == IMPERIAL_CANNON:
+            score += w.imp_cannon + (w.imp_cannon_close if b.row[i] in (4, 5) else 0.0)
+        elif code:
+            score -= w.ins_cannon
+    score += s.camp_cannons * w.camp_cannon
+    return score
+
+
+def _wall(s: State, w: Weights) -> float:
+    _mainland, walls, forts, beaches, _front = _geometry()
+    score = 0.0
+    on_wall = 0
+    for i in walls:
+        score += w.wall_damage[min(s.damage[i], 2)]
+        imp = s.exp[i] + s.ally[i]
+        if imp:
+            on_wall += imp
+            if i in forts:
+                score += w.imp_capture
+        score -= s.ins[i] * w.ins_on_wall
+        if i in forts and s.ins[i]:
+            score -= w.manned_fort
+    for i in beaches:
+        if s.exp[i] + s.ally[i]:
+            score += w.imp_capture
+    # A foothold on the Wall is worth much; a second unit there much less.
+    score += w.imp_on_wall * min(on_wall, 1) + 0.3 * w.imp_on_wall * max(on_wall - 1, 0)
+    return score
+
+
+def _economy(s: State, w: Weights) -> float:
+    imp, ins = s.tracks[IMPERIAL], s.tracks[INSURGENT]
+    period = "B" if s.round >= design()["period_b_from_round"] else "A"
+    upkeep = design()["upkeep"][period]
+    score = 0.0
+    score += _balance(imp["money"] - upkeep["money"], w.money_short, w.money_spare)
+    score += _balance(imp["supplies"] - upkeep["supplies"], w.supply_short, w.supply_spare)
+    population = sum(s.ins) + s.civilians
+    score -= _balance(ins["supplies"] - _population_cost(population), w.supply_short, w.supply_spare)
+    if ins.get("pressure", 0) >= 0:
+        score -= ins["pressure"] * w.pressure
+    score += (imp.get("preparation", 0) - ins.get("preparation", 0)) * w.preparation
+    return score
+
+
+def _balance(margin: int, short: float, spare: float) -> float:
+    return margin * short if margin < 0 else min(margin, 10) * spare
+
+
+def _morale(s: State, w: Weights) -> float:
+    im, gm = s.tracks[IMPERIAL]["morale"], s.tracks[INSURGENT]["morale"]
+    score = float(im - gm)
+    score -= max(0, 5 - im) * w.low_morale - max(0, 5 - gm) * w.low_morale
+    score -= (s.round - 1) * w.imp_time
+    return score
+
+
+def _areas(s: State, w: Weights) -> float:
+    score = 0.0
+    for side, markers in zip(s.area_side, s.area_markers, strict=True):
+        sign = 1.0 if side == IMPERIAL else -1.0
+        score += sign * (w.area + w.marker * markers)
+    return score
+
+
+def ap_left(s: State, seat: str) -> int:
+    """Unspent AP of ``seat``'s current card (0 outside an AP frame)."""
+    for f in reversed(s.stack):
+        if f["kind"] == "ap":
+            return int(f["ap"]) if f.get("seat") == seat else 0
+    return 0
+
+
+def value(s: State, seat: str, w: Weights = DEFAULT) -> float:
+    """The position's worth for ``seat``, counting the AP it still holds this turn."""
+    v = evaluate(s, w)
+    own = v if seat == IMPERIAL else -v
+    if s.result is None:
+        own += ap_left(s, seat) * w.ap
+    return own
+
+
+def win_probability(s: State, seat: str, scale: float = 8.0) -> float:
+    """The evaluation squashed to a 0..1 chance that ``seat`` wins (for tree search)."""
+    v = evaluate(s)
+    own = v if seat == IMPERIAL else -v
+    return 1.0 / (1.0 + math.exp(-own / scale))

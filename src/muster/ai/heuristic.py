@@ -1,0 +1,127 @@
+"""The heuristic bot: a sensible human's judgement as a greedy one-action lookahead.
+
+For each decision the bot rebuilds a full state from its own view with ``rules.determinize``
+(the hidden cards and future dice drawn at random, never read from the real game) and scores
+every legal action by applying it to a copy and evaluating the result with
+:mod:`muster.ai.evaluation`. Compound choices (a verb, then a unit, then a destination) are
+looked through to their end, dice rolls are averaged over a few re-rolled copies, and Action
+Points carry a price, so the bot buys an action only when it gains more than it costs. The
+same rule decides between playing a card as an event, for its AP, or discarding it to take
+the opponent's event. Everything the issue asks of a sensible player follows from the
+evaluation's weights: the Imperial builds and places guns, batters the Wall in front of its
+massed units, advances, pays for Reward Attacks when an assault is likely to succeed, storms
+weak sections and minds Money and Supplies; the Insurgent mans the forts, repairs, raids,
+trains civilians, presses the Government and watches Supplies against Population.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from muster.ai.base import BotSpecError, register_bot
+from muster.ai.evaluation import DEFAULT, Weights, value
+from muster.core import JSON, Action, Rules
+from muster.core import rng as rng_mod
+from muster.games.freedom.constants import other
+from muster.games.freedom.rules.action_phase import favours
+from muster.games.freedom.state import State
+
+SELECT_VERBS = frozenset({"from", "unit", "cannon"})
+"""Verbs that only pick a piece: the world changes with the next choice, so look through them."""
+TURN_KINDS = frozenset({"card_turn", "ap"})
+
+
+class HeuristicBot:
+    """Greedy lookahead over a determinized copy of the bot's view. Options: ``samples`` (dice
+    re-rolls averaged per random action, default 3), ``nodes`` (positions examined per decision
+    before the lookahead stops looking deeper, default 600), ``trigger_penalty`` (points charged
+    for handing the opponent an event by playing its card for AP, default 1.0)."""
+
+    def __init__(self, rules: Rules, seed: int = 0, options: dict[str, str] | None = None) -> None:
+        opts = dict(options or {})
+        try:
+            self.samples = max(1, int(opts.pop("samples", "3")))
+            self.max_nodes = max(10, int(opts.pop("nodes", "600")))
+            self.trigger_penalty = float(opts.pop("trigger_penalty", "1.0"))
+        except ValueError as exc:
+            raise BotSpecError(f"bad heuristic option: {exc}") from exc
+        if opts:
+            raise BotSpecError(f"unknown heuristic option(s) {sorted(opts)}; known: samples, nodes, trigger_penalty")
+        self.name = "heuristic"
+        self.rules = rules
+        self.weights: Weights = DEFAULT
+        self._rng = random.Random(seed)
+        self._nodes = 0
+
+    def choose(self, view: dict[str, JSON], legal: list[Action], seat: str) -> Action:
+        """The legal action with the best evaluated outcome for ``seat``."""
+        if len(legal) == 1:
+            return legal[0]
+        state = self.rules.determinize(view, seat, self._rng.getrandbits(62))
+        return self.choose_in(state, legal, seat)
+
+    def choose_in(self, state: State, legal: list[Action], seat: str) -> Action:
+        """Choose in a full state the caller built from the seat's view (used by tree search too)."""
+        if len(legal) == 1:
+            return legal[0]
+        self._nodes = 0
+        best: list[Action] = []
+        best_score = float("-inf")
+        for a in legal:
+            score = self._score(state, a, seat, depth=4)
+            score += self._card_bias(state, a, seat)
+            if score > best_score + 1e-9:
+                best, best_score = [a], score
+            elif score > best_score - 1e-9:
+                best.append(a)
+        return best[0] if len(best) == 1 else self._rng.choice(best)
+
+    # --- scoring ----------------------------------------------------------------------
+    def _card_bias(self, state: State, a: Action, seat: str) -> float:
+        """Playing the opponent's card for AP lets it take the event: charge for that."""
+        kind = state.stack[-1]["kind"] if state.stack else ""
+        if kind == "card_turn" and a.verb == "ap" and isinstance(a.arg, int) and favours(a.arg, other(seat)):
+            return -self.trigger_penalty
+        return 0.0
+
+    def _score(self, state: State, a: Action, seat: str, depth: int) -> float:
+        kind = state.stack[-1]["kind"] if state.stack else ""
+        if kind == "ap" and a.verb == "end":
+            return value(state, seat, self.weights)  # ending is the baseline: unspent AP keep their price
+        after = self._apply(state, a, None)
+        if after.rng == state.rng:
+            return self._continue(kind, a, after, seat, depth)
+        # Dice were rolled: average over re-rolled copies so one lucky sample does not decide.
+        total = self._continue(kind, a, after, seat, depth)
+        for k in range(1, self.samples):
+            total += self._continue(kind, a, self._apply(state, a, k), seat, depth)
+        return total / self.samples
+
+    def _apply(self, state: State, a: Action, reroll: int | None) -> Any:
+        c = self.rules.clone(state)
+        if reroll is not None:
+            c.rng = rng_mod.seed_state(state.rng ^ (reroll * 0x2545F4914F6CDD1D))
+        self.rules.apply(c, a)
+        self._nodes += 1
+        return c
+
+    def _continue(self, kind: str, a: Action, s: State, seat: str, depth: int) -> float:
+        if depth <= 0 or s.result is not None or self._nodes >= self.max_nodes:
+            return value(s, seat, self.weights)
+        if self.rules.active_seat(s) != seat or not _mid_action(kind, a, s):
+            return value(s, seat, self.weights)
+        return max(self._score(s, a2, seat, depth - 1) for a2 in self.rules.legal_actions(s))
+
+
+def _mid_action(kind: str, a: Action, s: State) -> bool:
+    """True while ``a`` has only begun an action whose effect needs further choices by the same seat."""
+    new_kind = s.stack[-1]["kind"] if s.stack else ""
+    if a.verb in SELECT_VERBS:
+        return True
+    if kind in TURN_KINDS and new_kind not in TURN_KINDS:
+        return True  # a verb or an event just started: look at how it would be carried out
+    return new_kind == "morale_choice" or new_kind.startswith("ev_")
+
+
+register_bot("heuristic", HeuristicBot)
