@@ -93,6 +93,7 @@ def give_card(s: State, seat: str, number: int) -> None:
                 pile.remove(number)
     s.hands[seat].append(number)
     s.hands[seat].sort()
+    s._legal = None  # the cached legal list of the current decision is stale now
 
 
 def run(s: State, *frames: dict[str, Any]) -> State:

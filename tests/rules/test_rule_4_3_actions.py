@@ -69,7 +69,6 @@ def test_players_alternate_seven_cards_each() -> None:
         (INSURGENT, 30, False),
         (IMPERIAL, 48, True),  # grey: either side
         (INSURGENT, 48, True),
-        (IMPERIAL, 35, False),  # Capture of Petrohori: no event text known, AP only
     ],
 )
 def test_event_only_for_the_favoured_side(seat: str, card: int, event_allowed: bool) -> None:
@@ -147,9 +146,11 @@ def test_trigger_lapses_if_not_used_at_once() -> None:
     play_ap(s, IMPERIAL, 4)
     act(s, "end")
     assert "trigger" in verbs(s)
-    act(s, "ap", s.hands[INSURGENT][0])
+    give_card(s, INSURGENT, 5)  # blue: played for AP it offers nothing to the Imperial player
+    act(s, "ap", 5)
     act(s, "end")
-    act(s, "ap", s.hands[IMPERIAL][0])
+    give_card(s, IMPERIAL, 30)  # red: nothing for the Insurgent either
+    act(s, "ap", 30)
     act(s, "end")
     assert RULES.active_seat(s) == INSURGENT
     assert "trigger" not in verbs(s)
