@@ -1,0 +1,29 @@
+"""``muster serve``: the web app (uvicorn), with its database migrated at startup."""
+
+from __future__ import annotations
+
+import typer
+
+
+def serve(
+    host: str = typer.Option("127.0.0.1", help="Interface to listen on."),
+    port: int = typer.Option(8000, help="TCP port."),
+    database_url: str = typer.Option("sqlite:///muster.db", "--database-url",
+                                     help="Any SQLAlchemy URL: sqlite:///path or postgresql://user@host/db."),
+    bot_delay_ms: int = typer.Option(400, "--bot-delay-ms", min=0, max=10_000,
+                                     help="Default pause before each bot move, so people can follow it."),
+) -> None:
+    """Serve the web app: play Freedom! in the browser against a bot or a person."""
+    import uvicorn
+
+    from muster.server import create_app
+
+    typer.echo(f"muster: serving on http://{host}:{port} (database {database_url.split('@')[-1]})")
+    # No access log: seat tokens travel in URLs and must not end up in log files.
+    uvicorn.run(create_app(database_url, bot_delay_ms), host=host, port=port, access_log=False,
+                log_level="warning", ws_max_size=64 * 1024)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``muster serve``."""
+    app.command("serve")(serve)

@@ -1,0 +1,326 @@
+"""The Starlette app: JSON API, websocket, pages and static files."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+from anyio import to_thread
+from pydantic import BaseModel, Field, ValidationError
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from muster.ai import bot_names
+from muster.core import get_rules
+from muster.server.db import make_engine, migrate
+from muster.server.hub import ApiError, Connection, Hub, LiveGame, hash_token, with_log
+from muster.server.replay import Replays
+from muster.server.store import Store
+from muster.server.views import card_info, seat_payload
+
+M = TypeVar("M", bound=BaseModel)
+STATIC = Path(__file__).with_name("static")
+MAX_BODY = 64 * 1024
+
+
+class CreateGame(BaseModel):
+    """A new game: each seat is "human" or a bot spec; optional ruleset, seed and bot pace."""
+
+    imperial: str = Field(min_length=1, max_length=200)
+    insurgent: str = Field(min_length=1, max_length=200)
+    ruleset: str = "2nd"
+    seed: int | None = Field(default=None, ge=0, lt=2**62)
+    bot_delay_ms: int | None = Field(default=None, ge=0, le=10_000)
+
+
+class ActBody(BaseModel):
+    """An action (``[verb, arg]``) and the version of the state it was chosen in."""
+
+    version: Any = None
+    action: Any = None
+
+
+class UndoBody(BaseModel):
+    """An undo request and the version of the state it was asked in."""
+
+    version: Any = None
+
+
+class MyGames(BaseModel):
+    """The seat tokens a browser remembers."""
+
+    tokens: list[str] = Field(max_length=500)
+
+
+def error_response(exc: ApiError) -> JSONResponse:
+    """An API error as JSON with its HTTP status."""
+    return JSONResponse(exc.to_json(), status_code=exc.status)
+
+
+async def read_json(request: Request) -> Any:
+    """The request body as JSON, or a clear 400 error."""
+    body = await request.body()
+    if len(body) > MAX_BODY:
+        raise ApiError(413, "malformed", "request body too large")
+    try:
+        return json.loads(body or b"null")
+    except ValueError as exc:
+        raise ApiError(400, "malformed", f"body is not JSON: {exc}") from exc
+
+
+def parse(model: type[M], data: Any) -> M:
+    """Validate a body with pydantic; a 400 with the reasons if it does not fit."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        reasons = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'body'}: {e['msg']}" for e in exc.errors())
+        raise ApiError(400, "malformed", reasons) from exc
+
+
+def hub_of(request: Request | WebSocket) -> Hub:
+    """The app's hub."""
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+def api(fn: Any) -> Any:
+    """Turn ApiErrors raised by an endpoint into JSON error responses."""
+    async def endpoint(request: Request) -> Response:
+        try:
+            result: Response = await fn(request)
+            return result
+        except ApiError as exc:
+            return error_response(exc)
+    endpoint.__doc__ = fn.__doc__
+    return endpoint
+
+
+@api
+async def meta(request: Request) -> Response:
+    """What can be chosen when creating a game."""
+    rules = get_rules("freedom")
+    return JSONResponse({"seats": list(rules.info.seats), "rulesets": list(rules.info.options["ruleset"]),
+                         "bots": bot_names(), "bot_delay_ms": hub_of(request).default_bot_delay_ms})
+
+
+@api
+async def cards(request: Request) -> Response:
+    """Every card's printed face (public knowledge)."""
+    from muster.games.freedom.datafiles import cards_file
+
+    return JSONResponse([card_info(c.number) for c in cards_file().cards])
+
+
+@api
+async def create_game(request: Request) -> Response:
+    """Start a game; the answer holds one secret token per human seat."""
+    body = parse(CreateGame, await read_json(request))
+    game_id, tokens = await hub_of(request).create(
+        {"imperial": body.imperial, "insurgent": body.insurgent}, body.ruleset, body.seed, body.bot_delay_ms)
+    return JSONResponse({"game_id": game_id, "tokens": tokens,
+                         "links": {seat: f"/play/{t}" for seat, t in tokens.items()}}, status_code=201)
+
+
+@api
+async def seat_state(request: Request) -> Response:
+    """The game as this seat sees it."""
+    live, seat = await hub_of(request).by_token(request.path_params["token"])
+    return JSONResponse(seat_payload(live.game, live.id, live.version, seat, live.seats))
+
+
+@api
+async def seat_act(request: Request) -> Response:
+    """Apply one action for this seat (refused if stale, illegal, or not this seat's turn)."""
+    hub = hub_of(request)
+    live, seat = await hub.by_token(request.path_params["token"])
+    body = parse(ActBody, await read_json(request))
+    version = await hub.act(live, seat, body.version, body.action)
+    return JSONResponse({"type": "ack", "version": version})
+
+
+@api
+async def seat_undo(request: Request) -> Response:
+    """Take back this seat's current turn."""
+    hub = hub_of(request)
+    live, seat = await hub.by_token(request.path_params["token"])
+    body = parse(UndoBody, await read_json(request))
+    version = await hub.undo(live, seat, body.version)
+    return JSONResponse({"type": "ack", "version": version})
+
+
+@api
+async def my_games(request: Request) -> Response:
+    """The games of the tokens a browser remembers, with whose turn it is."""
+    body = parse(MyGames, await read_json(request))
+    by_hash = {hash_token(t): t for t in body.tokens if isinstance(t, str)}
+    rows = await to_thread.run_sync(hub_of(request).store.games_for_tokens, list(by_hash))
+    games = [{**info, "token": by_hash[h], "your_turn": info["active_seat"] == info["seat"]} for h, info in rows]
+    games.sort(key=lambda g: (not g["your_turn"], g["status"] != "active", g["updated_at"] or ""), reverse=False)
+    return JSONResponse({"games": games})
+
+
+@api
+async def game_status(request: Request) -> Response:
+    """Public facts of a game: finished or not, whose turn, how many steps (nothing hidden)."""
+    live = await hub_of(request).get(request.path_params["game_id"])
+    outcome = live.game.outcome
+    return JSONResponse({"game_id": live.id, "status": "finished" if outcome else "active",
+                         "active_seat": live.game.active_seat, "steps": len(live.game.actions),
+                         "version": live.version, "winner": outcome.winner if outcome else None,
+                         "players": {s: info.bot_spec or "human" for s, info in live.seats.items()}})
+
+
+async def _replay_access(request: Request) -> tuple[LiveGame, str | None]:
+    """A finished game is open to anyone (spectator view); an ongoing one only to its seats."""
+    hub = hub_of(request)
+    token = request.query_params.get("token")
+    if token:
+        live, seat = await hub.by_token(token)
+        if live.id != request.path_params["game_id"]:
+            raise ApiError(403, "forbidden", "that token belongs to another game")
+        return live, seat
+    live = await hub.get(request.path_params["game_id"])
+    if live.game.outcome is None:
+        raise ApiError(403, "forbidden", "this game is not finished; only its players may replay it (send a token)")
+    return live, None
+
+
+@api
+async def replay(request: Request) -> Response:
+    """The game at one step, as the asking seat (or a spectator of a finished game) saw it then."""
+    live, seat = await _replay_access(request)
+    try:
+        step = int(request.query_params.get("step", "0"))
+    except ValueError as exc:
+        raise ApiError(400, "malformed", "step must be an integer") from exc
+    replays: Replays = request.app.state.replays
+    async with live.lock:
+        actions = list(live.game.actions)
+    data = await to_thread.run_sync(replays.frame, live, actions, step, seat)
+    return JSONResponse(data)
+
+
+@api
+async def export(request: Request) -> Response:
+    """The game as JSON: a full save file once finished; before that, only what the seat may know."""
+    live, seat = await _replay_access(request)
+    game = live.game
+    if game.outcome is not None:
+        data: dict[str, Any] = {**game.to_record(), "outcome": game.outcome.to_json()}
+    else:
+        view = game.view(seat)
+        data = {"format": "muster-seat-export", "game": game.rules.info.name, "seat": seat,
+                "options": game.options, "actions": [a.to_json() for a in game.actions], "view": view}
+    data["game_id"] = live.id
+    data["players"] = {s: info.bot_spec or "human" for s, info in live.seats.items()}
+    headers = {"Content-Disposition": f'attachment; filename="muster-{live.id}.json"'}
+    return JSONResponse(data, headers=headers)
+
+
+async def websocket_endpoint(ws: WebSocket) -> None:
+    """A seat's live connection: state pushes out; actions, undo and sync requests in."""
+    hub = hub_of(ws)
+    try:
+        live, seat = await hub.by_token(ws.path_params["token"])
+    except ApiError as exc:
+        await ws.close(code=4404, reason=exc.message[:100])
+        return
+    await ws.accept()
+    conn = Connection(seat, ws.send_json)
+    live.conns.add(conn)
+    try:
+        await conn.send(with_log(seat_payload(live.game, live.id, live.version, seat, live.seats), conn))
+        while True:
+            text = await ws.receive_text()
+            await _ws_message(hub, live, seat, conn, text)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        live.conns.discard(conn)
+
+
+async def _ws_message(hub: Hub, live: LiveGame, seat: str, conn: Connection, text: str) -> None:
+    """Handle one client message; errors go back to this socket only."""
+    msg_id: Any = None
+    try:
+        try:
+            msg = json.loads(text)
+        except ValueError as exc:
+            raise ApiError(400, "malformed", f"message is not JSON: {exc}") from exc
+        if not isinstance(msg, dict):
+            raise ApiError(400, "malformed", "a message is a JSON object with a 'type'")
+        msg_id = msg.get("id")
+        kind = msg.get("type")
+        if kind == "action":
+            version = await hub.act(live, seat, msg.get("version"), msg.get("action"))
+        elif kind == "undo":
+            version = await hub.undo(live, seat, msg.get("version"))
+        elif kind == "sync":
+            conn.log_sent = 0
+            await conn.send(with_log(seat_payload(live.game, live.id, live.version, seat, live.seats), conn))
+            return
+        else:
+            raise ApiError(400, "malformed", f"unknown message type {kind!r} (use action, undo or sync)")
+        await conn.send({"type": "ack", "id": msg_id, "version": version})
+    except ApiError as exc:
+        await conn.send({**exc.to_json(), "id": msg_id})
+
+
+def page(name: str) -> Any:
+    """An endpoint serving one of the static HTML pages."""
+    async def endpoint(request: Request) -> Response:
+        return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
+    endpoint.__doc__ = f"The {name} page."
+    return endpoint
+
+
+async def favicon(request: Request) -> Response:
+    """A tiny icon, so browsers do not log a missing file."""
+    return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+
+def create_app(database_url: str | None = None, bot_delay_ms: int | None = None) -> Starlette:
+    """The web app, storing games in ``database_url`` (default: env MUSTER_DATABASE_URL or ./muster.db)."""
+    url = database_url or os.environ.get("MUSTER_DATABASE_URL") or "sqlite:///muster.db"
+    delay = bot_delay_ms if bot_delay_ms is not None else int(os.environ.get("MUSTER_BOT_DELAY_MS", "400"))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        engine = make_engine(url)
+        await to_thread.run_sync(migrate, engine)
+        app.state.hub = Hub(Store(engine), delay)
+        app.state.replays = Replays()
+        await app.state.hub.resume_bots()
+        try:
+            yield
+        finally:
+            await app.state.hub.close()
+            engine.dispose()
+
+    routes = [
+        Route("/", page("index.html")),
+        Route("/play/{token}", page("play.html")),
+        Route("/replay/{game_id}", page("replay.html")),
+        Route("/favicon.ico", favicon),
+        Route("/api/meta", meta),
+        Route("/api/cards", cards),
+        Route("/api/games", create_game, methods=["POST"]),
+        Route("/api/my-games", my_games, methods=["POST"]),
+        Route("/api/seat/{token}", seat_state),
+        Route("/api/seat/{token}/action", seat_act, methods=["POST"]),
+        Route("/api/seat/{token}/undo", seat_undo, methods=["POST"]),
+        Route("/api/games/{game_id}/status", game_status),
+        Route("/api/games/{game_id}/replay", replay),
+        Route("/api/games/{game_id}/export", export),
+        WebSocketRoute("/ws/{token}", websocket_endpoint),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan)

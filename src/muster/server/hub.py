@@ -1,0 +1,310 @@
+"""Live games in memory: one lock per game, durable writes before acknowledging, broadcasts, bots.
+
+Every change goes through :meth:`Hub.act` or :meth:`Hub.undo`, which hold the game's lock,
+check the client's version (stale actions are refused), let :class:`muster.core.Game` validate
+the action for that seat, store it durably, and only then acknowledge and broadcast.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import random
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from anyio import to_thread
+
+from muster.ai import Bot, make_bot
+from muster.core import (
+    Action,
+    Game,
+    GameError,
+    MalformedActionError,
+    UndoError,
+    get_rules,
+)
+from muster.server.store import SeatInfo, StaleWriteError, Store, StoredGame, Summary
+from muster.server.views import seat_payload
+
+log = logging.getLogger("muster.server")
+
+
+class ApiError(Exception):
+    """A refused request: an HTTP status, a short machine code and a message in words."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+    def to_json(self) -> dict[str, Any]:
+        """The error as sent to clients."""
+        return {"type": "error", "code": self.code, "error": self.message}
+
+
+def hash_token(token: str) -> str:
+    """Tokens are stored hashed: a database leak must not hand out seats."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+class Connection:
+    """One websocket of one seat (or a spectator): serialises its sends, remembers the log it has."""
+
+    def __init__(self, seat: str | None, send: Any) -> None:
+        self.seat = seat
+        self._send = send
+        self._lock = asyncio.Lock()
+        self.log_sent = 0
+
+    async def send(self, message: dict[str, Any]) -> None:
+        """Send one JSON message (never interleaved with another send on this socket)."""
+        async with self._lock:
+            await self._send(message)
+
+
+@dataclass
+class LiveGame:
+    """A game rebuilt in memory, with its lock, connections and bot task."""
+
+    id: str
+    game: Game
+    version: int
+    seats: dict[str, SeatInfo]
+    bot_delay_ms: int
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    conns: set[Connection] = field(default_factory=set)
+    bots: dict[str, Bot] = field(default_factory=dict)
+    bot_task: asyncio.Task[None] | None = None
+
+    def summary(self) -> Summary:
+        """The listing fields after the latest change."""
+        outcome = self.game.outcome
+        return Summary(self.version, len(self.game.actions), self.game.active_seat,
+                       "finished" if outcome else "active", outcome.winner if outcome else None,
+                       outcome.to_json() if outcome else None)
+
+    def bot(self, seat: str) -> Bot:
+        """The bot playing ``seat`` (built on first use)."""
+        if seat not in self.bots:
+            spec = self.seats[seat].bot_spec or "random"
+            self.bots[seat] = make_bot(spec, seed=self.game.seed * 2 + (seat == "insurgent"))
+        return self.bots[seat]
+
+
+class Hub:
+    """All live games of this server process."""
+
+    def __init__(self, store: Store, default_bot_delay_ms: int = 400) -> None:
+        self.store = store
+        self.default_bot_delay_ms = default_bot_delay_ms
+        self.games: dict[str, LiveGame] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+        self.closing = False
+
+    # --- finding games --------------------------------------------------------------------
+    async def get(self, game_id: str) -> LiveGame:
+        """The live game by id, rebuilt from the database by replay on first use."""
+        if game_id in self.games:
+            return self.games[game_id]
+        lock = self._loading.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            if game_id not in self.games:
+                stored = await to_thread.run_sync(self.store.load, game_id)
+                if stored is None:
+                    raise ApiError(404, "not_found", f"no game {game_id!r}")
+                self.games[game_id] = await to_thread.run_sync(self._rebuild, stored)
+        return self.games[game_id]
+
+    @staticmethod
+    def _rebuild(stored: StoredGame) -> LiveGame:
+        game = Game(get_rules(stored.game), stored.seed, stored.options)
+        for raw in stored.actions:
+            game.apply(Action.from_json(raw))
+        return LiveGame(stored.id, game, stored.version, stored.seats, stored.bot_delay_ms)
+
+    async def by_token(self, token: str) -> tuple[LiveGame, str]:
+        """The game and seat a secret token claims."""
+        if not isinstance(token, str) or not 8 <= len(token) <= 128:
+            raise ApiError(404, "not_found", "unknown seat token")
+        found = await to_thread.run_sync(self.store.seat_for_token, hash_token(token))
+        if found is None:
+            raise ApiError(404, "not_found", "unknown seat token")
+        return await self.get(found[0]), found[1]
+
+    # --- creating -------------------------------------------------------------------------
+    async def create(self, players: dict[str, str], ruleset: str, seed: int | None,
+                     bot_delay_ms: int | None) -> tuple[str, dict[str, str]]:
+        """Start a game; ``players`` maps each seat to "human" or a bot spec. Returns (id, tokens)."""
+        rules = get_rules("freedom")
+        if set(players) != set(rules.info.seats):
+            raise ApiError(400, "malformed", f"give a player for each seat: {', '.join(rules.info.seats)}")
+        if ruleset not in rules.info.options["ruleset"]:
+            raise ApiError(400, "malformed", f"unknown ruleset {ruleset!r}")
+        seats: list[tuple[SeatInfo, str | None]] = []
+        tokens: dict[str, str] = {}
+        for seat, who in players.items():
+            if who == "human":
+                tokens[seat] = secrets.token_urlsafe(24)
+                seats.append((SeatInfo(seat, "human", None), hash_token(tokens[seat])))
+            else:
+                try:
+                    make_bot(who, seed=0)
+                except Exception as exc:  # an unknown bot or a bad option: tell the player why
+                    raise ApiError(400, "malformed", f"bad bot {who!r}: {exc}") from exc
+                seats.append((SeatInfo(seat, "bot", who), None))
+        seed = secrets.randbelow(2**31) if seed is None else seed
+        delay = self.default_bot_delay_ms if bot_delay_ms is None else bot_delay_ms
+        game_id = secrets.token_hex(8)
+        game = Game(rules, seed, {"ruleset": ruleset})
+        live = LiveGame(game_id, game, 0, {info.seat: info for info, _ in seats}, delay)
+        await to_thread.run_sync(self.store.create_game, game_id, "freedom", seed, game.options, delay, seats,
+                                 live.summary())
+        self.games[game_id] = live
+        self.schedule_bot(live)
+        return game_id, tokens
+
+    # --- changing -------------------------------------------------------------------------
+    @staticmethod
+    def _check_version(live: LiveGame, version: Any) -> None:
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise ApiError(400, "malformed", "send the version of the state you are acting on (an integer)")
+        if version != live.version:
+            raise ApiError(409, "stale", f"the game has moved on (version {live.version}, you sent {version}); "
+                                         "reload the state and choose again")
+
+    async def act(self, live: LiveGame, seat: str, version: Any, raw_action: Any) -> int:
+        """Validate and apply one action for ``seat``; stored durably before returning the new version."""
+        try:
+            action = Action.from_json(raw_action)
+        except MalformedActionError as exc:
+            raise ApiError(400, "malformed", str(exc)) from exc
+        async with live.lock:
+            self._check_version(live, version)
+            active = live.game.active_seat
+            if active is not None and seat != active:
+                raise ApiError(409, "wrong_seat", f"it is not {seat}'s turn (waiting for {active})")
+            game, before_state, before_len = live.game, live.game.state, len(live.game.actions)
+            try:
+                game.apply(action, seat=seat)
+            except GameError as exc:
+                raise ApiError(409, "illegal", str(exc)) from exc
+            await self._persist(live, before_state, before_len, lambda s: self.store.append_action(
+                live.id, live.version, before_len, seat, action.to_json(), s))
+        await self.changed(live)
+        return live.version
+
+    async def undo(self, live: LiveGame, seat: str, version: Any) -> int:
+        """Take back ``seat``'s current turn (when the rules allow it)."""
+        async with live.lock:
+            self._check_version(live, version)
+            game, before_state, before_len = live.game, live.game.state, len(live.game.actions)
+            before_actions = list(game.actions)
+            try:
+                game.undo(seat)
+            except UndoError as exc:
+                raise ApiError(409, "undo", str(exc)) from exc
+            keep = len(game.actions)
+            try:
+                await self._persist(live, before_state, before_len, lambda s: self.store.truncate(
+                    live.id, live.version, keep, s))
+            except ApiError:
+                game.actions = before_actions
+                raise
+        await self.changed(live)
+        return live.version
+
+    async def _persist(self, live: LiveGame, before_state: Any, before_len: int, write: Any) -> None:
+        """Write the change (summary at version+1); on failure put the game back as it was."""
+        new = live.summary()
+        new = Summary(live.version + 1, new.steps, new.active_seat, new.status, new.winner, new.result)
+        try:
+            await to_thread.run_sync(write, new)
+        except BaseException as exc:
+            live.game.state = before_state
+            del live.game.actions[before_len:]
+            if isinstance(exc, StaleWriteError):
+                raise ApiError(409, "stale", str(exc)) from exc
+            if isinstance(exc, Exception):
+                log.exception("could not store a change of game %s", live.id)
+                raise ApiError(503, "storage", "the change could not be stored; nothing was changed") from exc
+            raise
+        live.version += 1
+
+    async def changed(self, live: LiveGame) -> None:
+        """After a change: push the new state to everyone watching, and wake the bot if it is its turn."""
+        await self.broadcast(live)
+        self.schedule_bot(live)
+
+    async def broadcast(self, live: LiveGame) -> None:
+        """Send each connection the state as its seat may see it."""
+        cache: dict[str | None, dict[str, Any]] = {}
+        for conn in list(live.conns):
+            if conn.seat not in cache:
+                cache[conn.seat] = seat_payload(live.game, live.id, live.version, conn.seat, live.seats)
+            try:
+                await conn.send(with_log(cache[conn.seat], conn))
+            except Exception:  # a socket that died mid-send: forget it, the client reconnects
+                live.conns.discard(conn)
+
+    # --- bots ------------------------------------------------------------------------------
+    def schedule_bot(self, live: LiveGame) -> None:
+        """Start the game's bot task if a bot is to act and none is running."""
+        seat = live.game.active_seat
+        if self.closing or seat is None or live.seats[seat].kind != "bot":
+            return
+        if live.bot_task is None or live.bot_task.done():
+            live.bot_task = asyncio.get_running_loop().create_task(self._bot_loop(live))
+
+    async def _bot_loop(self, live: LiveGame) -> None:
+        while not self.closing:
+            async with live.lock:
+                seat = live.game.active_seat
+                if seat is None or live.seats[seat].kind != "bot":
+                    return
+                view, legal, version = live.game.view(seat), live.game.legal_actions(), live.version
+            await asyncio.sleep(live.bot_delay_ms / 1000)
+            action = await to_thread.run_sync(self._choose, live, seat, view, legal)
+            try:
+                await self.act(live, seat, version, action.to_json())
+            except ApiError as exc:
+                if exc.code != "stale":
+                    log.error("bot move refused in game %s: %s", live.id, exc.message)
+                    return
+
+    @staticmethod
+    def _choose(live: LiveGame, seat: str, view: dict[str, Any], legal: list[Action]) -> Action:
+        try:
+            action = live.bot(seat).choose(view, legal, seat)
+            if action in legal:
+                return action
+            log.error("bot for %s in game %s chose an illegal action %r", seat, live.id, action)
+        except Exception:
+            log.exception("bot for %s in game %s failed", seat, live.id)
+        # a broken bot must not freeze the game: fall back to a uniformly random legal choice
+        return random.Random(live.version).choice(legal)
+
+    async def resume_bots(self) -> None:
+        """After a restart: wake the bots of unfinished games waiting on them."""
+        for game_id in await to_thread.run_sync(self.store.bot_games_waiting):
+            try:
+                self.schedule_bot(await self.get(game_id))
+            except Exception:
+                log.exception("could not resume game %s", game_id)
+
+    async def close(self) -> None:
+        """Stop the bot tasks (at shutdown)."""
+        self.closing = True
+        tasks = [g.bot_task for g in self.games.values() if g.bot_task and not g.bot_task.done()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def with_log(payload: dict[str, Any], conn: Connection) -> dict[str, Any]:
+    """The payload with only the log lines this connection does not have yet."""
+    full: list[str] = payload["log"]
+    start = conn.log_sent if conn.log_sent <= len(full) else 0  # after an undo the log shrank: resend it
+    conn.log_sent = len(full)
+    return {**payload, "log_from": start, "log": full[start:]}

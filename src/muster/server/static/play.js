@@ -1,0 +1,179 @@
+// The game page: one seat's view, live over a websocket, with the legal choices clickable.
+import { SEAT_NAME, api, cardFace, el, isDice, rememberSeat } from "./common.js";
+
+const token = decodeURIComponent(location.pathname.split("/").pop());
+let state = null; // the newest state message
+let log = []; // every log line so far
+let socket = null;
+let pending = false; // an action is on its way: ignore further clicks until the answer
+let nextId = 1;
+
+const $ = (id) => document.getElementById(id);
+
+function showError(message) {
+  $("error").textContent = message || "";
+  $("error").hidden = !message;
+}
+
+function send(message) {
+  // Prefer the websocket; fall back to HTTP when it is down.
+  if (socket && socket.readyState === WebSocket.OPEN) {
+    socket.send(JSON.stringify({ ...message, id: nextId++ }));
+    return;
+  }
+  const path = message.type === "undo" ? "undo" : "action";
+  api(`/api/seat/${encodeURIComponent(token)}/${path}`, message)
+    .then(() => fetchState())
+    .catch((err) => { pending = false; showError(err.message); fetchState(); });
+}
+
+function choose(action) {
+  if (pending || !state) return;
+  pending = true;
+  showError("");
+  send({ type: "action", version: state.version, action });
+}
+
+/** Legal actions grouped by what they point at: a space, an area, or a card. */
+function groupLegal(legal) {
+  const bySpace = new Map(), byArea = new Map(), byCard = new Map();
+  const spaces = new Set([...document.querySelectorAll("#board g.space")].map((g) => g.dataset.space));
+  const areas = new Set([...document.querySelectorAll("#board g.area")].map((g) => g.dataset.area));
+  const hand = new Set((state.hand || []).map((c) => c.number));
+  for (const item of legal) {
+    const [verb, arg] = item.action;
+    const target = typeof arg === "string" && spaces.has(arg) ? bySpace
+      : typeof arg === "string" && areas.has(arg) ? byArea
+        : typeof arg === "number" && hand.has(arg) && ["event", "ap", "trigger", "discard", "card"].includes(verb)
+          ? byCard : null;
+    if (target) {
+      if (!target.has(arg)) target.set(arg, []);
+      target.get(arg).push(item);
+    }
+  }
+  return { bySpace, byArea, byCard };
+}
+
+function renderActions(items, title) {
+  const box = $("actions");
+  const buttons = items.map((item) => el("button", {
+    type: "button", class: "action", "data-verb": item.action[0], "data-arg": item.action[1] ?? "",
+    onclick: () => choose(item.action),
+  }, item.label));
+  box.replaceChildren(...(title ? [el("div", { class: "muted" }, title)] : []), ...buttons);
+}
+
+function renderBoard() {
+  $("board").innerHTML = state.svg; // drawn by the server from public information only
+  const { bySpace, byArea } = groupLegal(state.legal);
+  const hook = (selector, key, groups) => {
+    for (const g of document.querySelectorAll(selector)) {
+      const items = groups.get(g.dataset[key]);
+      if (!items) continue;
+      g.classList.add("legal");
+      g.addEventListener("click", () => {
+        if (items.length === 1) choose(items[0].action);
+        else renderActions(items, "Choose for this place:");
+      });
+    }
+  };
+  hook("#board g.space", "space", bySpace);
+  hook("#board g.area", "area", byArea);
+}
+
+function renderHand() {
+  const { byCard } = groupLegal(state.legal);
+  const cards = state.hand.map((card) => {
+    const items = byCard.get(card.number) || [];
+    const buttons = items.map((item) => el("button", {
+      type: "button", class: "card-action", "data-verb": item.action[0], onclick: () => choose(item.action),
+    }, item.action[0] === "ap" ? `Play for ${card.ap} AP` : item.action[0] === "event" ? "Play the event"
+      : item.action[0] === "trigger" ? "Discard to use the event" : item.label));
+    const face = cardFace(card, buttons);
+    if (items.length) face.classList.add("legal");
+    return face;
+  });
+  $("hand").replaceChildren(...(cards.length ? cards : [el("p", { class: "muted" }, "no cards")]));
+  const other = state.seat === "imperial" ? "insurgent" : "imperial";
+  $("opponent-hand").textContent = `${SEAT_NAME[other]} holds ${state.hand_counts[other]} card(s).`;
+  const piles = Object.entries(state.discards).map(([deck, list]) => el("div", {},
+    el("strong", {}, `Deck ${deck}: `), list.length ? list.map((c) => `${c.number}${c.deck} ${c.name}`).join(", ")
+      : "empty"));
+  $("discards").replaceChildren(...piles);
+}
+
+function renderLog(fresh) {
+  const ol = $("log");
+  ol.replaceChildren(...log.slice(-300).map((line) => el("li", { class: isDice(line) ? "dice-line" : "" }, line)));
+  ol.scrollTop = ol.scrollHeight;
+  const dice = fresh.filter(isDice);
+  if (dice.length) {
+    $("dice").replaceChildren(...dice.map((line) => el("div", { class: "dice-line flash" }, line)));
+  }
+}
+
+function render(fresh) {
+  const s = state;
+  const turn = s.outcome ? "game over" : s.active_seat === s.seat ? "your turn"
+    : `${SEAT_NAME[s.active_seat]}'s turn`;
+  $("status").textContent = `You: ${SEAT_NAME[s.seat]} · Round ${s.round} · ${s.phase} · ${turn} · step ${s.step}`;
+  $("status").dataset.version = s.version;
+  $("prompt").textContent = s.prompt;
+  renderBoard();
+  renderHand();
+  renderActions(s.legal, s.legal.length ? "" : null);
+  $("undo").hidden = !s.can_undo;
+  renderLog(fresh);
+  document.body.classList.toggle("my-turn", s.legal.length > 0);
+}
+
+function onState(message) {
+  log = log.slice(0, message.log_from).concat(message.log);
+  const fresh = message.log_from > 0 ? message.log : [];
+  state = { ...message, log: undefined };
+  pending = false;
+  render(fresh);
+}
+
+async function fetchState() {
+  try {
+    const message = await api(`/api/seat/${encodeURIComponent(token)}`);
+    onState(message);
+  } catch (err) {
+    showError(err.message);
+  }
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(token)}`);
+  socket.addEventListener("open", () => { $("connection").textContent = "live"; $("connection").className = "connection live"; });
+  socket.addEventListener("message", (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "state") onState(message);
+    else if (message.type === "error") {
+      pending = false;
+      showError(message.error);
+      if (message.code === "stale") socket.send(JSON.stringify({ type: "sync" }));
+    }
+  });
+  socket.addEventListener("close", (event) => {
+    $("connection").textContent = "offline";
+    $("connection").className = "connection";
+    if (event.code === 4404) { showError("This seat link is not known to this server."); return; }
+    setTimeout(connect, 1000); // come back on our own after a server restart or a network blip
+  });
+}
+
+$("undo").addEventListener("click", () => {
+  if (!state || pending) return;
+  pending = true;
+  send({ type: "undo", version: state.version });
+});
+
+api(`/api/seat/${encodeURIComponent(token)}`).then((message) => {
+  rememberSeat({ token, game_id: message.game_id, seat: message.seat });
+  $("replay-link").href = `/replay/${message.game_id}?token=${encodeURIComponent(token)}`;
+  $("export-link").href = `/api/games/${message.game_id}/export?token=${encodeURIComponent(token)}`;
+}).catch((err) => showError(err.message));
+connect();

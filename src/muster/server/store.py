@@ -1,0 +1,150 @@
+"""Durable storage of games: every function runs one short transaction and commits before returning.
+
+The functions are synchronous (SQLAlchemy core/ORM); the web app calls them in worker threads.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from muster.server.db import ActionRow, GameRow, SeatRow, utcnow
+
+
+class StaleWriteError(Exception):
+    """The game changed in the database since the caller read it (another write won the race)."""
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """Who plays a seat."""
+
+    seat: str
+    kind: str
+    bot_spec: str | None
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The listing fields of a game after a change."""
+
+    version: int
+    steps: int
+    active_seat: str | None
+    status: str
+    winner: str | None
+    result: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """Everything needed to rebuild a game by replay."""
+
+    id: str
+    game: str
+    seed: int
+    options: dict[str, str]
+    version: int
+    bot_delay_ms: int
+    seats: dict[str, SeatInfo]
+    actions: list[Any]
+
+
+class Store:
+    """The games database."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._session = sessionmaker(engine, expire_on_commit=False)
+
+    def session(self) -> Session:
+        """A new ORM session."""
+        return self._session()
+
+    def create_game(self, game_id: str, game: str, seed: int, options: dict[str, str], bot_delay_ms: int,
+                    seats: list[tuple[SeatInfo, str | None]], summary: Summary) -> None:
+        """Insert a new game with its seats (each with the hash of its token, or None for a bot)."""
+        with self.session() as s, s.begin():
+            s.add(GameRow(id=game_id, game=game, seed=seed, options=json.dumps(options), version=summary.version,
+                          steps=summary.steps, active_seat=summary.active_seat, status=summary.status,
+                          winner=summary.winner, result=None, bot_delay_ms=bot_delay_ms))
+            s.flush()  # the game row must exist before the seats refer to it (PostgreSQL checks at once)
+            for info, token_hash in seats:
+                s.add(SeatRow(game_id=game_id, seat=info.seat, kind=info.kind, bot_spec=info.bot_spec,
+                              token_hash=token_hash))
+
+    def load(self, game_id: str) -> StoredGame | None:
+        """A game with its seats and action list, or None if there is no such game."""
+        with self.session() as s:
+            row = s.get(GameRow, game_id)
+            if row is None:
+                return None
+            seats = {r.seat: SeatInfo(r.seat, r.kind, r.bot_spec)
+                     for r in s.scalars(select(SeatRow).where(SeatRow.game_id == game_id))}
+            actions = [json.loads(a) for a in s.scalars(
+                select(ActionRow.action).where(ActionRow.game_id == game_id).order_by(ActionRow.step))]
+            return StoredGame(row.id, row.game, row.seed, json.loads(row.options), row.version, row.bot_delay_ms,
+                              seats, actions)
+
+    def seat_for_token(self, token_hash: str) -> tuple[str, str] | None:
+        """(game id, seat) claimed by a token hash, or None."""
+        with self.session() as s:
+            row = s.scalars(select(SeatRow).where(SeatRow.token_hash == token_hash)).first()
+            return (row.game_id, row.seat) if row else None
+
+    def _summarise(self, s: Session, game_id: str, expected_version: int, summary: Summary) -> None:
+        values: dict[str, Any] = {
+            "version": summary.version, "steps": summary.steps, "active_seat": summary.active_seat,
+            "status": summary.status, "winner": summary.winner,
+            "result": json.dumps(summary.result) if summary.result else None, "updated_at": utcnow(),
+        }
+        done = s.execute(update(GameRow).where(GameRow.id == game_id, GameRow.version == expected_version)
+                         .values(**values))
+        if done.rowcount != 1:  # type: ignore[attr-defined]
+            raise StaleWriteError(f"game {game_id} is no longer at version {expected_version}")
+
+    def append_action(self, game_id: str, expected_version: int, step: int, seat: str, action: Any,
+                      summary: Summary) -> None:
+        """Store one applied action durably; StaleWriteError if another write got there first."""
+        try:
+            with self.session() as s, s.begin():
+                self._summarise(s, game_id, expected_version, summary)
+                s.add(ActionRow(game_id=game_id, step=step, seat=seat, action=json.dumps(action)))
+        except IntegrityError as exc:
+            raise StaleWriteError(f"step {step} of game {game_id} is already taken") from exc
+
+    def truncate(self, game_id: str, expected_version: int, keep: int, summary: Summary) -> None:
+        """Undo: delete the actions from step ``keep`` on."""
+        with self.session() as s, s.begin():
+            self._summarise(s, game_id, expected_version, summary)
+            s.execute(delete(ActionRow).where(ActionRow.game_id == game_id, ActionRow.step >= keep))
+
+    def games_for_tokens(self, token_hashes: list[str]) -> list[tuple[str, dict[str, Any]]]:
+        """For each known token hash: (hash, listing of its game and seat)."""
+        if not token_hashes:
+            return []
+        with self.session() as s:
+            rows = s.execute(select(SeatRow, GameRow).join(GameRow, GameRow.id == SeatRow.game_id)
+                             .where(SeatRow.token_hash.in_(token_hashes))).all()
+            out = []
+            for seat, game in rows:
+                out.append((seat.token_hash or "", {
+                    "game_id": game.id, "seat": seat.seat, "status": game.status, "active_seat": game.active_seat,
+                    "winner": game.winner, "steps": game.steps, "options": json.loads(game.options),
+                    "updated_at": game.updated_at.isoformat() if game.updated_at else None,
+                }))
+            return out
+
+    def bot_games_waiting(self) -> list[str]:
+        """Ids of unfinished games whose seat to act is played by a bot (to resume after a restart)."""
+        with self.session() as s:
+            rows = s.execute(select(GameRow.id).join(SeatRow, SeatRow.game_id == GameRow.id)
+                             .where(GameRow.status == "active", SeatRow.seat == GameRow.active_seat,
+                                    SeatRow.kind == "bot")).all()
+            return [r[0] for r in rows]

@@ -1,0 +1,168 @@
+"""Small clients of the web app API used by several test modules."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+POSTGRES_URL = os.environ.get("MUSTER_TEST_POSTGRES_URL", "")
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class Server:
+    """A ``muster serve`` subprocess; ``start``/``kill``/``stop`` may be called repeatedly (restart tests)."""
+
+    def __init__(self, database_url: str, workdir: Path, bot_delay_ms: int = 0) -> None:
+        self.database_url = database_url
+        self.workdir = workdir
+        self.bot_delay_ms = bot_delay_ms
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        """The base HTTP URL."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        """The base websocket URL."""
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        """Start the process and wait until it answers."""
+        cmd = [sys.executable, "-m", "muster.cli.main", "serve", "--port", str(self.port),
+               "--database-url", self.database_url, "--bot-delay-ms", str(self.bot_delay_ms)]
+        log = (self.workdir / "server.log").open("ab")
+        self.proc = subprocess.Popen(cmd, cwd=self.workdir, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {(self.workdir / 'server.log').read_text()[-2000:]}")
+            try:
+                if httpx.get(self.url + "/api/meta", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("server did not start within 30 s")
+
+    def kill(self) -> None:
+        """SIGKILL: no chance to flush or shut down cleanly."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        """Stop politely (SIGTERM), killing it if it hangs."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def client(self) -> httpx.Client:
+        """An HTTP client for this server."""
+        return httpx.Client(base_url=self.url, timeout=20)
+
+
+def backends() -> list[Any]:
+    """SQLite always; PostgreSQL when scripts/postgres.sh gave us a URL."""
+    return ["sqlite", pytest.param("postgres", marks=pytest.mark.skipif(
+        not POSTGRES_URL, reason="MUSTER_TEST_POSTGRES_URL not set (scripts/postgres.sh starts one)"))]
+
+
+def database_url(backend: str, tmp: Path) -> str:
+    """A fresh database for a backend: a temp SQLite file, or a new schema-free database name on PostgreSQL."""
+    if backend == "sqlite":
+        return f"sqlite:///{tmp / 'muster.db'}"
+    return fresh_postgres_database()
+
+
+def fresh_postgres_database() -> str:
+    """Create an empty database next to MUSTER_TEST_POSTGRES_URL's and return its URL."""
+    import psycopg
+
+    base = POSTGRES_URL.replace("postgresql+psycopg://", "postgresql://")
+    name = f"muster_test_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    head, _, _ = base.rpartition("/")
+    return f"{head}/{name}"
+
+
+
+def create(client: httpx.Client, **body: Any) -> dict[str, Any]:
+    """Create a game (bots move without pause unless told otherwise) and return the answer."""
+    body.setdefault("bot_delay_ms", 0)
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def state(client: httpx.Client, token: str) -> dict[str, Any]:
+    """The seat's state."""
+    response = client.get(f"/api/seat/{token}")
+    assert response.status_code == 200, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def act(client: httpx.Client, token: str, version: Any, action: Any) -> httpx.Response:
+    """Send one action over HTTP."""
+    return client.post(f"/api/seat/{token}/action", json={"version": version, "action": action})
+
+
+def wait_for_turn(client: httpx.Client, token: str, timeout: float = 20) -> dict[str, Any]:
+    """Poll until it is this seat's turn (or the game is over); the bot moves in between."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        st = state(client, token)
+        if st["legal"] or st["outcome"]:
+            return st
+        time.sleep(0.02)
+    raise AssertionError("the seat never got its turn")
+
+
+def wait_finished(client: httpx.Client, game_id: str, timeout: float = 60) -> dict[str, Any]:
+    """Poll a game's public status until it is finished."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        status: dict[str, Any] = client.get(f"/api/games/{game_id}/status").json()
+        if status["status"] == "finished":
+            return status
+        time.sleep(0.1)
+    raise AssertionError("the game did not finish in time")
+
+
+def ws_connect(ws_url: str, token: str) -> ClientConnection:
+    """Open a seat's websocket."""
+    return connect(f"{ws_url}/ws/{token}", max_size=2**24, open_timeout=10)
+
+
+def ws_recv(ws: ClientConnection, kind: str | None = None, timeout: float = 20) -> dict[str, Any]:
+    """The next message (of a type, skipping others)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        message: dict[str, Any] = json.loads(ws.recv(timeout=max(0.01, deadline - time.monotonic())))
+        if kind is None or message["type"] == kind:
+            return message

@@ -1,0 +1,211 @@
+"""The HTTP and websocket API against a real server process, on SQLite and (when available) PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+import threading
+from typing import Any
+
+import httpx
+
+from muster.core import Game, get_rules
+
+from .helpers import Server, act, create, state, wait_finished, wait_for_turn, ws_connect, ws_recv
+
+
+def test_meta_lists_seats_rulesets_and_bots(server: Server) -> None:
+    with server.client() as c:
+        meta = c.get("/api/meta").json()
+    assert meta["seats"] == ["imperial", "insurgent"]
+    assert set(meta["rulesets"]) == {"2nd", "1st"}
+    assert "random" in meta["bots"]
+
+
+def test_pages_are_served(server: Server) -> None:
+    with server.client() as c:
+        for path in ("/", "/play/some-token-value", "/replay/abc", "/static/play.js", "/static/app.css"):
+            assert c.get(path).status_code == 200, path
+
+
+def test_create_against_a_bot_gives_one_secret_token(server: Server) -> None:
+    with server.client() as c:
+        made = create(c, imperial="human", insurgent="random", seed=11)
+        assert list(made["tokens"]) == ["imperial"]
+        assert len(made["tokens"]["imperial"]) >= 32
+        st = state(c, made["tokens"]["imperial"])
+    assert st["seat"] == "imperial" and st["active_seat"] == "imperial"
+    assert st["view"]["hands"]["insurgent"] == {"count": 8}
+    assert "rng" not in st["view"] and "seed" not in st["view"]
+    assert len(st["hand"]) == 8 and all({"name", "ap", "side", "text"} <= set(card) for card in st["hand"])
+    assert st["legal"] and '<g class="space" data-space="camp">' in st["svg"]
+
+
+def test_bad_creation_requests_are_refused(server: Server) -> None:
+    with server.client() as c:
+        for body in ({"imperial": "human"}, {"imperial": "human", "insurgent": "no-such-bot"},
+                     {"imperial": "human", "insurgent": "human", "ruleset": "3rd"},
+                     {"imperial": "human", "insurgent": "random", "seed": -1}):
+            response = c.post("/api/games", json=body)
+            assert response.status_code == 400, body
+            assert response.json()["error"]
+        assert c.post("/api/games", content=b"{not json").status_code == 400
+
+
+def _human_game(c: httpx.Client) -> tuple[str, str, dict[str, Any]]:
+    made = create(c, imperial="human", insurgent="human", seed=5)
+    return made["tokens"]["imperial"], made["tokens"]["insurgent"], made
+
+
+def test_every_bad_action_gets_a_clear_error_and_changes_nothing(server: Server) -> None:
+    with server.client() as c:
+        imp, ins, _ = _human_game(c)
+        before = state(c, imp)
+        legal = before["legal"][0]["action"]
+        cases = [
+            (ins, before["version"], legal, 409, "wrong_seat"),          # not the insurgent's turn
+            (imp, before["version"], ["teleport", "camp"], 409, "illegal"),
+            (imp, before["version"], ["from", "w1"], 409, "illegal"),     # an Insurgent space
+            (imp, before["version"], {"verb": 3}, 400, "malformed"),
+            (imp, before["version"], [1, 2, 3], 400, "malformed"),
+            (imp, before["version"] - 1, legal, 409, "stale"),
+            (imp, "x", legal, 400, "malformed"),
+            (imp, None, legal, 400, "malformed"),
+            ("not-a-real-token-at-all", before["version"], legal, 404, "not_found"),
+        ]
+        for token, version, action, status, code in cases:
+            response = act(c, token, version, action)
+            assert response.status_code == status, (action, response.text)
+            assert response.json()["code"] == code and response.json()["error"]
+        after = state(c, imp)
+    assert after["version"] == before["version"] and after["view"] == before["view"]
+
+
+def test_an_action_applies_and_is_stored(server: Server) -> None:
+    with server.client() as c:
+        imp, ins, made = _human_game(c)
+        st = state(c, imp)
+        response = act(c, imp, st["version"], st["legal"][0]["action"])
+        assert response.status_code == 200, response.text
+        assert response.json()["version"] == st["version"] + 1
+        again = state(c, imp)
+        assert again["step"] == 1
+        export = c.get(f"/api/games/{made['game_id']}/export", params={"token": ins}).json()
+    assert export["actions"] == [st["legal"][0]["action"]]
+    assert "seed" not in export and "state" not in export
+
+
+def test_two_simultaneous_actions_exactly_one_applies(server: Server) -> None:
+    with server.client() as c:
+        imp, _, _ = _human_game(c)
+        st = state(c, imp)
+        actions = [item["action"] for item in st["legal"][:2]]
+    results: list[int] = []
+    barrier = threading.Barrier(len(actions))
+
+    def send(action: Any) -> None:
+        with server.client() as own:
+            barrier.wait()
+            results.append(act(own, imp, st["version"], action).status_code)
+
+    threads = [threading.Thread(target=send, args=(a,)) for a in actions]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == [200, 409]
+    with server.client() as c:
+        assert state(c, imp)["step"] == 1
+
+
+def test_undo_takes_back_my_turn(server: Server) -> None:
+    with server.client() as c:
+        imp, ins, _ = _human_game(c)
+        st = state(c, imp)
+        assert not st["can_undo"]
+        assert c.post(f"/api/seat/{imp}/undo", json={"version": st["version"]}).json()["code"] == "undo"
+        act(c, imp, st["version"], st["legal"][0]["action"])
+        mid = state(c, imp)
+        assert mid["can_undo"] and mid["step"] == 1
+        assert c.post(f"/api/seat/{ins}/undo", json={"version": mid["version"]}).status_code == 409
+        response = c.post(f"/api/seat/{imp}/undo", json={"version": mid["version"]})
+        assert response.status_code == 200, response.text
+        back = state(c, imp)
+    assert back["step"] == 0 and back["version"] == mid["version"] + 1
+    assert back["view"] == st["view"]
+
+
+def test_websocket_play_pushes_state_to_both_seats(server: Server) -> None:
+    with server.client() as c:
+        imp, ins, _ = _human_game(c)
+    with ws_connect(server.ws_url, imp) as wi, ws_connect(server.ws_url, ins) as wn:
+        first = ws_recv(wi, "state")
+        other = ws_recv(wn, "state")
+        assert first["legal"] and not other["legal"]
+        assert other["view"]["hands"]["imperial"] == {"count": 8}
+        wi.send(json.dumps({"type": "action", "version": first["version"], "action": first["legal"][0]["action"],
+                            "id": 7}))
+        ack = ws_recv(wi, "ack")
+        assert ack["id"] == 7 and ack["version"] == first["version"] + 1
+        pushed = ws_recv(wn, "state")
+        assert pushed["version"] == ack["version"] and pushed["log_from"] == len(other["log"])
+        wi.send("{broken")
+        assert ws_recv(wi, "error")["code"] == "malformed"
+        wi.send(json.dumps({"type": "action", "version": first["version"], "action": ["done", None]}))
+        assert ws_recv(wi, "error")["code"] == "stale"
+        wn.send(json.dumps({"type": "action", "version": ack["version"], "action": ["done", None]}))
+        assert ws_recv(wn, "error")["code"] == "wrong_seat"
+
+
+def test_unknown_token_websocket_is_closed(server: Server) -> None:
+    import pytest
+    from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+    with pytest.raises((ConnectionClosed, InvalidStatus)), ws_connect(server.ws_url, "no-such-token-here") as ws:
+        ws.recv(timeout=5)
+
+
+def test_my_games_lists_whose_turn_it_is(server: Server) -> None:
+    with server.client() as c:
+        imp, ins, made = _human_game(c)
+        games = c.post("/api/my-games", json={"tokens": [imp, ins, "unknown-token-xyz"]}).json()["games"]
+    mine = {g["seat"]: g for g in games if g["game_id"] == made["game_id"]}
+    assert mine["imperial"]["your_turn"] and not mine["insurgent"]["your_turn"]
+    assert mine["insurgent"]["active_seat"] == "imperial"
+
+
+def test_against_a_bot_the_bot_moves_on_its_own(server: Server) -> None:
+    with server.client() as c:
+        made = create(c, imperial="random", insurgent="human", seed=3)
+        st = wait_for_turn(c, made["tokens"]["insurgent"])
+    assert st["active_seat"] == "insurgent" and st["step"] > 0
+
+
+def test_two_bots_finish_and_the_replay_steps_through(server: Server) -> None:
+    with server.client() as c:
+        made = create(c, imperial="random", insurgent="random", seed=8)
+        assert made["tokens"] == {}
+        status = wait_finished(c, made["game_id"])
+        record = c.get(f"/api/games/{made['game_id']}/export").json()
+        game = Game.from_record(get_rules("freedom"), {k: v for k, v in record.items()
+                                                       if k not in ("outcome", "game_id", "players")})
+        assert game.outcome is not None and game.outcome.winner == status["winner"]
+        first = c.get(f"/api/games/{made['game_id']}/replay", params={"step": 0}).json()
+        one = c.get(f"/api/games/{made['game_id']}/replay", params={"step": 1}).json()
+        last = c.get(f"/api/games/{made['game_id']}/replay", params={"step": first["total"]}).json()
+        assert c.get(f"/api/games/{made['game_id']}/replay", params={"step": 10**6}).status_code == 400
+    assert first["total"] == len(record["actions"]) == status["steps"]
+    assert one["last_action"] == record["actions"][0]
+    assert last["outcome"] == record["outcome"] and last["view"]["hands"]["imperial"]["count"] >= 0
+
+
+def test_an_ongoing_game_is_replayed_only_by_its_players(server: Server) -> None:
+    with server.client() as c:
+        _, ins, made = _human_game(c)
+        gid = made["game_id"]
+        assert c.get(f"/api/games/{gid}/replay", params={"step": 0}).status_code == 403
+        assert c.get(f"/api/games/{gid}/export").status_code == 403
+        other = _human_game(c)[0]
+        assert c.get(f"/api/games/{gid}/replay", params={"step": 0, "token": other}).status_code == 403
+        mine = c.get(f"/api/games/{gid}/replay", params={"step": 0, "token": ins}).json()
+    assert mine["seat"] == "insurgent" and mine["view"]["hands"]["imperial"] == {"count": 8}
+    assert isinstance(mine["view"]["hands"]["insurgent"], list)
