@@ -92,3 +92,12 @@ def test_game_goes_on_after_round_five() -> None:
     run(s, frame("round_end"))
     assert s.result is None
     assert s.round == 6
+
+
+def test_morale_track_top() -> None:
+    # rules 3.1/3.2 Morale track; DESIGN (digest §1): the track ends at 20, a gain beyond it is lost
+    s = new_state()
+    s.tracks[IMPERIAL]["morale"] = 20
+    run(s, frame("morale_choice", seat=IMPERIAL))
+    act(s, "morale", "own")
+    assert track(s, IMPERIAL, "morale") == 20

@@ -8,6 +8,7 @@ from rulekit import (
     acts,
     ap_left,
     args,
+    card_turn,
     clear_board,
     d6,
     d8,
@@ -384,3 +385,66 @@ def test_build_requirements(missing: str) -> None:
         place(s, "r6c5", cannon=IMPERIAL_CANNON)
     play_ap(s, IMPERIAL, 30)
     assert "build" not in verbs(s)
+
+
+def test_attack_count_follows_the_unit() -> None:
+    # rule 4.3.2 IMPORTANT: once per card for each unit, even after it moved to another space
+    s = _board(("r4c5", {"exp": 1}), ("w5", {"ins": 2}), ("w6", {"ins": 2}))
+    play_ap(s, IMPERIAL, 30)
+    _attack(s, "r4c5", "w5", 1, 1)
+    acts(s, ("move",), ("from", "r4c5"), ("to", "r4c6"), ("done",))
+    assert "attack" not in verbs(s)  # w6 is next to it, but this unit has attacked with this card
+
+
+def test_preparation_track_limit() -> None:
+    # rule 4.3.2 Preparation; DESIGN (digest §1): the track runs 0..6, so a full track takes no more AP
+    s = new_state()
+    s.tracks[IMPERIAL]["preparation"] = 6
+    play_ap(s, IMPERIAL, 42)
+    assert "prepare" not in verbs(s)
+
+
+def test_captain_mahmud_event_lagoon_budget() -> None:
+    # rule 4.3.1 (card 36A Captain Mahmud as its Event): Lagoon movements and attacks worth up to 6 AP;
+    # each Imperial unit may attack up to 2 times; nothing outside the Lagoon
+    s = _board(
+        ("mar1", {"exp": 1}), ("marmarou", {"ins": 1}), ("r4c5", {"exp": 1}), ("w5", {"ins": 1}), ("r8c1", {"exp": 1})
+    )
+    card_turn(s, IMPERIAL, 36)
+    act(s, "event", 36)
+    assert ap_left(s) == 6
+    assert verbs(s) == {"slow", "attack", "end"}  # no Normal Movement, Support, Plea, Build, Reward
+    act(s, "attack")
+    assert args(s, "from") == {"mar1"}  # r4c5 is not in the Lagoon
+    act(s, "from", "mar1")
+    force_dice(s, *d8(1, 1))
+    act(s, "to", "marmarou")
+    _attack(s, "mar1", "marmarou", 2, 2)
+    assert "attack" not in verbs(s)  # two attacks made
+    assert ap_left(s) == 4
+    act(s, "slow")
+    assert args(s, "from") == {"r8c1", "mar1"}
+
+
+def test_lagoon_movement_examples() -> None:
+    # rule 4.3.2 "Examples of movement on the islands of the Lagoon" (pictures not in our sources; our reading):
+    # Allowed (3AP): from the north-west corner into Marmarou's water and onto the empty island, 1 AP a space;
+    # Allowed (1AP): from an eastern entry space into Klisova's outer ring;
+    # Not allowed: a thick space while the island is not held, and the Lagoon from any other mainland space
+    s = _board(
+        ("r8c1", {"exp": 1}), ("r4c9", {"exp": 1}), ("r4c1", {"exp": 1}), ("klisova", {"ins": 1}), ("w5", {"ins": 1})
+    )
+    play_ap(s, IMPERIAL, 30)
+    acts(s, ("slow",), ("from", "r8c1"), ("to", "mar1"), ("slow",), ("from", "mar1"), ("to", "mar2"))
+    acts(s, ("slow",), ("from", "mar2"), ("to", "marmarou"))
+    assert units(s, "marmarou") == (1, 0, 0) and ap_left(s) == 1  # 3 AP
+    acts(s, ("slow",), ("from", "r4c9"))
+    assert args(s, "to") == {"kli1", "kli2"}
+    act(s, "to", "kli2")
+    assert units(s, "kli2") == (1, 0, 0)  # 1 AP
+    s2 = _board(("kli3", {"exp": 1}), ("r4c1", {"exp": 1}), ("klisova", {"ins": 1}), ("w5", {"ins": 1}))
+    play_ap(s2, IMPERIAL, 30)
+    act(s2, "slow")
+    assert "r4c1" not in args(s2, "from")  # no Lagoon entry there (its Wall section is intact)
+    act(s2, "from", "kli3")
+    assert "kli4" not in args(s2, "to")  # thick, Klisova not held
