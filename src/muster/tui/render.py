@@ -217,7 +217,8 @@ def log_panel(lines: list[str], new: int) -> Panel:
 def choices_renderable(labelled: list[tuple[Action, str]], seat: str | None = None) -> RenderableType:
     """The numbered legal choices with a short explanation of each kind of action."""
     verbs = {a.verb for a, _ in labelled}
-    if len(labelled) <= MAX_CHOICE_ROWS or len(verbs) == len(labelled):
+    # An event's explanation is its card's own text, so event choices always get a line each.
+    if len(labelled) <= MAX_CHOICE_ROWS or len(verbs) == len(labelled) or "event" in verbs:
         table = Table.grid(padding=(0, 1))
         table.add_column(justify="right", style="bold cyan")
         table.add_column()
