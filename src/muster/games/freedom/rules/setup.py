@@ -69,7 +69,8 @@ def setup(seed: int, ruleset: str = "2nd", quiet: bool = False) -> State:
             s.hands[seat].append(s.decks["A"].pop())
     for seat in (IMPERIAL, INSURGENT):
         s.hands[seat].sort()
-    log(s, f"Setup ({ruleset} edition rules, seed {seed}). Round 1 begins: Period A.")
+    # The seed stays out of the log: the log is public and the seed would reveal deck order and dice.
+    log(s, f"Setup ({ruleset} edition rules). Round 1 begins: Period A.")
     push(s, frame("round", skip_administration=True))
     advance(s)
     s.turn_seat, s.turn_start, s.tainted = None, 0, False
