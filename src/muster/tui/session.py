@@ -306,8 +306,9 @@ class Session:
             self.console.clear()
         self.console.print(board_panel(view))
         self.console.print(tracks_panel(view))
-        for line in self.game.log()[-LOG_LINES:]:
-            self.console.print(line, highlight=False)
+        if self.humans:  # a watched game has printed its whole log already
+            for line in self.game.log()[-LOG_LINES:]:
+                self.console.print(line, highlight=False)
         winner = SEAT_NAME.get(outcome.winner or "", "Nobody")
         self.console.print(
             Panel(
