@@ -222,3 +222,15 @@ def test_no_final_trigger_without_such_a_card() -> None:
     assert not s.stack
     assert len(s.hands[IMPERIAL]) == 1
     assert all(p == 7 for p in (s.played[seat] for seat in SEATS))
+
+
+def test_event_support_at_the_limit_has_no_effect() -> None:
+    # rule 4.3.2 Support Area: an area with 5 markers takes no more (the event's other parts still apply)
+    s = new_state()
+    kryoneri = area_index("kryoneri")
+    s.pools["support_markers"] -= 5 - s.area_markers[kryoneri]
+    s.area_markers[kryoneri] = 5
+    card_turn(s, IMPERIAL, 30)
+    act(s, "event", 30)
+    assert s.area_markers[kryoneri] == 5
+    assert s.area_markers[area_index("sea")] == 1

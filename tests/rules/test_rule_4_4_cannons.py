@@ -236,3 +236,39 @@ def test_insurgent_hit_removes_unit_then_cannon() -> None:
     assert units(s, "r4c5") == (0, 0, 0)
     assert s.cannon[idx("r4c5")] == 0
     assert verbs(s) == {"morale"}
+
+
+@pytest.mark.parametrize(
+    ("src", "target", "need"),
+    [
+        ("r4c4", "w5", 4),
+        ("r4c3", "w5", None),
+        ("r5c3", "w5", 5),
+        ("r5c2", "w5", None),
+        ("r6c2", "w5", 6),
+        ("r7c5", "w5", None),
+    ],
+)
+def test_imperial_reach_spreads_radially(src: str, target: str, need: int | None) -> None:
+    # rule 4.4 (pictures of the ranges; DESIGN digest §9): from Row r a cannon reaches Wall sections within r - 3
+    # columns, needing the row's number (4, 5, 6); an ordinary cannon does not reach from Row 7
+    s = _board((src, {"exp": 1, "cannon": IMP}), (target, {"ins": 1}))
+    _phase(s)
+    if need is None:
+        if s.stack:  # it may still fire at the intact sections it does reach
+            act(s, "cannon", src)
+            assert target not in args(s, "target")
+        return
+    act(s, "cannon", src)
+    assert RULES.label(s, RULES.legal_actions(s)[0]).endswith(f"(hits on {need}+)")
+    force_dice(s, *d6(need, need - 1))
+    act(s, "target", target)
+    assert s.damage[idx(target)] == 1
+
+
+def test_bombard_adjacent_hits_on_three() -> None:
+    # rule 4.4: the Bombard's +1 makes its numbers 3+, 4+, 5+ and 6+ (Rows 4 to 7)
+    s = _board(("w6", {"ins": 1, "cannon": BOMBARD}), ("r4c6", {"exp": 2}))
+    _phase(s)
+    _fire(s, "w6", "r4c6", 3, 2)
+    assert units(s, "r4c6") == (1, 0, 0)
