@@ -23,6 +23,7 @@ from rulekit import (
     verbs,
 )
 
+from muster.core.interface import IllegalActionError
 from muster.games.freedom import RULES
 from muster.games.freedom.constants import IMPERIAL, IMPERIAL_CANNON, INSURGENT
 from muster.games.freedom.rules.common import area_index
@@ -448,3 +449,21 @@ def test_lagoon_movement_examples() -> None:
     assert "r4c1" not in args(s2, "from")  # no Lagoon entry there (its Wall section is intact)
     act(s2, "from", "kli3")
     assert "kli4" not in args(s2, "to")  # thick, Klisova not held
+
+
+def test_an_illegal_move_is_refused_and_changes_nothing() -> None:
+    # rule 4.3.2 Normal Movement: a move backwards is not offered; asking for it is an error and changes nothing
+    s = _board(("r5c5", {"exp": 1}), ("w1", {"ins": 1}))
+    play_ap(s, IMPERIAL, 35)
+    acts(s, ("move",), ("from", "r5c5"))
+    before = s.to_json()
+    with pytest.raises(IllegalActionError):
+        act(s, "to", "r6c5")
+    assert s.to_json() == before
+
+
+def test_units_in_the_camp_cannot_attack() -> None:
+    # rule 4.3.2 Attack: only units adjacent to a space with Insurgent units may attack
+    s = _board(("camp", {"exp": 5}), ("r5c5", {"exp": 1}), ("w5", {"ins": 1}))
+    play_ap(s, IMPERIAL, 30)
+    assert "attack" not in verbs(s)

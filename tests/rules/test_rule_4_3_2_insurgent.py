@@ -279,3 +279,18 @@ def test_pressure_the_government() -> None:
     act(s, "pressure")
     assert track(s, INSURGENT, "pressure") == 1
     assert RULES.active_seat(s) == INSURGENT and verbs(s) == {"end"}
+
+
+def test_regroup_from_an_island_into_the_city() -> None:
+    # rule 4.3.2 Regroup: any unit of the Insurgent player, an island's too, may go to the City
+    s = _board(("klisova", {"ins": 1}), ("w5", {"ins": 2}))
+    play_ap(s, INSURGENT, 32)
+    acts(s, ("regroup",), ("from", "klisova"), ("to", "b4"))
+    assert units(s, "b4") == (0, 0, 1) and units(s, "klisova") == (0, 0, 0)
+
+
+def test_raids_start_on_the_wall_only() -> None:
+    # rule 4.3.2 Raid: "one of their units on the Wall" (Klisova's raid aside): not from Row 2 or another island
+    s = _board(("b1", {"ins": 1}), ("marmarou", {"ins": 1}), ("mar1", {"exp": 1}), ("r6c1", {"exp": 1}))
+    play_ap(s, INSURGENT, 30)
+    assert "raid" not in verbs(s)

@@ -272,3 +272,22 @@ def test_bombard_adjacent_hits_on_three() -> None:
     _phase(s)
     _fire(s, "w6", "r4c6", 3, 2)
     assert units(s, "r4c6") == (1, 0, 0)
+
+
+@pytest.mark.parametrize(("src", "targets"), [("b1", {"c1", "c2"}), ("vasiladi", {"c2", "c3", "vas1"})])
+def test_beach_and_island_cannons_fire_at_the_water_next_to_them(src: str, targets: set[str]) -> None:
+    # rule 4.4: a Cannon on an island fires only at the spaces surrounding it; Row 2 cannons at the Row 1 water
+    # next to them (DESIGN reach, digest §9), 4+
+    s = _board(
+        (src, {"ins": 1, "cannon": INS}),
+        ("c1", {"exp": 1}),
+        ("c2", {"exp": 1}),
+        ("c3", {"exp": 1}),
+        ("vas1", {"exp": 1}),
+    )
+    _phase(s)
+    act(s, "cannon", src)
+    assert args(s, "target") == targets
+    force_dice(s, *d6(4, 3))
+    act(s, "target", "c2")
+    assert units(s, "c2") == (0, 0, 0)
