@@ -4,28 +4,39 @@ still applies (a decision with no legal choice lapses)."""
 
 from __future__ import annotations
 
+from functools import cache
+
 from muster.core.interface import Action
 from muster.games.freedom.board import board
-from muster.games.freedom.constants import IMPERIAL, INSURGENT, cannon_owner, other
+from muster.games.freedom.constants import IMPERIAL, IMPERIAL_CANNON, INSURGENT, cannon_owner, other
 from muster.games.freedom.datafiles import areas_file
 from muster.games.freedom.engine import Decision, auto, frame, push
-from muster.games.freedom.rules.cannons import can_fire, fire
-from muster.games.freedom.rules.combat import imperial_attack
+from muster.games.freedom.rules.cannons import can_fire, cannon_targets, fire
+from muster.games.freedom.rules.combat import imperial_attack, imperial_loses_unit, insurgent_hit_needed
 from muster.games.freedom.rules.common import (
     SIDE_NAME,
+    add_imperial,
     adjust,
     area_index,
     area_name,
     camp_cannon_from_pool,
     imperial_room,
     imperial_units,
+    insurgent_room,
     kind_fits,
     log,
     name,
+    remove_cannon,
+    remove_imperial,
+    remove_insurgent,
+    roll,
+    set_damage,
     support,
     support_effect,
 )
-from muster.games.freedom.rules.movement import kinds_at, move_unit
+from muster.games.freedom.rules.imperial_actions import plea_for_funds
+from muster.games.freedom.rules.insurgent_actions import raid_targets, regroup_targets
+from muster.games.freedom.rules.movement import kinds_at, move_unit, opening_destinations
 from muster.games.freedom.state import Frame, State
 
 # --- automatic primitives ------------------------------------------------------------------
@@ -348,6 +359,659 @@ class Grenades(Decision):
         wall = b.at(3, b.col[i])
         assert wall is not None
         return f"{s.ally[i]} Allied unit(s) in {name(i)} attack {name(wall)}"
+
+
+# --- designed-card primitives ---------------------------------------------------------------
+# Where-filters name sets of spaces by board data only, so frames stay plain JSON.
+
+
+def _where(name_: str, i: int) -> bool:
+    b = board()
+    kind, row = b.kind[i], b.row[i]
+    tests = {
+        "any": i != b.camp,
+        "map": True,
+        "row45": kind == "mainland" and row in (4, 5),
+        "row46": kind == "mainland" and row in (4, 5, 6),
+        "rows56": kind == "mainland" and row in (5, 6),
+        "rows78": kind == "mainland" and row in (7, 8),
+        "mainland": kind == "mainland",
+        "islands": kind == "island",
+        "water": kind == "water",
+        "klisova": b.ids[i] == "klisova" or b.ring[i] != "",
+        "wall": kind == "wall",
+    }
+    return tests[name_]
+
+
+WHERE_WORDS = {
+    "any": "any space",
+    "map": "any space or the Camp",
+    "row45": "Row 4 or Row 5",
+    "row46": "Rows 4–6",
+    "rows56": "Row 5 or Row 6",
+    "rows78": "Row 7 or Row 8",
+    "mainland": "the mainland",
+    "islands": "an island",
+    "water": "the Lagoon waters",
+    "klisova": "Klisova and its waters",
+    "wall": "the Wall",
+}
+"""Words for the where-filters, used in prompts."""
+
+
+@cache
+def spaces_where(where: str) -> tuple[int, ...]:
+    """Board indexes matching a where-filter."""
+    return tuple(i for i in range(len(board().ids)) if _where(where, i))
+
+
+def pool_to_camp(kind: str, count: int) -> Frame:
+    """Imperial units of ``kind`` (E or A) from the pool to the Camp, as many as the pool holds."""
+    return frame("ev_pool_to_camp", unit=kind, count=count)
+
+
+@auto("ev_pool_to_camp")
+def _ev_pool_to_camp(s: State, f: Frame) -> None:
+    n = add_imperial(s, board().camp, f["unit"], f["count"])
+    what = "Expeditionary" if f["unit"] == "E" else "Allied"
+    log(s, f"{n} {what} unit(s) arrive in the Camp." if n else f"No {what} unit is left in the pool.")
+
+
+def civilians(delta: int) -> Frame:
+    """Civilians arrive in the City Center from the pool (``delta`` > 0) or leave it (< 0)."""
+    return frame("ev_civilians", delta=delta)
+
+
+@auto("ev_civilians")
+def _ev_civilians(s: State, f: Frame) -> None:
+    delta = f["delta"]
+    n = min(delta, s.pools["civilians"]) if delta > 0 else -min(-delta, s.civilians)
+    s.civilians += n
+    s.pools["civilians"] -= n
+    log(s, f"Civilians in the City: {s.civilians - n} → {s.civilians}.")
+
+
+def free_plea() -> Frame:
+    """A Plea for Funds at no AP cost."""
+    return frame("ev_plea")
+
+
+@auto("ev_plea")
+def _ev_plea(s: State, f: Frame) -> None:
+    plea_for_funds(s)
+
+
+def place_insurgent(count: int, what: str = "unit", where: str = "insurgent") -> Frame:
+    """New Insurgent units or cannons from the pool, in the City (``city``) or also on islands."""
+    return frame("place_insurgent", seat=INSURGENT, left=count, what=what, where=where)
+
+
+class _Picker(Decision):
+    """A decision repeated ``left`` times over a list of spaces (optionally declinable)."""
+
+    optional = False
+
+    def spaces(self, s: State, f: Frame) -> list[str]:
+        """The ids (or ``id:kind``) that may be picked now."""
+        raise NotImplementedError
+
+    def pick(self, s: State, f: Frame, i: int, kind: str) -> None:
+        """Carry out one pick."""
+        raise NotImplementedError
+
+    def legal(self, s: State, f: Frame) -> list[Action]:
+        if f["left"] <= 0:
+            return []
+        acts = [Action("pick", x) for x in self.spaces(s, f)]
+        return [*acts, Action("done")] if acts and self.optional else acts
+
+    def apply(self, s: State, f: Frame, a: Action) -> None:
+        if a.verb == "done":
+            s.stack.pop()
+            return
+        sid, _, kind = str(a.arg).partition(":")
+        f["left"] -= 1
+        if f["left"] <= 0:
+            s.stack.pop()
+        self.pick(s, f, board().index[sid], kind)
+
+    def label(self, s: State, f: Frame, a: Action) -> str:
+        if a.verb == "done":
+            return "stop here"
+        sid, _, kind = str(a.arg).partition(":")
+        what = {"E": " (Expeditionary)", "A": " (Allied)"}.get(kind, "")
+        return f"{name(board().index[sid])}{what}"
+
+
+def _unit_choices(s: State, i: int, only: str | None) -> list[str]:
+    """``id`` or ``id:kind`` for the Imperial units in space ``i`` (``only``: E or A)."""
+    kinds = [k for k in kinds_at(s, i) if only is None or k == only]
+    sid = board().ids[i]
+    if only is not None:
+        return [f"{sid}:{k}" for k in kinds]
+    return [sid] if len(kinds) == 1 else [f"{sid}:{k}" for k in kinds]
+
+
+def remove_where(chooser: str, side: str, count: int, where: str, only: str | None = None) -> Frame:
+    """``chooser`` removes ``count`` units of ``side`` from spaces matching ``where`` (``only``: E/A)."""
+    return frame("ev_remove", seat=chooser, side=side, left=count, where=where, only=only)
+
+
+class RemoveWhere(_Picker):
+    """Remove units (to their pool) from a named set of spaces, one at a time."""
+
+    kind = "ev_remove"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        return f"Remove a {SIDE_NAME[f['side']]} unit from {WHERE_WORDS[f['where']]} ({f['left']} left)."
+
+    def spaces(self, s: State, f: Frame) -> list[str]:
+        out: list[str] = []
+        for i in spaces_where(f["where"]):
+            if f["side"] == IMPERIAL:
+                out += _unit_choices(s, i, f["only"])
+            elif s.ins[i]:
+                out.append(board().ids[i])
+        return out
+
+    def pick(self, s: State, f: Frame, i: int, kind: str) -> None:
+        if f["side"] == IMPERIAL:
+            remove_imperial(s, i, kind or None)
+        else:
+            remove_insurgent(s, i)
+        log(s, f"A {SIDE_NAME[f['side']]} unit is removed from {name(i)}.")
+
+
+def send_back(chooser: str, count: int, where: str) -> Frame:
+    """``chooser`` sends ``count`` Imperial units in ``where`` back to the Camp."""
+    return frame("ev_send_back", seat=chooser, left=count, where=where)
+
+
+class SendBack(_Picker):
+    """Imperial units go back to the Camp (floods, rain)."""
+
+    kind = "ev_send_back"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        return f"Send an Imperial unit in {WHERE_WORDS[f['where']]} back to the Camp ({f['left']} left)."
+
+    def spaces(self, s: State, f: Frame) -> list[str]:
+        return [x for i in spaces_where(f["where"]) for x in _unit_choices(s, i, None)]
+
+    def pick(self, s: State, f: Frame, i: int, kind: str) -> None:
+        move_unit(s, i, board().camp, kind or kinds_at(s, i)[0])
+        log(s, f"An Imperial unit in {name(i)} goes back to the Camp.")
+
+
+def place_imperial(seat: str, kind: str, count: int, where: str, from_camp: bool = False) -> Frame:
+    """Imperial units of ``kind`` from the pool (or the Camp) into spaces matching ``where``."""
+    return frame("ev_place_imperial", seat=seat, unit=kind, left=count, where=where, from_camp=from_camp)
+
+
+def imperial_may_enter(s: State, i: int, kind: str) -> bool:
+    """Room for a unit of ``kind``, and a thick Lagoon space only while its island is held."""
+    b = board()
+    return imperial_room(s, i, kind) and (b.thick[i] < 0 or imperial_units(s, b.thick[i]) > 0)
+
+
+class PlaceImperial(_Picker):
+    """New Imperial units (or Camp units) into a named set of spaces; the player may stop."""
+
+    kind = "ev_place_imperial"
+    optional = True
+
+    def prompt(self, s: State, f: Frame) -> str:
+        src = "the Camp" if f["from_camp"] else "the pool"
+        return f"Place a unit from {src} in {WHERE_WORDS[f['where']]} ({f['left']} left), or stop."
+
+    def spaces(self, s: State, f: Frame) -> list[str]:
+        kind = f["unit"]
+        if f["from_camp"]:
+            have = (s.exp if kind == "E" else s.ally)[board().camp]
+        else:
+            have = s.pools["expeditionary" if kind == "E" else "allied"]
+        if have <= 0:
+            return []
+        return [board().ids[i] for i in spaces_where(f["where"]) if imperial_may_enter(s, i, kind)]
+
+    def pick(self, s: State, f: Frame, i: int, kind: str) -> None:
+        if f["from_camp"]:
+            move_unit(s, board().camp, i, f["unit"])
+        else:
+            add_imperial(s, i, f["unit"])
+        log(s, f"An Imperial unit is placed in {name(i)}.")
+
+
+def damage_wall(seat: str, count: int) -> Frame:
+    """``seat`` damages Wall sections by one step, ``count`` times (no Morale choice: an event)."""
+    return frame("ev_damage", seat=seat, left=count)
+
+
+class DamageWall(_Picker):
+    """Choose a Wall section that is not destroyed; it takes one step of damage."""
+
+    kind = "ev_damage"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        return f"Choose a Wall section to damage ({f['left']} left)."
+
+    def spaces(self, s: State, f: Frame) -> list[str]:
+        b = board()
+        return [b.ids[i] for i in b.walls if s.damage[i] < 2]
+
+    def pick(self, s: State, f: Frame, i: int, kind: str) -> None:
+        set_damage(s, i, s.damage[i] + 1)
+        log(s, f"{name(i)} is {('damaged', 'destroyed')[s.damage[i] - 1]}.")
+
+
+def repair_wall(seat: str, count: int) -> Frame:
+    """``seat`` repairs damaged Wall sections by one step each, ``count`` times."""
+    return frame("ev_repair", seat=seat, left=count)
+
+
+class RepairWall(_Picker):
+    """Choose a damaged or destroyed Wall section without Imperial units; it improves one step."""
+
+    kind = "ev_repair"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        return f"Choose a Wall section to repair ({f['left']} left)."
+
+    def spaces(self, s: State, f: Frame) -> list[str]:
+        b = board()
+        return [b.ids[i] for i in b.walls if s.damage[i] > 0 and imperial_units(s, i) == 0]
+
+    def pick(self, s: State, f: Frame, i: int, kind: str) -> None:
+        set_damage(s, i, s.damage[i] - 1)
+        log(s, f"{name(i)} is repaired: now {('intact', 'damaged')[s.damage[i]]}.")
+
+
+def train(count: int) -> Frame:
+    """Civilians become Insurgent units, free of AP (as Train Civilians)."""
+    return frame("ev_train", seat=INSURGENT, left=count)
+
+
+class TrainFree(_Picker):
+    """Choose where a trained Civilian stands: Row 3, Row 2 or an island free of Imperial units."""
+
+    kind = "ev_train"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        return f"Train a Civilian: choose where the new unit stands ({f['left']} left)."
+
+    def spaces(self, s: State, f: Frame) -> list[str]:
+        if s.civilians <= 0 or s.pools["insurgent"] <= 0:
+            return []
+        b = board()
+        return [b.ids[i] for i in b.insurgent_spaces if insurgent_room(s, i)]
+
+    def pick(self, s: State, f: Frame, i: int, kind: str) -> None:
+        s.civilians -= 1
+        s.pools["civilians"] += 1
+        s.pools["insurgent"] -= 1
+        s.ins[i] += 1
+        log(s, f"A Civilian takes up arms in {name(i)}.")
+
+
+def spike_cannon(seat: str, side: str, where: str) -> Frame:
+    """``seat`` removes one cannon of ``side`` standing in ``where`` (back to the pool)."""
+    return frame("ev_spike", seat=seat, side=side, left=1, where=where)
+
+
+class SpikeCannon(_Picker):
+    """Choose an enemy cannon to put out of action."""
+
+    kind = "ev_spike"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        return f"Choose a {SIDE_NAME[f['side']]} cannon in {WHERE_WORDS[f['where']]} to remove."
+
+    def spaces(self, s: State, f: Frame) -> list[str]:
+        b = board()
+        return [b.ids[i] for i in spaces_where(f["where"]) if cannon_owner(s.cannon[i]) == f["side"]]
+
+    def pick(self, s: State, f: Frame, i: int, kind: str) -> None:
+        remove_cannon(s, i)
+        log(s, f"The cannon in {name(i)} is put out of action.")
+
+
+def build_free(seat: str, where: str) -> Frame:
+    """A free Imperial cannon (from the Camp, else the pool) in a ``where`` space with a unit and no cannon."""
+    return frame("ev_build", seat=seat, left=1, where=where)
+
+
+class BuildFree(_Picker):
+    """Choose the space of a free Imperial cannon."""
+
+    kind = "ev_build"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        return f"Choose a space in {WHERE_WORDS[f['where']]} with your unit for a new cannon."
+
+    def spaces(self, s: State, f: Frame) -> list[str]:
+        if s.camp_cannons <= 0 and s.pools["cannons"] <= 0:
+            return []
+        b = board()
+        return [b.ids[i] for i in spaces_where(f["where"]) if imperial_units(s, i) and not s.cannon[i]]
+
+    def pick(self, s: State, f: Frame, i: int, kind: str) -> None:
+        if s.camp_cannons > 0:
+            s.camp_cannons -= 1
+        else:
+            s.pools["cannons"] -= 1
+        s.cannon[i] = IMPERIAL_CANNON
+        log(s, f"A new Imperial cannon stands in {name(i)}.")
+
+
+def advance(seat: str, count: int) -> Frame:
+    """``seat`` may move up to ``count`` Imperial units one space forward each (no Slow Movement)."""
+    return frame("ev_advance", seat=seat, left=count, src=None)
+
+
+class Advance(Decision):
+    """Choose a unit, then the space one step forward (from the Camp: any adjacent space)."""
+
+    kind = "ev_advance"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        if f["src"] is None:
+            return f"Move an Imperial unit one space forward ({f['left']} left), or stop."
+        return "Choose where the unit moves."
+
+    def _targets(self, s: State, i: int, kind: str) -> list[int]:
+        return opening_destinations(s, i, kind)
+
+    def legal(self, s: State, f: Frame) -> list[Action]:
+        b = board()
+        if f["src"] is not None:
+            sid, _, kind = str(f["src"]).partition(":")
+            i = b.index[sid]
+            return [Action("to", b.ids[j]) for j in self._targets(s, i, kind or kinds_at(s, i)[0])]
+        if f["left"] <= 0:
+            return []
+        acts = []
+        for i in range(len(b.ids)):
+            for x in _unit_choices(s, i, None):
+                kind = x.partition(":")[2] or kinds_at(s, i)[0]
+                if self._targets(s, i, kind):
+                    acts.append(Action("from", x))
+        return [*acts, Action("done")] if acts else []
+
+    def apply(self, s: State, f: Frame, a: Action) -> None:
+        b = board()
+        if a.verb == "done":
+            s.stack.pop()
+        elif a.verb == "from":
+            f["src"] = a.arg
+        else:
+            sid, _, kind = str(f["src"]).partition(":")
+            i, j = b.index[sid], b.index[str(a.arg)]
+            move_unit(s, i, j, kind or kinds_at(s, i)[0])
+            log(s, f"An Imperial unit moves forward from {name(i)} to {name(j)}.")
+            f["src"] = None
+            f["left"] -= 1
+            if f["left"] <= 0:
+                s.stack.pop()
+
+    def label(self, s: State, f: Frame, a: Action) -> str:
+        if a.verb == "done":
+            return "move no more units"
+        sid = str(a.arg).partition(":")[0]
+        return f"{a.verb} {name(board().index[sid])}"
+
+
+def free_attacks(seat: str, count: int, bonus: int, only: str | None = None, from_where: str = "map") -> Frame:
+    """Up to ``count`` attacks by ``seat`` at no AP cost, each roll + ``bonus``.
+
+    ``only`` limits Imperial attackers to one kind (E or A); ``from_where`` to a set of spaces.
+    """
+    return frame("ev_attack", seat=seat, left=count, bonus=bonus, only=only, where=from_where, src=None)
+
+
+def attack_sources(s: State, seat: str, only: str | None = None, where: str = "map") -> list[int]:
+    """Spaces from which ``seat`` can attack now (an enemy unit adjacent)."""
+    b = board()
+    out = []
+    for i in spaces_where(where):
+        if seat == IMPERIAL:
+            mine = (s.ally[i] if only == "A" else s.exp[i] if only == "E" else imperial_units(s, i)) > 0
+            if mine and b.kind[i] != "camp" and any(s.ins[j] for j in b.adj[i]):
+                out.append(i)
+        elif s.ins[i] and any(imperial_units(s, j) for j in b.adj[i]):
+            out.append(i)
+    return out
+
+
+class FreeAttack(Decision):
+    """Choose the attacking space, then the adjacent target; the player may stop between attacks."""
+
+    kind = "ev_attack"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        if f["src"] is None:
+            return f"Free attack ({f['left']} left, {f['bonus']:+d} to the roll): choose the attacker, or stop."
+        return "Choose the target of the attack."
+
+    def _targets(self, s: State, f: Frame, i: int) -> list[int]:
+        enemy = s.ins if f["seat"] == IMPERIAL else [imperial_units(s, j) for j in range(len(s.ins))]
+        return [j for j in board().adj[i] if enemy[j]]
+
+    def legal(self, s: State, f: Frame) -> list[Action]:
+        b = board()
+        if f["src"] is not None:
+            return [Action("target", b.ids[j]) for j in self._targets(s, f, b.index[f["src"]])]
+        if f["left"] <= 0:
+            return []
+        acts = [Action("from", b.ids[i]) for i in attack_sources(s, f["seat"], f["only"], f["where"])]
+        return [*acts, Action("done")] if acts else []
+
+    def apply(self, s: State, f: Frame, a: Action) -> None:
+        b = board()
+        if a.verb == "done":
+            s.stack.pop()
+            return
+        if a.verb == "from":
+            f["src"] = a.arg
+            return
+        i, j = b.index[f["src"]], b.index[str(a.arg)]
+        f["src"] = None
+        f["left"] -= 1
+        if f["left"] <= 0:
+            s.stack.pop()
+        if f["seat"] == IMPERIAL:
+            imperial_attack(s, i, j, f["bonus"])
+        else:
+            insurgent_attack_with(s, i, j, f["bonus"])
+
+    def label(self, s: State, f: Frame, a: Action) -> str:
+        if a.verb == "done":
+            return "make no more attacks"
+        where = name(board().index[str(a.arg)])
+        return f"attack from {where}" if a.verb == "from" else f"attack {where}"
+
+
+def insurgent_attack_with(s: State, src: int, dst: int, bonus: int) -> bool:
+    """An Insurgent attack (1d8) with a modifier; a hit removes an Imperial unit."""
+
+    need = insurgent_hit_needed(dst)
+    die = roll(s, 8)
+    hit = die + bonus >= need
+    log(s, f"Insurgent attack from {name(src)} on {name(dst)}: rolls {die}{bonus:+d}, needs {need}: "
+        f"{'hit' if hit else 'miss'}.")
+    if hit:
+        imperial_loses_unit(s, dst, INSURGENT)
+    return hit
+
+
+def free_raids(count: int, bonus: int) -> Frame:
+    """Up to ``count`` Raids by the Insurgent at no AP cost (any distance), each roll + ``bonus``."""
+    return frame("ev_raid", seat=INSURGENT, left=count, bonus=bonus, src=None)
+
+
+def raid_sources(s: State) -> list[int]:
+    """Spaces from which a Raid can be made now."""
+    b = board()
+    return [i for i in b.insurgent_spaces if s.ins[i] and raid_targets(s, i)]
+
+
+class FreeRaid(Decision):
+    """Choose the raiding unit, then the target; the player may stop between raids."""
+
+    kind = "ev_raid"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        if f["src"] is None:
+            return f"Free Raid ({f['left']} left, {f['bonus']:+d} to the roll): choose the raider, or stop."
+        return "Choose the target of the Raid."
+
+    def legal(self, s: State, f: Frame) -> list[Action]:
+        b = board()
+        if f["src"] is not None:
+            return [Action("target", b.ids[j]) for j, _ in raid_targets(s, b.index[f["src"]])]
+        if f["left"] <= 0:
+            return []
+        acts = [Action("from", b.ids[i]) for i in raid_sources(s)]
+        return [*acts, Action("done")] if acts else []
+
+    def apply(self, s: State, f: Frame, a: Action) -> None:
+
+        b = board()
+        if a.verb == "done":
+            s.stack.pop()
+            return
+        if a.verb == "from":
+            f["src"] = a.arg
+            return
+        i, j = b.index[f["src"]], b.index[str(a.arg)]
+        f["src"] = None
+        f["left"] -= 1
+        if f["left"] <= 0:
+            s.stack.pop()
+        die = roll(s, 8)
+        hit = die + f["bonus"] >= 5
+        log(s, f"Insurgent raid from {name(i)} on {name(j)}: rolls {die}{f['bonus']:+d}, needs 5: "
+            f"{'hit' if hit else 'miss'}.")
+        if hit:
+            imperial_loses_unit(s, j, INSURGENT)
+
+    def label(self, s: State, f: Frame, a: Action) -> str:
+        if a.verb == "done":
+            return "make no more raids"
+        where = name(board().index[str(a.arg)])
+        return f"raid from {where}" if a.verb == "from" else f"raid {where}"
+
+
+def free_regroups(count: int) -> Frame:
+    """Up to ``count`` Regroups by the Insurgent at no AP cost."""
+    return frame("ev_regroup", seat=INSURGENT, left=count, src=None)
+
+
+class FreeRegroup(Decision):
+    """Choose a unit, then its new City or island space; the player may stop."""
+
+    kind = "ev_regroup"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        return f"Free Regroup ({f['left']} left): choose a unit, or stop." if f["src"] is None else "Choose where."
+
+    def legal(self, s: State, f: Frame) -> list[Action]:
+        b = board()
+        if f["src"] is not None:
+            return [Action("to", b.ids[j]) for j in regroup_targets(s, b.index[f["src"]])]
+        if f["left"] <= 0:
+            return []
+        acts = [Action("from", b.ids[i]) for i in b.insurgent_spaces if s.ins[i] and regroup_targets(s, i)]
+        return [*acts, Action("done")] if acts else []
+
+    def apply(self, s: State, f: Frame, a: Action) -> None:
+        b = board()
+        if a.verb == "done":
+            s.stack.pop()
+            return
+        if a.verb == "from":
+            f["src"] = a.arg
+            return
+        i, j = b.index[f["src"]], b.index[str(a.arg)]
+        s.ins[i] -= 1
+        s.ins[j] += 1
+        log(s, f"Insurgent unit regroups from {name(i)} to {name(j)}.")
+        f["src"] = None
+        f["left"] -= 1
+        if f["left"] <= 0:
+            s.stack.pop()
+
+
+def fire_cannons(seat: str, count: int, bonus: int) -> Frame:
+    """Up to ``count`` different cannons of ``seat`` fire now, each die + ``bonus``."""
+    return frame("ev_fire", seat=seat, left=count, bonus=bonus, fired=[], src=None)
+
+
+def ready_cannons(s: State, seat: str, fired: list[str]) -> list[int]:
+    """Cannons of ``seat`` that may fire now (a friendly unit with them and a target in reach)."""
+    b = board()
+    return [
+        i
+        for i in range(len(b.ids))
+        if s.cannon[i] and b.ids[i] not in fired and can_fire(s, i, seat) and cannon_targets(s, i)
+    ]
+
+
+class FireCannons(Decision):
+    """Choose a cannon, then its target; the shot's dice get the event's modifier."""
+
+    kind = "ev_fire"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        if f["src"] is None:
+            return f"Fire a cannon ({f['left']} left, {f['bonus']:+d} to each die), or stop."
+        return "Choose the target."
+
+    def legal(self, s: State, f: Frame) -> list[Action]:
+        b = board()
+        if f["src"] is not None:
+            return [Action("target", b.ids[j]) for j, _ in cannon_targets(s, b.index[f["src"]])]
+        if f["left"] <= 0:
+            return []
+        acts = [Action("cannon", b.ids[i]) for i in ready_cannons(s, f["seat"], f["fired"])]
+        return [*acts, Action("done")] if acts else []
+
+    def apply(self, s: State, f: Frame, a: Action) -> None:
+        b = board()
+        if a.verb == "done":
+            s.stack.pop()
+            return
+        if a.verb == "cannon":
+            f["src"] = a.arg
+            return
+        src, dst = b.index[f["src"]], b.index[str(a.arg)]
+        need = dict(cannon_targets(s, src))[dst]
+        f["fired"] = [*f["fired"], f["src"]]
+        f["src"] = None
+        f["left"] -= 1
+        if f["left"] <= 0:
+            s.stack.pop()
+        fire(s, src, dst, need - f["bonus"])
+
+    def label(self, s: State, f: Frame, a: Action) -> str:
+        if a.verb == "done":
+            return "fire no more cannons"
+        where = name(board().index[str(a.arg)])
+        return f"fire the cannon in {where}" if a.verb == "cannon" else f"fire at {where}"
+
+
+def take_island(seat: str, island: str, kind: str) -> Frame:
+    """The Insurgent units on ``island`` are removed and one Imperial unit of ``kind`` from the pool lands."""
+    return frame("ev_take_island", seat=seat, island=island, unit=kind)
+
+
+@auto("ev_take_island")
+def _ev_take_island(s: State, f: Frame) -> None:
+    i = board().index[f["island"]]
+    while remove_insurgent(s, i):
+        log(s, f"An Insurgent unit on {name(i)} is lost.")
+    if imperial_may_enter(s, i, f["unit"]) and add_imperial(s, i, f["unit"]):
+        log(s, f"An Imperial unit lands on {name(i)}.")
 
 
 __all__ = ["INSURGENT", "kind_fits", "other"]
