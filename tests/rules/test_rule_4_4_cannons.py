@@ -291,3 +291,26 @@ def test_beach_and_island_cannons_fire_at_the_water_next_to_them(src: str, targe
     force_dice(s, *d6(4, 3))
     act(s, "target", "c2")
     assert units(s, "c2") == (0, 0, 0)
+
+
+def test_hits_apply_one_at_a_time_on_the_wall() -> None:
+    # rule 4.4.1 (hits one at a time, digest §6): two hits on a damaged section: destroyed, then a unit falls
+    s = _board(("r4c5", {"exp": 1, "cannon": IMP}), ("w5", {"ins": 2, "damage": 1}))
+    _phase(s)
+    _fire(s, "r4c5", "w5", 6, 6)
+    assert s.damage[idx("w5")] == 2
+    assert units(s, "w5") == (0, 0, 1)
+    act(s, "morale", "enemy")  # the destruction's Morale choice
+    assert s.stack == []
+    assert track(s, INSURGENT, "morale") == 9
+
+
+def test_insurgent_two_hits_unit_then_cannon() -> None:
+    # rule 4.4.2: two hits on a space with one unit and a cannon: the unit (Morale choice), then the cannon
+    s = _board(("w5", {"ins": 1, "cannon": INS}), ("r4c5", {"exp": 1, "cannon": IMP}))
+    run(s, frame("cannons", seat=INSURGENT, fired=[], src=None))
+    _fire(s, "w5", "r4c5", 5, 4)
+    assert units(s, "r4c5") == (0, 0, 0)
+    assert s.cannon[idx("r4c5")] == 0
+    act(s, "morale", "own")
+    assert track(s, INSURGENT, "morale") == 11
