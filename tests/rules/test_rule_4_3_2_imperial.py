@@ -467,3 +467,13 @@ def test_units_in_the_camp_cannot_attack() -> None:
     s = _board(("camp", {"exp": 5}), ("r5c5", {"exp": 1}), ("w5", {"ins": 1}))
     play_ap(s, IMPERIAL, 30)
     assert "attack" not in verbs(s)
+
+
+def test_cannons_alone_cannot_be_attacked() -> None:
+    # rule 4.3.2 Attack: units attack spaces with the opponent's units; a cannon alone is no target (digest §4)
+    s = _board(("r4c5", {"exp": 1}), ("w5", {"cannon": 2}), ("w1", {"ins": 1}))
+    play_ap(s, IMPERIAL, 30)
+    assert "attack" not in verbs(s)
+    s2 = _board(("w5", {"ins": 1}), ("r4c5", {"cannon": IMPERIAL_CANNON}))
+    play_ap(s2, INSURGENT, 30)
+    assert "attack" not in verbs(s2)
