@@ -1,0 +1,94 @@
+"""``muster arena`` and ``muster simulate``: the simulation lab on the command line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from muster.ai import BotSpecError
+from muster.lab.arena import ArenaReport, run_arena, write_arena
+from muster.lab.simulate import run_simulation, summary, write_report
+from muster.lab.stats import wilson
+
+console = Console()
+
+
+def _fail(message: str) -> None:
+    console.print(f"[red]error:[/red] {message}")
+    raise typer.Exit(2)
+
+
+def arena(
+    bots: list[str] = typer.Argument(..., help="Bot specs, e.g. random heuristic ismcts:iterations=300"),
+    games: int = typer.Option(10, "--games", "-n", help="Seeds per pair of bots (each played twice, seats swapped)"),
+    seed: int = typer.Option(0, help="First seed"),
+    workers: int = typer.Option(0, help="Worker processes (0: all cores)"),
+    ruleset: str = typer.Option("2nd", help="Rules edition: 2nd or 1st"),
+    out: Path = typer.Option(Path("reports/arena"), help="Directory for games.csv and arena.json"),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar"),
+) -> None:
+    """Round-robin between bots with paired seeds; ratings with 95% intervals, win rates by side."""
+    if ruleset not in ("2nd", "1st"):
+        _fail("ruleset must be 2nd or 1st")
+    try:
+        report = run_arena(bots, games, seed, workers, ruleset, show_progress=not quiet)
+    except (BotSpecError, ValueError) as exc:
+        _fail(str(exc))
+        return
+    paths = write_arena(report, out)
+    _print_arena(report)
+    console.print("Wrote " + ", ".join(str(p) for p in paths))
+
+
+def _print_arena(report: ArenaReport) -> None:
+    table = Table(title=f"Arena: {len(report.records)} games")
+    for col in ("bot", "Elo (BT)", "95% CI", "score", "as Imperial", "as Insurgent", "wins by type"):
+        table.add_column(col)
+    for r in report.ratings:
+        sides = report.by_side(r.name)
+        cells = []
+        for w, n in sides.values():
+            rate, low, high = wilson(w, n)
+            cells.append(f"{w}/{n} {rate:.0%} ({low:.0%}–{high:.0%})")
+        types = ", ".join(f"{k} {v}" for k, v in report.victory_types(r.name).most_common())
+        table.add_row(r.name, f"{r.elo:+.0f}", f"{r.low:+.0f} … {r.high:+.0f}", f"{r.wins:g}/{r.games}",
+                      *cells, types)
+    console.print(table)
+
+
+def simulate(
+    imperial: str = typer.Option(..., "--imperial", help="Bot spec for the Imperial seat"),
+    insurgent: str = typer.Option(..., "--insurgent", help="Bot spec for the Insurgent seat"),
+    games: int = typer.Option(100, "--games", "-n", help="Number of games"),
+    seed: int = typer.Option(0, help="First seed"),
+    workers: int = typer.Option(0, help="Worker processes (0: all cores)"),
+    ruleset: str = typer.Option("2nd", help="Rules edition: 2nd or 1st"),
+    fmt: str = typer.Option("md", "--format", help="Report format: md or html"),
+    out: Path = typer.Option(Path("reports/simulate"), help="Directory for the report, plots and summary.json"),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar"),
+) -> None:
+    """Balance report: Imperial win rate with its 95% CI, endings by round, lengths, tracks, card events."""
+    if ruleset not in ("2nd", "1st"):
+        _fail("ruleset must be 2nd or 1st")
+    if fmt not in ("md", "html"):
+        _fail("format must be md or html")
+    try:
+        records = run_simulation(imperial, insurgent, games, seed, workers, ruleset, show_progress=not quiet)
+    except (BotSpecError, ValueError) as exc:
+        _fail(str(exc))
+        return
+    path = write_report(records, out, fmt)
+    data = summary(records)
+    low, high = data["imperial_win_rate_ci95"]
+    console.print(f"Imperial win rate {data['imperial_win_rate']:.1%} (95% CI {low:.1%}–{high:.1%}) "
+                  f"over {data['games']} games; endings: {data['endings']}")
+    console.print(f"Report: {path}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the lab's commands to the ``muster`` app."""
+    app.command("arena")(arena)
+    app.command("simulate")(simulate)

@@ -1,0 +1,106 @@
+"""Round-robin arena: every pair of bots plays paired games (same deal and dice, seats swapped)."""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+from muster.lab.play import SEATS, GameRecord
+from muster.lab.runner import Job, check_specs, run_jobs
+from muster.lab.stats import Rating, Result, ratings, wilson
+
+
+def arena_jobs(bots: Sequence[str], games: int, seed: int = 0, ruleset: str = "2nd") -> list[Job]:
+    """For each pair of distinct bots and each of ``games`` seeds, two games with the seats swapped.
+
+    Paired seeds give both seat orders the same deal and the same dice stream, so the luck of the
+    draw cancels out of the comparison.
+    """
+    if len(bots) < 2:
+        raise ValueError("an arena needs at least two bots")
+    if len(set(bots)) != len(bots):
+        raise ValueError("each bot spec may appear only once")
+    if games < 1:
+        raise ValueError("games must be at least 1")
+    jobs = []
+    for a, b in combinations(bots, 2):
+        for k in range(games):
+            jobs.append(Job(a, b, seed + k, ruleset))
+            jobs.append(Job(b, a, seed + k, ruleset))
+    return jobs
+
+
+@dataclass
+class ArenaReport:
+    """The arena's results: ratings, and per bot the win rate by side and the victory types."""
+
+    bots: list[str]
+    records: list[GameRecord]
+    ratings: list[Rating] = field(default_factory=list)
+
+    def results(self) -> list[Result]:
+        """(imperial bot, insurgent bot, imperial score) per game."""
+        return [(r.imperial, r.insurgent, 1.0 if r.winner == "imperial" else 0.0 if r.winner else 0.5)
+                for r in self.records]
+
+    def by_side(self, bot: str) -> dict[str, tuple[int, int]]:
+        """Per seat, (wins, games) of ``bot``."""
+        out = {}
+        for seat in SEATS:
+            mine = [r for r in self.records if getattr(r, seat) == bot]
+            out[seat] = (sum(1 for r in mine if r.winner == seat), len(mine))
+        return out
+
+    def victory_types(self, bot: str) -> Counter[str]:
+        """How ``bot``'s wins came about (fort, beach, survival, morale...)."""
+        return Counter(r.reason for r in self.records if r.winner and getattr(r, r.winner) == bot)
+
+    def to_json(self) -> dict[str, Any]:
+        """Summary as JSON-ready data."""
+        bots = {}
+        for b in self.bots:
+            sides = self.by_side(b)
+            bots[b] = {
+                "by_side": {s: {"wins": w, "games": n, "rate": wilson(w, n)[0], "ci95": list(wilson(w, n)[1:])}
+                            for s, (w, n) in sides.items()},
+                "victory_types": dict(self.victory_types(b)),
+            }
+        return {
+            "bots": bots,
+            "ratings": [{"bot": r.name, "elo": round(r.elo, 1), "ci95": [round(r.low, 1), round(r.high, 1)],
+                         "games": r.games, "score": r.wins} for r in self.ratings],
+            "games": len(self.records),
+        }
+
+
+def run_arena(bots: Sequence[str], games: int, seed: int = 0, workers: int = 0, ruleset: str = "2nd",
+              show_progress: bool = True) -> ArenaReport:
+    """Play the round robin and compute ratings (Bradley–Terry, Elo scale, bootstrap 95% CI)."""
+    check_specs(bots)
+    jobs = arena_jobs(bots, games, seed, ruleset)
+    records = run_jobs(jobs, workers, show_progress, label="arena")
+    report = ArenaReport(list(bots), records)
+    report.ratings = ratings(report.results(), list(bots))
+    return report
+
+
+def write_arena(report: ArenaReport, out: Path) -> list[Path]:
+    """Write games.csv (one row per game) and arena.json (the summary) into ``out``."""
+    out.mkdir(parents=True, exist_ok=True)
+    games_csv = out / "games.csv"
+    with games_csv.open("w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["seed", "imperial", "insurgent", "winner", "reason", "round", "decisions",
+                    "imperial_seconds", "insurgent_seconds"])
+        for r in report.records:
+            w.writerow([r.seed, r.imperial, r.insurgent, r.winner or "", r.reason, r.round, r.decisions,
+                        f"{r.seconds['imperial']:.3f}", f"{r.seconds['insurgent']:.3f}"])
+    summary = out / "arena.json"
+    summary.write_text(json.dumps(report.to_json(), indent=2))
+    return [games_csv, summary]

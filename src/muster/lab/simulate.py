@@ -1,0 +1,262 @@
+"""Balance report: many games between two fixed bots, summarised in Markdown or HTML with PNG plots."""
+
+from __future__ import annotations
+
+import html
+import json
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from muster.games.freedom.rules.action_phase import card_name
+from muster.lab.play import SEATS, GameRecord
+from muster.lab.runner import Job, check_specs, run_jobs
+from muster.lab.stats import wilson
+
+REASONS = ("fort", "beach", "insurgent_morale", "imperial_morale", "survival")
+"""How a game can end, in the order the report lists them."""
+
+
+def run_simulation(imperial: str, insurgent: str, games: int, seed: int = 0, workers: int = 0,
+                   ruleset: str = "2nd", show_progress: bool = True) -> list[GameRecord]:
+    """Play ``games`` games (seeds ``seed`` … ``seed + games - 1``) between the two bot specs."""
+    if games < 1:
+        raise ValueError("games must be at least 1")
+    check_specs([imperial, insurgent])
+    jobs = [Job(imperial, insurgent, seed + k, ruleset) for k in range(games)]
+    return run_jobs(jobs, workers, show_progress, label="simulate")
+
+
+@dataclass
+class CardStat:
+    """How often one card's event was used, and how the games it was used in ended."""
+
+    card: int
+    name: str
+    by_seat: dict[str, int]
+    games: int
+    wins: int
+    """Games in which the side that used the event won."""
+
+
+def card_stats(records: Sequence[GameRecord]) -> list[CardStat]:
+    """Per card, event uses by seat and the win rate of the user (a card used twice in a game counts once)."""
+    uses: dict[int, Counter[str]] = defaultdict(Counter)
+    games: Counter[int] = Counter()
+    wins: Counter[int] = Counter()
+    for r in records:
+        seen: set[tuple[str, int]] = set()
+        for seat, card in r.events:
+            uses[card][seat] += 1
+            if (seat, card) in seen:
+                continue
+            seen.add((seat, card))
+            games[card] += 1
+            wins[card] += r.winner == seat
+    out = [CardStat(c, card_name(c), {s: uses[c][s] for s in SEATS}, games[c], wins[c]) for c in uses]
+    return sorted(out, key=lambda cs: (-sum(cs.by_seat.values()), cs.card))
+
+
+def summary(records: Sequence[GameRecord]) -> dict[str, Any]:
+    """The numbers of the report as JSON-ready data."""
+    n = len(records)
+    imp_wins = sum(1 for r in records if r.winner == "imperial")
+    rate, low, high = wilson(imp_wins, n)
+    endings = Counter(r.reason for r in records)
+    by_round: dict[str, dict[int, int]] = {reason: dict(Counter(r.round for r in records if r.reason == reason))
+                                           for reason in sorted(endings)}
+    return {
+        "games": n,
+        "imperial": records[0].imperial if records else "",
+        "insurgent": records[0].insurgent if records else "",
+        "imperial_wins": imp_wins,
+        "imperial_win_rate": rate,
+        "imperial_win_rate_ci95": [low, high],
+        "endings": dict(endings),
+        "endings_by_round": by_round,
+        "mean_decisions": sum(r.decisions for r in records) / n if n else 0.0,
+        "mean_rounds": sum(r.round for r in records) / n if n else 0.0,
+        "seconds_per_game": {s: sum(r.seconds[s] for r in records) / n if n else 0.0 for s in SEATS},
+        "cards": [{"card": c.card, "name": c.name, "events": c.by_seat, "games": c.games, "user_wins": c.wins}
+                  for c in card_stats(records)],
+    }
+
+
+# --- plots ---------------------------------------------------------------------------------
+
+
+def _pyplot() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only: no display on servers and in CI
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def plot_endings(records: Sequence[GameRecord], path: Path) -> None:
+    """Stacked bars: how games ended, by the round in which they ended."""
+    plt = _pyplot()
+    rounds = list(range(1, max((r.round for r in records), default=6) + 1))
+    fig, ax = plt.subplots(figsize=(7, 4))
+    bottom = [0] * len(rounds)
+    for reason in REASONS:
+        counts = [sum(1 for r in records if r.reason == reason and r.round == k) for k in rounds]
+        if any(counts):
+            ax.bar(rounds, counts, bottom=bottom, label=reason.replace("_", " "))
+            bottom = [b + c for b, c in zip(bottom, counts, strict=True)]
+    ax.set_xlabel("round the game ended")
+    ax.set_ylabel("games")
+    ax.set_title("How games end")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def plot_length(records: Sequence[GameRecord], path: Path) -> None:
+    """Histogram of game length in decisions."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7, 4))
+    ax.hist([r.decisions for r in records], bins=30, color="#4a6fa5")
+    ax.set_xlabel("decisions in the game")
+    ax.set_ylabel("games")
+    ax.set_title("Game length")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def plot_tracks(records: Sequence[GameRecord], path: Path) -> None:
+    """Mean Morale and Supplies of both sides at the start of each round (games still running)."""
+    plt = _pyplot()
+    keys = ("imperial_morale", "insurgent_morale", "imperial_supplies", "insurgent_supplies", "imperial_money")
+    rounds = sorted({p["round"] for r in records for p in r.trajectory})
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    for key in keys:
+        means = []
+        for k in rounds:
+            vals = [p[key] for r in records for p in r.trajectory if p["round"] == k]
+            means.append(sum(vals) / len(vals) if vals else float("nan"))
+        ax = axes[0] if key.endswith("morale") else axes[1]
+        ax.plot(rounds, means, marker="o", label=key.replace("_", " "))
+    for ax, title in zip(axes, ("Morale", "Supplies and Money"), strict=True):
+        ax.set_xlabel("round (7 = after the last round)")
+        ax.set_title(f"{title}: mean at the start of each round")
+        ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def plot_cards(records: Sequence[GameRecord], path: Path, top: int = 25) -> None:
+    """Bars: the most used card events, by the side that used them."""
+    plt = _pyplot()
+    stats = card_stats(records)[:top]
+    fig, ax = plt.subplots(figsize=(8, max(3, 0.3 * len(stats) + 1)))
+    names = [c.name for c in stats]
+    left = [0] * len(stats)
+    for seat, colour in zip(SEATS, ("#b03a2e", "#2e5eaa"), strict=True):
+        vals = [c.by_seat[seat] for c in stats]
+        ax.barh(names, vals, left=left, color=colour, label=seat)
+        left = [a + b for a, b in zip(left, vals, strict=True)]
+    ax.invert_yaxis()
+    ax.set_xlabel("times played as an event")
+    ax.set_title("Card events used")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+# --- the report -----------------------------------------------------------------------------
+
+PLOTS = (("endings.png", plot_endings, "How games end, by round"),
+         ("length.png", plot_length, "Game length"),
+         ("tracks.png", plot_tracks, "Morale and supply trajectories"),
+         ("cards.png", plot_cards, "Card events used"))
+
+
+def write_report(records: Sequence[GameRecord], out: Path, fmt: str = "md") -> Path:
+    """Write summary.json, the PNG plots and report.md (or report.html) into ``out``; return the report path."""
+    if fmt not in ("md", "html"):
+        raise ValueError("format must be 'md' or 'html'")
+    if not records:
+        raise ValueError("no games to report on")
+    out.mkdir(parents=True, exist_ok=True)
+    data = summary(records)
+    (out / "summary.json").write_text(json.dumps(data, indent=2))
+    for filename, plot, _title in PLOTS:
+        plot(records, out / filename)
+    lines = _markdown(data)
+    if fmt == "md":
+        path = out / "report.md"
+        path.write_text("\n".join(lines) + "\n")
+    else:
+        path = out / "report.html"
+        path.write_text(_html(lines))
+    return path
+
+
+def _markdown(data: dict[str, Any]) -> list[str]:
+    low, high = data["imperial_win_rate_ci95"]
+    lines = [
+        f"# Balance report: {data['imperial']} (Imperial) vs {data['insurgent']} (Insurgent)",
+        "",
+        f"- Games: {data['games']}",
+        f"- Imperial win rate: **{data['imperial_win_rate']:.1%}** (95% CI {low:.1%}–{high:.1%}, Wilson)",
+        f"- Mean length: {data['mean_decisions']:.0f} decisions, ending in round {data['mean_rounds']:.2f} on average",
+        f"- Bot thinking time per game: Imperial {data['seconds_per_game']['imperial']:.1f} s, "
+        f"Insurgent {data['seconds_per_game']['insurgent']:.1f} s",
+        "",
+        "## How games end",
+        "",
+        "| ending | games | share | by round |",
+        "| --- | --- | --- | --- |",
+    ]
+    for reason, count in sorted(data["endings"].items(), key=lambda kv: -kv[1]):
+        rounds = ", ".join(f"R{k}: {v}" for k, v in sorted(data["endings_by_round"][reason].items()))
+        lines.append(f"| {reason.replace('_', ' ')} | {count} | {count / data['games']:.1%} | {rounds} |")
+    lines += [""]
+    for filename, _plot, title in PLOTS:
+        lines += [f"## {title}", "", f"![{title}]({filename})", ""]
+    lines += ["## Card events", "",
+              "| card | Imperial uses | Insurgent uses | games used | user's win rate |",
+              "| --- | --- | --- | --- | --- |"]
+    for c in data["cards"]:
+        rate = c["user_wins"] / c["games"] if c["games"] else 0.0
+        lines.append(f"| {c['name']} | {c['events']['imperial']} | {c['events']['insurgent']} | "
+                     f"{c['games']} | {rate:.0%} |")
+    return lines
+
+
+def _html(lines: list[str]) -> str:
+    """A minimal HTML rendering of the Markdown lines (headings, bullets, tables, images)."""
+    body: list[str] = []
+    table_open = False
+    for line in lines:
+        if line.startswith("|"):
+            cells = [html.escape(c.strip()) for c in line.strip("|").split("|")]
+            if all(set(c) <= {"-", " "} for c in cells):
+                continue
+            if not table_open:
+                body.append("<table>")
+                table_open = True
+            body.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+            continue
+        if table_open:
+            body.append("</table>")
+            table_open = False
+        if line.startswith("#"):
+            level = len(line) - len(line.lstrip("#"))
+            body.append(f"<h{level}>{html.escape(line.lstrip('# '))}</h{level}>")
+        elif line.startswith("!["):
+            src = line[line.index("(") + 1:-1]
+            body.append(f'<img src="{html.escape(src)}" alt="">')
+        elif line.startswith("- "):
+            body.append(f"<p>{html.escape(line[2:]).replace('**', '')}</p>")
+    if table_open:
+        body.append("</table>")
+    return "<!doctype html><meta charset='utf-8'><title>Balance report</title>\n" + "\n".join(body) + "\n"
