@@ -15,7 +15,7 @@ from muster.core import rng
 from muster.core.interface import Action
 from muster.games.freedom import RULES, engine
 from muster.games.freedom.board import board
-from muster.games.freedom.datafiles import design
+from muster.games.freedom.datafiles import areas_file, design
 from muster.games.freedom.engine import frame
 from muster.games.freedom.rules.common import area_index
 from muster.games.freedom.state import State
@@ -67,6 +67,8 @@ def place(
     if damage is not None:
         if s.damage[i] == 0 and damage > 0:
             s.pools["damage_markers"] -= 1
+        elif s.damage[i] > 0 and damage == 0:
+            s.pools["damage_markers"] += 1
         s.damage[i] = damage
     s._legal = None
 
@@ -81,8 +83,8 @@ def set_area(s: State, area: str, side: str, markers: int) -> None:
 
 def all_areas(s: State, side: str, markers: int = 0) -> None:
     """Every area to one side with the same number of markers."""
-    for a in ("sea", "petalas", "anatolikon", "gouria", "zygos", "kryoneri", "petrochori", "patra"):
-        set_area(s, a, side, markers)
+    for area in areas_file().areas:
+        set_area(s, area.id, side, markers)
 
 
 def give_card(s: State, seat: str, number: int) -> None:
