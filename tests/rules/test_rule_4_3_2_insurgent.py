@@ -294,3 +294,17 @@ def test_raids_start_on_the_wall_only() -> None:
     s = _board(("b1", {"ins": 1}), ("marmarou", {"ins": 1}), ("mar1", {"exp": 1}), ("r6c1", {"exp": 1}))
     play_ap(s, INSURGENT, 30)
     assert "raid" not in verbs(s)
+
+
+def test_several_raids_when_the_ap_allow() -> None:
+    # rule 4.3.2 Raid: each Raid is one unit against one space for its distance in AP; the Aqueduct example allows
+    # "only one Raid attempt" because 3 AP pay one Raid at distance 3; 4 AP pay two at distance 2
+    s = _board(("w5", {"ins": 1}), ("r5c5", {"exp": 2}))
+    play_ap(s, INSURGENT, 30)
+    force_dice(s, *d8(1))
+    acts(s, ("raid",), ("from", "w5"), ("to", "r5c5"))
+    assert ap_left(s) == 2 and "raid" in verbs(s)
+    force_dice(s, *d8(8))
+    acts(s, ("raid",), ("from", "w5"), ("to", "r5c5"))
+    assert units(s, "r5c5") == (1, 0, 0)
+    assert ap_left(s) == 0
