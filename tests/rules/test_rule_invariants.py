@@ -11,6 +11,7 @@ from muster.games.freedom.board import board
 from muster.games.freedom.constants import BOMBARD, IMPERIAL, IMPERIAL_CANNON, INSURGENT, INSURGENT_CANNON
 from muster.games.freedom.datafiles import areas_file, design
 from muster.games.freedom.rules.common import track_range
+from muster.games.freedom.rules.victory import capture
 from muster.games.freedom.state import State
 
 
@@ -58,6 +59,14 @@ def _tracks_in_range(s: State) -> None:
     assert all(len(h) <= design()["hand_size"] for h in s.hands.values())
 
 
+def _phase_rules(s: State) -> None:
+    # rule 4.3: at most 7 cards a player per Action phase; rule 3.1 (2nd edition): once the Cannons phase runs,
+    # no Imperial unit stands in a fort or in Row 2 (that would have ended the game)
+    assert all(n <= design()["cards_per_action_phase"] for n in s.played.values())
+    if s.ruleset == "2nd" and s.stack and s.stack[-1]["kind"] == "cannons":
+        assert capture(s) is None
+
+
 @pytest.mark.parametrize("ruleset", ["2nd", "1st"])
 @pytest.mark.parametrize("seed", range(20))
 def test_random_games_keep_the_rules(ruleset: str, seed: int) -> None:
@@ -69,6 +78,7 @@ def test_random_games_keep_the_rules(ruleset: str, seed: int) -> None:
         _pieces_conserved(s)
         _spaces_legal(s)
         _tracks_in_range(s)
+        _phase_rules(s)
     outcome = RULES.outcome(s)
     assert outcome is not None and 1 <= s.round <= 6
     assert outcome.reason in ("fort", "beach", "insurgent_morale", "imperial_morale", "survival")
