@@ -16,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
 from muster.ai import bot_names
 from muster.core import get_rules
@@ -241,8 +241,8 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         while True:
             text = await ws.receive_text()
             await _ws_message(hub, live, seat, conn, text)
-    except WebSocketDisconnect:
-        pass
+    except (WebSocketDisconnect, WebSocketDisconnected):
+        pass  # the client went away (possibly while we answered it); it reconnects if it wants
     finally:
         live.conns.discard(conn)
 
@@ -264,7 +264,7 @@ async def _ws_message(hub: Hub, live: LiveGame, seat: str, conn: Connection, tex
         elif kind == "undo":
             version = await hub.undo(live, seat, msg.get("version"))
         elif kind == "sync":
-            conn.log_sent = 0
+            conn.log_sent, conn.svg_sent = 0, None
             await conn.send(with_log(seat_payload(live.game, live.id, live.version, seat, live.seats), conn))
             return
         else:

@@ -26,7 +26,7 @@ from muster.core import (
     UndoError,
     get_rules,
 )
-from muster.server.store import SeatInfo, StaleWriteError, Store, StoredGame, Summary
+from muster.server.store import GroupWriter, SeatInfo, StaleWriteError, Store, StoredGame, Summary
 from muster.server.views import seat_payload
 
 log = logging.getLogger("muster.server")
@@ -57,6 +57,7 @@ class Connection:
         self._send = send
         self._lock = asyncio.Lock()
         self.log_sent = 0
+        self.svg_sent: str | None = None
 
     async def send(self, message: dict[str, Any]) -> None:
         """Send one JSON message (never interleaved with another send on this socket)."""
@@ -98,6 +99,7 @@ class Hub:
 
     def __init__(self, store: Store, default_bot_delay_ms: int = 400) -> None:
         self.store = store
+        self.writer = GroupWriter(store)
         self.default_bot_delay_ms = default_bot_delay_ms
         self.games: dict[str, LiveGame] = {}
         self._loading: dict[str, asyncio.Lock] = {}
@@ -185,13 +187,13 @@ class Hub:
             active = live.game.active_seat
             if active is not None and seat != active:
                 raise ApiError(409, "wrong_seat", f"it is not {seat}'s turn (waiting for {active})")
-            game, before_state, before_len = live.game, live.game.state, len(live.game.actions)
+            game, before_state, before_len, expected = live.game, live.game.state, len(live.game.actions), live.version
             try:
                 game.apply(action, seat=seat)
             except GameError as exc:
                 raise ApiError(409, "illegal", str(exc)) from exc
-            await self._persist(live, before_state, before_len, lambda s: self.store.append_action(
-                live.id, live.version, before_len, seat, action.to_json(), s))
+            await self._persist(live, before_state, before_len, lambda db, new: self.store.append_in(
+                db, live.id, expected, before_len, seat, action.to_json(), new))
         await self.changed(live)
         return live.version
 
@@ -199,7 +201,7 @@ class Hub:
         """Take back ``seat``'s current turn (when the rules allow it)."""
         async with live.lock:
             self._check_version(live, version)
-            game, before_state, before_len = live.game, live.game.state, len(live.game.actions)
+            game, before_state, before_len, expected = live.game, live.game.state, len(live.game.actions), live.version
             before_actions = list(game.actions)
             try:
                 game.undo(seat)
@@ -207,8 +209,8 @@ class Hub:
                 raise ApiError(409, "undo", str(exc)) from exc
             keep = len(game.actions)
             try:
-                await self._persist(live, before_state, before_len, lambda s: self.store.truncate(
-                    live.id, live.version, keep, s))
+                await self._persist(live, before_state, before_len, lambda db, new: self.store.truncate_in(
+                    db, live.id, expected, keep, new))
             except ApiError:
                 game.actions = before_actions
                 raise
@@ -220,7 +222,7 @@ class Hub:
         new = live.summary()
         new = Summary(live.version + 1, new.steps, new.active_seat, new.status, new.winner, new.result)
         try:
-            await to_thread.run_sync(write, new)
+            await asyncio.wrap_future(self.writer.submit(lambda db: write(db, new)))
         except BaseException as exc:
             live.game.state = before_state
             del live.game.actions[before_len:]
@@ -300,11 +302,15 @@ class Hub:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await to_thread.run_sync(self.writer.close)
 
 
 def with_log(payload: dict[str, Any], conn: Connection) -> dict[str, Any]:
-    """The payload with only the log lines this connection does not have yet."""
+    """The payload with only the log lines this connection does not have yet, and the board drawing
+    only if it changed since the last message (``svg`` is then null: keep the one you have)."""
     full: list[str] = payload["log"]
     start = conn.log_sent if conn.log_sent <= len(full) else 0  # after an undo the log shrank: resend it
     conn.log_sent = len(full)
-    return {**payload, "log_from": start, "log": full[start:]}
+    svg = None if payload["svg"] is conn.svg_sent else payload["svg"]
+    conn.svg_sent = payload["svg"]
+    return {**payload, "log_from": start, "log": full[start:], "svg": svg}

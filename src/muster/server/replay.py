@@ -6,9 +6,8 @@ import threading
 from typing import Any
 
 from muster.core import Action, Game
-from muster.games.freedom.svg import render_svg
 from muster.server.hub import ApiError, LiveGame
-from muster.server.views import phase_of
+from muster.server.views import board_svg, phase_of
 
 
 class Replays:
@@ -41,6 +40,6 @@ class Replays:
         lines = view.pop("log", [])
         last = actions[step - 1].to_json() if step > 0 else None
         return {"step": step, "total": len(actions), "seat": seat, "view": view, "log": lines,
-                "svg": render_svg(game.state), "active_seat": game.active_seat, "phase": phase_of(view),
+                "svg": board_svg(game.state), "active_seat": game.active_seat, "phase": phase_of(view),
                 "round": view.get("round"), "last_action": last,
                 "outcome": game.outcome.to_json() if game.outcome else None}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from functools import cache
 from typing import Any
 
@@ -32,6 +34,31 @@ def card_info(number: int) -> dict[str, Any]:
     c = card(number)
     return {"number": c.number, "deck": c.deck, "name": c.name, "ap": c.ap, "side": c.side, "text": c.text,
             "event": c.effect is not None}
+
+
+_SVG_CACHE: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+_SVG_LOCK = threading.Lock()
+
+
+def board_svg(state: Any) -> str:
+    """The board drawing of a state, cached by everything it shows (most decisions change nothing drawn).
+
+    The same string object comes back for an unchanged board, so senders can skip resending it.
+    """
+    tracks = state.tracks
+    key = (tuple(state.exp), tuple(state.ally), tuple(state.ins), tuple(state.cannon), tuple(state.damage),
+           state.camp_cannons, state.civilians, state.round, tuple(state.area_side), tuple(state.area_markers),
+           tuple(sorted(tracks["imperial"].items())), tuple(sorted(tracks["insurgent"].items())))
+    with _SVG_LOCK:
+        if key in _SVG_CACHE:
+            _SVG_CACHE.move_to_end(key)
+            return _SVG_CACHE[key]
+    svg = render_svg(state)
+    with _SVG_LOCK:
+        svg = _SVG_CACHE.setdefault(key, svg)
+        while len(_SVG_CACHE) > 2048:
+            _SVG_CACHE.popitem(last=False)
+    return svg
 
 
 def phase_of(view: dict[str, Any]) -> str:
@@ -76,7 +103,7 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
         "hand": [card_info(n) for n in hand],
         "discards": {deck: [card_info(n) for n in cards] for deck, cards in view["discards"].items()},
         "hand_counts": {s: (len(h) if isinstance(h, list) else h["count"]) for s, h in view["hands"].items()},
-        "svg": render_svg(game.state),
+        "svg": board_svg(game.state),
         "outcome": outcome.to_json() if outcome else None,
         "seats": {s: {"kind": info.kind, "bot": info.bot_spec} for s, info in seats.items()},
         "log_from": 0,

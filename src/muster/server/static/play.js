@@ -63,23 +63,31 @@ function renderActions(items, title) {
   box.replaceChildren(...(title ? [el("div", { class: "muted" }, title)] : []), ...buttons);
 }
 
+let boardGroups = { bySpace: new Map(), byArea: new Map() };
+
 function renderBoard() {
-  $("board").innerHTML = state.svg; // drawn by the server from public information only
-  const { bySpace, byArea } = groupLegal(state.legal);
-  const hook = (selector, key, groups) => {
-    for (const g of document.querySelectorAll(selector)) {
-      const items = groups.get(g.dataset[key]);
-      if (!items) continue;
-      g.classList.add("legal");
-      g.addEventListener("click", () => {
-        if (items.length === 1) choose(items[0].action);
-        else renderActions(items, "Choose for this place:");
-      });
-    }
-  };
-  hook("#board g.space", "space", bySpace);
-  hook("#board g.area", "area", byArea);
+  // The server sends the drawing only when it changed (svg null: keep the one shown).
+  if (state.svg) $("board").innerHTML = state.svg;
+  boardGroups = groupLegal(state.legal);
+  for (const g of document.querySelectorAll("#board g.legal")) g.classList.remove("legal");
+  for (const g of document.querySelectorAll("#board g.space")) {
+    if (boardGroups.bySpace.has(g.dataset.space)) g.classList.add("legal");
+  }
+  for (const g of document.querySelectorAll("#board g.area")) {
+    if (boardGroups.byArea.has(g.dataset.area)) g.classList.add("legal");
+  }
 }
+
+// One listener for the whole board: a click on a highlighted space or area takes its choice.
+$("board").addEventListener("click", (event) => {
+  const g = event.target.closest("g.space.legal, g.area.legal");
+  if (!g) return;
+  const items = g.dataset.space !== undefined ? boardGroups.bySpace.get(g.dataset.space)
+    : boardGroups.byArea.get(g.dataset.area);
+  if (!items) return;
+  if (items.length === 1) choose(items[0].action);
+  else renderActions(items, "Choose for this place:");
+});
 
 function renderHand() {
   const { byCard } = groupLegal(state.legal);
