@@ -240,14 +240,16 @@ def screen(
     log_lines: list[str],
     new_lines: int,
 ) -> Group:
-    """Everything a player needs for one decision, top to bottom."""
+    """Everything a player needs for one decision: log, hand, tracks, board, status, prompt, choices."""
     who = Text(f"{SEAT_NAME[seat]} to play" if seat else "Spectating", style=SEAT_STYLE.get(seat or "", "bold"))
+    # The board sits right above the choices: on a short terminal the log and hand scroll away
+    # first, while the map and the decision stay in sight.
     return Group(
-        status_line(view),
-        board_panel(view),
-        tracks_panel(view),
-        hand_panel(view, seat),
         log_panel(log_lines, new_lines),
+        hand_panel(view, seat),
+        tracks_panel(view),
+        board_panel(view),
+        status_line(view),
         Text.assemble(who, ": ", (prompt, "bold")),
         choices_renderable(labelled, seat),
     )
