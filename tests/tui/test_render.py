@@ -159,3 +159,11 @@ def test_phase_of_each_step_and_its_help() -> None:
     view = game.view(game.active_seat)
     assert current_phase(view) == "actions"
     assert "Action Points" in phase_help(view) and "undo" in phase_help(view)
+
+
+def test_playing_the_opponents_colour_for_ap_warns_of_the_trigger() -> None:
+    # rule 4.3.1: a card of the opponent's colour played for AP lets the opponent use its event
+    assert card(1).side == "blue" and card(36).side == "red"
+    assert "your opponent may then" in explain(Action("ap", 1), "imperial")
+    assert "your opponent may then" not in explain(Action("ap", 36), "imperial")
+    assert "your opponent may then" in explain(Action("ap", 36), "insurgent")

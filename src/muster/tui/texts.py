@@ -121,10 +121,13 @@ KIND_HELP: dict[str, str] = {
     "ev_grenades": "Grenades: choose a Row 5 space with Allied units.",
 }
 
+OPPONENT_COLOUR = {"imperial": "blue", "insurgent": "red"}
+"""The card colour whose events favour each seat's opponent."""
+
 # Short explanations per action verb (``seat:verb`` when the sides' actions of that name differ);
 # for AP actions they add what the engine's label does not already say.
 VERB_HELP: dict[str, str] = {
-    "ap": "use the card's Action Points for actions (its event is not applied)",
+    "ap": "spend its AP on actions (the event is not used)",
     "trigger": "discard this card to apply the event your opponent just played for AP",
     "pass": "keep the card and do nothing",
     "from": "the space the acting unit comes from",
@@ -194,4 +197,9 @@ def explain(action: Action, seat: str | None = None) -> str:
     """A short explanation of one legal action for ``seat`` (the card's text for an event)."""
     if action.verb == "event" and isinstance(action.arg, int):
         return card(action.arg).text
+    if action.verb == "ap" and isinstance(action.arg, int) and seat in OPPONENT_COLOUR:
+        data = card(action.arg)
+        if data.effect is not None and data.side == OPPONENT_COLOUR[seat]:
+            # rule 4.3.1: playing the opponent's colour for AP lets the opponent use the event next
+            return "spend its AP on actions; your opponent may then discard a card to use this event"
     return VERB_HELP.get(f"{seat}:{action.verb}", VERB_HELP.get(action.verb, ""))
