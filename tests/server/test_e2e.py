@@ -141,3 +141,30 @@ def test_two_bots_finish_and_the_replay_steps_through(web: Server, browser: obje
     page.wait_for_selector("#my-games tbody tr")
     assert "finished" in (page.text_content("#my-games") or "")
     page.close()
+
+
+def test_two_people_play_live_through_the_invite_link(web: Server, browser: object) -> None:
+    creator = browser.new_page()  # type: ignore[attr-defined]
+    creator.goto(web.url + "/")
+    creator.select_option("#side", "insurgent")
+    creator.select_option("#opponent", "human")
+    creator.click("#create")
+    creator.wait_for_selector("#invite-link")
+    invite = creator.input_value("#invite-link")
+    creator.click("#my-link")
+    creator.wait_for_selector("#status[data-version]")
+    guest = browser.new_context().new_page()  # type: ignore[attr-defined]  # another browser: no shared storage
+    guest.goto(invite)
+    guest.wait_for_selector("body.my-turn")
+    assert "You: Imperial" in (guest.text_content("#status") or "")
+    assert "Waiting for the Imperial player" in (creator.text_content("#prompt") or "")
+    creator.wait_for_selector(".connection.live")
+    version = _version(creator)
+    guest.click("#actions button >> nth=0")
+    _wait_changed(creator, version)  # pushed over the creator's websocket, no reload
+    assert _step(creator) == 1
+    creator.goto(web.url + "/")
+    creator.wait_for_selector("#my-games tbody tr")
+    assert "Insurgent" in (creator.text_content("#my-games") or "")
+    guest.close()
+    creator.close()
