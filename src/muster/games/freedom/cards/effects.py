@@ -571,7 +571,7 @@ def suleyman_bey(s: State, seat: str) -> list[Frame]:
 
 @effect
 def egyptian_mound(s: State, seat: str) -> list[Frame]:
-    """76B: damage a Wall section one step; up to 2 units leave the Camp one space."""
+    """76B: damage a Wall section one step; 2 units leave the Camp one space each."""
     return [damage_wall(seat, 1), march_from_camp(seat, 2)]
 
 

@@ -1,0 +1,45 @@
+"""The card commands: one card, the generated docs/cards.md, and the balance table."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from muster.cli.cards_commands import cards_markdown
+from muster.cli.main import app
+
+runner = CliRunner()
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_card_prints_one_card() -> None:
+    result = runner.invoke(app, ["card", "42"])
+    assert result.exit_code == 0
+    assert "42A Stone Cannon Balls" in result.output
+    assert "stone_cannon_balls" in result.output
+
+
+def test_an_unknown_card_is_a_clear_error() -> None:
+    result = runner.invoke(app, ["card", "101"])
+    assert result.exit_code == 2
+    assert "no card 101" in result.output
+
+
+def test_cards_doc_writes_a_row_per_card(tmp_path: Path) -> None:
+    out = tmp_path / "cards.md"
+    result = runner.invoke(app, ["cards-doc", "--out", str(out)])
+    assert result.exit_code == 0
+    numbers = re.findall(r"^\| (\d+)[AB] \|", out.read_text(encoding="utf-8"), flags=re.MULTILINE)
+    assert sorted(int(n) for n in numbers) == list(range(1, 101))
+
+
+def test_committed_docs_match_the_data() -> None:
+    assert (ROOT / "docs" / "cards.md").read_text(encoding="utf-8") == cards_markdown()
+
+
+def test_cards_balance_prints_both_decks() -> None:
+    result = runner.invoke(app, ["cards-balance"])
+    assert result.exit_code == 0
+    assert result.output.count("3.00") == 6
