@@ -167,3 +167,28 @@ def test_playing_the_opponents_colour_for_ap_warns_of_the_trigger() -> None:
     assert "your opponent may then" in explain(Action("ap", 1), "imperial")
     assert "your opponent may then" not in explain(Action("ap", 36), "imperial")
     assert "your opponent may then" in explain(Action("ap", 36), "insurgent")
+
+
+def test_the_map_marks_the_spaces_the_choices_name() -> None:
+    from muster.tui.render import CANDIDATE_STYLE, SELECTED_STYLE, choice_marks
+
+    game = new_game()
+    marks = choice_marks(game.view("imperial"), game.labelled_actions())
+    # Opening (rule 4.2): any unit of the Camp or the mainland may be the one to advance
+    assert marks["camp"] == CANDIDATE_STYLE and marks["r6c1"] == CANDIDATE_STYLE
+    assert "w1" not in marks
+    game.apply(next(a for a in game.legal_actions() if a.arg == "camp"))
+    marks = choice_marks(game.view("imperial"), game.labelled_actions())
+    assert marks["camp"] == SELECTED_STYLE
+    assert {sid for sid, style in marks.items() if style == CANDIDATE_STYLE} == {
+        str(a.arg) for a in game.legal_actions()
+    }
+    legend = plain(board_panel(game.view("imperial"), marks))
+    assert "underlined: spaces you may choose now" in legend and "reversed: the space already chosen" in legend
+
+
+def test_help_notes_the_first_edition_differences() -> None:
+    first = Game(get_rules("freedom"), 7, {"ruleset": "1st"})
+    # rule 4.2 (1st edition): the Opening units come from one row or the Camp
+    assert "1st edition: the advancing units must all come from one row" in phase_help(first.view("imperial"))
+    assert "1st edition" not in phase_help(new_game().view("imperial"))

@@ -31,6 +31,10 @@ CARD_STYLE = {"red": "red", "blue": "blue", "grey": "white"}
 CANNON_GLYPH = {IMPERIAL_CANNON: ("▲", "red"), INSURGENT_CANNON: ("■", "blue"), BOMBARD: ("◆", "bold blue")}
 DAMAGE_TEXT = {0: ("intact", "green"), 1: ("damaged", "yellow"), 2: ("DESTROYED", "bold red")}
 LEGEND = "E Expeditionary · A Allied · I Insurgent · ▲ Imperial cannon · ■ Insurgent cannon · ◆ Bombard · · empty"
+CANDIDATE_STYLE = "bold yellow underline"
+SELECTED_STYLE = "reverse"
+Marks = dict[str, str]
+"""Space id → extra style, to show on the map which spaces the current choices name."""
 MAX_CHOICE_ROWS = 12
 """Above this many choices the list is printed in columns to keep the screen short."""
 
@@ -39,8 +43,8 @@ def _count(view: dict[str, Any], layer: str, sid: str) -> int:
     return int(view["spaces"][layer].get(sid, 0))
 
 
-def units_text(view: dict[str, Any], sid: str) -> Text:
-    """The units and cannon in one space, e.g. ``3E 1A ▲`` (a dot when empty)."""
+def units_text(view: dict[str, Any], sid: str, marks: Marks | None = None) -> Text:
+    """The units and cannon in one space, e.g. ``3E 1A ▲`` (a dot when empty), styled by ``marks``."""
     out = Text()
     for layer, letter, style in (("exp", "E", "red"), ("ally", "A", "green"), ("ins", "I", "blue")):
         n = _count(view, layer, sid)
@@ -52,22 +56,26 @@ def units_text(view: dict[str, Any], sid: str) -> Text:
         glyph, style = CANNON_GLYPH[code]
         out.append(glyph, style=style)
     out.rstrip()
-    return out if out.plain else Text("·", style="dim")
+    if not out.plain:
+        out = Text("·", style="dim")
+    if marks and sid in marks:
+        out.stylize(marks[sid])
+    return out
 
 
-def wall_text(view: dict[str, Any], sid: str) -> Text:
+def wall_text(view: dict[str, Any], sid: str, marks: Marks | None = None) -> Text:
     """A Wall section: whether it is a fort, its units and cannon, and its damage."""
     b = board()
     i = b.index[sid]
     out = Text("Fort\n" if b.fort[i] else "wall\n", style="bold" if b.fort[i] else "dim")
-    out.append_text(units_text(view, sid))
+    out.append_text(units_text(view, sid, marks))
     words, style = DAMAGE_TEXT.get(_count(view, "damage", sid), ("?", "magenta"))
     out.append("\n")
     out.append(words, style=style)
     return out
 
 
-def mainland_table(view: dict[str, Any]) -> Table:
+def mainland_table(view: dict[str, Any], marks: Marks | None = None) -> Table:
     """Rows 8 (nearest the Camp) down to 4, then the Wall (Row 3), in columns 1–9 west to east."""
     b = board()
     table = Table(box=box.SQUARE, padding=(0, 0), pad_edge=False, expand=False)
@@ -75,30 +83,30 @@ def mainland_table(view: dict[str, Any]) -> Table:
     for col in range(1, 10):
         table.add_column(f"col {col}", justify="center", min_width=6, no_wrap=True)
     for row in range(8, 3, -1):
-        cells = [units_text(view, b.ids[b.at(row, col)]) for col in range(1, 10)]  # type: ignore[index]
+        cells = [units_text(view, b.ids[b.at(row, col)], marks) for col in range(1, 10)]  # type: ignore[index]
         table.add_row(Text(f"Row {row}", style="bold"), *cells, end_section=row == 4)
-    walls = [wall_text(view, f"w{col}") for col in range(1, 10)]
+    walls = [wall_text(view, f"w{col}", marks) for col in range(1, 10)]
     table.add_row(Text("Wall\nW1–W9\n(Row 3)", style="bold"), *walls)
     return table
 
 
-def _line(view: dict[str, Any], label: str, ids: list[str], short: dict[str, str]) -> Text:
+def _line(view: dict[str, Any], label: str, ids: list[str], short: dict[str, str], marks: Marks | None) -> Text:
     out = Text(f"{label}: ", style="bold")
     for n, sid in enumerate(ids):
         if n:
             out.append("  ")
         out.append(f"{short.get(sid, sid)} ", style="dim")
-        out.append_text(units_text(view, sid))
+        out.append_text(units_text(view, sid, marks))
     return out
 
 
-def city_and_lagoon(view: dict[str, Any]) -> Group:
+def city_and_lagoon(view: dict[str, Any], marks: Marks | None = None) -> Group:
     """The Beach (Row 2), the City Center, the Coast (Row 1) and the three islands with their waters."""
     b = board()
     lines = [
-        _line(view, "Beach (Row 2)", [f"b{k}" for k in range(1, 5)], {}),
+        _line(view, "Beach (Row 2)", [f"b{k}" for k in range(1, 5)], {}, marks),
         Text.assemble(("City Center: ", "bold"), (f"{view['civilians']} civilians", "white")),
-        _line(view, "Coast (Row 1)", [f"c{k}" for k in range(1, 6)], {}),
+        _line(view, "Coast (Row 1)", [f"c{k}" for k in range(1, 6)], {}, marks),
     ]
     for island, waters in (
         ("marmarou", ["mar1", "mar2", "mar3", "mar4"]),
@@ -107,23 +115,52 @@ def city_and_lagoon(view: dict[str, Any]) -> Group:
     ):
         short = {w: w + ("(thick)" if b.thick[b.index[w]] >= 0 else "") for w in waters}
         line = Text(f"{b.names[b.index[island]]} island ", style="bold")
-        line.append_text(units_text(view, island))
-        line.append_text(_line(view, "  waters", waters, short))
+        line.append_text(units_text(view, island, marks))
+        line.append_text(_line(view, "  waters", waters, short, marks))
         lines.append(line)
     return Group(*lines)
 
 
-def camp_text(view: dict[str, Any]) -> Text:
+def camp_text(view: dict[str, Any], marks: Marks | None = None) -> Text:
     """Kütahi's Camp: units and cannons waiting there."""
     out = Text("Kütahi's Camp (beyond Row 8, north-east): ", style="bold")
-    out.append_text(units_text(view, "camp"))
+    out.append_text(units_text(view, "camp", marks))
     out.append(f"  with {view['camp_cannons']} cannon(s) ready to build")
     return out
 
 
-def board_panel(view: dict[str, Any]) -> Panel:
-    """The whole city map: Camp, mainland grid, Wall, City, Lagoon and islands, with a legend."""
-    body = Group(camp_text(view), mainland_table(view), city_and_lagoon(view), Text(LEGEND, style="dim"))
+def choice_marks(view: dict[str, Any], labelled: list[tuple[Action, str]]) -> Marks:
+    """Which spaces to mark for the current decision: those the choices name (an argument such as
+    ``r5c3`` or ``r5c3:E``), and the source already picked in a two-step choice."""
+    index = board().index
+    marks: Marks = {}
+    for action, _ in labelled:
+        if isinstance(action.arg, str):
+            sid = action.arg.split(":", 1)[0]
+            if sid in index:
+                marks[sid] = CANDIDATE_STYLE
+    stack = view.get("stack") or []
+    src = stack[-1].get("src") if stack else None
+    if isinstance(src, str) and src in index:
+        marks[src] = SELECTED_STYLE
+    return marks
+
+
+def board_panel(view: dict[str, Any], marks: Marks | None = None) -> Panel:
+    """The whole city map: Camp, mainland grid, Wall, City, Lagoon and islands, with a legend.
+
+    ``marks`` styles chosen spaces (see :func:`choice_marks`); with marks the legend says what they mean.
+    """
+    legend = Text(LEGEND, style="dim")
+    if marks:
+        legend.append("\n")
+        legend.append("underlined", style=CANDIDATE_STYLE)
+        legend.append(": spaces you may choose now", style="dim")
+        if SELECTED_STYLE in marks.values():
+            legend.append(" · ", style="dim")
+            legend.append("reversed", style=SELECTED_STYLE)
+            legend.append(": the space already chosen", style="dim")
+    body = Group(camp_text(view, marks), mainland_table(view, marks), city_and_lagoon(view, marks), legend)
     return Panel(body, title="Messolonghi", title_align="left", box=box.ROUNDED)
 
 
@@ -248,7 +285,7 @@ def screen(
         log_panel(log_lines, new_lines),
         hand_panel(view, seat),
         tracks_panel(view),
-        board_panel(view),
+        board_panel(view, choice_marks(view, labelled)),
         status_line(view),
         Text.assemble(who, ": ", (prompt, "bold")),
         choices_renderable(labelled, seat),

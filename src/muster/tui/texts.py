@@ -73,6 +73,18 @@ PHASE_HELP: dict[str, str] = {
     ),
 }
 
+FIRST_EDITION_NOTES: dict[str, str] = {
+    "administration": "1st edition: at the Period change the Imperial side gets 6 Money instead of 8.",
+    "opening": "1st edition: the advancing units must all come from one row, or all from the Camp.",
+    "actions": (
+        "1st edition: the Imperial victory check comes at the end of the round; Slow Movement may enter a "
+        "damaged (not only a destroyed) Wall section; Reward Attacks may be bought more than once a turn."
+    ),
+    "cannons": "1st edition: a Wall section destroyed by a shot gives no Morale choice.",
+    "replenishment": "1st edition: in Period B the Imperial side also loses 1 Morale as Replenishment begins.",
+}
+"""Where the 1st edition differs in each phase (digest section 10)."""
+
 VICTORY_HELP = (
     "Winning: the Imperial side wins at the end of an Action phase (2nd edition; end of the round in the "
     "1st) if one of its units stands in any Fort or on the Beach. A side whose Morale reaches 0 loses at "
@@ -186,6 +198,8 @@ def phase_help(view: dict[str, Any]) -> str:
     """The full help text for the phase of the current decision."""
     phase = current_phase(view)
     parts = [PHASE_HELP[phase]]
+    if view.get("ruleset") == "1st":
+        parts.append(FIRST_EDITION_NOTES[phase])
     now = decision_help(view)
     if now:
         parts.append("Now: " + now)
