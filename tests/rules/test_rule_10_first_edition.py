@@ -143,3 +143,14 @@ def test_wall_cannons_at_the_wall(ruleset: str, fires: bool) -> None:
     place(s, "w6", exp=1, damage=2)
     run(s, frame("cannons_phase"))
     assert (RULES.active_seat(s) == INSURGENT and args(s, "cannon") == {"w5"}) == fires
+
+
+def test_first_edition_replenishment_morale_loss_can_end_the_game() -> None:
+    # 1st edition rule 4.5.1 with rule 3.2: that Period-B Morale loss at 0 ends the game before any reward
+    s = new_state(ruleset="1st")
+    s.round = 5
+    s.tracks[IMPERIAL]["morale"] = 1
+    supplies = track(s, IMPERIAL, "supplies")
+    run(s, frame("replenishment"))
+    assert s.result is not None and s.result["winner"] == INSURGENT
+    assert track(s, IMPERIAL, "supplies") == supplies

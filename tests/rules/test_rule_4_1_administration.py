@@ -81,3 +81,12 @@ def test_round_three_to_four_costs_no_morale_and_switches_to_period_b() -> None:
         assert all(n > 50 for n in s.hands[seat])
         assert set(old[seat]) <= set(s.discards["A"])
     assert len(s.decks["B"]) == 50 - 16
+
+
+def test_round_five_morale_loss_can_end_the_game() -> None:
+    # rule 4.1 with rule 3.2: the round-5 Morale loss taking the Imperial Morale to 0 ends the game at once
+    s = _end_of_round(4)
+    s.tracks[IMPERIAL]["morale"] = 1
+    run(s, frame("administration"))
+    assert s.result is not None and s.result["winner"] == INSURGENT
+    assert len(s.hands[IMPERIAL]) == 1  # no cards drawn after the end

@@ -477,3 +477,17 @@ def test_cannons_alone_cannot_be_attacked() -> None:
     s2 = _board(("w5", {"ins": 1}), ("r4c5", {"cannon": IMPERIAL_CANNON}))
     play_ap(s2, INSURGENT, 30)
     assert "attack" not in verbs(s2)
+
+
+def test_player_picks_which_unit_moves_after_an_attack() -> None:
+    # rule 4.3.2 IMPORTANT (once per card): in a space with a unit that attacked and a fresh one, the player
+    # chooses which one moves; the one left behind keeps its own right to attack
+    s = _board(("r4c5", {"exp": 2}), ("w5", {"ins": 2}), ("w6", {"ins": 2}))
+    play_ap(s, IMPERIAL, 30)
+    _attack(s, "r4c5", "w5", 1, 1)
+    acts(s, ("move",), ("from", "r4c5"))
+    assert args(s, "unit") == {"0", "1"}
+    acts(s, ("unit", "1"), ("to", "r4c6"), ("done",))
+    assert units(s, "r4c5") == units(s, "r4c6") == (1, 0, 0)
+    act(s, "attack")
+    assert args(s, "from") == {"r4c5"}  # the fresh unit stayed; the mover has attacked

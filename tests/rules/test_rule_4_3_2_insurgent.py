@@ -308,3 +308,12 @@ def test_several_raids_when_the_ap_allow() -> None:
     acts(s, ("raid",), ("from", "w5"), ("to", "r5c5"))
     assert units(s, "r5c5") == (1, 0, 0)
     assert ap_left(s) == 0
+
+
+def test_train_needs_a_civilian() -> None:
+    # rule 4.3.2 Train Civilians: a Civilian cube must be there to convert
+    s = _board(("w5", {"ins": 1}))
+    s.pools["civilians"] += s.civilians
+    s.civilians = 0
+    play_ap(s, INSURGENT, 30)
+    assert "train" not in verbs(s)

@@ -234,3 +234,18 @@ def test_event_support_at_the_limit_has_no_effect() -> None:
     act(s, "event", 30)
     assert s.area_markers[kryoneri] == 5
     assert s.area_markers[area_index("sea")] == 1
+
+
+def test_event_removal_gives_no_morale_choice() -> None:
+    # rule 4.3.1 (Abandoned Cause, 33A): the Imperial player removes an Insurgent unit of his choice; removals by
+    # events are not attacks, so the last unit of a space gives no Morale choice (rule 4.3.2 Attack)
+    s = clear_board(new_state())
+    place(s, "w5", ins=1)
+    place(s, "klisova", ins=1)
+    card_turn(s, IMPERIAL, 33)
+    act(s, "event", 33)
+    assert args(s, "remove") == {"w5", "klisova"}
+    act(s, "remove", "klisova")
+    assert units(s, "klisova") == (0, 0, 0)
+    assert RULES.active_seat(s) == INSURGENT and s.stack[-1]["kind"] == "card_turn"
+    assert track(s, IMPERIAL, "morale") == 15 and track(s, INSURGENT, "morale") == 10

@@ -314,3 +314,12 @@ def test_insurgent_two_hits_unit_then_cannon() -> None:
     assert s.cannon[idx("r4c5")] == 0
     act(s, "morale", "own")
     assert track(s, INSURGENT, "morale") == 11
+
+
+def test_bombard_destroyed_goes_back_to_its_pool() -> None:
+    # rule 4.4.1: on a destroyed section without units, a hit removes the cannon there (the Bombard too)
+    s = _board(("r4c6", {"exp": 1, "cannon": IMP}), ("w6", {"damage": 2, "cannon": BOMBARD}))
+    _phase(s)
+    _fire(s, "r4c6", "w6", 4, 1)
+    assert s.cannon[idx("w6")] == 0
+    assert s.pools["bombard"] == 1

@@ -272,3 +272,17 @@ def test_government_refuses_below_twelve() -> None:
     assert track(s, INSURGENT, "pressure") == 4
     assert track(s, INSURGENT, "supplies") == 9
     assert verbs(s) == set()
+
+
+def test_desertion_from_a_mixed_camp_names_the_kind() -> None:
+    # rule 4.5.1 desertion / rule 5: where both kinds stand (the Camp), the player says which kind leaves
+    s = clear_board(new_state())
+    all_areas(s, INSURGENT)
+    s.round = 5
+    place(s, "camp", exp=1, ally=2)
+    place(s, "w5", ins=1)
+    s.tracks[IMPERIAL].update(money=10, supplies=20, morale=6)
+    _imperial(s)
+    assert args(s, "remove") == {"camp:E", "camp:A"}
+    act(s, "remove", "camp:A")
+    assert units(s, "camp") == (1, 1, 0)
