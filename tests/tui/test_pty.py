@@ -7,6 +7,7 @@ import os
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,6 +24,8 @@ MAX_SCREENS = 600
 
 class Terminal:
     """``muster play …`` running in a 50×120 pseudo-terminal."""
+
+    child: Any
 
     def __init__(self, *args: str, cwd: Path) -> None:
         env = dict(os.environ, TERM="xterm-256color", COLUMNS="120", LINES="50")
@@ -112,8 +115,9 @@ def test_full_game_against_a_bot_with_bad_input_undo_save_and_load(tmp_path: Pat
     term.child.sendline("")
     assert term.finished() == 130
 
-    # Load it: the game goes on from round 2; Ctrl-C offers to save, 'c' continues.
-    term = Terminal("--load", save.name, "--insurgent", "random", cwd=tmp_path)
+    # Load it, now against the heuristic bot: the game goes on from round 2; Ctrl-C offers to save,
+    # 'c' continues.
+    term = Terminal("--load", save.name, "--insurgent", "heuristic", cwd=tmp_path)
     screen = term.wait()
     assert "Round 2 of 6" in screen
     term.child.sendintr()
