@@ -185,6 +185,11 @@ def government_answered(s: State) -> None:
     s.tracks["insurgent"]["pressure"] = -1
 
 
+def pressure_at_top(s: State) -> None:
+    """The Pressure track at its top (12)."""
+    s.tracks["insurgent"]["pressure"] = 12
+
+
 def no_allied(s: State) -> None:
     """Every Allied unit back in the pool."""
     for space in ("r4c7", "camp"):
@@ -221,6 +226,7 @@ TWEAKS = {
         insurgent_prepared,
         klisova_lost,
         government_answered,
+        pressure_at_top,
         no_allied,
         no_imperial_cannons,
         allied_row5,

@@ -327,6 +327,16 @@ CASES = [
     Case(59, INS, [], {"insurgent.pressure": 2}),
     # 59B Appeal to Nafplio, government answered
     Case(59, INS, [], {"insurgent.morale": 2}, tweak="government_answered"),
+    # 59B Appeal to Nafplio, pressure at top
+    Case(59, INS, [], {"insurgent.morale": 2}, tweak="pressure_at_top"),
+    # 68B Jean-Jacques Meyer, government answered
+    Case(
+        68,
+        INS,
+        [("area", "sea")],
+        {"insurgent.morale": 1, "pool.support_markers": -1, "area.sea": "insurgent:3"},
+        tweak="government_answered",
+    ),
     # 60B Eating the Horses
     Case(60, INS, [], {"civilians": -1, "insurgent.supplies": 2, "pool.civilians": 1}),
     # 61B Greek Gunners

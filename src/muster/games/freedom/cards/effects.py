@@ -44,7 +44,7 @@ from muster.games.freedom.constants import IMPERIAL, INSURGENT, cannon_owner, ot
 from muster.games.freedom.datafiles import areas_file, cards_file
 from muster.games.freedom.engine import push
 from muster.games.freedom.rules.action_phase import ap_frame
-from muster.games.freedom.rules.common import areas_of, log
+from muster.games.freedom.rules.common import areas_of, log, track_range
 from muster.games.freedom.state import Frame, State
 
 Effect = Callable[[State, str], list[Frame]]
@@ -451,10 +451,15 @@ def winter_rain(s: State, seat: str) -> list[Frame]:
 
 @effect
 def pressure_nafplio(s: State, seat: str) -> list[Frame]:
-    """59B: +2 Pressure; if the Government has already answered, +2 Insurgent Morale instead."""
-    if s.tracks[INSURGENT]["pressure"] < 0:
+    """59B: +2 Pressure; if the track is gone (the Government answered) or at its top, +2 Morale instead."""
+    if not _pressure_open(s):
         return [track(INSURGENT, "morale", 2)]
     return [track(INSURGENT, "pressure", 2)]
+
+
+def _pressure_open(s: State) -> bool:
+    """True while the Pressure track can still go up."""
+    return 0 <= s.tracks[INSURGENT]["pressure"] < track_range("pressure")[1]
 
 
 @effect
@@ -519,9 +524,8 @@ def guns_spiked(s: State, seat: str) -> list[Frame]:
 
 @effect
 def jean_jacques_meyer(s: State, seat: str) -> list[Frame]:
-    """68B: +1 Pressure (or +1 Morale once the Government has answered); Support in any area."""
-    pressure = s.tracks[INSURGENT]["pressure"] >= 0
-    first = track(INSURGENT, "pressure", 1) if pressure else track(INSURGENT, "morale", 1)
+    """68B: +1 Pressure (+1 Morale instead if the track is gone or at its top); Support in any area."""
+    first = track(INSURGENT, "pressure", 1) if _pressure_open(s) else track(INSURGENT, "morale", 1)
     return [first, choose_support(seat, 1, controlled_by=None)]
 
 
