@@ -491,3 +491,21 @@ def test_player_picks_which_unit_moves_after_an_attack() -> None:
     assert units(s, "r4c5") == units(s, "r4c6") == (1, 0, 0)
     act(s, "attack")
     assert args(s, "from") == {"r4c5"}  # the fresh unit stayed; the mover has attacked
+
+
+def test_preparation_pays_only_the_difference_once_per_card() -> None:
+    # rule 4.3.2 Preparation: the marker moves left "as many spaces as the difference"; stored AP complete one
+    # action of the card (rules-decisions 4.3.2)
+    s = _board(("r5c5", {"exp": 1}), ("w1", {"ins": 1}))
+    s.camp_cannons, s.pools["cannons"] = 1, s.pools["cannons"] - 1
+    s.tracks[IMPERIAL]["preparation"] = 6
+    play_ap(s, IMPERIAL, 30)  # 4 AP
+    acts(s, ("build",), ("to", "r5c5"))
+    assert track(s, IMPERIAL, "preparation") == 5  # 5 AP = the card's 4 + 1 stored
+    s2 = new_state()
+    s2.tracks[IMPERIAL]["preparation"] = 6
+    play_ap(s2, IMPERIAL, 42)  # 2 AP
+    force_dice(s2, *d6(1, 1))
+    act(s2, "plea")
+    assert track(s2, IMPERIAL, "preparation") == 5
+    assert verbs(s2) == {"end"}  # no second action on stored AP with the same card
