@@ -7,6 +7,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 from rich.console import Console
 
 from muster.ai import make_bot
@@ -46,7 +48,7 @@ def output(console: Console) -> str:
 
 
 def test_bad_input_gets_a_message_and_changes_nothing() -> None:
-    session, console = make_session(["0", "99", "abc", "", "log x", "save", "undo"])
+    session, console = make_session(["0", "99", "abc", "", "log x", "save", "undo", "²", "9" * 5000])
     before = session.game.dumps()
     assert session.run() == EXIT_EOF
     out = output(console)
@@ -57,6 +59,7 @@ def test_bad_input_gets_a_message_and_changes_nothing() -> None:
     assert "Use 'log' or 'log N'" in out
     assert "Give a file name: save FILE" in out
     assert "Nothing to undo" in out
+    assert "Not understood: '²'" in out and out.count("Not understood") == 3
     assert "End of input: no move was made" in out
     assert session.game.dumps() == before
 
@@ -148,3 +151,18 @@ def test_a_whole_game_against_a_bot_reaches_the_end(human: str) -> None:
     assert session.run() == EXIT_OK
     assert game.outcome is not None
     assert "GAME OVER" in output(console)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(line=st.text(max_size=40))
+def test_no_typed_line_crashes_or_changes_the_game_unless_it_is_a_choice(line: str) -> None:
+    session, _ = make_session([])
+    before = session.game.dumps()
+    count = len(session.game.legal_actions())
+    word = line.strip().split(" ")[0].lower()
+    assume(word not in ("save", "quit", "q", "exit"))  # these write files or ask a question
+    session.handle("imperial", line)
+    text = line.strip()
+    is_choice = text.isdecimal() and len(text) <= 9 and 1 <= int(text) <= count
+    assert (session.game.dumps() == before) != is_choice
+    assert session.message is not None or is_choice

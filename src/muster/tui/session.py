@@ -31,6 +31,11 @@ MAX_NEW_LINES = 24
 EXIT_OK, EXIT_EOF, EXIT_INTERRUPTED = 0, 1, 130
 
 
+def _shorten(text: str, limit: int = 40) -> str:
+    """Echo at most ``limit`` characters of what was typed."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 class EndSession(Exception):  # noqa: N818 - a control-flow signal, not an error
     """Raised inside the loop to stop the session with an exit code."""
 
@@ -189,7 +194,7 @@ class Session:
         word, _, rest = text.partition(" ")
         word, rest = word.lower(), rest.strip()
         count = len(self.game.legal_actions())
-        if text.isdigit():
+        if text.isdecimal() and len(text) <= 9:  # isdecimal: int() accepts every such string
             self.choose(seat, int(text), count)
         elif word in ("help", "h", "?"):
             self.message = Text(phase_help(self.game.view(seat)))
@@ -205,7 +210,7 @@ class Session:
             self.message = Text(f"Type the number of a choice (1–{count}), or 'help'.", style="yellow")
         else:
             self.message = Text(
-                f"Not understood: {text!r}. Type a number from 1 to {count}, or one of: "
+                f"Not understood: {_shorten(text)!r}. Type a number from 1 to {count}, or one of: "
                 "help, undo, save FILE, log [N], quit.",
                 style="red",
             )
@@ -253,7 +258,7 @@ class Session:
 
     def show_log(self, arg: str) -> None:
         """``log [N]``: the last N lines of the game's log (default 40)."""
-        if arg and not arg.isdigit():
+        if arg and not (arg.isdecimal() and len(arg) <= 9):
             self.message = Text("Use 'log' or 'log N' with N a number of lines.", style="yellow")
             return
         lines = self.game.log()[-(int(arg) if arg else 40) :] if arg != "0" else []
