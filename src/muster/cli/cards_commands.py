@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
@@ -11,6 +13,9 @@ from rich.panel import Panel
 from rich.table import Table
 
 from muster.games.freedom.datafiles import CardData, cards_file
+
+if TYPE_CHECKING:
+    from muster.games.freedom.cards.usage import Usage
 
 console = Console()
 
@@ -109,8 +114,73 @@ def cards_doc_command(
     console.print(f"{len(cards_file().cards)} cards written to {out}")
 
 
+def usage_command(
+    bot: str = typer.Option("heuristic", help="Bot spec playing both seats, e.g. heuristic or ismcts:iterations=100."),
+    games: int = typer.Option(10, "--games", "-n", min=1, help="Games to play (consecutive seeds)."),
+    seed: int = typer.Option(0, help="First seed."),
+    plot: Path | None = typer.Option(None, help="Write a bar chart of the per-card rates (PNG)."),
+    json_out: Path | None = typer.Option(None, "--json", help="Write the per-card counts (JSON)."),
+) -> None:
+    """Play bot-vs-bot games and report how often each card's event was taken when it could be."""
+    from rich.progress import Progress
+
+    from muster.ai import BotSpecError
+    from muster.games.freedom.cards.usage import measure
+
+    try:
+        with Progress(console=console) as progress:
+            task = progress.add_task(f"{bot} vs {bot}", total=games)
+            usage = measure(bot, games, seed, tick=lambda: progress.advance(task))
+    except BotSpecError as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from exc
+    table = Table(title=f"Events taken by {bot} ({usage.games} games; winners {dict(usage.winners)})")
+    for column in ("deck", "colour", "cards", "mean AP", "offered", "taken", "rate"):
+        table.add_column(column, justify="left" if column in ("deck", "colour") else "right")
+    for deck, side, count, mean in balance_rows():
+        numbers = [c.number for c in cards_file().cards if c.deck == deck and c.side == side]
+        offered = sum(usage.offered[n] for n in numbers)
+        chosen = sum(usage.chosen[n] for n in numbers)
+        rate = f"{chosen / offered:.0%}" if offered else "—"
+        table.add_row(deck, side, str(count), f"{mean:.2f}", str(offered), str(chosen), rate)
+    console.print(table)
+    if json_out:
+        json_out.parent.mkdir(parents=True, exist_ok=True)
+        json_out.write_text(json.dumps(usage.to_json(), indent=1), encoding="utf-8")
+    if plot:
+        plot_usage(usage, plot)
+        console.print(f"Chart written to {plot}")
+
+
+def plot_usage(usage: Usage, path: Path) -> None:
+    """A bar per card: the share of turns its event was open on which it was taken."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    cards = sorted(cards_file().cards, key=lambda c: c.number)
+    colours = {"red": "#c0392b", "blue": "#2e5fa8", "grey": "#8c8c8c"}
+    fig, ax = plt.subplots(figsize=(16, 4.5))
+    ax.bar(
+        [c.number for c in cards],
+        [usage.rate(c.number) for c in cards],
+        color=[colours.get(c.side or "grey", "#8c8c8c") for c in cards],
+    )
+    ax.axvline(50.5, color="black", linewidth=0.8)
+    ax.set_xlim(0.4, 100.6)
+    ax.set_xlabel("card (1–50 deck A, 51–100 deck B)")
+    ax.set_ylabel("event taken / event open")
+    ax.set_title(f"How often {usage.bot} takes each event ({usage.games} games)")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
 def register(app: typer.Typer) -> None:
     """Add the card commands."""
     app.command("card")(card_command)
     app.command("cards-doc")(cards_doc_command)
     app.command("cards-balance")(balance_command)
+    app.command("cards-usage")(usage_command)
