@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import os
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -166,3 +168,17 @@ def test_no_typed_line_crashes_or_changes_the_game_unless_it_is_a_choice(line: s
     is_choice = text.isdecimal() and len(text) <= 9 and 1 <= int(text) <= count
     assert (session.game.dumps() == before) != is_choice
     assert session.message is not None or is_choice
+
+
+def test_save_file_is_an_ordinary_file_and_replaces_an_old_one(tmp_path: Path) -> None:
+    from muster.tui.session import save_game
+
+    session, _ = make_session([])
+    target = tmp_path / "g.json"
+    target.write_text("old")
+    save_game(session.game, str(target))
+    assert target.read_text(encoding="utf-8") == session.game.dumps()
+    mask = os.umask(0)
+    os.umask(mask)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o666 & ~mask  # like any file the user writes
+    assert [p.name for p in tmp_path.iterdir()] == ["g.json"]  # no temporary file left behind

@@ -31,6 +31,13 @@ MAX_NEW_LINES = 24
 EXIT_OK, EXIT_EOF, EXIT_INTERRUPTED = 0, 1, 130
 
 
+def _umask() -> int:
+    """The process's file-creation mask (reading it means setting it, so it is put straight back)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def _shorten(text: str, limit: int = 40) -> str:
     """Echo at most ``limit`` characters of what was typed."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -53,6 +60,7 @@ def save_game(game: Game, path: str) -> Path:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(game.dumps())
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes private files; a save file is an ordinary one
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
