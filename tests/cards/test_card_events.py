@@ -16,6 +16,7 @@ import pytest
 from cardkit import TWEAKS, Step, changes, event_done, force_dice, play_event, position, snapshot
 
 from muster.games.freedom.datafiles import cards_file
+from muster.games.freedom.invariants import violations
 
 IMP, INS = "imperial", "insurgent"
 
@@ -550,6 +551,7 @@ def test_event_changes_exactly_what_it_says(case: Case) -> None:
     play_event(s, case.seat, case.number, case.answers)
     assert event_done(s, case.seat), f"the event still waits for {s.stack[-1]['kind']}"
     assert changes(before, snapshot(s)) == case.change
+    assert violations(s) == []
 
 
 def test_every_card_has_a_tested_event() -> None:
