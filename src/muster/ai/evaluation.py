@@ -27,14 +27,16 @@ WIN_POINTS = 100.0
 class Weights:
     """Evaluation weights (points)."""
 
-    ap: float = 0.55
+    ap: float = 0.25
     """What one unspent Action Point is worth: an action is bought only if it gains more than its cost."""
-    preparation: float = 0.45
+    preparation: float = 0.3
     imp_unit: float = 0.9
     camp_unit: float = 0.6
     advance_per_row: float = 0.22
     row4_vs_damage: float = 0.5
-    wall_damage: tuple[float, float, float] = (0.0, 1.2, 3.0)
+    wall_damage: tuple[float, float, float] = (0.0, 1.5, 4.0)
+    breach: float = 2.0
+    """An Imperial unit in front of a destroyed section (doubled if no defender stands there)."""
     imp_on_wall: float = 7.0
     imp_capture: float = 18.0
     ins_unit: float = 1.1
@@ -105,7 +107,10 @@ def _forces(s: State, w: Weights) -> float:
         if n:
             score += n * (w.imp_unit + w.advance_per_row * (8 - b.row[i]))
             if i in front:
-                score += min(n, 3) * w.row4_vs_damage * s.damage[front[i]]
+                wall = front[i]
+                score += min(n, 3) * w.row4_vs_damage * s.damage[wall]
+                if s.damage[wall] >= 2:
+                    score += w.breach * (1 if s.ins[wall] else 2)
     camp = b.camp
     score += (s.exp[camp] + s.ally[camp]) * w.camp_unit
     for i in _water():

@@ -54,7 +54,7 @@ class IsmctsBot:
         try:
             self.iterations = int(opts.pop("iterations", "300"))
             self.seconds = float(opts.pop("seconds", "0"))
-            self.c = float(opts.pop("c", "0.5"))
+            self.c = float(opts.pop("c", "0.1"))
             self.scale = float(opts.pop("scale", "8"))
             self.rollout = opts.pop("rollout", "none")
         except ValueError as exc:

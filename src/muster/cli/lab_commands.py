@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import signal
+import sys
 from pathlib import Path
 
 import typer
@@ -14,6 +16,12 @@ from muster.lab.simulate import run_simulation, summary, write_report
 from muster.lab.stats import wilson
 
 console = Console()
+
+
+def _exit_cleanly_on_sigterm() -> None:
+    # A plain SIGTERM would kill this process but leave its worker processes running; exiting
+    # through Python instead closes the worker pool on the way out.
+    signal.signal(signal.SIGTERM, lambda _signum, _frame: sys.exit(143))
 
 
 def _fail(message: str) -> None:
@@ -33,6 +41,7 @@ def arena(
     """Round-robin between bots with paired seeds; ratings with 95% intervals, win rates by side."""
     if ruleset not in ("2nd", "1st"):
         _fail("ruleset must be 2nd or 1st")
+    _exit_cleanly_on_sigterm()
     try:
         report = run_arena(bots, games, seed, workers, ruleset, show_progress=not quiet)
     except (BotSpecError, ValueError) as exc:
@@ -75,6 +84,7 @@ def simulate(
         _fail("ruleset must be 2nd or 1st")
     if fmt not in ("md", "html"):
         _fail("format must be md or html")
+    _exit_cleanly_on_sigterm()
     try:
         records = run_simulation(imperial, insurgent, games, seed, workers, ruleset, show_progress=not quiet)
     except (BotSpecError, ValueError) as exc:

@@ -25,6 +25,7 @@ class GameRecord:
     round: int
     decisions: int
     seconds: dict[str, float]
+    """CPU seconds each bot spent choosing (process time, so other load on the machine does not count)."""
     events: list[tuple[str, int]] = field(default_factory=list)
     """(seat, card) for every card played as an event (or taken with the discard-to-trigger rule)."""
     trajectory: list[dict[str, int]] = field(default_factory=list)
@@ -67,9 +68,9 @@ def play_game(imperial: str, insurgent: str, seed: int, ruleset: str = "2nd", ma
         seat = rules.active_seat(state)
         assert seat is not None
         legal = rules.legal_actions(state)
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         action = legal[0] if len(legal) == 1 else bots[seat].choose(rules.view(state, seat), legal, seat)
-        seconds[seat] += time.perf_counter() - t0
+        seconds[seat] += time.process_time() - t0
         if action.verb in ("event", "trigger") and state.stack[-1]["kind"] in ("card_turn", "final_trigger"):
             card = action.arg if action.verb == "event" else (state.trigger or {}).get("card")
             if isinstance(card, int):
