@@ -97,11 +97,12 @@ class LiveGame:
 class Hub:
     """All live games of this server process."""
 
-    def __init__(self, store: Store, default_bot_delay_ms: int = 400) -> None:
+    def __init__(self, store: Store, default_bot_delay_ms: int = 400, keep_games: int = 2000) -> None:
         self.store = store
         self.writer = GroupWriter(store)
         self.default_bot_delay_ms = default_bot_delay_ms
         self.games: dict[str, LiveGame] = {}
+        self.keep_games = keep_games
         self._loading: dict[str, asyncio.Lock] = {}
         self.closing = False
 
@@ -109,7 +110,9 @@ class Hub:
     async def get(self, game_id: str) -> LiveGame:
         """The live game by id, rebuilt from the database by replay on first use."""
         if game_id in self.games:
-            return self.games[game_id]
+            live = self.games.pop(game_id)  # move to the end: the dict's order is least recently used first
+            self.games[game_id] = live
+            return live
         lock = self._loading.setdefault(game_id, asyncio.Lock())
         async with lock:
             if game_id not in self.games:
@@ -117,7 +120,24 @@ class Hub:
                 if stored is None:
                     raise ApiError(404, "not_found", f"no game {game_id!r}")
                 self.games[game_id] = await to_thread.run_sync(self._rebuild, stored)
+                self._evict()
+        self._loading.pop(game_id, None)
         return self.games[game_id]
+
+    def _evict(self) -> None:
+        """Forget the oldest idle games beyond ``keep_games`` (they are rebuilt from the database on demand).
+
+        Idle: nobody connected, no bot running, nobody holding its lock. Should a request still hold
+        an evicted copy, the database's version check refuses its write, so nothing can apply twice.
+        """
+        excess = len(self.games) - self.keep_games
+        for game_id in list(self.games):
+            if excess <= 0:
+                return
+            live = self.games[game_id]
+            if not live.conns and not live.lock.locked() and (live.bot_task is None or live.bot_task.done()):
+                del self.games[game_id]
+                excess -= 1
 
     @staticmethod
     def _rebuild(stored: StoredGame) -> LiveGame:
@@ -164,6 +184,7 @@ class Hub:
         await to_thread.run_sync(self.store.create_game, game_id, "freedom", seed, game.options, delay, seats,
                                  live.summary())
         self.games[game_id] = live
+        self._evict()
         self.schedule_bot(live)
         return game_id, tokens
 
@@ -227,6 +248,8 @@ class Hub:
             live.game.state = before_state
             del live.game.actions[before_len:]
             if isinstance(exc, StaleWriteError):
+                if self.games.get(live.id) is live:  # our copy is behind the database: rebuild it next time
+                    del self.games[live.id]
                 raise ApiError(409, "stale", str(exc)) from exc
             if isinstance(exc, Exception):
                 log.exception("could not store a change of game %s", live.id)

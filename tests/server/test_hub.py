@@ -1,0 +1,50 @@
+"""The in-memory game cache: bounded, and safe when two copies of one game meet the database."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from muster.server.db import make_engine, migrate
+from muster.server.hub import ApiError, Hub
+from muster.server.store import Store
+
+
+def _hub(tmp_path: Path, keep: int) -> Hub:
+    engine = make_engine(f"sqlite:///{tmp_path / 'hub.db'}")
+    migrate(engine)
+    return Hub(Store(engine), default_bot_delay_ms=0, keep_games=keep)
+
+
+def test_the_cache_stays_bounded_and_reloads_by_replay(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        hub = _hub(tmp_path, keep=2)
+        made = [await hub.create({"imperial": "human", "insurgent": "human"}, "2nd", k, 0) for k in range(4)]
+        assert len(hub.games) == 2
+        live, seat = await hub.by_token(made[0][1]["imperial"])  # evicted: rebuilt from the database
+        assert seat == "imperial" and live.version == 0
+        await hub.act(live, seat, 0, live.game.legal_actions()[0].to_json())
+        assert len(hub.games) == 2
+        await hub.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_stale_copy_cannot_write_and_is_dropped(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        hub = _hub(tmp_path, keep=10)
+        game_id, tokens = await hub.create({"imperial": "human", "insurgent": "human"}, "2nd", 3, 0)
+        old = hub.games.pop(game_id)  # as if evicted while a request still held it
+        new, seat = await hub.by_token(tokens["imperial"])
+        assert new is not old
+        await hub.act(old, seat, 0, old.game.legal_actions()[0].to_json())
+        with pytest.raises(ApiError) as refused:  # same version, but the database has moved on
+            await hub.act(new, seat, 0, new.game.legal_actions()[-1].to_json())
+        assert refused.value.code == "stale" and game_id not in hub.games
+        fresh, _ = await hub.by_token(tokens["imperial"])
+        assert fresh.version == 1 and len(fresh.game.actions) == 1
+        await hub.close()
+
+    asyncio.run(scenario())
