@@ -451,6 +451,8 @@ class _Picker(Decision):
     """A decision repeated ``left`` times over a list of spaces (optionally declinable)."""
 
     optional = False
+    words = "choose"
+    """What a pick does, in words, before the space's name (for labels)."""
 
     def spaces(self, s: State, f: Frame) -> list[str]:
         """The ids (or ``id:kind``) that may be picked now."""
@@ -481,7 +483,7 @@ class _Picker(Decision):
             return "stop here"
         sid, _, kind = str(a.arg).partition(":")
         what = {"E": " (Expeditionary)", "A": " (Allied)"}.get(kind, "")
-        return f"{name(board().index[sid])}{what}"
+        return f"{self.words} {name(board().index[sid])}{what}"
 
 
 def _unit_choices(s: State, i: int, only: str | None) -> list[str]:
@@ -502,9 +504,10 @@ class RemoveWhere(_Picker):
     """Remove units (to their pool) from a named set of spaces, one at a time."""
 
     kind = "ev_remove"
+    words = "remove a unit from"
 
     def prompt(self, s: State, f: Frame) -> str:
-        return f"Remove a {SIDE_NAME[f['side']]} unit from {WHERE_WORDS[f['where']]} ({f['left']} left)."
+        return f"Remove an {SIDE_NAME[f['side']]} unit from {WHERE_WORDS[f['where']]} ({f['left']} left)."
 
     def spaces(self, s: State, f: Frame) -> list[str]:
         out: list[str] = []
@@ -532,6 +535,7 @@ class SendBack(_Picker):
     """Imperial units go back to the Camp (floods, rain)."""
 
     kind = "ev_send_back"
+    words = "send back to the Camp a unit from"
 
     def prompt(self, s: State, f: Frame) -> str:
         return f"Send an Imperial unit in {WHERE_WORDS[f['where']]} back to the Camp ({f['left']} left)."
@@ -559,6 +563,7 @@ class PlaceImperial(_Picker):
     """New Imperial units (or Camp units) into a named set of spaces; the player may stop."""
 
     kind = "ev_place_imperial"
+    words = "place a unit in"
     optional = True
 
     def prompt(self, s: State, f: Frame) -> str:
@@ -592,6 +597,7 @@ class DamageWall(_Picker):
     """Choose a Wall section that is not destroyed; it takes one step of damage."""
 
     kind = "ev_damage"
+    words = "damage"
 
     def prompt(self, s: State, f: Frame) -> str:
         return f"Choose a Wall section to damage ({f['left']} left)."
@@ -614,6 +620,7 @@ class RepairWall(_Picker):
     """Choose a damaged or destroyed Wall section without Imperial units; it improves one step."""
 
     kind = "ev_repair"
+    words = "repair"
 
     def prompt(self, s: State, f: Frame) -> str:
         return f"Choose a Wall section to repair ({f['left']} left)."
@@ -636,6 +643,7 @@ class TrainFree(_Picker):
     """Choose where a trained Civilian stands: Row 3, Row 2 or an island free of Imperial units."""
 
     kind = "ev_train"
+    words = "train a Civilian in"
 
     def prompt(self, s: State, f: Frame) -> str:
         return f"Train a Civilian: choose where the new unit stands ({f['left']} left)."
@@ -663,9 +671,10 @@ class SpikeCannon(_Picker):
     """Choose an enemy cannon to put out of action."""
 
     kind = "ev_spike"
+    words = "remove the cannon in"
 
     def prompt(self, s: State, f: Frame) -> str:
-        return f"Choose a {SIDE_NAME[f['side']]} cannon in {WHERE_WORDS[f['where']]} to remove."
+        return f"Choose an {SIDE_NAME[f['side']]} cannon in {WHERE_WORDS[f['where']]} to remove."
 
     def spaces(self, s: State, f: Frame) -> list[str]:
         b = board()
@@ -685,6 +694,7 @@ class BuildFree(_Picker):
     """Choose the space of a free Imperial cannon."""
 
     kind = "ev_build"
+    words = "build a cannon in"
 
     def prompt(self, s: State, f: Frame) -> str:
         return f"Choose a space in {WHERE_WORDS[f['where']]} with your unit for a new cannon."
