@@ -93,9 +93,10 @@ def test_cli_arena_and_simulate(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     assert "ismcts" in res.output and (tmp_path / "a" / "arena.json").exists()
     res = runner.invoke(app, ["simulate", "--imperial", "random", "--insurgent", "random", "--games", "2",
-                              "--workers", "1", "-q", "--out", str(tmp_path / "s")])
+                              "--workers", "1", "-q", "--cards", "--out", str(tmp_path / "s")])
     assert res.exit_code == 0, res.output
     assert "Imperial win rate" in res.output and (tmp_path / "s" / "report.md").exists()
+    assert "Card events used" in res.output
 
 
 def test_cli_rejects_unknown_bots_and_formats(tmp_path: Path) -> None:

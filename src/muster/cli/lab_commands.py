@@ -5,6 +5,7 @@ from __future__ import annotations
 import signal
 import sys
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -78,6 +79,7 @@ def simulate(
     fmt: str = typer.Option("md", "--format", help="Report format: md or html"),
     out: Path = typer.Option(Path("reports/simulate"), help="Directory for the report, plots and summary.json"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar"),
+    cards: bool = typer.Option(False, "--cards", help="Also print how often each card's event was used"),
 ) -> None:
     """Balance report: Imperial win rate with its 95% CI, endings by round, lengths, tracks, card events."""
     if ruleset not in ("2nd", "1st"):
@@ -95,7 +97,20 @@ def simulate(
     low, high = data["imperial_win_rate_ci95"]
     console.print(f"Imperial win rate {data['imperial_win_rate']:.1%} (95% CI {low:.1%}–{high:.1%}) "
                   f"over {data['games']} games; endings: {data['endings']}")
+    if cards:
+        _print_cards(data["cards"], data["games"])
     console.print(f"Report: {path}")
+
+
+def _print_cards(cards: list[dict[str, Any]], games: int) -> None:
+    table = Table(title=f"Card events used in {games} games")
+    for col in ("card", "by Imperial", "by Insurgent", "games used", "user won"):
+        table.add_column(col)
+    for c in cards:
+        rate = c["user_wins"] / c["games"] if c["games"] else 0.0
+        table.add_row(c["name"], str(c["events"]["imperial"]), str(c["events"]["insurgent"]), str(c["games"]),
+                      f"{rate:.0%}")
+    console.print(table)
 
 
 def register(app: typer.Typer) -> None:
