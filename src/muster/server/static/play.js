@@ -114,8 +114,11 @@ function renderLog(fresh) {
   const ol = $("log");
   ol.replaceChildren(...log.slice(-300).map((line) => el("li", { class: isDice(line) ? "dice-line" : "" }, line)));
   ol.scrollTop = ol.scrollHeight;
-  const dice = fresh.filter(isDice);
+  // New dice as they happen; on a (re)load, the most recent roll of the game so far.
+  let dice = fresh.filter(isDice);
+  if (fresh.length === 0 && $("dice").classList.contains("muted")) dice = log.filter(isDice).slice(-1);
   if (dice.length) {
+    $("dice").classList.remove("muted");
     $("dice").replaceChildren(...dice.map((line) => el("div", { class: "dice-line flash" }, line)));
   }
 }
@@ -124,7 +127,10 @@ function render(fresh) {
   const s = state;
   const turn = s.outcome ? "game over" : s.active_seat === s.seat ? "your turn"
     : `${SEAT_NAME[s.active_seat]}'s turn`;
-  $("status").textContent = `You: ${SEAT_NAME[s.seat]} · Round ${s.round} · ${s.phase} · ${turn} · step ${s.step}`;
+  const other = s.seat === "imperial" ? "insurgent" : "imperial";
+  const opponent = s.seats[other].kind === "bot" ? `${s.seats[other].bot} bot` : "a person";
+  $("status").textContent = `You: ${SEAT_NAME[s.seat]} (vs ${opponent}) · Round ${s.round} · ${s.phase} · ${turn}`
+    + ` · step ${s.step}`;
   $("status").dataset.version = s.version;
   $("prompt").textContent = s.prompt;
   renderBoard();
