@@ -192,3 +192,14 @@ def test_help_notes_the_first_edition_differences() -> None:
     # rule 4.2 (1st edition): the Opening units come from one row or the Camp
     assert "1st edition: the advancing units must all come from one row" in phase_help(first.view("imperial"))
     assert "1st edition" not in phase_help(new_game().view("imperial"))
+
+
+def test_the_event_on_offer_is_shown_to_the_player_who_may_use_it() -> None:
+    from muster.tui.render import offered_event
+
+    view = new_game().view("insurgent")
+    assert offered_event(view, "insurgent").plain == ""
+    # rule 4.3.1: the Imperial player played blue card 1 for AP; the Insurgent may use its event
+    view["trigger"] = {"seat": "insurgent", "card": 1}
+    assert offered_event(view, "insurgent").plain == f"Event on offer: 1A {card(1).name}: {card(1).text}"
+    assert offered_event(view, "imperial").plain == ""

@@ -269,6 +269,16 @@ def choices_renderable(labelled: list[tuple[Action, str]], seat: str | None = No
     return Group(Columns(items, column_first=True, padding=(0, 3)), *notes)
 
 
+def offered_event(view: dict[str, Any], seat: str | None) -> Text:
+    """When the opponent just played a card of ``seat``'s colour for AP, the event ``seat`` may use
+    by discarding a card (rule 4.3.1); empty otherwise."""
+    trigger = view.get("trigger")
+    if not trigger or trigger.get("seat") != seat:
+        return Text()
+    c = card(int(trigger["card"]))
+    return Text.assemble(("Event on offer: ", "bold magenta"), f"{c.number}{c.deck} {c.name}: {c.text}")
+
+
 def screen(
     view: dict[str, Any],
     seat: str | None,
@@ -281,6 +291,7 @@ def screen(
     who = Text(f"{SEAT_NAME[seat]} to play" if seat else "Spectating", style=SEAT_STYLE.get(seat or "", "bold"))
     # The board sits right above the choices: on a short terminal the log and hand scroll away
     # first, while the map and the decision stay in sight.
+    offer = offered_event(view, seat)
     return Group(
         log_panel(log_lines, new_lines),
         hand_panel(view, seat),
@@ -288,5 +299,6 @@ def screen(
         board_panel(view, choice_marks(view, labelled)),
         status_line(view),
         Text.assemble(who, ": ", (prompt, "bold")),
+        *([offer] if offer.plain else []),
         choices_renderable(labelled, seat),
     )
