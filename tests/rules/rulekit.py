@@ -138,6 +138,11 @@ def legal(s: State) -> list[Action]:
     return RULES.legal_actions(s)
 
 
+def ap_turn_ended(s: State) -> bool:
+    """True once the card's AP turn is over (with no AP left and nothing to buy it ends by itself)."""
+    return not any(f["kind"] == "ap" for f in s.stack)
+
+
 def verbs(s: State) -> set[str]:
     """The verbs offered now."""
     return {a.verb for a in legal(s)}

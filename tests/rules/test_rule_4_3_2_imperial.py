@@ -7,6 +7,7 @@ from rulekit import (
     act,
     acts,
     ap_left,
+    ap_turn_ended,
     args,
     card_turn,
     clear_board,
@@ -53,7 +54,7 @@ def test_capture_of_petrohori_movement_example() -> None:
     acts(s, ("move",), ("from", "r6c6"), ("to", "r4c6"))
     assert units(s, "r5c2") == units(s, "r6c3") == units(s, "r4c6") == (1, 0, 0)
     assert units(s, "r6c2") == units(s, "r6c6") == (0, 0, 0)
-    assert verbs(s) == {"end"}  # no AP left: only ending the turn remains
+    assert ap_turn_ended(s)  # no AP left: the turn ends by itself
 
 
 def test_normal_movement_never_backwards() -> None:
@@ -100,7 +101,7 @@ def test_wall_entry_example_two_ap_two_units() -> None:
     assert args(s, "from") == {"r4c5"}  # damaged w4 and occupied w3 cannot be entered
     acts(s, ("from", "r4c5"), ("to", "w5"), ("slow",), ("from", "r4c5"), ("to", "w5"))
     assert units(s, "w5") == (2, 0, 0)
-    assert verbs(s) == {"end"}
+    assert ap_turn_ended(s)  # no AP left: the turn ends by itself
 
 
 def test_along_the_wall_regardless_of_damage() -> None:
@@ -219,7 +220,7 @@ def test_unequal_share_of_money_attack_example() -> None:
     _attack(s, "r4c4", "w4", 4, 6)
     assert units(s, "w4") == (0, 0, 1)
     assert track(s, INSURGENT, "morale") == 10
-    assert verbs(s) == {"end"}
+    assert ap_turn_ended(s)  # no AP left: the turn ends by itself
 
 
 def test_reward_attacks_example() -> None:
@@ -266,7 +267,7 @@ def test_stone_cannon_balls_preparation_example() -> None:
     play_ap(s, IMPERIAL, 42)
     acts(s, ("prepare",), ("prepare",))
     assert track(s, IMPERIAL, "preparation") == 2
-    assert verbs(s) == {"end"}
+    assert ap_turn_ended(s)  # no AP left: the turn ends by itself
 
 
 def test_preparation_only_for_actions_the_card_cannot_pay() -> None:
@@ -358,7 +359,7 @@ def test_captain_mahmud_build_example() -> None:
     assert s.cannon[idx("r5c3")] == IMPERIAL_CANNON
     assert s.camp_cannons == 0
     assert track(s, IMPERIAL, "preparation") == 0
-    assert verbs(s) == {"end"}
+    assert ap_turn_ended(s)  # no AP left: the turn ends by itself
 
 
 @pytest.mark.parametrize(
@@ -508,4 +509,4 @@ def test_preparation_pays_only_the_difference_once_per_card() -> None:
     force_dice(s2, *d6(1, 1))
     act(s2, "plea")
     assert track(s2, IMPERIAL, "preparation") == 5
-    assert verbs(s2) == {"end"}  # no second action on stored AP with the same card
+    assert ap_turn_ended(s2)  # no second action on stored AP with the same card

@@ -7,6 +7,7 @@ from rulekit import (
     act,
     acts,
     ap_left,
+    ap_turn_ended,
     args,
     clear_board,
     d8,
@@ -21,7 +22,6 @@ from rulekit import (
     verbs,
 )
 
-from muster.games.freedom import RULES
 from muster.games.freedom.constants import IMPERIAL, INSURGENT, INSURGENT_CANNON
 from muster.games.freedom.rules.common import area_index
 from muster.games.freedom.state import State
@@ -53,7 +53,7 @@ def test_yusuf_pasha_regroup_and_attack_example() -> None:
     acts(s, ("attack",), ("from", "w2"), ("to", "r4c2"))
     assert units(s, "r4c2") == (1, 0, 0)
     assert track(s, IMPERIAL, "morale") == 15  # not the last unit: no Morale change
-    assert verbs(s) == {"end"}
+    assert ap_turn_ended(s)  # no AP left: the turn ends by itself
 
 
 def test_regroup_destinations() -> None:
@@ -154,7 +154,7 @@ def test_aqueduct_destroyed_raid_example() -> None:
     assert units(s, "r6c5") == (0, 0, 0)
     act(s, "morale", "enemy")
     assert track(s, IMPERIAL, "morale") == 14
-    assert ap_left(s) == 0
+    assert ap_turn_ended(s)  # every AP spent: the turn ends by itself
 
 
 @pytest.mark.parametrize(("roll", "hit"), [(4, False), (5, True)])
@@ -221,7 +221,7 @@ def test_chieftains_defect_repair_example() -> None:
     acts(s, ("repair",), ("to", "w4"))
     assert s.damage[idx("w4")] == 1
     assert track(s, INSURGENT, "preparation") == 0
-    assert verbs(s) == {"end"}
+    assert ap_turn_ended(s)  # no AP left: the turn ends by itself
 
 
 def test_repair_damaged_to_normal_needs_a_unit() -> None:
@@ -278,7 +278,7 @@ def test_pressure_the_government() -> None:
     play_ap(s, INSURGENT, 32)
     act(s, "pressure")
     assert track(s, INSURGENT, "pressure") == 1
-    assert RULES.active_seat(s) == INSURGENT and verbs(s) == {"end"}
+    assert ap_turn_ended(s)  # no AP left: the turn ends by itself
 
 
 def test_regroup_from_an_island_into_the_city() -> None:
@@ -307,7 +307,7 @@ def test_several_raids_when_the_ap_allow() -> None:
     force_dice(s, *d8(8))
     acts(s, ("raid",), ("from", "w5"), ("to", "r5c5"))
     assert units(s, "r5c5") == (1, 0, 0)
-    assert ap_left(s) == 0
+    assert ap_turn_ended(s)  # every AP spent: the turn ends by itself
 
 
 def test_train_needs_a_civilian() -> None:

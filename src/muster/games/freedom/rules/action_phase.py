@@ -269,8 +269,9 @@ class SpendAP(Decision):
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         acts = [Action(v.name) for v in VERBS[f["seat"]] if v.available(s, f)]
-        acts.append(Action("end"))
-        return acts
+        if acts or f["ap"] > 0:
+            acts.append(Action("end"))
+        return acts  # no AP left and nothing stored AP can buy: the turn ends by itself
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
         if a.verb == "end":
