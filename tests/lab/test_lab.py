@@ -97,12 +97,13 @@ def test_cli_arena_and_simulate(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     assert "Imperial win rate" in res.output and (tmp_path / "s" / "report.md").exists()
     assert "Card events used" in res.output
+    assert len((tmp_path / "s" / "games.jsonl").read_text().splitlines()) == 2
 
 
 def test_cli_rejects_unknown_bots_and_formats(tmp_path: Path) -> None:
     runner = CliRunner()
-    res = runner.invoke(app, ["arena", "random", "nosuchbot", "--games", "1", "--out", str(tmp_path)])
+    res = runner.invoke(app, ["arena", "random", "nosuchbot", "--games", "1", "--out", str(tmp_path / "x")])
     assert res.exit_code == 2 and "unknown bot" in res.output
-    assert not (tmp_path / "arena.json").exists()
+    assert not (tmp_path / "x").exists()
     res = runner.invoke(app, ["simulate", "--imperial", "random", "--insurgent", "random", "--format", "pdf"])
     assert res.exit_code == 2 and "format" in res.output

@@ -13,6 +13,7 @@ from rich.table import Table
 
 from muster.ai import BotSpecError
 from muster.lab.arena import ArenaReport, run_arena, write_arena
+from muster.lab.runner import check_specs
 from muster.lab.simulate import run_simulation, summary, write_report
 from muster.lab.stats import wilson
 
@@ -23,6 +24,14 @@ def _exit_cleanly_on_sigterm() -> None:
     # A plain SIGTERM would kill this process but leave its worker processes running; exiting
     # through Python instead closes the worker pool on the way out.
     signal.signal(signal.SIGTERM, lambda _signum, _frame: sys.exit(143))
+
+
+def _stream(out: Path) -> Path:
+    """games.jsonl in ``out`` (emptied): every game's record is appended as soon as it ends."""
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "games.jsonl"
+    path.write_text("")
+    return path
 
 
 def _fail(message: str) -> None:
@@ -44,7 +53,8 @@ def arena(
         _fail("ruleset must be 2nd or 1st")
     _exit_cleanly_on_sigterm()
     try:
-        report = run_arena(bots, games, seed, workers, ruleset, show_progress=not quiet)
+        check_specs(bots)  # before anything is written: bad input changes nothing
+        report = run_arena(bots, games, seed, workers, ruleset, show_progress=not quiet, stream=_stream(out))
     except (BotSpecError, ValueError) as exc:
         _fail(str(exc))
         return
@@ -88,7 +98,9 @@ def simulate(
         _fail("format must be md or html")
     _exit_cleanly_on_sigterm()
     try:
-        records = run_simulation(imperial, insurgent, games, seed, workers, ruleset, show_progress=not quiet)
+        check_specs([imperial, insurgent])
+        records = run_simulation(imperial, insurgent, games, seed, workers, ruleset, show_progress=not quiet,
+                                 stream=_stream(out))
     except (BotSpecError, ValueError) as exc:
         _fail(str(exc))
         return

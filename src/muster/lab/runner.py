@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import multiprocessing as mp
 import os
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import NamedTuple
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
@@ -41,8 +43,12 @@ def default_workers() -> int:
 
 
 def run_jobs(jobs: Sequence[Job], workers: int = 0, show_progress: bool = True,
-             label: str = "games") -> list[GameRecord]:
-    """Play every job (in worker processes when ``workers`` > 1) and return the records in job order."""
+             label: str = "games", stream: Path | None = None) -> list[GameRecord]:
+    """Play every job (in worker processes when ``workers`` > 1) and return the records in job order.
+
+    With ``stream``, each record is also appended to that JSON-lines file as soon as its game ends,
+    so a long run can be watched, and what finished survives an interruption.
+    """
     workers = workers or default_workers()
     results: dict[int, GameRecord] = {}
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -52,6 +58,9 @@ def run_jobs(jobs: Sequence[Job], workers: int = 0, show_progress: bool = True,
         for i, record in _results(jobs, workers):
             results[i] = record
             progress.advance(task)
+            if stream is not None:
+                with stream.open("a") as fh:
+                    fh.write(json.dumps(record.to_json()) + "\n")
     return [results[i] for i in range(len(jobs))]
 
 
