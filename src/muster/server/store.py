@@ -13,12 +13,21 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from muster.server.db import ActionRow, GameRow, SeatRow, utcnow
+
+_SUMMARISE = (
+    update(GameRow)
+    .where(GameRow.id == bindparam("b_id"), GameRow.version == bindparam("b_expected"))
+    .values(version=bindparam("b_version"), steps=bindparam("b_steps"), active_seat=bindparam("b_active"),
+            status=bindparam("b_status"), winner=bindparam("b_winner"), result=bindparam("b_result"),
+            updated_at=bindparam("b_updated"))
+)
+_INSERT_ACTION = insert(ActionRow)
 
 
 class StaleWriteError(Exception):
@@ -103,13 +112,11 @@ class Store:
             return (row.game_id, row.seat) if row else None
 
     def _summarise(self, s: Session, game_id: str, expected_version: int, summary: Summary) -> None:
-        values: dict[str, Any] = {
-            "version": summary.version, "steps": summary.steps, "active_seat": summary.active_seat,
-            "status": summary.status, "winner": summary.winner,
-            "result": json.dumps(summary.result) if summary.result else None, "updated_at": utcnow(),
-        }
-        done = s.execute(update(GameRow).where(GameRow.id == game_id, GameRow.version == expected_version)
-                         .values(**values))
+        done = s.execute(_SUMMARISE, {
+            "b_id": game_id, "b_expected": expected_version, "b_version": summary.version, "b_steps": summary.steps,
+            "b_active": summary.active_seat, "b_status": summary.status, "b_winner": summary.winner,
+            "b_result": json.dumps(summary.result) if summary.result else None, "b_updated": utcnow(),
+        })
         if done.rowcount != 1:  # type: ignore[attr-defined]
             raise StaleWriteError(f"game {game_id} is no longer at version {expected_version}")
 
@@ -117,9 +124,9 @@ class Store:
                   summary: Summary) -> None:
         """Within a transaction: record one applied action; StaleWriteError if the game moved on."""
         self._summarise(s, game_id, expected_version, summary)
-        s.add(ActionRow(game_id=game_id, step=step, seat=seat, action=json.dumps(action)))
-        try:
-            s.flush()
+        try:  # prepared Core statements: the hot path skips ORM bookkeeping and statement building
+            s.execute(_INSERT_ACTION, {"game_id": game_id, "step": step, "seat": seat, "action": json.dumps(action),
+                                       "created_at": utcnow()})
         except IntegrityError as exc:
             raise StaleWriteError(f"step {step} of game {game_id} is already taken") from exc
 
