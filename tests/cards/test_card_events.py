@@ -71,7 +71,7 @@ CASES = [
             ("target", "r4c3"),
         ],
         {"pool.expeditionary": 1, "exp.r4c3": -1, "ins.w1": -1, "ins.b1": 1},
-        dice=((8, 7), (8, 2)),
+        dice=((8, 5), (8, 2)),
     ),
     # 7A Albanian Levies
     Case(7, IMP, [], {"imperial.morale": 1, "pool.expeditionary": -1, "exp.camp": 1}),
@@ -116,7 +116,7 @@ CASES = [
     # 16A Women Rebuild the Walls, intact wall
     Case(16, INS, [], {"insurgent.morale": 1}, tweak="intact_wall"),
     # 17A Christos Kapsalis
-    Case(17, INS, [], {"insurgent.supplies": 3}),
+    Case(17, INS, [], {"insurgent.morale": 1, "insurgent.supplies": 3}),
     # 18A Bishop Joseph of Rogoi
     Case(
         18,
@@ -136,15 +136,15 @@ CASES = [
         {"imperial.supplies": -1, "exp.r4c3": -1, "exp.r6c2": -1, "exp.camp": 2},
     ),
     # 22A Fireships
-    Case(22, INS, [], {"imperial.supplies": -1, "pool.support_markers": -1, "area.sea": "insurgent:3"}),
+    Case(22, INS, [], {"imperial.supplies": -2, "pool.support_markers": -1, "area.sea": "insurgent:3"}),
     # 23A Mine Under the Bastion
     Case(23, IMP, [("pick", "w5"), ("pick", "w5")], {"pool.damage_markers": -1, "damage.w5": 2}),
     # 24A Families to Kalamos
-    Case(24, INS, [], {"civilians": -2, "insurgent.morale": 1, "insurgent.supplies": 1, "pool.civilians": 2}),
+    Case(24, INS, [], {"civilians": -2, "insurgent.morale": 1, "insurgent.supplies": 2, "pool.civilians": 2}),
     # 25A Klephts in the Rear
     Case(25, INS, [], {"imperial.money": -1, "imperial.supplies": -2}),
     # 26A Blockade of the Lagoon
-    Case(26, IMP, [], {"insurgent.supplies": -1, "pool.support_markers": 1, "area.sea": "insurgent:1"}),
+    Case(26, IMP, [], {"insurgent.supplies": -2, "pool.support_markers": 1, "area.sea": "insurgent:1"}),
     # 27A Tomb of Markos Botsaris
     Case(27, INS, [], {"insurgent.morale": 2}),
     # 27A Tomb of Markos Botsaris, insurgent ahead
@@ -283,9 +283,9 @@ CASES = [
     # 46A Deserters, played by the imperial
     Case(46, IMP, [("pick", "marmarou")], {"pool.insurgent": 1, "ins.marmarou": -1}),
     # 47A Powder Convoy, played by the insurgent
-    Case(47, INS, [], {"insurgent.supplies": 2, "insurgent.preparation": 1}),
+    Case(47, INS, [], {"insurgent.supplies": 3, "insurgent.preparation": 1}),
     # 47A Powder Convoy, played by the imperial
-    Case(47, IMP, [], {"imperial.supplies": 2, "imperial.preparation": 1}),
+    Case(47, IMP, [], {"imperial.supplies": 3, "imperial.preparation": 1}),
     # 48A Raise Morale, played by the insurgent
     Case(48, INS, [], {"insurgent.morale": 2}),
     # 48A Raise Morale, played by the imperial
@@ -295,9 +295,9 @@ CASES = [
     # 49A Messengers, played by the imperial
     Case(49, IMP, [], {"imperial.preparation": 2}),
     # 50A Summer Heat, played by the insurgent
-    Case(50, INS, [], {"imperial.supplies": -2}),
+    Case(50, INS, [], {"imperial.morale": -1, "imperial.supplies": -2}),
     # 50A Summer Heat, played by the imperial
-    Case(50, IMP, [], {"insurgent.supplies": -2}),
+    Case(50, IMP, [], {"insurgent.morale": -1, "insurgent.supplies": -2}),
     # 51B Miaoulis Breaks Through
     Case(51, INS, [], {"insurgent.supplies": 3, "pool.support_markers": -1, "area.sea": "insurgent:3"}),
     # 52B Defence of Klisova
@@ -307,7 +307,7 @@ CASES = [
     # 53B The Mound Blown Up
     Case(53, INS, [("pick", "r4c3"), ("pick", "r5c5")], {"pool.expeditionary": 2, "exp.r4c3": -1, "exp.r5c5": -1}),
     # 54B Committee of Geneva
-    Case(54, INS, [], {"insurgent.supplies": 2}),
+    Case(54, INS, [], {"insurgent.supplies": 3}),
     # 55B Terms Refused
     Case(55, INS, [], {"imperial.morale": -1, "insurgent.morale": 1}),
     # 56B Nikolaos Kasomoulis
@@ -339,7 +339,7 @@ CASES = [
         tweak="government_answered",
     ),
     # 60B Eating the Horses
-    Case(60, INS, [], {"civilians": -1, "insurgent.supplies": 2, "pool.civilians": 1}),
+    Case(60, INS, [], {"civilians": -1, "insurgent.supplies": 3, "pool.civilians": 1}),
     # 61B Greek Gunners
     Case(
         61,
@@ -367,7 +367,7 @@ CASES = [
     # 65B Island Garrisons
     Case(65, INS, [("to", "b3"), ("to", "b3")], {"insurgent.morale": 1, "pool.insurgent": -2, "ins.b3": 2}),
     # 66B Fishing the Lagoon
-    Case(66, INS, [("from", "w9"), ("to", "b4")], {"insurgent.supplies": 1, "ins.w9": -1, "ins.b4": 1}),
+    Case(66, INS, [("from", "w9"), ("to", "b4")], {"insurgent.supplies": 2, "ins.w9": -1, "ins.b4": 1}),
     # 67B Guns Spiked
     Case(67, INS, [("pick", "r6c4")], {"pool.cannons": 1, "cannon.r6c4": -1}),
     # 67B Guns Spiked, no imperial cannons
@@ -511,14 +511,14 @@ CASES = [
         97,
         INS,
         [("area", "kryoneri")],
-        {"insurgent.preparation": 1, "pool.support_markers": 1, "area.kryoneri": "imperial:1"},
+        {"insurgent.morale": 1, "insurgent.preparation": 1, "pool.support_markers": 1, "area.kryoneri": "imperial:1"},
     ),
     # 97B News from the Lines, played by the imperial
     Case(
         97,
         IMP,
         [("area", "anatolikon")],
-        {"imperial.preparation": 1, "pool.support_markers": 1, "area.anatolikon": "insurgent:1"},
+        {"imperial.morale": 1, "imperial.preparation": 1, "pool.support_markers": 1, "area.anatolikon": "insurgent:1"},
     ),
     # 98B Powder Magazine, played by the insurgent
     Case(98, INS, [("pick", "r4c7")], {"pool.allied": 1, "ally.r4c7": -1}),

@@ -42,4 +42,6 @@ def test_committed_docs_match_the_data() -> None:
 def test_cards_balance_prints_both_decks() -> None:
     result = runner.invoke(app, ["cards-balance"])
     assert result.exit_code == 0
-    assert result.output.count("3.00") == 6
+    rows = [line for line in result.output.splitlines() if "red" in line or "blue" in line]
+    assert len(rows) == 4
+    assert all("22" in row and "3.00" in row for row in rows)

@@ -186,8 +186,8 @@ def notis_botsaris(s: State, seat: str) -> list[Frame]:
 
 @effect
 def kitsos_tzavelas(s: State, seat: str) -> list[Frame]:
-    """6A: up to 2 free Regroups, then up to 2 free attacks."""
-    return [free_regroups(2), free_attacks(seat, 2, 0)]
+    """6A: up to 2 free Regroups, then up to 2 free attacks at +1."""
+    return [free_regroups(2), free_attacks(seat, 2, 1)]
 
 
 @effect
@@ -240,8 +240,8 @@ def women_rebuild_the_walls(s: State, seat: str) -> list[Frame]:
 
 @effect
 def christos_kapsalis(s: State, seat: str) -> list[Frame]:
-    """17A: +3 Insurgent Supplies."""
-    return [track(INSURGENT, "supplies", 3)]
+    """17A: +3 Insurgent Supplies, +1 Insurgent Morale."""
+    return [track(INSURGENT, "supplies", 3), track(INSURGENT, "morale", 1)]
 
 
 @effect
@@ -264,14 +264,14 @@ def autumn_floods(s: State, seat: str) -> list[Frame]:
 
 @effect
 def fireships(s: State, seat: str) -> list[Frame]:
-    """22A: Insurgent Support at Sea; −1 Imperial Supplies."""
-    return [support_at(seat, "sea"), track(IMPERIAL, "supplies", -1)]
+    """22A: Insurgent Support at Sea; −2 Imperial Supplies."""
+    return [support_at(seat, "sea"), track(IMPERIAL, "supplies", -2)]
 
 
 @effect
 def families_to_kalamos(s: State, seat: str) -> list[Frame]:
-    """24A: 2 Civilians leave the City; +1 Insurgent Supplies, +1 Insurgent Morale."""
-    return [civilians(-2), track(INSURGENT, "supplies", 1), track(INSURGENT, "morale", 1)]
+    """24A: 2 Civilians leave the City; +2 Insurgent Supplies, +1 Insurgent Morale."""
+    return [civilians(-2), track(INSURGENT, "supplies", 2), track(INSURGENT, "morale", 1)]
 
 
 @effect
@@ -307,8 +307,8 @@ def kapudan_pasha_fleet(s: State, seat: str) -> list[Frame]:
 
 @effect
 def siege_trenches(s: State, seat: str) -> list[Frame]:
-    """15A: up to 3 Imperial units move one space forward each."""
-    return [advance(seat, 3)]
+    """15A: up to 4 Imperial units move one space forward each."""
+    return [advance(seat, 4)]
 
 
 @effect
@@ -325,8 +325,8 @@ def mine_under_the_bastion(s: State, seat: str) -> list[Frame]:
 
 @effect
 def lagoon_blockade(s: State, seat: str) -> list[Frame]:
-    """26A: Imperial Support at Sea; −1 Insurgent Supplies."""
-    return [support_at(seat, "sea"), track(INSURGENT, "supplies", -1)]
+    """26A: Imperial Support at Sea; −2 Insurgent Supplies."""
+    return [support_at(seat, "sea"), track(INSURGENT, "supplies", -2)]
 
 
 @effect
@@ -381,8 +381,8 @@ def deserters(s: State, seat: str) -> list[Frame]:
 
 @effect
 def powder_convoy(s: State, seat: str) -> list[Frame]:
-    """47A (grey): +2 Supplies and +1 Preparation for the player."""
-    return [track(seat, "supplies", 2), track(seat, "preparation", 1)]
+    """47A (grey): +3 Supplies and +1 Preparation for the player."""
+    return [track(seat, "supplies", 3), track(seat, "preparation", 1)]
 
 
 @effect
@@ -393,8 +393,8 @@ def messengers(s: State, seat: str) -> list[Frame]:
 
 @effect
 def summer_heat(s: State, seat: str) -> list[Frame]:
-    """50A (grey): the opponent loses 2 Supplies."""
-    return [track(other(seat), "supplies", -2)]
+    """50A (grey): the opponent loses 2 Supplies and 1 Morale."""
+    return [track(other(seat), "supplies", -2), track(other(seat), "morale", -1)]
 
 
 # --- designed cards: deck B, Ibrahim's siege (December 1825–April 1826) -------------------------
@@ -425,8 +425,8 @@ def mound_blown_up(s: State, seat: str) -> list[Frame]:
 
 @effect
 def geneva_committee(s: State, seat: str) -> list[Frame]:
-    """54B: +2 Insurgent Supplies."""
-    return [track(INSURGENT, "supplies", 2)]
+    """54B: +3 Insurgent Supplies."""
+    return [track(INSURGENT, "supplies", 3)]
 
 
 @effect
@@ -464,8 +464,8 @@ def _pressure_open(s: State) -> bool:
 
 @effect
 def eating_the_horses(s: State, seat: str) -> list[Frame]:
-    """60B: +2 Insurgent Supplies; 1 Civilian leaves the City."""
-    return [track(INSURGENT, "supplies", 2), civilians(-1)]
+    """60B: +3 Insurgent Supplies; 1 Civilian leaves the City."""
+    return [track(INSURGENT, "supplies", 3), civilians(-1)]
 
 
 @effect
@@ -510,8 +510,8 @@ def island_garrisons(s: State, seat: str) -> list[Frame]:
 
 @effect
 def fishing_the_lagoon(s: State, seat: str) -> list[Frame]:
-    """66B: +1 Insurgent Supplies; 1 free Regroup."""
-    return [track(INSURGENT, "supplies", 1), free_regroups(1)]
+    """66B: +2 Insurgent Supplies; 1 free Regroup."""
+    return [track(INSURGENT, "supplies", 2), free_regroups(1)]
 
 
 @effect
@@ -693,8 +693,8 @@ def fever(s: State, seat: str) -> list[Frame]:
 
 @effect
 def news_from_the_lines(s: State, seat: str) -> list[Frame]:
-    """97B (grey): Support in any 1 area; +1 Preparation for the player."""
-    return [choose_support(seat, 1, controlled_by=None), track(seat, "preparation", 1)]
+    """97B (grey): Support in any 1 area; +1 Morale and +1 Preparation for the player."""
+    return [choose_support(seat, 1, controlled_by=None), track(seat, "morale", 1), track(seat, "preparation", 1)]
 
 
 @effect
