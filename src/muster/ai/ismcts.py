@@ -24,7 +24,7 @@ import time
 from typing import Any
 
 from muster.ai.base import BotSpecError, register_bot
-from muster.ai.evaluation import DEFAULT, ap_left, evaluate
+from muster.ai.evaluation import DEFAULT, ap_left, evaluate, reward_pending
 from muster.core import JSON, Action, Rules
 from muster.core import rng as rng_mod
 from muster.games.freedom.constants import IMPERIAL, INSURGENT
@@ -175,6 +175,7 @@ class IsmctsBot:
         """The chance that the Imperial side wins, from the evaluation (AP in hand counted)."""
         points = evaluate(s)
         if s.result is None:
+            points += reward_pending(s)
             points += (ap_left(s, IMPERIAL) - ap_left(s, INSURGENT)) * DEFAULT.ap
         return 1.0 / (1.0 + math.exp(-points / self.scale))
 
