@@ -48,3 +48,18 @@ def test_a_stale_copy_cannot_write_and_is_dropped(tmp_path: Path) -> None:
         await hub.close()
 
     asyncio.run(scenario())
+
+
+def test_a_game_that_no_longer_replays_gets_a_clear_error(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        hub = _hub(tmp_path, keep=10)
+        game_id, tokens = await hub.create({"imperial": "human", "insurgent": "human"}, "2nd", 3, 0)
+        live = hub.games.pop(game_id)
+        summary = live.summary()
+        hub.store.write(lambda s: hub.store.append_in(s, game_id, 0, 0, "imperial", ["no-such-verb", None], summary))
+        with pytest.raises(ApiError) as refused:
+            await hub.by_token(tokens["imperial"])
+        assert refused.value.code == "corrupt" and refused.value.status == 500
+        await hub.close()
+
+    asyncio.run(scenario())

@@ -119,7 +119,12 @@ class Hub:
                 stored = await to_thread.run_sync(self.store.load, game_id)
                 if stored is None:
                     raise ApiError(404, "not_found", f"no game {game_id!r}")
-                self.games[game_id] = await to_thread.run_sync(self._rebuild, stored)
+                try:
+                    self.games[game_id] = await to_thread.run_sync(self._rebuild, stored)
+                except GameError as exc:  # e.g. recorded under rules that have changed since
+                    log.error("game %s does not replay: %s", game_id, exc)
+                    raise ApiError(500, "corrupt", f"game {game_id} cannot be rebuilt from its stored actions "
+                                                   f"with the current rules: {exc}") from exc
                 self._evict()
         self._loading.pop(game_id, None)
         return self.games[game_id]
