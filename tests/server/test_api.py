@@ -7,6 +7,7 @@ import threading
 from typing import Any
 
 import httpx
+import pytest
 
 from muster.core import Game, get_rules
 
@@ -157,7 +158,6 @@ def test_websocket_play_pushes_state_to_both_seats(server: Server) -> None:
 
 
 def test_unknown_token_websocket_is_closed(server: Server) -> None:
-    import pytest
     from websockets.exceptions import ConnectionClosed, InvalidStatus
 
     with pytest.raises((ConnectionClosed, InvalidStatus)), ws_connect(server.ws_url, "no-such-token-here") as ws:
@@ -209,3 +209,22 @@ def test_an_ongoing_game_is_replayed_only_by_its_players(server: Server) -> None
         mine = c.get(f"/api/games/{gid}/replay", params={"step": 0, "token": ins}).json()
     assert mine["seat"] == "insurgent" and mine["view"]["hands"]["imperial"] == {"count": 8}
     assert isinstance(mine["view"]["hands"]["insurgent"], list)
+
+
+def test_a_game_of_bots_can_be_watched_live_but_a_game_of_people_cannot(server: Server) -> None:
+    from websockets.exceptions import ConnectionClosed, InvalidStatus
+    from websockets.sync.client import connect
+
+    with server.client() as c:
+        bots = create(c, imperial="random", insurgent="random", seed=2, bot_delay_ms=50)
+        _, _, people = _human_game(c)
+    with connect(f"{server.ws_url}/ws/watch/{bots['game_id']}", max_size=2**24) as ws:
+        first = ws_recv(ws, "state")
+        later = ws_recv(ws, "state")
+    assert later["version"] > first["version"] and later["log_from"] > 0
+    for message in (first, later):
+        assert message["seat"] is None and message["legal"] == [] and message["hand"] == []
+        assert all(set(h) == {"count"} for h in message["view"]["hands"].values())
+    with pytest.raises((ConnectionClosed, InvalidStatus)), connect(
+            f"{server.ws_url}/ws/watch/{people['game_id']}") as ws:
+        ws.recv(timeout=5)

@@ -247,6 +247,30 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         live.conns.discard(conn)
 
 
+async def watch_endpoint(ws: WebSocket) -> None:
+    """A spectator's live connection to a game of bots only (spectator view: both hands hidden)."""
+    hub = hub_of(ws)
+    try:
+        live = await hub.get(ws.path_params["game_id"])
+    except ApiError as exc:
+        await ws.close(code=4404, reason=exc.message[:100])
+        return
+    if any(info.kind == "human" for info in live.seats.values()):
+        await ws.close(code=4403, reason="only games between bots can be watched")
+        return
+    await ws.accept()
+    conn = Connection(None, ws.send_json)
+    live.conns.add(conn)
+    try:
+        await conn.send(with_log(seat_payload(live.game, live.id, live.version, None, live.seats), conn))
+        while True:
+            await ws.receive_text()  # spectators only listen; anything they send is ignored
+    except (WebSocketDisconnect, WebSocketDisconnected):
+        pass
+    finally:
+        live.conns.discard(conn)
+
+
 async def _ws_message(hub: Hub, live: LiveGame, seat: str, conn: Connection, text: str) -> None:
     """Handle one client message; errors go back to this socket only."""
     msg_id: Any = None
@@ -320,6 +344,7 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None)
         Route("/api/games/{game_id}/status", game_status),
         Route("/api/games/{game_id}/replay", replay),
         Route("/api/games/{game_id}/export", export),
+        WebSocketRoute("/ws/watch/{game_id}", watch_endpoint),
         WebSocketRoute("/ws/{token}", websocket_endpoint),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

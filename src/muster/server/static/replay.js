@@ -48,12 +48,52 @@ function togglePlay() {
   timer = setInterval(() => { if (step >= total) togglePlay(); else show(step + 1); }, 300);
 }
 
-async function waitForFinish() {
-  // A game of bots still running and no seat of mine: wait until it ends, then open the replay.
+let watching = null;
+
+function setControls(enabled) {
+  for (const control of document.querySelectorAll(".replay-controls button, .replay-controls input")) {
+    control.disabled = !enabled;
+  }
+}
+
+async function openReplay() {
+  setControls(true);
+  $("export-link").href = `/api/games/${gameId}/export?${query.slice(1)}`;
+  await show(0);
+  await show(total);
+}
+
+/** A game between bots still running: watch it live, then open its replay when it ends. */
+function watchLive() {
+  let lines = [];
+  setControls(false); // nothing to step through until the game is over
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  watching = new WebSocket(`${scheme}://${location.host}/ws/watch/${encodeURIComponent(gameId)}`);
+  watching.addEventListener("message", (event) => {
+    const m = JSON.parse(event.data);
+    if (m.type !== "state") return;
+    lines = lines.slice(0, m.log_from).concat(m.log);
+    if (m.svg) $("board").innerHTML = m.svg;
+    $("status").textContent = `Game ${gameId} · live: the bots are playing · Round ${m.round} · ${m.phase}`;
+    $("step").textContent = `step ${m.step}`;
+    $("outcome").textContent = m.active_seat ? `${SEAT_NAME[m.active_seat]} to decide` : "";
+    $("last-line").textContent = lines.length ? lines[lines.length - 1] : "";
+    $("log").replaceChildren(...lines.slice(-200).map((line) => el("li", { class: isDice(line) ? "dice-line" : "" }, line)));
+    $("log").scrollTop = $("log").scrollHeight;
+    if (m.outcome) {
+      watching.close();
+      openReplay().catch((err) => showError(err.message));
+    }
+  });
+  watching.addEventListener("close", (event) => {
+    if (event.code === 4403 || event.code === 4404) showError("This game can only be replayed by its players once it is under way.");
+  });
+}
+
+async function start() {
   const status = await api(`/api/games/${gameId}/status`);
-  if (status.status === "finished" || token) { $("export-link").href = `/api/games/${gameId}/export?${query.slice(1)}`; await show(0); await show(total); return; }
-  $("status").textContent = `Game ${gameId}: the bots are playing (step ${status.steps})…`;
-  setTimeout(() => waitForFinish().catch((err) => showError(err.message)), 1000);
+  if (status.status === "finished" || token) await openReplay();
+  else watchLive();
 }
 
 $("first").addEventListener("click", () => show(0));
@@ -62,4 +102,4 @@ $("next").addEventListener("click", () => show(Math.min(total, step + 1)));
 $("last").addEventListener("click", () => show(total));
 $("play").addEventListener("click", togglePlay);
 $("slider").addEventListener("change", () => show(Number($("slider").value)));
-waitForFinish().catch((err) => showError(err.message));
+start().catch((err) => showError(err.message));
