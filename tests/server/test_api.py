@@ -20,6 +20,7 @@ def test_meta_lists_seats_rulesets_and_bots(server: Server) -> None:
     assert meta["seats"] == ["imperial", "insurgent"]
     assert set(meta["rulesets"]) == {"2nd", "1st"}
     assert "random" in meta["bots"]
+    assert meta["bot_levels"][0]["spec"] == "random" and all(level["label"] for level in meta["bot_levels"])
 
 
 def test_pages_are_served(server: Server) -> None:

@@ -103,12 +103,25 @@ def api(fn: Any) -> Any:
     return endpoint
 
 
+# Bot strengths offered in the lobby, weakest first (only those whose bot is installed are shown).
+BOT_LEVELS = (
+    ("random", "Random: picks any legal move (beginner)"),
+    ("heuristic", "Heuristic: greedy with a board evaluation (medium)"),
+    ("ismcts", "ISMCTS search (strong)"),
+    ("ismcts:iterations=1500", "ISMCTS, deeper search (strongest; slower moves)"),
+)
+
+
 @api
 async def meta(request: Request) -> Response:
     """What can be chosen when creating a game."""
     rules = get_rules("freedom")
+    names = bot_names()
+    levels = [{"spec": spec, "label": label} for spec, label in BOT_LEVELS if spec.split(":")[0] in names]
+    levels += [{"spec": n, "label": n} for n in names if n not in {spec for spec, _ in BOT_LEVELS}]
     return JSONResponse({"seats": list(rules.info.seats), "rulesets": list(rules.info.options["ruleset"]),
-                         "bots": bot_names(), "bot_delay_ms": hub_of(request).default_bot_delay_ms})
+                         "bots": names, "bot_levels": levels,
+                         "bot_delay_ms": hub_of(request).default_bot_delay_ms})
 
 
 @api

@@ -12,7 +12,7 @@ function showError(message) {
 async function loadMeta() {
   const meta = await api("/api/meta");
   const bot = document.getElementById("bot");
-  for (const name of meta.bots) bot.append(el("option", { value: name }, name));
+  for (const level of meta.bot_levels) bot.append(el("option", { value: level.spec }, level.label));
   const preferred = ["heuristic", "random"].find((n) => meta.bots.includes(n));
   if (preferred) bot.value = preferred;
   const ruleset = document.getElementById("ruleset");
