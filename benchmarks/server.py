@@ -39,10 +39,10 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
+def start_server(port: int, database_url: str) -> subprocess.Popen[bytes]:
     """``muster serve`` on the port, waiting until it answers."""
     proc = subprocess.Popen([sys.executable, "-m", "muster.cli.main", "serve", "--port", str(port),
-                             "--database-url", f"sqlite:///{db}"], stdout=subprocess.DEVNULL,
+                             "--database-url", database_url], stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -128,7 +128,9 @@ def percentile(values: list[float], q: float) -> float:
 def main(games: int = typer.Option(100, help="Concurrent games (two websocket clients each)."),
          seconds: float = typer.Option(20.0, help="How long to drive them."),
          plot: Path | None = typer.Option(None, help="Also save a latency histogram (PNG) here."),
-         server_url: str = typer.Option("", help="Drive a server already running here instead of starting one.")
+         server_url: str = typer.Option("", help="Drive a server already running here instead of starting one."),
+         database_url: str = typer.Option("", help="Database of the server started (default: a temporary SQLite "
+                                                   "file)."),
          ) -> None:
     """Run the load test and print the numbers (last line: JSON)."""
     if server_url:
@@ -136,7 +138,7 @@ def main(games: int = typer.Option(100, help="Concurrent games (two websocket cl
     else:
         with tempfile.TemporaryDirectory() as tmp:
             port = free_port()
-            proc = start_server(port, Path(tmp) / "bench.db")
+            proc = start_server(port, database_url or f"sqlite:///{Path(tmp) / 'bench.db'}")
             try:
                 stats, elapsed = asyncio.run(drive(f"http://127.0.0.1:{port}", games, seconds))
             finally:
@@ -145,7 +147,8 @@ def main(games: int = typer.Option(100, help="Concurrent games (two websocket cl
     if not stats.latencies:
         raise typer.Exit("no action was acknowledged")
     ms = [x * 1000 for x in stats.latencies]
-    result = {"games": games, "seconds": round(elapsed, 1), "actions": len(ms),
+    backend = "external" if server_url else (database_url or "sqlite").split(":")[0]
+    result = {"database": backend, "games": games, "seconds": round(elapsed, 1), "actions": len(ms),
               "actions_per_s": round(len(ms) / elapsed, 1), "p50_ms": round(percentile(ms, 50), 2),
               "p99_ms": round(percentile(ms, 99), 2), "refused": stats.refused, "finished_games": stats.finished}
     print(f"{result['actions']} actions in {result['seconds']} s over {games} games: "
