@@ -13,7 +13,6 @@ from muster.games.freedom.constants import IMPERIAL, INSURGENT, other
 from muster.games.freedom.datafiles import design
 from muster.games.freedom.engine import Decision
 from muster.games.freedom.rules.common import (
-    SIDE_NAME,
     adjust,
     imperial_units,
     log,
@@ -117,25 +116,19 @@ def raid(s: State, src: int, dst: int) -> bool:
 
 def insurgent_loses_unit(s: State, i: int, actor: str) -> None:
     """Remove an Insurgent unit by attack or shot; the Morale choice if it was the last."""
-    if not remove_insurgent(s, i):
-        return
-    if s.ins[i] == 0:
-        log(s, f"The last Insurgent unit in {name(i)} falls.")
-        morale_choice(s, actor)
-    else:
-        log(s, f"An Insurgent unit in {name(i)} falls ({s.ins[i]} left).")
+    if remove_insurgent(s, i):
+        _after_loss(s, i, "Insurgent", s.ins[i], actor)
 
 
 def imperial_loses_unit(s: State, i: int, actor: str) -> None:
     """Remove an Imperial unit by attack, raid or shot; the Morale choice if it was the last."""
-    if not remove_imperial(s, i):
-        return
-    left = imperial_units(s, i)
+    if remove_imperial(s, i):
+        _after_loss(s, i, "Imperial", imperial_units(s, i), actor)
+
+
+def _after_loss(s: State, i: int, who: str, left: int, actor: str) -> None:
     if left == 0:
-        log(s, f"The last Imperial unit in {name(i)} falls.")
+        log(s, f"The last {who} unit in {name(i)} falls.")
         morale_choice(s, actor)
     else:
-        log(s, f"An Imperial unit in {name(i)} falls ({left} left).")
-
-
-__all__ = ["SIDE_NAME"]
+        log(s, f"An {who} unit in {name(i)} falls ({left} left).")

@@ -3,7 +3,7 @@ Plea for Funds and Build Cannon. Each is an AP verb; spatial choices go through 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 
 from muster.games.freedom.board import board
@@ -67,18 +67,31 @@ def resolve_class(s: State, i: int, cls: str | None) -> tuple[str, int]:
     return kind, int(cls)
 
 
-class MoveOp(Op):
-    """Normal Movement: one unit up to 2 spaces, or (then) a second unit 1 space."""
+class UnitMoveOp(Op):
+    """Moving one Imperial unit: choose its space, the unit (when it matters), then where it goes."""
 
-    name = "move"
+    moved = "moves"
 
-    def prompt(self, s: State, f: Frame) -> str:
-        return "Normal Movement: choose a unit, then where it goes (1 or 2 spaces)."
+    def destinations(self, s: State, f: Frame, i: int, kind: str) -> list[int]:
+        """Where a unit of ``kind`` in space ``i`` may go."""
+        raise NotImplementedError
+
+    def can_start(self, s: State, f: Frame, i: int, kind: str) -> bool:
+        """True if a unit of ``kind`` in space ``i`` has somewhere to go (override for an early exit)."""
+        return bool(self.destinations(s, f, i, kind))
+
+    def candidates(self) -> Iterable[int]:
+        """The spaces worth looking at as sources."""
+        return range(len(board().ids))
 
     def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
         ids = board().ids
-        for i, n in enumerate(s.exp):
-            if (n or s.ally[i]) and movers(s, f, i) > 0 and any(can_move_normally(s, i, k) for k in kinds_at(s, i)):
+        for i in self.candidates():
+            if (
+                (s.exp[i] or s.ally[i])
+                and movers(s, f, i) > 0
+                and any(self.can_start(s, f, i, k) for k in kinds_at(s, i))
+            ):
                 yield ids[i]
 
     def classes(self, s: State, f: Frame, src: str) -> list[str]:
@@ -88,20 +101,45 @@ class MoveOp(Op):
         b = board()
         i = b.index[str(src)]
         kind, _ = resolve_class(s, i, f.get("cls"))
-        return [b.ids[j] for j in normal_destinations(s, i, kind)]
+        return [b.ids[j] for j in self.destinations(s, f, i, kind)]
 
     def resolve(self, s: State, f: Frame, src: str | None, dst: str) -> None:
         b = board()
         i, j = b.index[str(src)], b.index[dst]
         kind, used = resolve_class(s, i, f.get("cls"))
         ap = find_ap(s)
+        self.pay(s, ap)
         move_unit(s, i, j, kind, used, ap)
-        log(s, f"Imperial unit moves from {name(i)} to {name(j)}.")
-        if j in b.adj[i]:
-            push(s, select("move_second", IMPERIAL, moved_to=dst))
+        log(s, f"Imperial unit {self.moved} from {name(i)} to {name(j)}.")
+        self.after(s, i, j)
+
+    def pay(self, s: State, ap: Frame | None) -> None:
+        """Pay for the move (Normal Movement is paid when the action is chosen)."""
+
+    def after(self, s: State, i: int, j: int) -> None:
+        """What follows the move."""
 
 
-class MoveSecondOp(MoveOp):
+class MoveOp(UnitMoveOp):
+    """Normal Movement: one unit up to 2 spaces, or (then) a second unit 1 space."""
+
+    name = "move"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        return "Normal Movement: choose a unit, then where it goes (1 or 2 spaces)."
+
+    def destinations(self, s: State, f: Frame, i: int, kind: str) -> list[int]:
+        return normal_destinations(s, i, kind)
+
+    def can_start(self, s: State, f: Frame, i: int, kind: str) -> bool:
+        return can_move_normally(s, i, kind)
+
+    def after(self, s: State, i: int, j: int) -> None:
+        if j in board().adj[i]:  # one space: a second unit may follow
+            push(s, select("move_second", IMPERIAL, moved_to=board().ids[j]))
+
+
+class MoveSecondOp(UnitMoveOp):
     """The optional second unit of a Normal Movement (one space)."""
 
     name = "move_second"
@@ -110,64 +148,29 @@ class MoveSecondOp(MoveOp):
     def prompt(self, s: State, f: Frame) -> str:
         return "Normal Movement: you may move a second unit 1 space (or be done)."
 
-    def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
-        ids = board().ids
-        for i in range(len(ids)):
-            if (
-                imperial_units(s, i)
-                and movers(s, f, i) > 0
-                and any(single_step_destinations(s, i, k) for k in kinds_at(s, i))
-            ):
-                yield ids[i]
-
-    def targets(self, s: State, f: Frame, src: str | None) -> list[str]:
-        b = board()
-        i = b.index[str(src)]
-        kind, _ = resolve_class(s, i, f.get("cls"))
-        return [b.ids[j] for j in single_step_destinations(s, i, kind)]
-
-    def resolve(self, s: State, f: Frame, src: str | None, dst: str) -> None:
-        b = board()
-        i, j = b.index[str(src)], b.index[dst]
-        kind, used = resolve_class(s, i, f.get("cls"))
-        move_unit(s, i, j, kind, used, find_ap(s))
-        log(s, f"A second Imperial unit moves from {name(i)} to {name(j)}.")
+    def destinations(self, s: State, f: Frame, i: int, kind: str) -> list[int]:
+        return single_step_destinations(s, i, kind)
 
 
-class SlowOp(MoveOp):
+class SlowOp(UnitMoveOp):
     """Slow Movement: one unit one space onto the Wall, Rows 1–2 or into the Lagoon."""
 
     name = "slow"
+    moved = "moves slowly"
 
     def prompt(self, s: State, f: Frame) -> str:
         return "Slow Movement: choose a unit, then the slow space it enters."
 
-    def _lagoon_only(self, s: State) -> bool:
+    def candidates(self) -> Iterable[int]:
+        return slow_frontier()
+
+    def destinations(self, s: State, f: Frame, i: int, kind: str) -> list[int]:
         ap = find_ap(s)
-        return bool(ap and ap["mode"] == "mahmud")
+        return slow_destinations(s, i, kind, lagoon_only=bool(ap and ap["mode"] == "mahmud"))
 
-    def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
-        ids = board().ids
-        lagoon = self._lagoon_only(s)
-        for i in slow_frontier():
-            if (s.exp[i] or s.ally[i]) and any(slow_destinations(s, i, k, lagoon) for k in kinds_at(s, i)):
-                yield ids[i]
-
-    def targets(self, s: State, f: Frame, src: str | None) -> list[str]:
-        b = board()
-        i = b.index[str(src)]
-        kind, _ = resolve_class(s, i, f.get("cls"))
-        return [b.ids[j] for j in slow_destinations(s, i, kind, self._lagoon_only(s))]
-
-    def resolve(self, s: State, f: Frame, src: str | None, dst: str) -> None:
-        b = board()
-        i, j = b.index[str(src)], b.index[dst]
-        kind, used = resolve_class(s, i, f.get("cls"))
-        ap = find_ap(s)
+    def pay(self, s: State, ap: Frame | None) -> None:
         assert ap is not None
         spend(s, ap, COST["slow"])
-        move_unit(s, i, j, kind, used, ap)
-        log(s, f"Imperial unit moves slowly from {name(i)} to {name(j)}.")
 
 
 def attackers(s: State, ap: Frame, i: int) -> int:
