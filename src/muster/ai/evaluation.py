@@ -45,7 +45,7 @@ class Weights:
     civilian: float = 0.25
     imp_cannon: float = 1.6
     imp_cannon_close: float = 0.6
-    camp_cannon: float = 0.8
+    camp_cannon: float = 0.3
     ins_cannon: float = 1.6
     money_short: float = 1.6
     money_spare: float = 0.08
@@ -56,6 +56,7 @@ class Weights:
     pressure: float = 0.35
     low_morale: float = 1.5
     reward_per_attack: float = 0.6
+    lone_unit: float = 0.7
     imp_time: float = 2.5
     """How much each finished round costs the Imperial player (the clock favours the defence)."""
 
@@ -107,6 +108,8 @@ def _forces(s: State, w: Weights) -> float:
         n = s.exp[i] + s.ally[i]
         if n:
             score += n * (w.imp_unit + w.advance_per_row * (8 - b.row[i]))
+            if n == 1 and b.row[i] <= 6:
+                score -= w.lone_unit  # a lone unit under the guns: its loss also costs Morale
             if i in front:
                 wall = front[i]
                 score += min(n, 3) * w.row4_vs_damage * s.damage[wall]
