@@ -5,7 +5,7 @@ from __future__ import annotations
 from muster.core.interface import Action
 from muster.games.freedom.board import board
 from muster.games.freedom.constants import IMPERIAL, INSURGENT, INSURGENT_CANNON
-from muster.games.freedom.datafiles import areas_file, design
+from muster.games.freedom.datafiles import Reward, areas_file, design
 from muster.games.freedom.engine import Decision, auto, frame, push
 from muster.games.freedom.rules.common import (
     SIDE_NAME,
@@ -53,6 +53,18 @@ def upkeep() -> dict[str, int]:
     return dict(design()["upkeep"]["A"])
 
 
+def track_rewards(s: State, side: str, r: Reward) -> list[str]:
+    """Add an area's Supplies and Morale reward; return what was gained, in words."""
+    got = []
+    if r.supplies:
+        adjust(s, side, "supplies", r.supplies)
+        got.append(f"{r.supplies} supplies")
+    if r.morale:
+        adjust(s, side, "morale", r.morale)
+        got.append(f"{r.morale} morale")
+    return got
+
+
 @auto("imperial_rewards")
 def imperial_rewards(s: State, f: Frame) -> None:
     """Rule 4.5.1: rewards of the Imperial areas (units and cannons into the Camp; 3 at Vasiladi)."""
@@ -64,13 +76,7 @@ def imperial_rewards(s: State, f: Frame) -> None:
             return
     for i in areas_of(s, IMPERIAL):
         r = areas_file().areas[i].rewards["imperial"]
-        got = []
-        if r.supplies:
-            adjust(s, IMPERIAL, "supplies", r.supplies)
-            got.append(f"{r.supplies} supplies")
-        if r.morale:
-            adjust(s, IMPERIAL, "morale", r.morale)
-            got.append(f"{r.morale} morale")
+        got = track_rewards(s, IMPERIAL, r)
         if r.units:
             n = add_imperial(s, b.camp, "E", r.units)
             got.append(f"{n} unit(s) to the Camp")
@@ -190,13 +196,7 @@ def insurgent_rewards(s: State, f: Frame) -> None:
     steps: list[Frame] = []
     for i in areas_of(s, INSURGENT):
         r = areas_file().areas[i].rewards["insurgent"]
-        got = []
-        if r.supplies:
-            adjust(s, INSURGENT, "supplies", r.supplies)
-            got.append(f"{r.supplies} supplies")
-        if r.morale:
-            adjust(s, INSURGENT, "morale", r.morale)
-            got.append(f"{r.morale} morale")
+        got = track_rewards(s, INSURGENT, r)
         if r.units:
             steps.append(frame("place_insurgent", seat=INSURGENT, left=r.units, what="unit", where="insurgent"))
             got.append(f"{r.units} unit(s)")
