@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import socket
 import subprocess
@@ -119,6 +120,15 @@ async def drive(base: str, games: int, seconds: float) -> tuple[Stats, float]:
     return stats, time.monotonic() - start
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc), or NaN elsewhere."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
 def percentile(values: list[float], q: float) -> float:
     """The q-th percentile (nearest rank) of values."""
     ordered = sorted(values)
@@ -133,6 +143,7 @@ def main(games: int = typer.Option(100, help="Concurrent games (two websocket cl
                                                    "file)."),
          ) -> None:
     """Run the load test and print the numbers (last line: JSON)."""
+    server_cpu = float("nan")
     if server_url:
         stats, elapsed = asyncio.run(drive(server_url.rstrip("/"), games, seconds))
     else:
@@ -140,7 +151,9 @@ def main(games: int = typer.Option(100, help="Concurrent games (two websocket cl
             port = free_port()
             proc = start_server(port, database_url or f"sqlite:///{Path(tmp) / 'bench.db'}")
             try:
+                before = cpu_seconds(proc.pid)
                 stats, elapsed = asyncio.run(drive(f"http://127.0.0.1:{port}", games, seconds))
+                server_cpu = cpu_seconds(proc.pid) - before
             finally:
                 proc.terminate()
                 proc.wait(10)
@@ -150,10 +163,12 @@ def main(games: int = typer.Option(100, help="Concurrent games (two websocket cl
     backend = "external" if server_url else (database_url or "sqlite").split(":")[0]
     result = {"database": backend, "games": games, "seconds": round(elapsed, 1), "actions": len(ms),
               "actions_per_s": round(len(ms) / elapsed, 1), "p50_ms": round(percentile(ms, 50), 2),
-              "p99_ms": round(percentile(ms, 99), 2), "refused": stats.refused, "finished_games": stats.finished}
+              "p99_ms": round(percentile(ms, 99), 2), "refused": stats.refused, "finished_games": stats.finished,
+              "server_cpu_ms_per_action": round(server_cpu * 1000 / len(ms), 2)}
     print(f"{result['actions']} actions in {result['seconds']} s over {games} games: "
           f"{result['actions_per_s']} actions/s, latency p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms "
-          f"({stats.refused} refused, {stats.finished} seat clients saw their game end)")
+          f"({stats.refused} refused, {stats.finished} seat clients saw their game end; "
+          f"server CPU {result['server_cpu_ms_per_action']} ms per action, load average {os.getloadavg()[0]:.1f})")
     for error in sorted(set(stats.errors))[:5]:
         print(f"refused: {error}")
     if plot:

@@ -61,6 +61,13 @@ def board_svg(state: Any) -> str:
     return svg
 
 
+@cache
+def card_title(number: int) -> dict[str, Any]:
+    """A card's number, deck and name."""
+    c = card(number)
+    return {"number": c.number, "deck": c.deck, "name": c.name}
+
+
 def phase_of(view: dict[str, Any]) -> str:
     """The phase of the round, from the decision stack (top first)."""
     for frame in reversed(view.get("stack") or []):
@@ -101,7 +108,8 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
         "can_undo": bool(mine and game.can_undo(seat)),
         "view": view,
         "hand": [card_info(n) for n in hand],
-        "discards": {deck: [card_info(n) for n in cards] for deck, cards in view["discards"].items()},
+        # discards by name only: they are long lists, and every card's full face is at /api/cards
+        "discards": {deck: [card_title(n) for n in cards] for deck, cards in view["discards"].items()},
         "hand_counts": {s: (len(h) if isinstance(h, list) else h["count"]) for s, h in view["hands"].items()},
         "svg": board_svg(game.state),
         "outcome": outcome.to_json() if outcome else None,
