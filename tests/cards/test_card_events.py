@@ -327,9 +327,9 @@ CASES = [
     # 59B Appeal to Nafplio
     Case(59, INS, [], {"insurgent.pressure": 2}),
     # 59B Appeal to Nafplio, government answered
-    Case(59, INS, [], {"insurgent.morale": 2}, tweak="government_answered"),
+    Case(59, INS, [], {"insurgent.supplies": 2}, tweak="government_answered"),
     # 59B Appeal to Nafplio, pressure at top
-    Case(59, INS, [], {"insurgent.morale": 2}, tweak="pressure_at_top"),
+    Case(59, INS, [], {"insurgent.supplies": 2}, tweak="pressure_at_top"),
     # 68B Jean-Jacques Meyer, government answered
     Case(
         68,

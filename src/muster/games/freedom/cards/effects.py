@@ -451,9 +451,9 @@ def winter_rain(s: State, seat: str) -> list[Frame]:
 
 @effect
 def pressure_nafplio(s: State, seat: str) -> list[Frame]:
-    """59B: +2 Pressure; if the track is gone (the Government answered) or at its top, +2 Morale instead."""
+    """59B: +2 Pressure; if the track is gone (the Government answered) or at its top, +2 Supplies instead."""
     if not _pressure_open(s):
-        return [track(INSURGENT, "morale", 2)]
+        return [track(INSURGENT, "supplies", 2)]
     return [track(INSURGENT, "pressure", 2)]
 
 
