@@ -69,3 +69,12 @@ def test_placement_respects_space_limits() -> None:
     targets = {a.arg for a in RULES.legal_actions(s) if a.verb == "pick"}
     assert "r7c1" not in targets and "r7c2" not in targets
     assert "r8c1" in targets
+
+
+def test_a_unit_moves_forward_only_once_per_event() -> None:
+    # 15A Siege Trenches: "up to 4 units one space forward each"; the one unit of Row 5 column 5
+    # that stepped into Row 4 may not step again
+    s = position("A")
+    play_event(s, "imperial", 15, [("from", "r5c5"), ("to", "r4c5")])
+    assert Action("from", "r4c5") not in RULES.legal_actions(s)
+    assert Action("from", "r6c5") in RULES.legal_actions(s)

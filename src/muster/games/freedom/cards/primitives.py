@@ -716,7 +716,7 @@ class BuildFree(_Picker):
 
 def advance(seat: str, count: int) -> Frame:
     """``seat`` may move up to ``count`` Imperial units one space forward each (no Slow Movement)."""
-    return frame("ev_advance", seat=seat, left=count, src=None)
+    return frame("ev_advance", seat=seat, left=count, src=None, moved=[])
 
 
 class Advance(Decision):
@@ -732,6 +732,11 @@ class Advance(Decision):
     def _targets(self, s: State, i: int, kind: str) -> list[int]:
         return opening_destinations(s, i, kind)
 
+    def _fresh(self, s: State, f: Frame, i: int, kind: str) -> bool:
+        """True if a unit of ``kind`` in space ``i`` has not moved with this event yet."""
+        here = (s.exp if kind == "E" else s.ally)[i]
+        return here > f["moved"].count(f"{board().ids[i]}:{kind}")
+
     def legal(self, s: State, f: Frame) -> list[Action]:
         b = board()
         if f["src"] is not None:
@@ -744,7 +749,7 @@ class Advance(Decision):
         for i in range(len(b.ids)):
             for x in _unit_choices(s, i, None):
                 kind = x.partition(":")[2] or kinds_at(s, i)[0]
-                if self._targets(s, i, kind):
+                if self._fresh(s, f, i, kind) and self._targets(s, i, kind):
                     acts.append(Action("from", x))
         return [*acts, Action("done")] if acts else []
 
@@ -757,8 +762,10 @@ class Advance(Decision):
         else:
             sid, _, kind = str(f["src"]).partition(":")
             i, j = b.index[sid], b.index[str(a.arg)]
-            move_unit(s, i, j, kind or kinds_at(s, i)[0])
+            kind = kind or kinds_at(s, i)[0]
+            move_unit(s, i, j, kind)
             log(s, f"An Imperial unit moves forward from {name(i)} to {name(j)}.")
+            f["moved"] = [*f["moved"], f"{b.ids[j]}:{kind}"]  # each unit moves once per event
             f["src"] = None
             f["left"] -= 1
             if f["left"] <= 0:
