@@ -158,11 +158,14 @@ def test_websocket_play_pushes_state_to_both_seats(server: Server) -> None:
         assert ws_recv(wn, "error")["code"] == "wrong_seat"
 
 
-def test_unknown_token_websocket_is_closed(server: Server) -> None:
-    from websockets.exceptions import ConnectionClosed, InvalidStatus
+def test_unknown_token_websocket_is_told_and_closed(server: Server) -> None:
+    from websockets.exceptions import ConnectionClosed
 
-    with pytest.raises((ConnectionClosed, InvalidStatus)), ws_connect(server.ws_url, "no-such-token-here") as ws:
-        ws.recv(timeout=5)
+    with ws_connect(server.ws_url, "no-such-token-here") as ws:
+        assert ws_recv(ws)["code"] == "not_found"
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=5)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4404
 
 
 def test_my_games_lists_whose_turn_it_is(server: Server) -> None:
@@ -213,7 +216,7 @@ def test_an_ongoing_game_is_replayed_only_by_its_players(server: Server) -> None
 
 
 def test_a_game_of_bots_can_be_watched_live_but_a_game_of_people_cannot(server: Server) -> None:
-    from websockets.exceptions import ConnectionClosed, InvalidStatus
+    from websockets.exceptions import ConnectionClosed
     from websockets.sync.client import connect
 
     with server.client() as c:
@@ -226,6 +229,8 @@ def test_a_game_of_bots_can_be_watched_live_but_a_game_of_people_cannot(server: 
     for message in (first, later):
         assert message["seat"] is None and message["legal"] == [] and message["hand"] == []
         assert all(set(h) == {"count"} for h in message["view"]["hands"].values())
-    with pytest.raises((ConnectionClosed, InvalidStatus)), connect(
-            f"{server.ws_url}/ws/watch/{people['game_id']}") as ws:
-        ws.recv(timeout=5)
+    with connect(f"{server.ws_url}/ws/watch/{people['game_id']}") as ws:
+        assert ws_recv(ws)["code"] == "forbidden"
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=5)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403

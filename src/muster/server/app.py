@@ -238,13 +238,20 @@ async def export(request: Request) -> Response:
     return JSONResponse(data, headers=headers)
 
 
+async def refuse(ws: WebSocket, exc: ApiError) -> None:
+    """Accept, send the error, and close with code 4000 + HTTP status, so the page can say why and stop retrying."""
+    await ws.accept()
+    await ws.send_json(exc.to_json())
+    await ws.close(code=4000 + exc.status, reason=exc.message[:120])
+
+
 async def websocket_endpoint(ws: WebSocket) -> None:
     """A seat's live connection: state pushes out; actions, undo and sync requests in."""
     hub = hub_of(ws)
     try:
         live, seat = await hub.by_token(ws.path_params["token"])
     except ApiError as exc:
-        await ws.close(code=4404, reason=exc.message[:100])
+        await refuse(ws, exc)
         return
     await ws.accept()
     conn = Connection(seat, ws.send_json)
@@ -265,11 +272,10 @@ async def watch_endpoint(ws: WebSocket) -> None:
     hub = hub_of(ws)
     try:
         live = await hub.get(ws.path_params["game_id"])
+        if any(info.kind == "human" for info in live.seats.values()):
+            raise ApiError(403, "forbidden", "only games between bots can be watched")
     except ApiError as exc:
-        await ws.close(code=4404, reason=exc.message[:100])
-        return
-    if any(info.kind == "human" for info in live.seats.values()):
-        await ws.close(code=4403, reason="only games between bots can be watched")
+        await refuse(ws, exc)
         return
     await ws.accept()
     conn = Connection(None, ws.send_json)

@@ -123,8 +123,9 @@ class Hub:
                     self.games[game_id] = await to_thread.run_sync(self._rebuild, stored)
                 except GameError as exc:  # e.g. recorded under rules that have changed since
                     log.error("game %s does not replay: %s", game_id, exc)
-                    raise ApiError(500, "corrupt", f"game {game_id} cannot be rebuilt from its stored actions "
-                                                   f"with the current rules: {exc}") from exc
+                    # the details stay in the server log: they may describe the other seat's decision
+                    raise ApiError(500, "corrupt", f"game {game_id} cannot be rebuilt from its stored actions with "
+                                                   "the current rules (was it recorded by an older version?)") from exc
                 self._evict()
         self._loading.pop(game_id, None)
         return self.games[game_id]

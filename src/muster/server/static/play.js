@@ -174,7 +174,7 @@ function connect() {
   socket.addEventListener("close", (event) => {
     $("connection").textContent = "offline";
     $("connection").className = "connection";
-    if (event.code === 4404) { showError("This seat link is not known to this server."); return; }
+    if (event.code >= 4400 && event.code < 4600) { showError(event.reason || "This seat cannot be opened."); return; }
     setTimeout(connect, 1000); // come back on our own after a server restart or a network blip
   });
 }

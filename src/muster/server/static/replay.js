@@ -86,7 +86,7 @@ function watchLive() {
     }
   });
   watching.addEventListener("close", (event) => {
-    if (event.code === 4403 || event.code === 4404) showError("This game can only be replayed by its players once it is under way.");
+    if (event.code >= 4400 && event.code < 4600) showError(event.reason || "This game cannot be watched.");
   });
 }
 
