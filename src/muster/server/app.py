@@ -94,6 +94,7 @@ def hub_of(request: Request | WebSocket) -> Hub:
 def api(fn: Any) -> Any:
     """Turn ApiErrors raised by an endpoint into JSON error responses."""
     async def endpoint(request: Request) -> Response:
+        """The wrapped endpoint."""
         try:
             result: Response = await fn(request)
             return result
@@ -320,6 +321,7 @@ async def _ws_message(hub: Hub, live: LiveGame, seat: str, conn: Connection, tex
 def page(name: str) -> Any:
     """An endpoint serving one of the static HTML pages."""
     async def endpoint(request: Request) -> Response:
+        """Serve the page (never cached, so an upgrade shows at once)."""
         return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
     endpoint.__doc__ = f"The {name} page."
     return endpoint
@@ -337,6 +339,7 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        """Migrate the database, build the hub and wake waiting bots; stop them at shutdown."""
         engine = make_engine(url)
         await to_thread.run_sync(migrate, engine)
         app.state.hub = Hub(Store(engine), delay)
