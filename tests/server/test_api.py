@@ -234,3 +234,18 @@ def test_a_game_of_bots_can_be_watched_live_but_a_game_of_people_cannot(server: 
         with pytest.raises(ConnectionClosed) as closed:
             ws.recv(timeout=5)
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
+
+
+def test_every_installed_bot_moves_on_its_own(server: Server) -> None:
+    import time
+
+    from muster.ai import bot_names
+
+    quick = {"ismcts": "ismcts:iterations=20"}  # the search bot on a small budget: this is about wiring
+    with server.client() as c:
+        for name in bot_names():
+            made = create(c, imperial=quick.get(name, name), insurgent="human", seed=6)
+            deadline = time.monotonic() + 30
+            while c.get(f"/api/games/{made['game_id']}/status").json()["steps"] == 0:
+                assert time.monotonic() < deadline, f"the {name} bot never moved"
+                time.sleep(0.05)

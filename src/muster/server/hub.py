@@ -15,7 +15,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from anyio import to_thread
+from anyio import CapacityLimiter, to_thread
 
 from muster.ai import Bot, make_bot
 from muster.core import (
@@ -104,6 +104,7 @@ class Hub:
         self.games: dict[str, LiveGame] = {}
         self.keep_games = keep_games
         self._loading: dict[str, asyncio.Lock] = {}
+        self._bot_threads: CapacityLimiter | None = None
         self.closing = False
 
     # --- finding games --------------------------------------------------------------------
@@ -296,7 +297,9 @@ class Hub:
                     return
                 view, legal, version = live.game.view(seat), live.game.legal_actions(), live.version
             await asyncio.sleep(live.bot_delay_ms / 1000)
-            action = await to_thread.run_sync(self._choose, live, seat, view, legal)
+            if self._bot_threads is None:  # bots think in their own few threads: requests never wait on them
+                self._bot_threads = CapacityLimiter(2)
+            action = await to_thread.run_sync(self._choose, live, seat, view, legal, limiter=self._bot_threads)
             try:
                 await self.act(live, seat, version, action.to_json())
             except ApiError as exc:
