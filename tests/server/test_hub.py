@@ -63,3 +63,25 @@ def test_a_game_that_no_longer_replays_gets_a_clear_error(tmp_path: Path) -> Non
         await hub.close()
 
     asyncio.run(scenario())
+
+
+def test_nobody_sees_a_change_before_it_is_stored(tmp_path: Path) -> None:
+    import sqlite3
+
+    async def scenario() -> None:
+        hub = _hub(tmp_path, keep=10)
+        _, tokens = await hub.create({"imperial": "human", "insurgent": "human"}, "2nd", 3, 0)
+        live, seat = await hub.by_token(tokens["imperial"])
+        blocker = sqlite3.connect(tmp_path / "hub.db", isolation_level=None)
+        blocker.execute("BEGIN IMMEDIATE")  # another writer holds the database: our commit has to wait
+        pending = asyncio.create_task(hub.act(live, seat, 0, live.game.legal_actions()[0].to_json()))
+        await asyncio.sleep(0.3)
+        assert not pending.done()
+        assert live.version == 0 and live.game.actions == [] and live.game.view(seat)["step"] == 0
+        blocker.execute("ROLLBACK")
+        blocker.close()
+        assert await pending == 1
+        assert live.version == 1 and len(live.game.actions) == 1
+        await hub.close()
+
+    asyncio.run(scenario())

@@ -215,13 +215,15 @@ class Hub:
             active = live.game.active_seat
             if active is not None and seat != active:
                 raise ApiError(409, "wrong_seat", f"it is not {seat}'s turn (waiting for {active})")
-            game, before_state, before_len, expected = live.game, live.game.state, len(live.game.actions), live.version
+            game, expected = live.game, live.version
+            old_state, old_actions = game.state, list(game.actions)
             try:
                 game.apply(action, seat=seat)
             except GameError as exc:
                 raise ApiError(409, "illegal", str(exc)) from exc
-            await self._persist(live, before_state, before_len, lambda db, new: self.store.append_in(
-                db, live.id, expected, before_len, seat, action.to_json(), new))
+            step = len(old_actions)
+            await self._commit(live, old_state, old_actions, lambda db, new: self.store.append_in(
+                db, live.id, expected, step, seat, action.to_json(), new))
         await self.changed(live)
         return live.version
 
@@ -229,39 +231,40 @@ class Hub:
         """Take back ``seat``'s current turn (when the rules allow it)."""
         async with live.lock:
             self._check_version(live, version)
-            game, before_state, before_len, expected = live.game, live.game.state, len(live.game.actions), live.version
-            before_actions = list(game.actions)
+            game, expected = live.game, live.version
+            old_state, old_actions = game.state, list(game.actions)
             try:
                 game.undo(seat)
             except UndoError as exc:
                 raise ApiError(409, "undo", str(exc)) from exc
             keep = len(game.actions)
-            try:
-                await self._persist(live, before_state, before_len, lambda db, new: self.store.truncate_in(
-                    db, live.id, expected, keep, new))
-            except ApiError:
-                game.actions = before_actions
-                raise
+            await self._commit(live, old_state, old_actions, lambda db, new: self.store.truncate_in(
+                db, live.id, expected, keep, new))
         await self.changed(live)
         return live.version
 
-    async def _persist(self, live: LiveGame, before_state: Any, before_len: int, write: Any) -> None:
-        """Write the change (summary at version+1); on failure put the game back as it was."""
-        new = live.summary()
-        new = Summary(live.version + 1, new.steps, new.active_seat, new.status, new.winner, new.result)
+    async def _commit(self, live: LiveGame, old_state: Any, old_actions: list[Action], write: Any) -> None:
+        """Store the change just made to ``live.game``, and only then let anyone see it.
+
+        Until the write commits, the game shows its stored position (``old_state``): a reader never
+        sees, and a player never acts on, a change that could still be lost or refused.
+        """
+        game = live.game
+        summary = live.summary()
+        summary = Summary(live.version + 1, summary.steps, summary.active_seat, summary.status, summary.winner,
+                          summary.result)
+        new_state, new_actions = game.state, list(game.actions)
+        game.state, game.actions = old_state, old_actions
         try:
-            await asyncio.wrap_future(self.writer.submit(lambda db: write(db, new)))
-        except BaseException as exc:
-            live.game.state = before_state
-            del live.game.actions[before_len:]
-            if isinstance(exc, StaleWriteError):
-                if self.games.get(live.id) is live:  # our copy is behind the database: rebuild it next time
-                    del self.games[live.id]
-                raise ApiError(409, "stale", str(exc)) from exc
-            if isinstance(exc, Exception):
-                log.exception("could not store a change of game %s", live.id)
-                raise ApiError(503, "storage", "the change could not be stored; nothing was changed") from exc
-            raise
+            await asyncio.wrap_future(self.writer.submit(lambda db: write(db, summary)))
+        except StaleWriteError as exc:
+            if self.games.get(live.id) is live:  # our copy is behind the database: rebuild it next time
+                del self.games[live.id]
+            raise ApiError(409, "stale", str(exc)) from exc
+        except Exception as exc:
+            log.exception("could not store a change of game %s", live.id)
+            raise ApiError(503, "storage", "the change could not be stored; nothing was changed") from exc
+        game.state, game.actions = new_state, new_actions
         live.version += 1
 
     async def changed(self, live: LiveGame) -> None:
