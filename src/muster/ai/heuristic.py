@@ -24,7 +24,7 @@ from muster.ai.evaluation import DEFAULT, Weights, value
 from muster.core import JSON, Action, Rules
 from muster.core import rng as rng_mod
 from muster.games.freedom.constants import other
-from muster.games.freedom.rules.action_phase import favours
+from muster.games.freedom.rules.action_phase import card, favours
 from muster.games.freedom.state import State
 
 SELECT_VERBS = frozenset({"from", "unit", "cannon"})
@@ -36,7 +36,8 @@ class HeuristicBot:
     """Greedy lookahead over a determinized copy of the bot's view. Options: ``samples`` (dice
     re-rolls averaged per random action, default 3), ``nodes`` (positions examined per decision
     before the lookahead stops looking deeper, default 600), ``trigger_penalty`` (points charged
-    for handing the opponent an event by playing its card for AP, default 1.0)."""
+    for handing the opponent an event by playing its card for AP, default 1.0), ``card_ap`` (what one AP
+    of a card is worth when choosing between its AP and its event; default the AP price, 0.25)."""
 
     def __init__(self, rules: Rules, seed: int = 0, options: dict[str, str] | None = None) -> None:
         opts = dict(options or {})
@@ -44,10 +45,12 @@ class HeuristicBot:
             self.samples = max(1, int(opts.pop("samples", "3")))
             self.max_nodes = max(10, int(opts.pop("nodes", "600")))
             self.trigger_penalty = float(opts.pop("trigger_penalty", "1.0"))
+            self.card_ap = float(opts.pop("card_ap", "0.25"))
         except ValueError as exc:
             raise BotSpecError(f"bad heuristic option: {exc}") from exc
         if opts:
-            raise BotSpecError(f"unknown heuristic option(s) {sorted(opts)}; known: samples, nodes, trigger_penalty")
+            known = "samples, nodes, trigger_penalty, card_ap"
+            raise BotSpecError(f"unknown heuristic option(s) {sorted(opts)}; known: {known}")
         self.name = "heuristic"
         self.rules = rules
         self.weights: Weights = DEFAULT
@@ -79,11 +82,16 @@ class HeuristicBot:
 
     # --- scoring ----------------------------------------------------------------------
     def _card_bias(self, state: State, a: Action, seat: str) -> float:
-        """Playing the opponent's card for AP lets it take the event: charge for that."""
+        """A card's AP are worth more than the bare price of an AP: they buy the siege (or its defence)
+        over the turn, while an event's worth is seen at once. Playing the opponent's card for AP lets
+        it take the event: charge for that."""
         kind = state.stack[-1]["kind"] if state.stack else ""
-        if kind == "card_turn" and a.verb == "ap" and isinstance(a.arg, int) and favours(a.arg, other(seat)):
-            return -self.trigger_penalty
-        return 0.0
+        if kind != "card_turn" or a.verb != "ap" or not isinstance(a.arg, int):
+            return 0.0
+        bias = (self.card_ap - self.weights.ap) * card(a.arg).ap
+        if favours(a.arg, other(seat)):
+            bias -= self.trigger_penalty
+        return bias
 
     def _score(self, state: State, a: Action, seat: str, depth: int) -> float:
         kind = state.stack[-1]["kind"] if state.stack else ""
