@@ -147,10 +147,14 @@ class Store:
         with self.session() as s:
             rows = s.execute(select(SeatRow, GameRow).join(GameRow, GameRow.id == SeatRow.game_id)
                              .where(SeatRow.token_hash.in_(token_hashes))).all()
+            players: dict[str, dict[str, str]] = {}
+            for r in s.scalars(select(SeatRow).where(SeatRow.game_id.in_({g.id for _, g in rows}))):
+                players.setdefault(r.game_id, {})[r.seat] = r.bot_spec or "human"
             out = []
             for seat, game in rows:
                 out.append((seat.token_hash or "", {
-                    "game_id": game.id, "seat": seat.seat, "status": game.status, "active_seat": game.active_seat,
+                    "game_id": game.id, "seat": seat.seat, "players": players.get(game.id, {}),
+                    "status": game.status, "active_seat": game.active_seat,
                     "winner": game.winner, "steps": game.steps, "options": json.loads(game.options),
                     "updated_at": game.updated_at.isoformat() if game.updated_at else None,
                 }))

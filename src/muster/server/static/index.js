@@ -60,18 +60,26 @@ function turnText(game) {
   return game.your_turn ? "your turn" : `${SEAT_NAME[game.active_seat] || "?"} to play`;
 }
 
+function opponentText(game) {
+  const other = game.seat === "imperial" ? "insurgent" : "imperial";
+  const who = game.players[other];
+  return who === "human" ? "a person" : `${who} bot`;
+}
+
 async function refresh() {
   const body = document.querySelector("#my-games tbody");
   const seats = rememberedSeats();
   const { games } = await api("/api/my-games", { tokens: seats.map((s) => s.token) });
   const rows = games.map((g) => el("tr", { class: g.your_turn ? "your-turn" : "" },
-    el("td", {}, g.game_id), el("td", {}, SEAT_NAME[g.seat]), el("td", {}, turnText(g)), el("td", {}, g.steps),
+    el("td", {}, g.game_id), el("td", {}, SEAT_NAME[g.seat]), el("td", {}, opponentText(g)),
+    el("td", {}, turnText(g)), el("td", {}, g.steps),
     el("td", {}, el("a", { href: `/play/${g.token}` }, "open"), " ",
       el("a", { href: `/replay/${g.game_id}?token=${encodeURIComponent(g.token)}` }, "replay"))));
   for (const id of watchedGames()) {
     try {
       const s = await api(`/api/games/${id}/status`);
-      rows.push(el("tr", {}, el("td", {}, id), el("td", {}, "watching bots"),
+      rows.push(el("tr", {}, el("td", {}, id), el("td", {}, "watching"),
+        el("td", {}, `${s.players.imperial} vs ${s.players.insurgent}`),
         el("td", {}, s.status === "finished" ? `finished: ${SEAT_NAME[s.winner] || "draw"} won` : "bots playing"),
         el("td", {}, s.steps), el("td", {}, el("a", { href: `/replay/${id}` }, "watch / replay"))));
     } catch { /* a game from another server's database: skip it */ }
