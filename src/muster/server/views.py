@@ -89,7 +89,8 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
     outcome = game.outcome
     hand = view["hands"][seat] if seat else []
     if outcome:
-        prompt = f"Game over: {outcome.detail or outcome.reason}"
+        winner = f"{SEAT_NAME.get(outcome.winner, outcome.winner)} wins" if outcome.winner else "A draw"
+        prompt = f"Game over. {winner}: {outcome.detail or outcome.reason}"
     elif mine:
         prompt = game.prompt
     else:

@@ -139,6 +139,8 @@ function render(fresh) {
   $("undo").hidden = !s.can_undo;
   renderLog(fresh);
   document.body.classList.toggle("my-turn", s.legal.length > 0);
+  // The tab's title says when it is my turn, for players who keep the game open in the background.
+  document.title = `${s.legal.length ? "● Your turn · " : ""}${SEAT_NAME[s.seat]} · muster`;
 }
 
 function onState(message) {
