@@ -115,21 +115,29 @@ class Hub:
             self.games[game_id] = live
             return live
         lock = self._loading.setdefault(game_id, asyncio.Lock())
-        async with lock:
-            if game_id not in self.games:
-                stored = await to_thread.run_sync(self.store.load, game_id)
-                if stored is None:
-                    raise ApiError(404, "not_found", f"no game {game_id!r}")
-                try:
-                    self.games[game_id] = await to_thread.run_sync(self._rebuild, stored)
-                except GameError as exc:  # e.g. recorded under rules that have changed since
-                    log.error("game %s does not replay: %s", game_id, exc)
-                    # the details stay in the server log: they may describe the other seat's decision
-                    raise ApiError(500, "corrupt", f"game {game_id} cannot be rebuilt from its stored actions with "
-                                                   "the current rules (was it recorded by an older version?)") from exc
+        try:
+            async with lock:
+                if game_id in self.games:  # another request loaded it while we waited
+                    return self.games[game_id]
+                live = await self._load(game_id)
+                self.games[game_id] = live
                 self._evict()
-        self._loading.pop(game_id, None)
-        return self.games[game_id]
+                return live
+        finally:
+            self._loading.pop(game_id, None)  # unknown ids must not pile up locks
+
+    async def _load(self, game_id: str) -> LiveGame:
+        """Read a game from the database and rebuild it by replaying its actions."""
+        stored = await to_thread.run_sync(self.store.load, game_id)
+        if stored is None:
+            raise ApiError(404, "not_found", f"no game {game_id!r}")
+        try:
+            return await to_thread.run_sync(self._rebuild, stored)
+        except GameError as exc:  # e.g. recorded under rules that have changed since
+            log.error("game %s does not replay: %s", game_id, exc)
+            # the details stay in the server log: they may describe the other seat's decision
+            raise ApiError(500, "corrupt", f"game {game_id} cannot be rebuilt from its stored actions with "
+                                           "the current rules (was it recorded by an older version?)") from exc
 
     def _evict(self) -> None:
         """Forget the oldest idle games beyond ``keep_games`` (they are rebuilt from the database on demand).
