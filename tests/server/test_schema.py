@@ -33,3 +33,10 @@ def test_serve_offers_host_port_and_database_url() -> None:
     assert result.exit_code == 0
     for option in ("--host", "--port", "--database-url", "--bot-delay-ms", "127.0.0.1", "8000", "muster.db"):
         assert option in result.output
+
+
+def test_serve_refuses_a_database_it_cannot_open(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'no-such-dir' / 'x.db'}"
+    result = CliRunner().invoke(app, ["serve", "--database-url", url])
+    assert result.exit_code == 2
+    assert "cannot open the database" in result.output + getattr(result, "stderr", "")

@@ -18,11 +18,30 @@ def serve(
 
     from muster.server import create_app
 
+    check_database(database_url)
+
     typer.echo(f"muster: serving on http://{host}:{port} (database {database_url.split('@')[-1]})")
     # No access log: seat tokens travel in URLs and must not end up in log files. No per-message
     # deflate: it cost a third of the server's CPU under load, and most messages are small deltas.
     uvicorn.run(create_app(database_url, bot_delay_ms), host=host, port=port, access_log=False,
                 log_level="warning", ws_max_size=64 * 1024, ws_per_message_deflate=False)
+
+
+def check_database(url: str) -> None:
+    """Connect once before serving, so a wrong URL or a missing directory gets one clear line, not a traceback."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from muster.server.db import make_engine
+
+    try:
+        engine = make_engine(url)
+        with engine.connect():
+            pass
+        engine.dispose()
+    except (SQLAlchemyError, ImportError, ValueError) as exc:
+        typer.secho(f"muster: cannot open the database {url.split('@')[-1]!r}: {str(exc).splitlines()[0]}",
+                    fg="red", err=True)
+        raise typer.Exit(2) from exc
 
 
 def register(app: typer.Typer) -> None:
