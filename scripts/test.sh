@@ -16,9 +16,13 @@ fi
 python3 -m pip install -q -e '.[dev]'
 
 # A PostgreSQL server for the database tests (scripts/postgres.sh prints its URL).
+# It is stopped and removed when this script exits.
 if [ -z "${MUSTER_TEST_POSTGRES_URL:-}" ] && [ -x scripts/postgres.sh ]; then
+  MUSTER_PG_DIR_FILE="$(mktemp)"
+  export MUSTER_PG_DIR_FILE
   MUSTER_TEST_POSTGRES_URL="$(scripts/postgres.sh)"
   export MUSTER_TEST_POSTGRES_URL
+  trap 'scripts/postgres.sh stop "$(cat "$MUSTER_PG_DIR_FILE")"; rm -f "$MUSTER_PG_DIR_FILE"' EXIT
 fi
 
 ruff check src tests benchmarks
