@@ -63,7 +63,8 @@ def test_small_arena_in_worker_processes(tmp_path: Path) -> None:
     paths = write_arena(report, tmp_path)
     data = json.loads((tmp_path / "arena.json").read_text())
     assert data["games"] == 2 and data["bots"]["heuristic"]["by_side"]["imperial"]["wins"] == 1
-    assert (tmp_path / "games.csv").read_text().count("\n") == 3 and len(paths) == 2
+    assert (tmp_path / "games.csv").read_text().count("\n") == 3 and len(paths) == 3
+    assert (tmp_path / "ratings.png").read_bytes()[:4] == b"\x89PNG"
 
 
 @pytest.fixture(scope="module")

@@ -90,8 +90,38 @@ def run_arena(bots: Sequence[str], games: int, seed: int = 0, workers: int = 0, 
     return report
 
 
+def plot_ratings(report: ArenaReport, path: Path) -> None:
+    """Ratings with their 95% intervals, and each bot's win rate by side, as one PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only: no display on servers and in CI
+    import matplotlib.pyplot as plt
+
+    names = [r.name for r in report.ratings]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, max(3.0, 0.6 * len(names) + 1.5)))
+    ys = list(range(len(names)))
+    left.errorbar([r.elo for r in report.ratings], ys, fmt="o",
+                  xerr=[[r.elo - r.low for r in report.ratings], [r.high - r.elo for r in report.ratings]])
+    left.set_yticks(ys, names)
+    left.invert_yaxis()
+    left.set_xlabel("Bradley–Terry rating (Elo scale) with 95% interval")
+    for k, (seat, colour) in enumerate(zip(SEATS, ("#b03a2e", "#2e5eaa"), strict=True)):
+        rates = [wilson(*report.by_side(n)[seat]) for n in names]
+        right.barh([y + 0.2 * (2 * k - 1) for y in ys], [p for p, _, _ in rates], height=0.4, color=colour,
+                   xerr=[[p - lo for p, lo, _ in rates], [hi - p for p, _, hi in rates]], label=f"as {seat}")
+    right.set_yticks(ys, names)
+    right.invert_yaxis()
+    right.set_xlim(0, 1)
+    right.set_xlabel("win rate (95% interval)")
+    right.legend()
+    fig.suptitle(f"Arena: {len(report.records)} games")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
 def write_arena(report: ArenaReport, out: Path) -> list[Path]:
-    """Write games.csv (one row per game) and arena.json (the summary) into ``out``."""
+    """Write games.csv (one row per game), arena.json (the summary) and ratings.png into ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     games_csv = out / "games.csv"
     with games_csv.open("w", newline="") as fh:
@@ -103,4 +133,6 @@ def write_arena(report: ArenaReport, out: Path) -> list[Path]:
                         f"{r.seconds['imperial']:.3f}", f"{r.seconds['insurgent']:.3f}"])
     summary = out / "arena.json"
     summary.write_text(json.dumps(report.to_json(), indent=2))
-    return [games_csv, summary]
+    plot = out / "ratings.png"
+    plot_ratings(report, plot)
+    return [games_csv, summary, plot]
