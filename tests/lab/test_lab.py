@@ -99,6 +99,10 @@ def test_cli_arena_and_simulate(tmp_path: Path) -> None:
     assert "Imperial win rate" in res.output and (tmp_path / "s" / "report.md").exists()
     assert "Card events used" in res.output
     assert len((tmp_path / "s" / "games.jsonl").read_text().splitlines()) == 2
+    res = runner.invoke(app, ["simulate", "--from", str(tmp_path / "s" / "games.jsonl"), "--format", "html",
+                              "--out", str(tmp_path / "r")])
+    assert res.exit_code == 0, res.output
+    assert "over 2 games" in res.output and (tmp_path / "r" / "report.html").exists()
 
 
 def test_cli_rejects_unknown_bots_and_formats(tmp_path: Path) -> None:
@@ -108,3 +112,9 @@ def test_cli_rejects_unknown_bots_and_formats(tmp_path: Path) -> None:
     assert not (tmp_path / "x").exists()
     res = runner.invoke(app, ["simulate", "--imperial", "random", "--insurgent", "random", "--format", "pdf"])
     assert res.exit_code == 2 and "format" in res.output
+    res = runner.invoke(app, ["simulate", "--imperial", "random", "--out", str(tmp_path / "y")])
+    assert res.exit_code == 2 and "--insurgent" in res.output and not (tmp_path / "y").exists()
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("{not json\n")
+    res = runner.invoke(app, ["simulate", "--from", str(bad), "--out", str(tmp_path / "z")])
+    assert res.exit_code == 2 and "not a game record" in " ".join(res.output.split())  # rich wraps lines

@@ -13,6 +13,7 @@ from rich.table import Table
 
 from muster.ai import BotSpecError
 from muster.lab.arena import ArenaReport, run_arena, write_arena
+from muster.lab.play import load_records
 from muster.lab.runner import check_specs
 from muster.lab.simulate import run_simulation, summary, write_report
 from muster.lab.stats import wilson
@@ -80,8 +81,8 @@ def _print_arena(report: ArenaReport) -> None:
 
 
 def simulate(
-    imperial: str = typer.Option(..., "--imperial", help="Bot spec for the Imperial seat"),
-    insurgent: str = typer.Option(..., "--insurgent", help="Bot spec for the Insurgent seat"),
+    imperial: str = typer.Option("", "--imperial", help="Bot spec for the Imperial seat"),
+    insurgent: str = typer.Option("", "--insurgent", help="Bot spec for the Insurgent seat"),
     games: int = typer.Option(100, "--games", "-n", help="Number of games"),
     seed: int = typer.Option(0, help="First seed"),
     workers: int = typer.Option(0, help="Worker processes (0: all cores)"),
@@ -90,6 +91,7 @@ def simulate(
     out: Path = typer.Option(Path("reports/simulate"), help="Directory for the report, plots and summary.json"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar"),
     cards: bool = typer.Option(False, "--cards", help="Also print how often each card's event was used"),
+    replay: Path | None = typer.Option(None, "--from", help="Report on the games of a games.jsonl instead of playing"),
 ) -> None:
     """Balance report: Imperial win rate with its 95% CI, endings by round, lengths, tracks, card events."""
     if ruleset not in ("2nd", "1st"):
@@ -98,10 +100,17 @@ def simulate(
         _fail("format must be md or html")
     _exit_cleanly_on_sigterm()
     try:
-        check_specs([imperial, insurgent])
-        records = run_simulation(imperial, insurgent, games, seed, workers, ruleset, show_progress=not quiet,
-                                 stream=_stream(out))
-    except (BotSpecError, ValueError) as exc:
+        if replay is not None:
+            records = load_records(replay)
+            if not records:
+                raise ValueError(f"{replay} holds no games")
+        else:
+            if not imperial or not insurgent:
+                raise ValueError("give --imperial and --insurgent bot specs (or --from a games.jsonl)")
+            check_specs([imperial, insurgent])
+            records = run_simulation(imperial, insurgent, games, seed, workers, ruleset, show_progress=not quiet,
+                                     stream=_stream(out))
+    except (BotSpecError, ValueError, OSError) as exc:
         _fail(str(exc))
         return
     path = write_report(records, out, fmt)

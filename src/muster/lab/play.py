@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 from muster.ai import make_bot
@@ -34,6 +36,21 @@ class GameRecord:
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
         return asdict(self)
+
+
+def load_records(path: Path) -> list[GameRecord]:
+    """Read the records a run streamed to a JSON-lines file (ValueError if a line is not a record)."""
+    records = []
+    for n, line in enumerate(path.read_text().splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+            data["events"] = [(str(seat), int(card)) for seat, card in data.get("events", [])]
+            records.append(GameRecord(**data))
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"{path}:{n}: not a game record ({exc})") from exc
+    return records
 
 
 def _snapshot(state: Any) -> dict[str, int]:
