@@ -7,7 +7,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from muster.cli.cards_commands import cards_markdown
+from muster.cli.cards_commands import balance_rows, cards_markdown
 from muster.cli.main import app
 
 runner = CliRunner()
@@ -45,3 +45,11 @@ def test_cards_balance_prints_both_decks() -> None:
     rows = [line for line in result.output.splitlines() if "red" in line or "blue" in line]
     assert len(rows) == 4
     assert all("22" in row and "3.00" in row for row in rows)
+
+
+def test_design_doc_balance_table_matches_the_data() -> None:
+    text = (ROOT / "docs" / "cards-design.md").read_text(encoding="utf-8")
+    section = text[text.index("## Balance") :]
+    rows = re.findall(r"^\| ([AB]) \| (red|blue|grey) \| (\d+) \| ([\d.]+) \|$", section, flags=re.MULTILINE)
+    expected = [(deck, side, str(count), f"{mean:.2f}") for deck, side, count, mean in balance_rows()]
+    assert rows == expected
