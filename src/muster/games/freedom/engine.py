@@ -46,6 +46,13 @@ def frame(kind: str, **fields: Any) -> Frame:
     return {"kind": kind, **fields}
 
 
+def count_down(s: State, f: Frame) -> None:
+    """One of the frame's ``left`` repetitions is done; the frame ends after the last."""
+    f["left"] -= 1
+    if f["left"] <= 0:
+        s.stack.pop()
+
+
 class Decision:
     """A prompt for one seat. Subclasses implement ``legal`` and ``apply`` (and usually ``prompt``)."""
 

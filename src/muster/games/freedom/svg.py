@@ -15,8 +15,14 @@ from muster.games.freedom.datafiles import areas_file
 from muster.games.freedom.state import State
 
 FILL = {
-    "mainland": "#e9dfc4", "camp": "#d9b9a0", "wall": "#b9b2a6", "city": "#f3eee2", "beach": "#efe0b0",
-    "coast": "#bcd8ea", "water": "#a9cde6", "island": "#cfe3c2",
+    "mainland": "#e9dfc4",
+    "camp": "#d9b9a0",
+    "wall": "#b9b2a6",
+    "city": "#f3eee2",
+    "beach": "#efe0b0",
+    "coast": "#bcd8ea",
+    "water": "#a9cde6",
+    "island": "#cfe3c2",
 }
 SIZE = {"camp": (120, 60), "city": (420, 70), "island": (56, 40)}
 UNIT_COLOURS = (("exp", "#c0392b", "E"), ("ally", "#2e8b57", "A"), ("ins", "#2457a6", "I"))
@@ -29,17 +35,21 @@ def _space(s: State | None, i: int) -> list[str]:
     w, h = SIZE.get(b.kind[i], (62, 46))
     fill = FILL[b.kind[i]]
     stroke, width = ("#1f4e9e", 3) if b.fort[i] else (("#333", 2.5) if b.thick[i] >= 0 else ("#555", 1))
-    out = [f'<g class="space" data-space="{b.ids[i]}">',
-           f'<rect x="{x - w / 2:.0f}" y="{y - h / 2:.0f}" width="{w}" height="{h}" rx="6" fill="{fill}" '
-           f'stroke="{stroke}" stroke-width="{width}"/>',
-           f'<text x="{x:.0f}" y="{y - h / 2 + 11:.0f}" font-size="9" text-anchor="middle" fill="#333">'
-           f"{escape(b.ids[i])}</text>"]
+    out = [
+        f'<g class="space" data-space="{b.ids[i]}">',
+        f'<rect x="{x - w / 2:.0f}" y="{y - h / 2:.0f}" width="{w}" height="{h}" rx="6" fill="{fill}" '
+        f'stroke="{stroke}" stroke-width="{width}"/>',
+        f'<text x="{x:.0f}" y="{y - h / 2 + 11:.0f}" font-size="9" text-anchor="middle" fill="#333">'
+        f"{escape(b.ids[i])}</text>",
+    ]
     if s is not None:
         if s.damage[i]:
             colour = "#e67e22" if s.damage[i] == 1 else "#7b241c"
-            out.append(f'<rect x="{x - w / 2 + 2:.0f}" y="{y - h / 2 + 2:.0f}" width="{w - 4}" height="{h - 4}" '
-                       f'rx="5" fill="none" stroke="{colour}" stroke-width="4" stroke-dasharray="6 3">'
-                       f"<title>{'damaged' if s.damage[i] == 1 else 'destroyed'}</title></rect>")
+            out.append(
+                f'<rect x="{x - w / 2 + 2:.0f}" y="{y - h / 2 + 2:.0f}" width="{w - 4}" height="{h - 4}" '
+                f'rx="5" fill="none" stroke="{colour}" stroke-width="4" stroke-dasharray="6 3">'
+                f"<title>{'damaged' if s.damage[i] == 1 else 'destroyed'}</title></rect>"
+            )
         out += _pieces(s, i, x, y)
     out.append(f"<title>{escape(b.names[i])}</title></g>")
     return out
@@ -52,24 +62,33 @@ def _pieces(s: State, i: int, x: int, y: int) -> list[str]:
     for attr, colour, _letter in UNIT_COLOURS:
         n = getattr(s, attr)[i]
         if n:
-            out.append(f'<rect class="unit {attr}" x="{px}" y="{y - 4}" width="14" height="14" fill="{colour}" '
-                       f'stroke="#111" stroke-width="0.8"/><text x="{px + 7}" y="{y + 7}" font-size="10" '
-                       f'text-anchor="middle" fill="#fff">{n}</text>')
+            out.append(
+                f'<rect class="unit {attr}" x="{px}" y="{y - 4}" width="14" height="14" fill="{colour}" '
+                f'stroke="#111" stroke-width="0.8"/><text x="{px + 7}" y="{y + 7}" font-size="10" '
+                f'text-anchor="middle" fill="#fff">{n}</text>'
+            )
             px += 17
     cannons = s.camp_cannons if i == b.camp else (1 if s.cannon[i] else 0)
     if cannons:
-        colour = "#7d3c98" if s.cannon[i] == BOMBARD else ("#111" if s.cannon[i] == IMPERIAL_CANNON
-                                                          or i == b.camp else "#1b2631")
+        colour = (
+            "#7d3c98"
+            if s.cannon[i] == BOMBARD
+            else ("#111" if s.cannon[i] == IMPERIAL_CANNON or i == b.camp else "#1b2631")
+        )
         owner = "imperial" if s.cannon[i] == IMPERIAL_CANNON or i == b.camp else "insurgent"
         cx, cy = x + 20, y + 14
-        out.append(f'<polygon class="cannon {owner}" points="{cx - 7},{cy + 6} {cx + 7},{cy + 6} {cx},{cy - 7}" '
-                   f'fill="{colour}" stroke="{"#c0392b" if owner == "imperial" else "#2457a6"}" stroke-width="1.5"/>')
+        out.append(
+            f'<polygon class="cannon {owner}" points="{cx - 7},{cy + 6} {cx + 7},{cy + 6} {cx},{cy - 7}" '
+            f'fill="{colour}" stroke="{"#c0392b" if owner == "imperial" else "#2457a6"}" stroke-width="1.5"/>'
+        )
         if cannons > 1:
             out.append(f'<text x="{cx + 10}" y="{cy + 4}" font-size="10">×{cannons}</text>')
     if i == b.city and s.civilians:
-        out.append(f'<circle cx="{x - 40}" cy="{y + 8}" r="8" fill="#fff" stroke="#333"/>'
-                   f'<text x="{x - 40}" y="{y + 12}" font-size="10" text-anchor="middle">{s.civilians}</text>'
-                   f'<text x="{x - 25}" y="{y + 12}" font-size="10">civilians</text>')
+        out.append(
+            f'<circle cx="{x - 40}" cy="{y + 8}" r="8" fill="#fff" stroke="#333"/>'
+            f'<text x="{x - 40}" y="{y + 12}" font-size="10" text-anchor="middle">{s.civilians}</text>'
+            f'<text x="{x - 25}" y="{y + 12}" font-size="10">civilians</text>'
+        )
     return out
 
 
@@ -106,10 +125,12 @@ def _panel(s: State) -> list[str]:
         side = s.area_side[k]
         colour = "#c0392b" if side == IMPERIAL else "#2457a6"
         bx, by = ax + col * 120, ay + row * 50
-        out.append(f'<g class="area" data-area="{area.id}"><rect x="{bx}" y="{by}" width="112" height="42" rx="4" '
-                   f'fill="{colour}" opacity="0.85"/><text x="{bx + 6}" y="{by + 16}" fill="#fff">'
-                   f'{escape(area.name)}</text><text x="{bx + 6}" y="{by + 33}" fill="#fff">'
-                   f"{s.area_markers[k]} support</text></g>")
+        out.append(
+            f'<g class="area" data-area="{area.id}"><rect x="{bx}" y="{by}" width="112" height="42" rx="4" '
+            f'fill="{colour}" opacity="0.85"/><text x="{bx + 6}" y="{by + 16}" fill="#fff">'
+            f'{escape(area.name)}</text><text x="{bx + 6}" y="{by + 33}" fill="#fff">'
+            f"{s.area_markers[k]} support</text></g>"
+        )
     out.append("</g>")
     return out
 
@@ -117,9 +138,11 @@ def _panel(s: State) -> list[str]:
 def render_svg(s: State | None = None) -> str:
     """The board as an SVG document; with a state, its pieces, damage, tracks and area tiles."""
     b = board()
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
-             f'width="{WIDTH}" height="{HEIGHT}" font-family="sans-serif">',
-             f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#fbf8f0"/>']
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
+        f'width="{WIDTH}" height="{HEIGHT}" font-family="sans-serif">',
+        f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#fbf8f0"/>',
+    ]
     parts += _edges()
     for i in range(len(b.ids)):
         parts += _space(s, i)

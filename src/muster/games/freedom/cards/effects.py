@@ -159,7 +159,6 @@ def grenades_card(s: State, seat: str) -> list[Frame]:
     return [grenades(seat)]
 
 
-
 # --- designed cards: deck A, Kütahi's siege (April–November 1825) ------------------------------
 # Conditions ("if …, otherwise …") are read when the card is played.
 
@@ -719,6 +718,7 @@ def the_exodus(s: State, seat: str) -> list[Frame]:
 def plea_to_the_porte(s: State, seat: str) -> list[Frame]:
     """90B: a free Plea for Funds; +1 Imperial Supplies."""
     return [free_plea(), track(IMPERIAL, "supplies", 1)]
+
 
 def start_event(s: State, seat: str, number: int) -> None:
     """Push the frames of card ``number``'s event, played for ``seat``."""

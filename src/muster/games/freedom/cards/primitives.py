@@ -10,7 +10,7 @@ from muster.core.interface import Action
 from muster.games.freedom.board import board
 from muster.games.freedom.constants import IMPERIAL, IMPERIAL_CANNON, INSURGENT, cannon_owner, other
 from muster.games.freedom.datafiles import areas_file
-from muster.games.freedom.engine import Decision, auto, frame, push
+from muster.games.freedom.engine import Decision, auto, count_down, frame, push
 from muster.games.freedom.rules.cannons import can_fire, cannon_targets, fire
 from muster.games.freedom.rules.combat import imperial_attack, imperial_loses_unit, insurgent_hit_needed
 from muster.games.freedom.rules.common import (
@@ -31,8 +31,10 @@ from muster.games.freedom.rules.common import (
     remove_insurgent,
     roll,
     set_damage,
+    split_unit_arg,
     support,
     support_effect,
+    unit_words,
 )
 from muster.games.freedom.rules.imperial_actions import plea_for_funds
 from muster.games.freedom.rules.insurgent_actions import raid_targets, regroup_targets
@@ -110,9 +112,7 @@ class ChooseSupport(Decision):
         area = str(a.arg)
         support(s, f["seat"], area_index(area))
         f["done"] = [*f["done"], area]
-        f["left"] -= 1
-        if f["left"] <= 0:
-            s.stack.pop()
+        count_down(s, f)
 
     def label(self, s: State, f: Frame, a: Action) -> str:
         return f"Support in {area_name(area_index(str(a.arg)))}"
@@ -152,13 +152,10 @@ class UnitsToCamp(Decision):
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
         b = board()
-        sid, _, kind = str(a.arg).partition(":")
-        i = b.index[sid]
+        i, kind = split_unit_arg(a.arg)
         move_unit(s, i, b.camp, kind or kinds_at(s, i)[0])
         log(s, f"An Imperial unit in {name(i)} falls sick and goes back to the Camp.")
-        f["left"] -= 1
-        if f["left"] <= 0:
-            s.stack.pop()
+        count_down(s, f)
 
     def label(self, s: State, f: Frame, a: Action) -> str:
         sid = str(a.arg).partition(":")[0]
@@ -192,17 +189,14 @@ class MarchFromCamp(Decision):
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
         b = board()
-        sid, _, kind = str(a.arg).partition(":")
-        j = b.index[sid]
+        j, kind = split_unit_arg(a.arg)
         move_unit(s, b.camp, j, kind or kinds_at(s, b.camp)[0])
         log(s, f"An Imperial unit marches from the Camp to {name(j)}.")
-        f["left"] -= 1
-        if f["left"] <= 0:
-            s.stack.pop()
+        count_down(s, f)
 
     def label(self, s: State, f: Frame, a: Action) -> str:
         sid, _, kind = str(a.arg).partition(":")
-        what = {"E": "an Expeditionary unit", "A": "an Allied unit"}.get(kind, "a unit")
+        what = unit_words(kind)
         return f"move {what} from the Camp to {name(board().index[sid])}"
 
 
@@ -473,9 +467,7 @@ class _Picker(Decision):
             s.stack.pop()
             return
         sid, _, kind = str(a.arg).partition(":")
-        f["left"] -= 1
-        if f["left"] <= 0:
-            s.stack.pop()
+        count_down(s, f)
         self.pick(s, f, board().index[sid], kind)
 
     def label(self, s: State, f: Frame, a: Action) -> str:
@@ -767,9 +759,7 @@ class Advance(Decision):
             log(s, f"An Imperial unit moves forward from {name(i)} to {name(j)}.")
             f["moved"] = [*f["moved"], f"{b.ids[j]}:{kind}"]  # each unit moves once per event
             f["src"] = None
-            f["left"] -= 1
-            if f["left"] <= 0:
-                s.stack.pop()
+            count_down(s, f)
 
     def label(self, s: State, f: Frame, a: Action) -> str:
         if a.verb == "done":
@@ -833,9 +823,7 @@ class FreeAttack(Decision):
             return
         i, j = b.index[f["src"]], b.index[str(a.arg)]
         f["src"] = None
-        f["left"] -= 1
-        if f["left"] <= 0:
-            s.stack.pop()
+        count_down(s, f)
         if f["seat"] == IMPERIAL:
             imperial_attack(s, i, j, f["bonus"])
         else:
@@ -854,8 +842,11 @@ def insurgent_attack_with(s: State, src: int, dst: int, bonus: int) -> bool:
     need = insurgent_hit_needed(dst)
     die = roll(s, 8)
     hit = die + bonus >= need
-    log(s, f"Insurgent attack from {name(src)} on {name(dst)}: rolls {die}{bonus:+d}, needs {need}: "
-        f"{'hit' if hit else 'miss'}.")
+    log(
+        s,
+        f"Insurgent attack from {name(src)} on {name(dst)}: rolls {die}{bonus:+d}, needs {need}: "
+        f"{'hit' if hit else 'miss'}.",
+    )
     if hit:
         imperial_loses_unit(s, dst, INSURGENT)
     return hit
@@ -902,13 +893,14 @@ class FreeRaid(Decision):
             return
         i, j = b.index[f["src"]], b.index[str(a.arg)]
         f["src"] = None
-        f["left"] -= 1
-        if f["left"] <= 0:
-            s.stack.pop()
+        count_down(s, f)
         die = roll(s, 8)
         hit = die + f["bonus"] >= 5
-        log(s, f"Insurgent raid from {name(i)} on {name(j)}: rolls {die}{f['bonus']:+d}, needs 5: "
-            f"{'hit' if hit else 'miss'}.")
+        log(
+            s,
+            f"Insurgent raid from {name(i)} on {name(j)}: rolls {die}{f['bonus']:+d}, needs 5: "
+            f"{'hit' if hit else 'miss'}.",
+        )
         if hit:
             imperial_loses_unit(s, j, INSURGENT)
 
@@ -954,9 +946,7 @@ class FreeRegroup(Decision):
         s.ins[j] += 1
         log(s, f"Insurgent unit regroups from {name(i)} to {name(j)}.")
         f["src"] = None
-        f["left"] -= 1
-        if f["left"] <= 0:
-            s.stack.pop()
+        count_down(s, f)
 
 
 def fire_cannons(seat: str, count: int, bonus: int) -> Frame:
@@ -1005,9 +995,7 @@ class FireCannons(Decision):
         need = dict(cannon_targets(s, src))[dst]
         f["fired"] = [*f["fired"], f["src"]]
         f["src"] = None
-        f["left"] -= 1
-        if f["left"] <= 0:
-            s.stack.pop()
+        count_down(s, f)
         fire(s, src, dst, need - f["bonus"])
 
     def label(self, s: State, f: Frame, a: Action) -> str:

@@ -37,9 +37,7 @@ class Usage:
             "bot": self.bot,
             "games": self.games,
             "winners": dict(self.winners),
-            "cards": {
-                str(n): {"offered": self.offered[n], "chosen": self.chosen[n]} for n in sorted(self.offered)
-            },
+            "cards": {str(n): {"offered": self.offered[n], "chosen": self.chosen[n]} for n in sorted(self.offered)},
         }
 
 
@@ -91,4 +89,3 @@ def measure(spec: str, games: int, seed: int = 0, tick: Callable[[], None] | Non
         if tick:
             tick()
     return usage
-

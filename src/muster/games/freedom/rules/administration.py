@@ -6,7 +6,7 @@ from muster.core.interface import Action
 from muster.games.freedom.board import board
 from muster.games.freedom.constants import IMPERIAL, INSURGENT, SEATS
 from muster.games.freedom.datafiles import cards_file, design
-from muster.games.freedom.engine import Decision, auto, frame, push
+from muster.games.freedom.engine import Decision, auto, count_down, frame, push
 from muster.games.freedom.rules.common import (
     add_imperial,
     adjust,
@@ -141,9 +141,7 @@ class PlaceAllied(Decision):
         i = b.index[str(a.arg)]
         add_imperial(s, i, "A")
         log(s, f"An Allied unit is placed in {name(i)}.")
-        f["left"] -= 1
-        if f["left"] <= 0:
-            s.stack.pop()
+        count_down(s, f)
 
     def label(self, s: State, f: Frame, a: Action) -> str:
         if a.verb == "camp":

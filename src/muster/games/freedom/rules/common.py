@@ -150,6 +150,20 @@ def insurgent_room(s: State, i: int) -> bool:
     return b.kind[i] in ("wall", "beach", "island") and s.ins[i] < b.limit[i] and imperial_units(s, i) == 0
 
 
+UNIT_WORDS = {"E": "an Expeditionary unit", "A": "an Allied unit"}
+
+
+def unit_words(kind: str) -> str:
+    """'an Allied unit', or 'a unit' when the kind does not matter."""
+    return UNIT_WORDS.get(kind, "a unit")
+
+
+def split_unit_arg(arg: object) -> tuple[int, str]:
+    """Parse an action argument ``"SPACE"`` or ``"SPACE:KIND"`` into (space index, kind or "")."""
+    sid, _, kind = str(arg).partition(":")
+    return board().index[sid], kind
+
+
 def unit_kind_at(s: State, i: int) -> str:
     """The kind of Imperial unit to take from a space (Expeditionary unless only Allied are there)."""
     return "E" if s.exp[i] > 0 else "A"

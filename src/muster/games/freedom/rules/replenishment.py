@@ -6,7 +6,7 @@ from muster.core.interface import Action
 from muster.games.freedom.board import board
 from muster.games.freedom.constants import IMPERIAL, INSURGENT, INSURGENT_CANNON
 from muster.games.freedom.datafiles import Reward, areas_file, design
-from muster.games.freedom.engine import Decision, auto, frame, push
+from muster.games.freedom.engine import Decision, auto, count_down, frame, push
 from muster.games.freedom.rules.common import (
     SIDE_NAME,
     add_imperial,
@@ -27,6 +27,8 @@ from muster.games.freedom.rules.common import (
     remove_insurgent,
     roll_dice,
     ruleset,
+    split_unit_arg,
+    unit_words,
 )
 from muster.games.freedom.state import Frame, State
 
@@ -165,20 +167,17 @@ class RemoveUnits(Decision):
         return acts
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
-        sid, _, kind = str(a.arg).partition(":")
-        i = board().index[sid]
+        i, kind = split_unit_arg(a.arg)
         if f["side"] == IMPERIAL:
             remove_imperial(s, i, kind or None)
         else:
             remove_insurgent(s, i)
         log(s, f"{SIDE_NAME[f['side']]} unit removed from {name(i)} ({f['why']}).")
-        f["left"] -= 1
-        if f["left"] <= 0:
-            s.stack.pop()
+        count_down(s, f)
 
     def label(self, s: State, f: Frame, a: Action) -> str:
         sid, _, kind = str(a.arg).partition(":")
-        what = {"E": "an Expeditionary unit", "A": "an Allied unit"}.get(kind, "a unit")
+        what = unit_words(kind)
         return f"remove {what} from {name(board().index[sid])}"
 
 
@@ -238,9 +237,7 @@ class PlaceInsurgent(Decision):
         else:
             place_cannon(s, i, INSURGENT_CANNON)
         log(s, f"A new Insurgent {f['what']} is placed in {name(i)}.")
-        f["left"] -= 1
-        if f["left"] <= 0:
-            s.stack.pop()
+        count_down(s, f)
 
     def label(self, s: State, f: Frame, a: Action) -> str:
         return f"place the {f['what']} in {name(board().index[str(a.arg)])}"
