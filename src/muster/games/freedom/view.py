@@ -6,7 +6,7 @@ from typing import Any
 
 from muster.core import rng
 from muster.core.interface import CorruptStateError
-from muster.games.freedom.constants import IMPERIAL, INSURGENT, SEATS, other
+from muster.games.freedom.constants import SEATS, other
 from muster.games.freedom.datafiles import cards_file
 from muster.games.freedom.state import State
 
@@ -72,5 +72,3 @@ def determinize(v: dict[str, Any], seat: str, seed: int) -> State:
     data.pop("seat", None)
     return State.from_json(data)
 
-
-__all__ = ["IMPERIAL", "INSURGENT"]

@@ -8,7 +8,7 @@ from functools import cache
 
 from muster.core.interface import Action
 from muster.games.freedom.board import board
-from muster.games.freedom.constants import IMPERIAL, IMPERIAL_CANNON, INSURGENT, cannon_owner, other
+from muster.games.freedom.constants import IMPERIAL, IMPERIAL_CANNON, INSURGENT, cannon_owner
 from muster.games.freedom.datafiles import areas_file
 from muster.games.freedom.engine import Decision, auto, count_down, frame, push
 from muster.games.freedom.rules.cannons import can_fire, cannon_targets, fire
@@ -23,7 +23,6 @@ from muster.games.freedom.rules.common import (
     imperial_room,
     imperial_units,
     insurgent_room,
-    kind_fits,
     log,
     name,
     remove_cannon,
@@ -1018,5 +1017,3 @@ def _ev_take_island(s: State, f: Frame) -> None:
     if imperial_may_enter(s, i, f["unit"]) and add_imperial(s, i, f["unit"]):
         log(s, f"An Imperial unit lands on {name(i)}.")
 
-
-__all__ = ["INSURGENT", "kind_fits", "other"]

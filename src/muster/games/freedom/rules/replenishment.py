@@ -50,11 +50,6 @@ def replenishment(s: State, f: Frame) -> None:
     )
 
 
-def upkeep() -> dict[str, int]:
-    """This period's Imperial upkeep."""
-    return dict(design()["upkeep"]["A"])
-
-
 def track_rewards(s: State, side: str, r: Reward) -> list[str]:
     """Add an area's Supplies and Morale reward; return what was gained, in words."""
     got = []
@@ -281,5 +276,3 @@ def government(s: State, f: Frame) -> None:
         log(s, f"Government check: rolls {dice} + {track} = {total}: no answer.")
         adjust(s, INSURGENT, "pressure", g["track_step"])
 
-
-__all__ = ["upkeep"]
