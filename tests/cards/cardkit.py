@@ -64,17 +64,8 @@ def damage(s: State, space: str, level: int) -> None:
 
 @cache
 def _dice_state(rolls: tuple[tuple[int, int], ...]) -> int:
-    """A generator state whose next rolls are exactly ``rolls`` ((sides, value) pairs)."""
-    for k in range(1, 5_000_000):
-        state = (k * 0x9E3779B97F4A7C15) & ((1 << 64) - 1)
-        probe = state
-        for sides, value in rolls:
-            probe, got = rng.below(probe, sides)
-            if got + 1 != value:
-                break
-        else:
-            return state
-    raise AssertionError(f"no generator state gives {rolls}")
+    """A generator state whose next rolls are exactly ``rolls`` ((sides, value) pairs, in order)."""
+    return rng.state_for_rolls(rolls, multiplier=0x9E3779B97F4A7C15)
 
 
 def force_dice(s: State, rolls: tuple[tuple[int, int], ...]) -> None:

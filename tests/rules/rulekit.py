@@ -168,17 +168,8 @@ def ap_left(s: State) -> int:
 
 @cache
 def _dice_state(rolls: tuple[tuple[int, int], ...]) -> int:
-    """A generator state whose next rolls are exactly ``rolls`` ((sides, value), in order)."""
-    for k in range(1, 5_000_000):
-        state = (k * 0x632BE59BD9B4E019) & ((1 << 64) - 1)
-        probe = state
-        for sides, value in rolls:
-            probe, got = rng.below(probe, sides)
-            if got + 1 != value:
-                break
-        else:
-            return state
-    raise AssertionError(f"no generator state gives {rolls}")
+    """A generator state whose next rolls are exactly ``rolls`` ((sides, value) pairs, in order)."""
+    return rng.state_for_rolls(rolls, multiplier=0x632BE59BD9B4E019)
 
 
 def force_dice(s: State, *rolls: tuple[int, int]) -> None:

@@ -38,3 +38,20 @@ def shuffled(state: int, items: list[int]) -> tuple[int, list[int]]:
         state, j = below(state, i + 1)
         out[i], out[j] = out[j], out[i]
     return state, out
+
+
+def state_for_rolls(rolls: tuple[tuple[int, int], ...], multiplier: int = _GOLDEN, tries: int = 5_000_000) -> int:
+    """A generator state whose next dice are exactly ``rolls`` ((sides, value) pairs, in order).
+
+    For tests and worked examples: it searches states ``k * multiplier`` for k = 1, 2, …
+    """
+    for k in range(1, tries):
+        state = (k * multiplier) & _MASK
+        probe = state
+        for sides, value in rolls:
+            probe, got = below(probe, sides)
+            if got + 1 != value:
+                break
+        else:
+            return state
+    raise ValueError(f"no generator state gives {rolls}")
