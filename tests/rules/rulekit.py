@@ -201,3 +201,11 @@ def units(s: State, space: str) -> tuple[int, int, int]:
 def imperial_total(s: State) -> int:
     """Imperial units on the map, the Camp included."""
     return sum(s.exp) + sum(s.ally)
+
+
+def board_with(*spaces: tuple[str, dict[str, int]]) -> State:
+    """A fresh game with an empty board, then the given pieces: ``board_with(("w4", {"ins": 1}))``."""
+    s = clear_board(new_state())
+    for space, what in spaces:
+        place(s, space, **what)
+    return s

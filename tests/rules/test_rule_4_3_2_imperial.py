@@ -9,8 +9,8 @@ from rulekit import (
     ap_left,
     ap_turn_ended,
     args,
+    board_with,
     card_turn,
-    clear_board,
     d6,
     d8,
     force_dice,
@@ -30,20 +30,12 @@ from muster.games.freedom.constants import IMPERIAL, IMPERIAL_CANNON, INSURGENT
 from muster.games.freedom.rules.common import area_index
 from muster.games.freedom.state import State
 
-
-def _board(*spaces: tuple[str, dict[str, int]]) -> State:
-    s = clear_board(new_state())
-    for space, what in spaces:
-        place(s, space, **what)
-    return s
-
-
 # --- Normal Movement ---------------------------------------------------------------------------
 
 
 def test_capture_of_petrohori_movement_example() -> None:
     # rule 4.3.2 Normal Movement Example: "Capture of Petrohori" for 2 AP: 2 units 1 space, then 1 unit 2 spaces
-    s = _board(("r6c2", {"exp": 2}), ("r6c6", {"exp": 1}), ("w1", {"ins": 1}))
+    s = board_with(("r6c2", {"exp": 2}), ("r6c6", {"exp": 1}), ("w1", {"ins": 1}))
     play_ap(s, IMPERIAL, 35)
     assert ap_left(s) == 2
     acts(s, ("move",), ("from", "r6c2"), ("to", "r5c2"))
@@ -59,7 +51,7 @@ def test_capture_of_petrohori_movement_example() -> None:
 
 def test_normal_movement_never_backwards() -> None:
     # rule 4.3.2: any adjacent space except those behind (towards the Camp); sideways is allowed
-    s = _board(("r5c5", {"exp": 1}), ("w1", {"ins": 1}))
+    s = board_with(("r5c5", {"exp": 1}), ("w1", {"ins": 1}))
     play_ap(s, IMPERIAL, 35)
     acts(s, ("move",), ("from", "r5c5"))
     assert args(s, "to") == {"r4c5", "r5c4", "r5c6", "r4c4", "r4c6", "r5c3", "r5c7"}
@@ -67,7 +59,7 @@ def test_normal_movement_never_backwards() -> None:
 
 def test_normal_movement_out_of_the_camp() -> None:
     # rule 4.3.2: a unit may move from the Camp to any adjacent space (and on, with 2 spaces)
-    s = _board(("camp", {"exp": 1}), ("w1", {"ins": 1}))
+    s = board_with(("camp", {"exp": 1}), ("w1", {"ins": 1}))
     play_ap(s, IMPERIAL, 35)
     acts(s, ("move",), ("from", "camp"))
     one_step = {"r8c6", "r8c7", "r8c8", "r8c9", "r7c9"}
@@ -77,7 +69,7 @@ def test_normal_movement_out_of_the_camp() -> None:
 
 def test_cannons_do_not_move_with_units() -> None:
     # rule 4.3.2: cannons are not units and may not be moved
-    s = _board(("r6c4", {"exp": 1, "cannon": IMPERIAL_CANNON}), ("w1", {"ins": 1}))
+    s = board_with(("r6c4", {"exp": 1, "cannon": IMPERIAL_CANNON}), ("w1", {"ins": 1}))
     play_ap(s, IMPERIAL, 35)
     acts(s, ("move",), ("from", "r6c4"), ("to", "r4c4"))
     assert s.cannon[idx("r6c4")] == IMPERIAL_CANNON and s.cannon[idx("r4c4")] == 0
@@ -89,7 +81,7 @@ def test_cannons_do_not_move_with_units() -> None:
 def test_wall_entry_example_two_ap_two_units() -> None:
     # rule 4.3.2 Slow Movement Example: two Wall sections are destroyed, one of them unoccupied;
     # the Imperial player spends 2 AP and two units enter the Wall
-    s = _board(
+    s = board_with(
         ("r4c4", {"exp": 1}),
         ("r4c5", {"exp": 2}),
         ("w3", {"ins": 1, "damage": 2}),
@@ -106,7 +98,7 @@ def test_wall_entry_example_two_ap_two_units() -> None:
 
 def test_along_the_wall_regardless_of_damage() -> None:
     # rule 4.3.2: on the Wall, units move to adjacent Wall sections (even intact) without Insurgent units
-    s = _board(("w5", {"exp": 1, "damage": 2}), ("w4", {"ins": 1}), ("w1", {"ins": 1}))
+    s = board_with(("w5", {"exp": 1, "damage": 2}), ("w4", {"ins": 1}), ("w1", {"ins": 1}))
     play_ap(s, IMPERIAL, 42)
     acts(s, ("slow",), ("from", "w5"))
     assert args(s, "to") == {"w6"}  # w4 holds an Insurgent unit; the mainland is not slow
@@ -116,7 +108,7 @@ def test_along_the_wall_regardless_of_damage() -> None:
 
 def test_slow_movement_into_row_2_and_row_1() -> None:
     # rule 4.3.2: the southern part of the City (Rows 1 and 2) is entered by Slow Movement, 1 space per AP
-    s = _board(("w1", {"exp": 1, "damage": 2}), ("w5", {"ins": 1}))
+    s = board_with(("w1", {"exp": 1, "damage": 2}), ("w5", {"ins": 1}))
     play_ap(s, IMPERIAL, 42)
     acts(s, ("slow",), ("from", "w1"))
     assert args(s, "to") == {"w2", "b1"}
@@ -127,7 +119,7 @@ def test_slow_movement_into_row_2_and_row_1() -> None:
 def test_lagoon_entries_and_thick_spaces() -> None:
     # rule 4.3.2 Lagoon: Marmarou only from the north-west corner, Klisova from 2 eastern spaces;
     # thick spaces need the island; an island only without Insurgent units ("Allowed (3AP)": corner → island)
-    s = _board(
+    s = board_with(
         ("r8c1", {"exp": 2}), ("r4c9", {"exp": 1}), ("r5c9", {"exp": 1}), ("r7c1", {"exp": 1}), ("w5", {"ins": 1})
     )
     play_ap(s, IMPERIAL, 36)  # 4 AP
@@ -146,11 +138,11 @@ def test_lagoon_entries_and_thick_spaces() -> None:
 
 def test_thick_space_open_once_the_island_is_held() -> None:
     # rule 4.3.2: thick-bordered spaces may be entered only while the Imperial player holds their island
-    s = _board(("kli3", {"exp": 1}), ("klisova", {"ins": 1}), ("w5", {"ins": 1}))
+    s = board_with(("kli3", {"exp": 1}), ("klisova", {"ins": 1}), ("w5", {"ins": 1}))
     play_ap(s, IMPERIAL, 42)
     acts(s, ("slow",), ("from", "kli3"))
     assert args(s, "to") == {"kli2"}  # kli4 is thick and Klisova is Insurgent
-    s2 = _board(("kli3", {"exp": 1}), ("klisova", {"exp": 1}), ("w5", {"ins": 1}))
+    s2 = board_with(("kli3", {"exp": 1}), ("klisova", {"exp": 1}), ("w5", {"ins": 1}))
     play_ap(s2, IMPERIAL, 42)
     acts(s2, ("slow",), ("from", "kli3"))
     assert args(s2, "to") == {"kli2", "kli4"}
@@ -181,7 +173,7 @@ def _attack(s: State, src: str, dst: str, *dice: int) -> None:
 def test_imperial_attack_rolls(target: str, damage: int, dice: tuple[int, int], hit: bool) -> None:
     # rule 4.3.2 Attack: 2d8, success if a die reaches 8; +1 per damage attacking the Wall from Row 4; forts -1
     col = target[1]
-    s = _board((f"r4c{col}", {"exp": 1}), (target, {"ins": 2, "damage": damage}))
+    s = board_with((f"r4c{col}", {"exp": 1}), (target, {"ins": 2, "damage": damage}))
     play_ap(s, IMPERIAL, 42)
     _attack(s, f"r4c{col}", target, *dice)
     assert units(s, target)[2] == (1 if hit else 2)
@@ -190,11 +182,11 @@ def test_imperial_attack_rolls(target: str, damage: int, dice: tuple[int, int], 
 @pytest.mark.parametrize(("src", "dst", "damage"), [("w3", "w4", 0), ("w5", "w4", 2), ("b2", "b3", 0)])
 def test_close_quarters_five_plus_unmodified(src: str, dst: str, damage: int) -> None:
     # rule 4.3.2 Attack: from the Wall on an adjacent Wall section, or Row 2 on Row 2: 5+; no fort or damage modifier
-    s = _board((src, {"exp": 1, "damage": 2 if src.startswith("w") else 0}), (dst, {"ins": 2, "damage": damage}))
+    s = board_with((src, {"exp": 1, "damage": 2 if src.startswith("w") else 0}), (dst, {"ins": 2, "damage": damage}))
     play_ap(s, IMPERIAL, 42)
     _attack(s, src, dst, 4, 4)
     assert units(s, dst)[2] == 2
-    s2 = _board((src, {"exp": 2, "damage": 2 if src.startswith("w") else 0}), (dst, {"ins": 2, "damage": damage}))
+    s2 = board_with((src, {"exp": 2, "damage": 2 if src.startswith("w") else 0}), (dst, {"ins": 2, "damage": damage}))
     play_ap(s2, IMPERIAL, 42)
     _attack(s2, src, dst, 5, 1)
     assert units(s2, dst)[2] == 1
@@ -202,7 +194,7 @@ def test_close_quarters_five_plus_unmodified(src: str, dst: str, damage: int) ->
 
 def test_each_unit_attacks_once_per_card() -> None:
     # rule 4.3.2 IMPORTANT: each Imperial unit may only attack once per card played
-    s = _board(("r4c5", {"exp": 1}), ("w5", {"ins": 2}))
+    s = board_with(("r4c5", {"exp": 1}), ("w5", {"ins": 2}))
     play_ap(s, IMPERIAL, 30)
     _attack(s, "r4c5", "w5", 1, 1)
     assert ap_left(s) == 3
@@ -212,7 +204,7 @@ def test_each_unit_attacks_once_per_card() -> None:
 def test_unequal_share_of_money_attack_example() -> None:
     # rule 4.3.2 Attack Example: 3 units in front of the Wall, Unequal Share of Money (3 AP) for 3 attacks on
     # the damaged fort: one hit kills an Insurgent unit; another remains
-    s = _board(("r4c4", {"exp": 3}), ("w4", {"ins": 2, "damage": 1}))
+    s = board_with(("r4c4", {"exp": 3}), ("w4", {"ins": 2, "damage": 1}))
     play_ap(s, IMPERIAL, 3)
     _attack(s, "r4c4", "w4", 2, 7)  # fort -1, damaged +1: 8 needed
     _attack(s, "r4c4", "w4", 8, 1)
@@ -226,7 +218,7 @@ def test_unequal_share_of_money_attack_example() -> None:
 def test_reward_attacks_example() -> None:
     # rule 4.3.2 Reward Attacks Example: 1 AP + 1 Money for +2, then 2 attacks: 2 hits eliminate both units;
     # the Morale change: the Imperial player lowers the Insurgent Morale by 1
-    s = _board(("r4c4", {"exp": 3}), ("w4", {"ins": 2, "damage": 1}))
+    s = board_with(("r4c4", {"exp": 3}), ("w4", {"ins": 2, "damage": 1}))
     play_ap(s, IMPERIAL, 3)
     act(s, "reward")
     assert track(s, IMPERIAL, "money") == 9
@@ -242,7 +234,7 @@ def test_reward_attacks_example() -> None:
 
 def test_reward_needs_money() -> None:
     # rule 4.3.2 Reward Attacks: costs 1 Money besides the AP
-    s = _board(("r4c4", {"exp": 1}), ("w4", {"ins": 1}))
+    s = board_with(("r4c4", {"exp": 1}), ("w4", {"ins": 1}))
     s.tracks[IMPERIAL]["money"] = 0
     play_ap(s, IMPERIAL, 3)
     assert "reward" not in verbs(s)
@@ -250,7 +242,7 @@ def test_reward_needs_money() -> None:
 
 def test_last_unit_morale_choice_own() -> None:
     # rule 4.3.2 Attack: last unit removed -> own Morale +1 or the opponent's -1
-    s = _board(("r4c5", {"exp": 1}), ("w5", {"ins": 1}))
+    s = board_with(("r4c5", {"exp": 1}), ("w5", {"ins": 1}))
     play_ap(s, IMPERIAL, 42)
     _attack(s, "r4c5", "w5", 8, 8)
     assert {tuple(a) for a in RULES.legal_actions(s)} == {("morale", "own"), ("morale", "enemy")}
@@ -349,7 +341,7 @@ def test_plea_track_makes_it_harder(plea: int, dice: tuple[int, int], ok: bool) 
 
 def test_captain_mahmud_build_example() -> None:
     # rule 4.3.2 Place Cannon Example: Captain Mahmud for 4 AP plus 1 from Preparation builds in Row 5 (5 AP)
-    s = _board(("r5c3", {"exp": 1}), ("r6c3", {"exp": 1}), ("w1", {"ins": 1}))
+    s = board_with(("r5c3", {"exp": 1}), ("r6c3", {"exp": 1}), ("w1", {"ins": 1}))
     s.camp_cannons, s.pools["cannons"] = 1, s.pools["cannons"] - 1
     s.tracks[IMPERIAL]["preparation"] = 1
     play_ap(s, IMPERIAL, 36)
@@ -367,7 +359,7 @@ def test_captain_mahmud_build_example() -> None:
 )
 def test_build_costs_by_row(row: int, prep: int, ok: bool) -> None:
     # rule 4.3.2 Place Cannon: Row 6 costs 3 AP, Row 5 5 AP, Row 4 7 AP (a 4-AP card plus Preparation)
-    s = _board((f"r{row}c5", {"exp": 1}), ("w1", {"ins": 1}))
+    s = board_with((f"r{row}c5", {"exp": 1}), ("w1", {"ins": 1}))
     s.camp_cannons, s.pools["cannons"] = 1, s.pools["cannons"] - 1
     s.tracks[IMPERIAL]["preparation"] = prep
     play_ap(s, IMPERIAL, 30)
@@ -378,7 +370,7 @@ def test_build_costs_by_row(row: int, prep: int, ok: bool) -> None:
 def test_build_requirements(missing: str) -> None:
     # rule 4.3.2 Place Cannon: a) a cannon in the Camp, b) an Imperial unit in the space, c) no cannon there;
     # only in the 3 rows closest to the Wall
-    s = _board(("w1", {"ins": 1}))
+    s = board_with(("w1", {"ins": 1}))
     s.camp_cannons, s.pools["cannons"] = 1, s.pools["cannons"] - 1
     place(s, "r7c5" if missing == "row7" else "r6c5", exp=0 if missing == "unit" else 1)
     if missing == "camp_cannon":
@@ -391,7 +383,7 @@ def test_build_requirements(missing: str) -> None:
 
 def test_attack_count_follows_the_unit() -> None:
     # rule 4.3.2 IMPORTANT: once per card for each unit, even after it moved to another space
-    s = _board(("r4c5", {"exp": 1}), ("w5", {"ins": 2}), ("w6", {"ins": 2}))
+    s = board_with(("r4c5", {"exp": 1}), ("w5", {"ins": 2}), ("w6", {"ins": 2}))
     play_ap(s, IMPERIAL, 30)
     _attack(s, "r4c5", "w5", 1, 1)
     acts(s, ("move",), ("from", "r4c5"), ("to", "r4c6"), ("done",))
@@ -409,7 +401,7 @@ def test_preparation_track_limit() -> None:
 def test_captain_mahmud_event_lagoon_budget() -> None:
     # rule 4.3.1 (card 36A Captain Mahmud as its Event): Lagoon movements and attacks worth up to 6 AP;
     # each Imperial unit may attack up to 2 times; nothing outside the Lagoon
-    s = _board(
+    s = board_with(
         ("mar1", {"exp": 1}), ("marmarou", {"ins": 1}), ("r4c5", {"exp": 1}), ("w5", {"ins": 1}), ("r8c1", {"exp": 1})
     )
     card_turn(s, IMPERIAL, 36)
@@ -433,7 +425,7 @@ def test_lagoon_movement_examples() -> None:
     # Allowed (3AP): from the north-west corner into Marmarou's water and onto the empty island, 1 AP a space;
     # Allowed (1AP): from an eastern entry space into Klisova's outer ring;
     # Not allowed: a thick space while the island is not held, and the Lagoon from any other mainland space
-    s = _board(
+    s = board_with(
         ("r8c1", {"exp": 1}), ("r4c9", {"exp": 1}), ("r4c1", {"exp": 1}), ("klisova", {"ins": 1}), ("w5", {"ins": 1})
     )
     play_ap(s, IMPERIAL, 30)
@@ -444,7 +436,7 @@ def test_lagoon_movement_examples() -> None:
     assert args(s, "to") == {"kli1", "kli2"}
     act(s, "to", "kli2")
     assert units(s, "kli2") == (1, 0, 0)  # 1 AP
-    s2 = _board(("kli3", {"exp": 1}), ("r4c1", {"exp": 1}), ("klisova", {"ins": 1}), ("w5", {"ins": 1}))
+    s2 = board_with(("kli3", {"exp": 1}), ("r4c1", {"exp": 1}), ("klisova", {"ins": 1}), ("w5", {"ins": 1}))
     play_ap(s2, IMPERIAL, 30)
     act(s2, "slow")
     assert "r4c1" not in args(s2, "from")  # no Lagoon entry there (its Wall section is intact)
@@ -454,7 +446,7 @@ def test_lagoon_movement_examples() -> None:
 
 def test_an_illegal_move_is_refused_and_changes_nothing() -> None:
     # rule 4.3.2 Normal Movement: a move backwards is not offered; asking for it is an error and changes nothing
-    s = _board(("r5c5", {"exp": 1}), ("w1", {"ins": 1}))
+    s = board_with(("r5c5", {"exp": 1}), ("w1", {"ins": 1}))
     play_ap(s, IMPERIAL, 35)
     acts(s, ("move",), ("from", "r5c5"))
     before = s.to_json()
@@ -465,17 +457,17 @@ def test_an_illegal_move_is_refused_and_changes_nothing() -> None:
 
 def test_units_in_the_camp_cannot_attack() -> None:
     # rule 4.3.2 Attack: only units adjacent to a space with Insurgent units may attack
-    s = _board(("camp", {"exp": 5}), ("r5c5", {"exp": 1}), ("w5", {"ins": 1}))
+    s = board_with(("camp", {"exp": 5}), ("r5c5", {"exp": 1}), ("w5", {"ins": 1}))
     play_ap(s, IMPERIAL, 30)
     assert "attack" not in verbs(s)
 
 
 def test_cannons_alone_cannot_be_attacked() -> None:
     # rule 4.3.2 Attack: units attack spaces with the opponent's units; a cannon alone is no target (digest §4)
-    s = _board(("r4c5", {"exp": 1}), ("w5", {"cannon": 2}), ("w1", {"ins": 1}))
+    s = board_with(("r4c5", {"exp": 1}), ("w5", {"cannon": 2}), ("w1", {"ins": 1}))
     play_ap(s, IMPERIAL, 30)
     assert "attack" not in verbs(s)
-    s2 = _board(("w5", {"ins": 1}), ("r4c5", {"cannon": IMPERIAL_CANNON}))
+    s2 = board_with(("w5", {"ins": 1}), ("r4c5", {"cannon": IMPERIAL_CANNON}))
     play_ap(s2, INSURGENT, 30)
     assert "attack" not in verbs(s2)
 
@@ -483,7 +475,7 @@ def test_cannons_alone_cannot_be_attacked() -> None:
 def test_player_picks_which_unit_moves_after_an_attack() -> None:
     # rule 4.3.2 IMPORTANT (once per card): in a space with a unit that attacked and a fresh one, the player
     # chooses which one moves; the one left behind keeps its own right to attack
-    s = _board(("r4c5", {"exp": 2}), ("w5", {"ins": 2}), ("w6", {"ins": 2}))
+    s = board_with(("r4c5", {"exp": 2}), ("w5", {"ins": 2}), ("w6", {"ins": 2}))
     play_ap(s, IMPERIAL, 30)
     _attack(s, "r4c5", "w5", 1, 1)
     acts(s, ("move",), ("from", "r4c5"))
@@ -497,7 +489,7 @@ def test_player_picks_which_unit_moves_after_an_attack() -> None:
 def test_preparation_pays_only_the_difference_once_per_card() -> None:
     # rule 4.3.2 Preparation: the marker moves left "as many spaces as the difference"; stored AP complete one
     # action of the card (rules-decisions 4.3.2)
-    s = _board(("r5c5", {"exp": 1}), ("w1", {"ins": 1}))
+    s = board_with(("r5c5", {"exp": 1}), ("w1", {"ins": 1}))
     s.camp_cannons, s.pools["cannons"] = 1, s.pools["cannons"] - 1
     s.tracks[IMPERIAL]["preparation"] = 6
     play_ap(s, IMPERIAL, 30)  # 4 AP

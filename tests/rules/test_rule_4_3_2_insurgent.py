@@ -9,7 +9,7 @@ from rulekit import (
     ap_left,
     ap_turn_ended,
     args,
-    clear_board,
+    board_with,
     d8,
     force_dice,
     idx,
@@ -24,15 +24,6 @@ from rulekit import (
 
 from muster.games.freedom.constants import IMPERIAL, INSURGENT, INSURGENT_CANNON
 from muster.games.freedom.rules.common import area_index
-from muster.games.freedom.state import State
-
-
-def _board(*spaces: tuple[str, dict[str, int]]) -> State:
-    s = clear_board(new_state())
-    for space, what in spaces:
-        place(s, space, **what)
-    return s
-
 
 # --- Regroup and Attack ---------------------------------------------------------------------------
 
@@ -41,7 +32,7 @@ def test_yusuf_pasha_regroup_and_attack_example() -> None:
     # rule 4.3.2 Regroup Example: Yusuf Pasha (3 AP); the first AP regroups a unit from the western end of the
     # Wall into the empty fort; Attack Example: the 2nd and 3rd AP attack the Imperial units next to the Wall,
     # rolls 3 (no effect) and 6 (one Imperial unit eliminated) - the same unit attacks twice
-    s = _board(("w1", {"ins": 2}), ("r4c2", {"exp": 2}))
+    s = board_with(("w1", {"ins": 2}), ("r4c2", {"exp": 2}))
     play_ap(s, INSURGENT, 32)
     acts(s, ("regroup",), ("from", "w1"), ("to", "w2"))
     assert units(s, "w2") == (0, 0, 1) and units(s, "w1") == (0, 0, 1)
@@ -59,7 +50,7 @@ def test_yusuf_pasha_regroup_and_attack_example() -> None:
 def test_regroup_destinations() -> None:
     # rule 4.3.2 Regroup: any City space (Rows 2-3) or island with room; never the mainland, the Lagoon's
     # water, Row 1 or a space with Imperial units; an island the Imperial player left may be retaken
-    s = _board(("w5", {"ins": 1}), ("w3", {"exp": 1, "damage": 2}), ("klisova", {"exp": 1}), ("b2", {"ins": 2}))
+    s = board_with(("w5", {"ins": 1}), ("w3", {"exp": 1, "damage": 2}), ("klisova", {"exp": 1}), ("b2", {"ins": 2}))
     play_ap(s, INSURGENT, 32)
     acts(s, ("regroup",), ("from", "w5"))
     expected = {f"w{k}" for k in range(1, 10)} - {"w3", "w5"} | {"b1", "b3", "b4", "marmarou", "vasiladi"}
@@ -73,7 +64,7 @@ def test_regroup_destinations() -> None:
 def test_insurgent_attack_rolls(target: str, roll: int, hit: bool) -> None:
     # rule 4.3.2 Attack: 1d8, 6+ succeeds; 5+ against Imperial units on the Wall (Row 3) or in Row 2
     src = {"r4c5": "w5", "w6": "w5", "b1": "w1"}[target]
-    s = _board((src, {"ins": 1}), (target, {"exp": 2, "damage": 2 if target.startswith("w") else 0}))
+    s = board_with((src, {"ins": 1}), (target, {"exp": 2, "damage": 2 if target.startswith("w") else 0}))
     play_ap(s, INSURGENT, 32)
     force_dice(s, *d8(roll))
     acts(s, ("attack",), ("from", src), ("to", target))
@@ -82,7 +73,7 @@ def test_insurgent_attack_rolls(target: str, roll: int, hit: bool) -> None:
 
 def test_insurgent_attack_last_unit_morale_choice() -> None:
     # rule 4.3.2 Attack: the last unit in its space removed -> Insurgent Morale +1 or Imperial Morale -1
-    s = _board(("w5", {"ins": 1}), ("r4c5", {"exp": 1}))
+    s = board_with(("w5", {"ins": 1}), ("r4c5", {"exp": 1}))
     play_ap(s, INSURGENT, 32)
     force_dice(s, *d8(8))
     acts(s, ("attack",), ("from", "w5"), ("to", "r4c5"), ("morale", "own"))
@@ -143,7 +134,7 @@ def test_insurgent_support_removes_imperial_marker_and_adds_own() -> None:
 def test_aqueduct_destroyed_raid_example() -> None:
     # rule 4.3.2 Raid Example: Aqueduct Destroyed for 3 AP; a Raid on a lonely unit in Row 6 (3 away: one Raid);
     # roll 7 eliminates it; it was the last in its space and the Insurgent lowers the Imperial Morale by 1
-    s = _board(("w5", {"ins": 1}), ("r6c5", {"exp": 1}))
+    s = board_with(("w5", {"ins": 1}), ("r6c5", {"exp": 1}))
     play_ap(s, INSURGENT, 38)
     act(s, "raid")
     assert args(s, "from") == {"w5"}
@@ -160,7 +151,7 @@ def test_aqueduct_destroyed_raid_example() -> None:
 @pytest.mark.parametrize(("roll", "hit"), [(4, False), (5, True)])
 def test_raid_roll(roll: int, hit: bool) -> None:
     # rule 4.3.2 Raid: 1d8, 5 or higher succeeds; AP cost = distance from the Wall (Row 5: 2 AP)
-    s = _board(("w5", {"ins": 1}), ("r5c5", {"exp": 2}))
+    s = board_with(("w5", {"ins": 1}), ("r5c5", {"exp": 2}))
     play_ap(s, INSURGENT, 38)
     force_dice(s, *d8(roll))
     acts(s, ("raid",), ("from", "w5"), ("to", "r5c5"))
@@ -170,7 +161,7 @@ def test_raid_roll(roll: int, hit: bool) -> None:
 
 def test_no_raid_next_to_the_wall_or_through_units() -> None:
     # rule 4.3.2 IMPORTANT: no Raid on spaces adjacent to the Wall (Row 4); the path must hold no Imperial unit
-    s = _board(("w5", {"ins": 1}), ("r4c5", {"exp": 1}), ("r6c5", {"exp": 1}), ("w7", {"ins": 1}))
+    s = board_with(("w5", {"ins": 1}), ("r4c5", {"exp": 1}), ("r6c5", {"exp": 1}), ("w7", {"ins": 1}))
     place(s, "r5c7", exp=1)
     place(s, "r7c7", exp=1)
     play_ap(s, INSURGENT, 38)
@@ -182,10 +173,10 @@ def test_no_raid_next_to_the_wall_or_through_units() -> None:
 
 def test_raid_cost_needs_preparation_beyond_the_card() -> None:
     # rule 4.3.2 Raid: a Row 7 target is 4 away: a 3-AP card needs 1 stored AP
-    s = _board(("w5", {"ins": 1}), ("r7c5", {"exp": 1}))
+    s = board_with(("w5", {"ins": 1}), ("r7c5", {"exp": 1}))
     play_ap(s, INSURGENT, 38)
     assert "raid" not in verbs(s)
-    s2 = _board(("w5", {"ins": 1}), ("r7c5", {"exp": 1}))
+    s2 = board_with(("w5", {"ins": 1}), ("r7c5", {"exp": 1}))
     s2.tracks[INSURGENT]["preparation"] = 1
     play_ap(s2, INSURGENT, 38)
     force_dice(s2, *d8(1))
@@ -195,7 +186,7 @@ def test_raid_cost_needs_preparation_beyond_the_card() -> None:
 
 def test_klisova_raid() -> None:
     # rule 4.3.2 Raid: around Klisova (held by the Insurgent) on the outer ring, if the inner ring is free; 2 AP
-    s = _board(("klisova", {"ins": 1}), ("kli2", {"exp": 1}))
+    s = board_with(("klisova", {"ins": 1}), ("kli2", {"exp": 1}))
     play_ap(s, INSURGENT, 38)
     acts(s, ("raid",), ("from", "klisova"))
     assert args(s, "to") == {"kli2"}
@@ -204,7 +195,7 @@ def test_klisova_raid() -> None:
     assert units(s, "kli2") == (0, 0, 0)
     act(s, "morale", "own")
     assert ap_left(s) == 1
-    s2 = _board(("klisova", {"ins": 1}), ("kli2", {"exp": 1}), ("kli4", {"exp": 1}))
+    s2 = board_with(("klisova", {"ins": 1}), ("kli2", {"exp": 1}), ("kli4", {"exp": 1}))
     play_ap(s2, INSURGENT, 38)
     assert "raid" not in verbs(s2)
 
@@ -215,7 +206,7 @@ def test_klisova_raid() -> None:
 def test_chieftains_defect_repair_example() -> None:
     # rule 4.3.2 Repair Wall Example: Chieftains Defect for 3 AP plus 1 from Preparation (to 0) repairs a
     # destroyed fort: its marker turns to the Damaged side
-    s = _board(("w4", {"ins": 1, "damage": 2}))
+    s = board_with(("w4", {"ins": 1, "damage": 2}))
     s.tracks[INSURGENT]["preparation"] = 1
     play_ap(s, INSURGENT, 31)
     acts(s, ("repair",), ("to", "w4"))
@@ -226,7 +217,7 @@ def test_chieftains_defect_repair_example() -> None:
 
 def test_repair_damaged_to_normal_needs_a_unit() -> None:
     # rule 4.3.2 Repair Wall: damaged -> normal; requirement: at least 1 unit in the space
-    s = _board(("w4", {"ins": 1, "damage": 1}), ("w6", {"damage": 2}), ("w1", {"ins": 1}))
+    s = board_with(("w4", {"ins": 1, "damage": 1}), ("w6", {"damage": 2}), ("w1", {"ins": 1}))
     markers = s.pools["damage_markers"]
     play_ap(s, INSURGENT, 30)
     act(s, "repair")
@@ -239,7 +230,7 @@ def test_repair_damaged_to_normal_needs_a_unit() -> None:
 def test_abandoned_cause_train_example() -> None:
     # rule 4.3.2 Train Civilians Example: Abandoned Cause for 4 AP: a Civilian becomes a unit in the
     # unoccupied damaged Wall section
-    s = _board(("w3", {"damage": 1}), ("w2", {"ins": 1}), ("r4c5", {"exp": 1}), ("w5", {"exp": 1, "damage": 2}))
+    s = board_with(("w3", {"damage": 1}), ("w2", {"ins": 1}), ("r4c5", {"exp": 1}), ("w5", {"exp": 1, "damage": 2}))
     civilians = s.civilians
     play_ap(s, INSURGENT, 33)
     act(s, "train")
@@ -253,7 +244,7 @@ def test_abandoned_cause_train_example() -> None:
 def test_kutahi_build_cannon_example() -> None:
     # rule 4.3.2 Build Cannon Example: Kütahi Reşid Mehmed Pasha for its AP: a cannon in the middle of the
     # Wall, paying 1 Supply
-    s = _board(("w5", {"ins": 1}), ("w4", {"ins": 1}))
+    s = board_with(("w5", {"ins": 1}), ("w4", {"ins": 1}))
     play_ap(s, INSURGENT, 39)
     acts(s, ("build",), ("to", "w5"))
     assert s.cannon[idx("w5")] == INSURGENT_CANNON
@@ -266,7 +257,7 @@ def test_kutahi_build_cannon_example() -> None:
 
 def test_insurgent_build_needs_supply_and_unit() -> None:
     # rule 4.3.2 Build Cannon: 4 AP + 1 Supply; an Insurgent unit in the space and no cannon there
-    s = _board(("w5", {"ins": 1}))
+    s = board_with(("w5", {"ins": 1}))
     s.tracks[INSURGENT]["supplies"] = 0
     play_ap(s, INSURGENT, 39)
     assert "build" not in verbs(s)
@@ -283,7 +274,7 @@ def test_pressure_the_government() -> None:
 
 def test_regroup_from_an_island_into_the_city() -> None:
     # rule 4.3.2 Regroup: any unit of the Insurgent player, an island's too, may go to the City
-    s = _board(("klisova", {"ins": 1}), ("w5", {"ins": 2}))
+    s = board_with(("klisova", {"ins": 1}), ("w5", {"ins": 2}))
     play_ap(s, INSURGENT, 32)
     acts(s, ("regroup",), ("from", "klisova"), ("to", "b4"))
     assert units(s, "b4") == (0, 0, 1) and units(s, "klisova") == (0, 0, 0)
@@ -291,7 +282,7 @@ def test_regroup_from_an_island_into_the_city() -> None:
 
 def test_raids_start_on_the_wall_only() -> None:
     # rule 4.3.2 Raid: "one of their units on the Wall" (Klisova's raid aside): not from Row 2 or another island
-    s = _board(("b1", {"ins": 1}), ("marmarou", {"ins": 1}), ("mar1", {"exp": 1}), ("r6c1", {"exp": 1}))
+    s = board_with(("b1", {"ins": 1}), ("marmarou", {"ins": 1}), ("mar1", {"exp": 1}), ("r6c1", {"exp": 1}))
     play_ap(s, INSURGENT, 30)
     assert "raid" not in verbs(s)
 
@@ -299,7 +290,7 @@ def test_raids_start_on_the_wall_only() -> None:
 def test_several_raids_when_the_ap_allow() -> None:
     # rule 4.3.2 Raid: each Raid is one unit against one space for its distance in AP; the Aqueduct example allows
     # "only one Raid attempt" because 3 AP pay one Raid at distance 3; 4 AP pay two at distance 2
-    s = _board(("w5", {"ins": 1}), ("r5c5", {"exp": 2}))
+    s = board_with(("w5", {"ins": 1}), ("r5c5", {"exp": 2}))
     play_ap(s, INSURGENT, 30)
     force_dice(s, *d8(1))
     acts(s, ("raid",), ("from", "w5"), ("to", "r5c5"))
@@ -312,7 +303,7 @@ def test_several_raids_when_the_ap_allow() -> None:
 
 def test_train_needs_a_civilian() -> None:
     # rule 4.3.2 Train Civilians: a Civilian cube must be there to convert
-    s = _board(("w5", {"ins": 1}))
+    s = board_with(("w5", {"ins": 1}))
     s.pools["civilians"] += s.civilians
     s.civilians = 0
     play_ap(s, INSURGENT, 30)
