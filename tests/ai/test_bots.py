@@ -114,3 +114,13 @@ def test_ismcts_seconds_budget_runs_at_least_one_iteration() -> None:
     bot = make_bot("ismcts:seconds=0.05", seed=1)
     assert bot.choose(RULES.view(s, seat), RULES.legal_actions(s), seat) in RULES.legal_actions(s)
     assert getattr(bot, "last_iterations", 0) >= 1
+
+
+def test_ismcts_per_action_caps_the_iterations_of_narrow_decisions() -> None:
+    s = _positions()[0]
+    seat = RULES.active_seat(s)
+    assert seat is not None
+    legal = RULES.legal_actions(s)
+    bot = make_bot("ismcts:iterations=500,per_action=2", seed=1)
+    assert bot.choose(RULES.view(s, seat), legal, seat) in legal
+    assert getattr(bot, "last_iterations", 0) == min(500, 2 * len(legal))

@@ -37,7 +37,8 @@ class HeuristicBot:
     re-rolls averaged per random action, default 3), ``nodes`` (positions examined per decision
     before the lookahead stops looking deeper, default 600), ``trigger_penalty`` (points charged
     for handing the opponent an event by playing its card for AP, default 1.0), ``card_ap`` (what one AP
-    of a card is worth when choosing between its AP and its event; default the AP price, 0.25)."""
+    of a card is worth when choosing between its AP and its event, default 0.6: more than the bare
+    price of an AP, because a card's AP buy the siege over the turn while an event's worth shows at once)."""
 
     def __init__(self, rules: Rules, seed: int = 0, options: dict[str, str] | None = None) -> None:
         opts = dict(options or {})
@@ -45,7 +46,7 @@ class HeuristicBot:
             self.samples = max(1, int(opts.pop("samples", "3")))
             self.max_nodes = max(10, int(opts.pop("nodes", "600")))
             self.trigger_penalty = float(opts.pop("trigger_penalty", "1.0"))
-            self.card_ap = float(opts.pop("card_ap", "0.25"))
+            self.card_ap = float(opts.pop("card_ap", "0.6"))
         except ValueError as exc:
             raise BotSpecError(f"bad heuristic option: {exc}") from exc
         if opts:

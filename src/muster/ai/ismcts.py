@@ -11,8 +11,12 @@ the budget small). Dice outcomes differ between determinizations, so each node's
 average over them. The most visited root action is played.
 
 Budget: ``iterations=N`` (deterministic for a given seed) or ``seconds=T`` (wall-clock, so not
-reproducible). Other options: ``c`` (exploration constant), ``scale`` (points per logit of the
-evaluation's win-probability squashing), ``rollout`` (``none`` or ``greedy``: finish the action in
+reproducible); ``per_action=K`` caps the iterations of a decision at K per legal action, so the
+budget goes to the decisions with many choices (a card to play) rather than the narrow ones.
+Other options: ``c`` (exploration constant), ``scale`` (points per logit of the
+evaluation's win-probability squashing), ``card_ap`` (what an AP of a card just played for its AP
+is worth at a leaf, before any is spent: as in the heuristic, more than the bare AP price, because
+the search rarely sees far enough to spend them all), ``rollout`` (``none`` or ``greedy``: finish the action in
 progress with the heuristic's lookahead before evaluating).
 """
 
@@ -57,10 +61,12 @@ class IsmctsBot:
             self.c = float(opts.pop("c", "0.1"))
             self.scale = float(opts.pop("scale", "8"))
             self.rollout = opts.pop("rollout", "none")
+            self.per_action = int(opts.pop("per_action", "0"))
+            self.card_ap = float(opts.pop("card_ap", "0.6"))
         except ValueError as exc:
             raise BotSpecError(f"bad ismcts option: {exc}") from exc
         if opts:
-            known = "iterations, seconds, c, scale, rollout"
+            known = "iterations, seconds, per_action, card_ap, c, scale, rollout"
             raise BotSpecError(f"unknown ismcts option(s) {sorted(opts)}; known: {known}")
         if self.rollout not in ("none", "greedy"):
             raise BotSpecError("ismcts rollout must be 'none' or 'greedy'")
@@ -85,8 +91,11 @@ class IsmctsBot:
         self._pool = []
         deadline = time.perf_counter() + self.seconds if self.seconds > 0 else None
         done = 0
+        iterations = self.iterations
+        if self.per_action > 0:
+            iterations = min(iterations, self.per_action * len(legal))
         while True:
-            if deadline is None and done >= self.iterations:
+            if deadline is None and done >= iterations:
                 break
             if deadline is not None and time.perf_counter() >= deadline and done > 0:
                 break
@@ -177,7 +186,17 @@ class IsmctsBot:
         if s.result is None:
             points += reward_pending(s)
             points += (ap_left(s, IMPERIAL) - ap_left(s, INSURGENT)) * DEFAULT.ap
+            points += self._fresh_card_bonus(s)
         return 1.0 / (1.0 + math.exp(-points / self.scale))
+
+
+    def _fresh_card_bonus(self, s: Any) -> float:
+        """Points (Imperial positive) for a card just played for AP whose AP are all still unspent."""
+        f = s.stack[-1] if s.stack else None
+        if f is None or f["kind"] != "ap" or f.get("mode") != "card" or f["ap"] != f["printed"]:
+            return 0.0
+        bonus = (self.card_ap - DEFAULT.ap) * int(f["ap"])
+        return bonus if f.get("seat") == IMPERIAL else -bonus
 
 
 register_bot("ismcts", IsmctsBot)
