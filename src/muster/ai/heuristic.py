@@ -6,12 +6,15 @@ every legal action by applying it to a copy and evaluating the result with
 :mod:`muster.ai.evaluation`. Compound choices (a verb, then a unit, then a destination) are
 looked through to their end, dice rolls are averaged over a few re-rolled copies, and Action
 Points carry a price, so the bot buys an action only when it gains more than it costs. The
-same rule decides between playing a card as an event, for its AP, or discarding it to take
-the opponent's event. Everything the issue asks of a sensible player follows from the
-evaluation's weights: the Imperial builds and places guns, batters the Wall in front of its
-massed units, advances, pays for Reward Attacks when an assault is likely to succeed, storms
-weak sections and minds Money and Supplies; the Insurgent mans the forts, repairs, raids,
-trains civilians, presses the Government and watches Supplies against Population.
+same rule decides between playing a card as an event, for its AP, or discarding it to take the
+opponent's event. On a side's last card of an Action phase — the card that decides whether a fort is
+held when the phase ends — the bot plans the whole card instead: a small beam search over sequences
+of complete actions (``plan``), so it finds combinations no single action shows, such as stepping
+into Row 4, onto a breach, and along the Wall into an emptied fort. Everything the issue asks of a
+sensible player follows from the evaluation's weights: the Imperial builds and places guns, batters
+the Wall in front of its massed units, advances, pays for Reward Attacks when an assault is likely
+to succeed, storms weak sections and minds Money and Supplies; the Insurgent mans the forts,
+repairs, raids, trains civilians, presses the Government and watches Supplies against Population.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from muster.ai.evaluation import DEFAULT, Weights, value
 from muster.core import JSON, Action, Rules
 from muster.core import rng as rng_mod
 from muster.games.freedom.constants import other
+from muster.games.freedom.datafiles import design
 from muster.games.freedom.rules.action_phase import card, favours
 from muster.games.freedom.state import State
 
@@ -38,7 +42,11 @@ class HeuristicBot:
     before the lookahead stops looking deeper, default 600), ``trigger_penalty`` (points charged
     for handing the opponent an event by playing its card for AP, default 1.0), ``card_ap`` (what one AP
     of a card is worth when choosing between its AP and its event, default 0.6: more than the bare
-    price of an AP, because a card's AP buy the siege over the turn while an event's worth shows at once)."""
+    price of an AP, because a card's AP buy the siege over the turn while an event's worth shows at once),
+    ``plan`` (``last``: plan the whole of a side's last card of the phase, the default; ``all``: every
+    card; ``off``), ``beam`` (plans kept per step of that search, default 6), ``branch`` (alternatives tried at
+    each sub-choice of a planned action, default 3) and ``completions`` (ways to carry out one action
+    that the plan compares, default 4)."""
 
     def __init__(self, rules: Rules, seed: int = 0, options: dict[str, str] | None = None) -> None:
         opts = dict(options or {})
@@ -47,10 +55,16 @@ class HeuristicBot:
             self.max_nodes = max(10, int(opts.pop("nodes", "600")))
             self.trigger_penalty = float(opts.pop("trigger_penalty", "1.0"))
             self.card_ap = float(opts.pop("card_ap", "0.6"))
+            self.plan = opts.pop("plan", "last")
+            self.beam = max(1, int(opts.pop("beam", "6")))
+            self.branch = max(1, int(opts.pop("branch", "3")))
+            self.completions = max(1, int(opts.pop("completions", "4")))
         except ValueError as exc:
             raise BotSpecError(f"bad heuristic option: {exc}") from exc
+        if self.plan not in ("last", "all", "off"):
+            raise BotSpecError("heuristic plan must be 'last', 'all' or 'off'")
         if opts:
-            known = "samples, nodes, trigger_penalty, card_ap"
+            known = "samples, nodes, trigger_penalty, card_ap, plan, beam, branch, completions"
             raise BotSpecError(f"unknown heuristic option(s) {sorted(opts)}; known: {known}")
         self.name = "heuristic"
         self.rules = rules
@@ -69,6 +83,8 @@ class HeuristicBot:
         """Choose in a full state the caller built from the seat's view (used by tree search too)."""
         if len(legal) == 1:
             return legal[0]
+        if self._planning(state, seat):
+            return self._plan_card(state, legal, seat)
         self._nodes = 0
         best: list[Action] = []
         best_score = float("-inf")
@@ -80,6 +96,90 @@ class HeuristicBot:
             elif score > best_score - 1e-9:
                 best.append(a)
         return best[0] if len(best) == 1 else self._rng.choice(best)
+
+    # --- planning a whole card ---------------------------------------------------------
+    def _planning(self, state: State, seat: str) -> bool:
+        """True at the top of ``seat``'s AP spending on a card this bot plans in full."""
+        top = state.stack[-1] if state.stack else None
+        if self.plan == "off" or top is None or top["kind"] != "ap" or top.get("seat") != seat:
+            return False
+        return self.plan == "all" or state.played.get(seat, 0) >= design()["cards_per_action_phase"]
+
+    def _plan_card(self, state: State, legal: list[Action], seat: str) -> Action:
+        """The first action of the best sequence of complete actions found for the rest of this card.
+
+        Beam search: every step extends each kept plan by each legal action, carried out to its end
+        with the usual lookahead for its sub-choices; plans are ranked by the evaluation (dice
+        averaged over re-rolls), and stopping is always an option (a plan's own score).
+        """
+        card_frame = state.stack[-1]
+        best_action, best_score = Action("end"), value(state, seat, self.weights)
+        beam: list[tuple[float, Action, State]] = [(best_score, Action("end"), state)]
+        for step in range(int(card_frame["ap"]) + 1):
+            grown: list[tuple[float, Action, State]] = []
+            for _score, first, s in beam:
+                moves = legal if step == 0 else self.rules.legal_actions(s)
+                for a in moves:
+                    if a.verb == "end":
+                        continue
+                    lead = a if step == 0 else first
+                    options = self._completions(s, a, seat)
+                    score, after = max(options, key=lambda option: option[0])
+                    if score > best_score + 1e-9:
+                        best_action, best_score = lead, score
+                    if _same_card(after, card_frame, seat):
+                        grown.append((score, lead, after))  # one line per action keeps the beam varied
+            if not grown:
+                break
+            grown.sort(key=lambda item: -item[0])
+            beam = grown[: self.beam]
+        return best_action if best_action in legal else legal[0]
+
+    def _completions(self, state: State, a: Action, seat: str) -> list[tuple[float, State]]:
+        """Ways to carry out ``a``: up to ``branch`` alternatives at each of its sub-choices (best
+        first, by the usual lookahead), at most ``completions`` in all. Each comes with its score,
+        dice averaged over re-rolls of the same choices, and one resulting state."""
+        out: list[tuple[float, State]] = []
+        pending: list[list[Action]] = [[a]]
+        while pending and len(out) < self.completions:
+            path = pending.pop()
+            s = self._replay(state, path, None, seat)
+            if not self._under_way(s, seat):
+                out.append((self._path_score(state, path, s, seat), s))
+                continue
+            legal = self.rules.legal_actions(s)
+            ranked = sorted(legal, key=lambda a2: -self._quick_score(s, a2, seat))[: self.branch]
+            pending.extend([*path, a2] for a2 in reversed(ranked))
+        return out
+
+    def _quick_score(self, s: State, a: Action, seat: str) -> float:
+        self._nodes = self.max_nodes - 80  # a small lookahead per sub-choice keeps the plan affordable
+        return self._score(s, a, seat, depth=3)
+
+    def _under_way(self, s: State, seat: str) -> bool:
+        """True while the action being carried out still needs a choice by ``seat``."""
+        top = s.stack[-1] if s.stack else None
+        if s.result is not None or top is None or top["kind"] in TURN_KINDS:
+            return False
+        return self.rules.active_seat(s) == seat
+
+    def _replay(self, state: State, path: list[Action], reroll: int | None, seat: str) -> State:
+        """``path`` applied to a copy of ``state`` (the first step's dice re-seeded by ``reroll``);
+        stops early where a re-rolled outcome makes the next choice illegal."""
+        s = self._apply(state, path[0], reroll)
+        for a in path[1:]:
+            if not self._under_way(s, seat) or a not in self.rules.legal_actions(s):
+                break
+            s = self._apply(s, a, None)
+        return s
+
+    def _path_score(self, state: State, path: list[Action], first: State, seat: str) -> float:
+        total = value(first, seat, self.weights)
+        if first.rng == state.rng:
+            return total
+        for k in range(1, self.samples):
+            total += value(self._replay(state, path, k, seat), seat, self.weights)
+        return total / self.samples
 
     # --- scoring ----------------------------------------------------------------------
     def _card_bias(self, state: State, a: Action, seat: str) -> float:
@@ -121,6 +221,15 @@ class HeuristicBot:
         if self.rules.active_seat(s) != seat or not _mid_action(kind, a, s):
             return value(s, seat, self.weights)
         return max(self._score(s, a2, seat, depth - 1) for a2 in self.rules.legal_actions(s))
+
+
+def _same_card(s: State, card_frame: dict[str, Any], seat: str) -> bool:
+    """True if ``s`` is back at the top of the AP frame of the card being planned, with AP left."""
+    if s.result is not None or not s.stack:
+        return False
+    top = s.stack[-1]
+    return top["kind"] == "ap" and top.get("seat") == seat and top.get("card") == card_frame.get("card") \
+        and int(top["ap"]) > 0
 
 
 def _mid_action(kind: str, a: Action, s: State) -> bool:

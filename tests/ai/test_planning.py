@@ -1,0 +1,65 @@
+"""The heuristic plans a side's last card of the Action phase as a whole (muster.ai.heuristic)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules"))  # the rule tests' position builder
+
+import pytest
+from rulekit import RULES, board_with, play_ap
+
+from muster.ai import BotSpecError, make_bot
+from muster.games.freedom.board import board
+from muster.games.freedom.constants import IMPERIAL
+from muster.games.freedom.rules.common import imperial_units
+from muster.games.freedom.state import State
+
+CARD = 23  # 23A Mine Under the Bastion: 4 AP, red (playing it for AP hands the Insurgent nothing)
+
+
+def _last_card_position() -> State:
+    """The Imperial's 7th card: an Imperial unit holds the island of Vasiladi; the Insurgent mans
+    the Wall but nobody guards the Beach. Stepping off the island onto the Coast looks worse than
+    staying (an island is worth more than open water), so only a plan of the whole card sees that
+    the next step, onto the Beach, wins when the phase ends."""
+    s = board_with(("vasiladi", {"exp": 1}), ("w2", {"ins": 2}), ("w4", {"ins": 2}), ("w6", {"ins": 2}),
+                   ("w8", {"ins": 2}), ("r6c5", {"exp": 3}))
+    s.played = {"imperial": 6, "insurgent": 6}
+    play_ap(s, IMPERIAL, CARD)
+    return s
+
+
+def _play_out_card(spec: str) -> State:
+    s = _last_card_position()
+    bot = make_bot(spec, seed=3)
+    for _ in range(40):
+        top = s.stack[-1]
+        if top["kind"] != "ap" and RULES.active_seat(s) != IMPERIAL:
+            break
+        if top["kind"] == "ap" and top.get("card") != CARD:
+            break
+        legal = RULES.legal_actions(s)
+        action = legal[0] if len(legal) == 1 else bot.choose(RULES.view(s, IMPERIAL), legal, IMPERIAL)
+        RULES.apply(s, action)
+        if action.verb == "end":
+            break
+    return s
+
+
+def _on_beach(s: State) -> bool:
+    return any(imperial_units(s, i) for i in board().beaches)
+
+
+def test_last_card_plan_lands_on_the_beach_through_the_lagoon() -> None:
+    # rule 3.1 (Imperial units in Row 2 at the end of the Action phase win), rule 4.3.2 (slow
+    # movement island → Coast → Beach): two actions of one card that only pay off together.
+    assert _on_beach(_play_out_card("heuristic"))
+    assert not _on_beach(_play_out_card("heuristic:plan=off"))  # one action at a time does not see it
+
+
+@pytest.mark.parametrize("spec", ["heuristic:plan=sometimes", "heuristic:beam=x"])
+def test_planning_options_are_checked(spec: str) -> None:
+    with pytest.raises(BotSpecError):
+        make_bot(spec)
