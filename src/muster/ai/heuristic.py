@@ -83,7 +83,7 @@ class HeuristicBot:
         """Choose in a full state the caller built from the seat's view (used by tree search too)."""
         if len(legal) == 1:
             return legal[0]
-        if self._planning(state, seat):
+        if self.plans(state, seat):
             return self._plan_card(state, legal, seat)
         self._nodes = 0
         best: list[Action] = []
@@ -98,7 +98,7 @@ class HeuristicBot:
         return best[0] if len(best) == 1 else self._rng.choice(best)
 
     # --- planning a whole card ---------------------------------------------------------
-    def _planning(self, state: State, seat: str) -> bool:
+    def plans(self, state: State, seat: str) -> bool:
         """True at the top of ``seat``'s AP spending on a card this bot plans in full."""
         top = state.stack[-1] if state.stack else None
         if self.plan == "off" or top is None or top["kind"] != "ap" or top.get("seat") != seat:

@@ -16,7 +16,9 @@ budget goes to the decisions with many choices (a card to play) rather than the 
 Other options: ``c`` (exploration constant), ``scale`` (points per logit of the
 evaluation's win-probability squashing), ``card_ap`` (what an AP of a card just played for its AP
 is worth at a leaf, before any is spent: as in the heuristic, more than the bare AP price, because
-the search rarely sees far enough to spend them all), ``rollout`` (``none`` or ``greedy``: finish the action in
+the search rarely sees far enough to spend them all), ``plan`` (``last``, the default: a side's
+last card of the Action phase is played by the heuristic's whole-card plan, a macro-action the
+search's shallow tree does not find; ``off``), ``rollout`` (``none`` or ``greedy``: finish the action in
 progress with the heuristic's lookahead before evaluating).
 """
 
@@ -63,13 +65,16 @@ class IsmctsBot:
             self.rollout = opts.pop("rollout", "none")
             self.per_action = int(opts.pop("per_action", "0"))
             self.card_ap = float(opts.pop("card_ap", "0.6"))
+            self.plan = opts.pop("plan", "last")
         except ValueError as exc:
             raise BotSpecError(f"bad ismcts option: {exc}") from exc
         if opts:
-            known = "iterations, seconds, per_action, card_ap, c, scale, rollout"
+            known = "iterations, seconds, per_action, card_ap, plan, c, scale, rollout"
             raise BotSpecError(f"unknown ismcts option(s) {sorted(opts)}; known: {known}")
         if self.rollout not in ("none", "greedy"):
             raise BotSpecError("ismcts rollout must be 'none' or 'greedy'")
+        if self.plan not in ("last", "off"):
+            raise BotSpecError("ismcts plan must be 'last' or 'off'")
         if self.iterations < 1 and self.seconds <= 0:
             raise BotSpecError("ismcts needs iterations >= 1 or seconds > 0")
         self.name = "ismcts"
@@ -82,11 +87,20 @@ class IsmctsBot:
             self._greedy = HeuristicBot(rules, seed, {"samples": "1", "nodes": "60"})
         self.last_iterations = 0
         self._pool: list[Any] = []
+        self._planner: Any = None
+        if self.plan == "last":
+            from muster.ai.heuristic import HeuristicBot
+
+            self._planner = HeuristicBot(rules, seed, {"plan": "last"})
 
     def choose(self, view: dict[str, JSON], legal: list[Action], seat: str) -> Action:
         """The most visited root action after the search budget is spent."""
         if len(legal) == 1:
             return legal[0]
+        if self._planner is not None:
+            state = self.rules.determinize(view, seat, self._rng.getrandbits(62))
+            if self._planner.plans(state, seat):
+                return self._planner.choose_in(state, legal, seat)
         root = Node(None)
         self._pool = []
         deadline = time.perf_counter() + self.seconds if self.seconds > 0 else None
