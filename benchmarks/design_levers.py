@@ -1,0 +1,134 @@
+"""Does a DESIGN value move the balance? Heuristic-vs-Heuristic games with one lever changed in memory.
+
+Each lever edits the loaded design data (``design.json``, ``areas.json``, card metadata) in this
+process only, before the worker processes are forked, so the files on disk never change. Every
+lever plays the same seeds, so the numbers compare like with like. docs/balance.md shows a run.
+
+    python benchmarks/design_levers.py --games 60 --seed 1000            # every lever
+    python benchmarks/design_levers.py --games 60 --lever baseline --lever desertion_light
+
+The last line is a JSON object: lever → Imperial wins / games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+from collections import Counter
+from collections.abc import Callable
+
+from rich.progress import Progress
+
+from muster.games.freedom.datafiles import Reward, areas_file, design
+from muster.games.freedom.rules import action_phase
+from muster.lab.play import play_game
+
+
+def _set_area(area_id: str, **fields: object) -> None:
+    area = next(a for a in areas_file().areas if a.id == area_id)
+    for key, value in fields.items():
+        object.__setattr__(area, key, value)  # the models are frozen: this is an experiment in memory
+
+
+def _areas_imperial() -> None:
+    _set_area("sea", start_side="imperial")
+    _set_area("petalas", start_side="imperial")
+
+
+def _insurgent_rewards_cut() -> None:
+    for area_id in ("sea", "petalas"):
+        area = next(a for a in areas_file().areas if a.id == area_id)
+        area.rewards["insurgent"] = Reward(supplies=1)
+
+
+def _population_quarter() -> None:
+    bands = [{"population": [0, 3], "supplies": 1}]
+    bands += [{"population": [4 * k - 3, 4 * k], "supplies": k} for k in range(2, 11)]
+    bands.append({"population": [41, 43], "supplies": 11})
+    design()["population_cost"] = bands
+
+
+def _desertion_light() -> None:
+    design()["desertion"] = [{"morale": [1, 1], "units": 1}]
+
+
+def _imperial_forward() -> None:
+    units = {f"r6c{c}": 3 for c in range(1, 10)} | {"r7c5": 3}
+    design()["setup"]["imperial"]["mainland_units"] = units
+
+
+def _sea_markers(markers: int) -> Callable[[], None]:
+    return lambda: _set_area("sea", start_markers=markers)
+
+
+def _no_designed_blue_events() -> None:
+    original = action_phase.can_play_event
+
+    def playable(seat: str, number: int) -> bool:
+        c = action_phase.card(number)
+        return original(seat, number) and not (c.side == "blue" and c.source == "design")
+
+    action_phase.can_play_event = playable
+
+
+LEVERS: dict[str, tuple[str, Callable[[], None]]] = {
+    "baseline": ("no change", lambda: None),
+    "areas_imperial": ("Sea and Petalas start on the Imperial side", _areas_imperial),
+    "insurgent_rewards_cut": ("Sea and Petalas give the Insurgent 1 Supply only", _insurgent_rewards_cut),
+    "population_quarter": ("Population cost ceil(Population / 4) instead of / 5", _population_quarter),
+    "desertion_light": ("desertion only at Morale 1, and 1 unit", _desertion_light),
+    "imperial_forward": ("Imperial start: 3 units on every Row-6 space, 3 on r7c5", _imperial_forward),
+    "no_designed_blue_events": ("no designed blue card may be played as an event", _no_designed_blue_events),
+    "sea_markers_3": ("the Sea starts with 3 Insurgent markers instead of 2", _sea_markers(3)),
+    "sea_markers_4": ("the Sea starts with 4 Insurgent markers instead of 2", _sea_markers(4)),
+}
+
+
+def _play(seed: int) -> tuple[str | None, str]:
+    record = play_game("heuristic", "heuristic", seed)
+    return record.winner, record.reason
+
+
+def run_lever(name: str, seeds: range, workers: int) -> tuple[int, Counter[str]]:
+    """Apply one lever in a fresh process and play ``seeds``; (Imperial wins, endings)."""
+    LEVERS[name][1]()
+    with mp.get_context("fork").Pool(workers) as pool:
+        results = pool.map(_play, seeds)
+    return sum(w == "imperial" for w, _ in results), Counter(reason for _, reason in results)
+
+
+def _isolated(name: str, seeds: range, workers: int, queue: mp.Queue) -> None:
+    queue.put(run_lever(name, seeds, workers))
+
+
+def main() -> None:
+    """Play every chosen lever and print a Markdown table, then the JSON summary line."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=60)
+    parser.add_argument("--seed", type=int, default=1000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--lever", action="append", choices=sorted(LEVERS))
+    args = parser.parse_args()
+    names = args.lever or list(LEVERS)
+    seeds = range(args.seed, args.seed + args.games)
+    summary: dict[str, str] = {}
+    print("| lever | Imperial wins | endings |\n| --- | --- | --- |")
+    ctx = mp.get_context("fork")
+    with Progress() as progress:
+        task = progress.add_task("levers", total=len(names))
+        for name in names:
+            queue: mp.Queue = ctx.Queue()
+            proc = ctx.Process(target=_isolated, args=(name, seeds, args.workers, queue))
+            proc.start()  # each lever in its own process, so one lever's edits never leak into the next
+            wins, endings = queue.get()
+            proc.join()
+            share = f"{wins}/{args.games} ({wins / args.games:.0%})"
+            progress.console.print(f"| {LEVERS[name][0]} | {share} | {dict(endings)} |")
+            summary[name] = f"{wins}/{args.games}"
+            progress.advance(task)
+    print(json.dumps(summary))
+
+
+if __name__ == "__main__":
+    main()
