@@ -104,12 +104,12 @@ def api(fn: Any) -> Any:
     return endpoint
 
 
-# Bot strengths offered in the lobby, weakest first (only those whose bot is installed are shown).
+# Bot strengths offered in the lobby, weakest first as measured in docs/balance.md (only those whose
+# bot is installed are shown).
 BOT_LEVELS = (
     ("random", "Random: picks any legal move (beginner)"),
-    ("heuristic", "Heuristic: greedy with a board evaluation (medium)"),
-    ("ismcts", "ISMCTS search (strong)"),
-    ("ismcts:iterations=1500", "ISMCTS, deeper search (strongest; slower moves)"),
+    ("ismcts", "ISMCTS: searches the hands you might hold (medium; slower moves)"),
+    ("heuristic", "Heuristic: board evaluation, plans the last card of each phase (strongest)"),
 )
 
 
