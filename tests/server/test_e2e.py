@@ -70,6 +70,7 @@ def test_play_a_whole_round_against_a_bot_by_clicking(web: Server, browser: obje
     page.wait_for_selector("body.my-turn", timeout=15000)
     assert "Round 1" in (page.text_content("#status") or "")
     assert page.locator("#board g.space").count() == len(board().ids) and page.locator("#hand .card").count() == 8
+    assert "destroyed Wall" in (page.text_content("#legend") or "")  # the board's key, shared with the replay
 
     # Opening: click a highlighted space, then where to go; the turn can then be undone.
     start = _step(page)
@@ -133,6 +134,7 @@ def test_two_bots_finish_and_the_replay_steps_through(web: Server, browser: obje
         page.click("#next")
         page.wait_for_function(f"document.querySelector('#step').textContent.startsWith('step {n} ')")
     assert page.locator("#board g.space").count() == len(board().ids)
+    assert page.locator("#legend span").count() == 10
     page.click("#last")
     page.wait_for_function(f"document.querySelector('#step').textContent.startsWith('step {total} ')")
     export = page.request.get(web.url + page.get_attribute("#export-link", "href"))

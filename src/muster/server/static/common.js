@@ -52,6 +52,18 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+/** The board's key: (marker class, label) pairs, shown under the board on the game and replay pages. */
+const LEGEND = [
+  ["sw exp", "Expeditionary"], ["sw ally", "Allied"], ["sw ins", "Insurgent"], ["tri", "cannon"],
+  ["tri bombard", "Bombard"], ["civ", "civilians"], ["wall dmg", "damaged Wall"],
+  ["wall gone", "destroyed Wall"], ["fort", "fort"], ["legal-box", "your choices"],
+];
+
+/** Fill ``container`` with the board's key. */
+export function renderLegend(container) {
+  container.replaceChildren(...LEGEND.map(([marker, label]) => el("span", {}, el("i", { class: marker }), label)));
+}
+
 /** A card face: number and deck, name, AP, side colour and text. */
 export function cardFace(card, buttons = []) {
   return el("div", { class: `card side-${card.side}`, "data-card": card.number },

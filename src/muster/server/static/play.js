@@ -1,5 +1,5 @@
 // The game page: one seat's view, live over a websocket, with the legal choices clickable.
-import { SEAT_NAME, api, cardFace, el, isDice, rememberSeat } from "./common.js";
+import { SEAT_NAME, api, cardFace, el, isDice, rememberSeat, renderLegend } from "./common.js";
 
 const token = decodeURIComponent(location.pathname.split("/").pop());
 let state = null; // the newest state message
@@ -9,6 +9,7 @@ let pending = false; // an action is on its way: ignore further clicks until the
 let nextId = 1;
 
 const $ = (id) => document.getElementById(id);
+renderLegend($("legend"));
 
 function showError(message) {
   $("error").textContent = message || "";

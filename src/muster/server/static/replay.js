@@ -1,7 +1,8 @@
 // The replay viewer: step through a finished game (or, with my seat's token, my view of an ongoing one).
-import { SEAT_NAME, api, el, isDice, rememberedSeats } from "./common.js";
+import { SEAT_NAME, api, el, isDice, rememberedSeats, renderLegend } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
+renderLegend($("legend"));
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const params = new URLSearchParams(location.search);
 const token = params.get("token") || (rememberedSeats().find((s) => s.game_id === gameId) || {}).token || "";
