@@ -12,7 +12,8 @@ from muster.games.freedom.constants import IMPERIAL, INSURGENT, other
 from muster.games.freedom.state import State
 
 RULES = get_rules("freedom")
-FAST_SPECS = ("random", "heuristic", "ismcts:iterations=8")
+FAST_SPECS = ("random", "heuristic", "ismcts:iterations=8", "ismcts:tree=actions,iterations=8")
+SEARCH_SPECS = ("ismcts:iterations=12", "ismcts:tree=actions,iterations=40")
 
 
 def _midgame(seed: int, steps: int) -> State:
@@ -37,12 +38,27 @@ def _positions() -> list[State]:
     return out
 
 
+def _card_turns() -> list[State]:
+    """Positions where a side chooses its next card (what ``tree=cards`` searches), for both sides."""
+    out: list[State] = []
+    for seed, steps in ((5, 30), (6, 150), (7, 300)):
+        s = _midgame(seed, steps)
+        while RULES.outcome(s) is None and not (s.stack and s.stack[-1]["kind"] == "card_turn"
+                                                 and len(RULES.legal_actions(s)) > 3):
+            RULES.apply(s, RULES.legal_actions(s)[0])
+        if RULES.outcome(s) is None:
+            out.append(s)
+    assert {RULES.active_seat(s) for s in out} == {IMPERIAL, INSURGENT}
+    return out
+
+
 def test_registry_knows_all_bots() -> None:
     assert {"random", "heuristic", "ismcts"} <= set(bot_names())
 
 
 @pytest.mark.parametrize("spec", ["nobot", "heuristic:depth", "heuristic:colour=red", "ismcts:iterations=x",
-                                  "ismcts:rollout=magic", "random:x=1"])
+                                  "ismcts:rollout=magic", "ismcts:tree=deep", "ismcts:playout_plan=x",
+                                  "random:x=1"])
 def test_bad_specs_are_clear_errors(spec: str) -> None:
     with pytest.raises(BotSpecError):
         make_bot(spec)
@@ -74,13 +90,14 @@ def test_every_bot_chooses_a_legal_action_in_varied_positions(spec: str) -> None
         assert make_bot(spec, seed=3).choose(RULES.view(s, seat), legal, seat) in legal
 
 
-def test_ismcts_same_seed_same_action() -> None:
-    for s in _positions():
+@pytest.mark.parametrize("spec", SEARCH_SPECS)
+def test_ismcts_same_seed_same_action(spec: str) -> None:
+    for s in _positions() + _card_turns():
         seat = RULES.active_seat(s)
         assert seat is not None
         view, legal = RULES.view(s, seat), RULES.legal_actions(s)
-        first = make_bot("ismcts:iterations=40", seed=9).choose(view, legal, seat)
-        again = make_bot("ismcts:iterations=40", seed=9).choose(view, legal, seat)
+        first = make_bot(spec, seed=9).choose(view, legal, seat)
+        again = make_bot(spec, seed=9).choose(view, legal, seat)
         assert first == again
 
 
@@ -91,10 +108,10 @@ def _scrambled(s: State, seat: str, seed: int) -> State:
     return alt
 
 
-@pytest.mark.parametrize("spec", ["heuristic", "ismcts:iterations=40"])
+@pytest.mark.parametrize("spec", ["heuristic", *SEARCH_SPECS])
 def test_search_bots_never_read_hidden_information(spec: str) -> None:
     changed_hands = 0
-    for s in _positions():
+    for s in _positions() + _card_turns():
         seat = RULES.active_seat(s)
         assert seat is not None
         legal = RULES.legal_actions(s)
@@ -107,13 +124,37 @@ def test_search_bots_never_read_hidden_information(spec: str) -> None:
     assert changed_hands > 0  # the opponent's real hand did differ, and the choice did not move
 
 
-def test_ismcts_seconds_budget_runs_at_least_one_iteration() -> None:
-    s = _positions()[0]
+@pytest.mark.parametrize("spec", ["ismcts:seconds=0.05", "ismcts:tree=actions,seconds=0.05"])
+def test_ismcts_seconds_budget_runs_at_least_one_iteration(spec: str) -> None:
+    s = _card_turns()[0]
     seat = RULES.active_seat(s)
     assert seat is not None
-    bot = make_bot("ismcts:seconds=0.05", seed=1)
+    bot = make_bot(spec, seed=1)
     assert bot.choose(RULES.view(s, seat), RULES.legal_actions(s), seat) in RULES.legal_actions(s)
     assert getattr(bot, "last_iterations", 0) >= 1
+
+
+def test_ismcts_over_cards_searches_the_heuristics_best_few_cards_only() -> None:
+    """tree=cards: a card turn is searched among the heuristic's ``width`` best choices; the moves
+    that carry a card out are left to the heuristic's plan (no search, so no iterations)."""
+    from muster.ai.heuristic import HeuristicBot
+
+    for s in _card_turns():
+        seat = RULES.active_seat(s)
+        assert seat is not None
+        legal = RULES.legal_actions(s)
+        bot = make_bot("ismcts:iterations=12,width=2", seed=1)
+        choice = bot.choose(RULES.view(s, seat), legal, seat)
+        scores = HeuristicBot(RULES, 0).scores(RULES.determinize(RULES.view(s, seat), seat, 1), legal, seat)
+        assert choice in legal and getattr(bot, "last_iterations", 0) >= 2
+        assert scores[legal.index(choice)] >= sorted(scores)[-3]  # among the best (one determinization's ranking)
+        while RULES.outcome(s) is None and RULES.active_seat(s) == seat:
+            RULES.apply(s, choice)
+            if s.stack and s.stack[-1]["kind"] == "ap" and len(RULES.legal_actions(s)) > 1:
+                bot.choose(RULES.view(s, seat), RULES.legal_actions(s), seat)
+                assert bot.last_iterations == 0
+                break
+            choice = RULES.legal_actions(s)[0]
 
 
 def test_ismcts_per_action_caps_the_iterations_of_narrow_decisions() -> None:
@@ -121,6 +162,6 @@ def test_ismcts_per_action_caps_the_iterations_of_narrow_decisions() -> None:
     seat = RULES.active_seat(s)
     assert seat is not None
     legal = RULES.legal_actions(s)
-    bot = make_bot("ismcts:iterations=500,per_action=2", seed=1)
+    bot = make_bot("ismcts:tree=actions,iterations=500,per_action=2", seed=1)
     assert bot.choose(RULES.view(s, seat), legal, seat) in legal
     assert getattr(bot, "last_iterations", 0) == min(500, 2 * len(legal))

@@ -59,6 +59,14 @@ class Weights:
     lone_unit: float = 0.7
     imp_time: float = 2.5
     """How much each finished round costs the Imperial player (the clock favours the defence)."""
+    beach_threat: float = 0.0
+    """An Imperial unit in the Lagoon close to a Beach space no Insurgent unit blocks: that many
+    points times ``threat_by_steps`` for the fewest Slow Movement steps (1 AP each) it needs. Off
+    here; ISMCTS turns it on (its option ``beach_threat``, 12), because its playouts see the answer
+    to a threat. A one-action lookahead does not: blocking takes several Regroups that each look
+    useless alone, so with the term on both sides the Heuristic only lured its Imperial into the
+    Lagoon (docs/balance.md)."""
+    threat_by_steps: tuple[float, ...] = (0.0, 0.5, 0.3, 0.15, 0.05)
 
 
 DEFAULT = Weights()
@@ -84,6 +92,38 @@ def _water() -> tuple[int, ...]:
     return tuple(i for i, lag in enumerate(b.lagoon) if lag and i not in b.islands)
 
 
+@lru_cache(maxsize=1)
+def _lagoon() -> tuple[int, ...]:
+    """Every Lagoon space: water, islands and the Coast (Row 1)."""
+    return tuple(i for i, lag in enumerate(board().lagoon) if lag)
+
+
+def _beach_threat(s: State, w: Weights) -> float:
+    """Rule 3.1 makes a single Imperial unit on the Beach at the end of the Action phase a win, and
+    Slow Movement through the Lagoon gets it there a step per AP. A landing is made within one card,
+    so the side to defend must block in time: count how close the nearest Imperial unit in the Lagoon
+    is to a Beach space with no Insurgent unit (Insurgent units block spaces and their islands)."""
+    b = board()
+    frontier = [i for i in _lagoon() if s.exp[i] + s.ally[i]]
+    if not frontier or all(s.ins[i] for i in b.beaches):
+        return 0.0
+    seen = set(frontier)
+    for steps in range(1, len(w.threat_by_steps)):
+        nxt = []
+        for i in frontier:
+            for j in b.adj[i]:
+                if j in seen or s.ins[j] or not (b.lagoon[j] or b.kind[j] == "beach"):
+                    continue
+                if b.thick[j] >= 0 and s.ins[b.thick[j]]:
+                    continue
+                if b.kind[j] == "beach":
+                    return w.beach_threat * w.threat_by_steps[steps]
+                seen.add(j)
+                nxt.append(j)
+        frontier = nxt
+    return 0.0
+
+
 def _population_cost(population: int) -> int:
     for band in design()["population_cost"]:
         lo, hi = band["population"]
@@ -97,7 +137,7 @@ def evaluate(s: State, w: Weights = DEFAULT) -> float:
     if s.result is not None:
         winner = s.result.get("winner")
         return WIN_POINTS if winner == IMPERIAL else -WIN_POINTS if winner == INSURGENT else 0.0
-    return _forces(s, w) + _wall(s, w) + _economy(s, w) + _morale(s, w) + _areas(s, w)
+    return _forces(s, w) + _wall(s, w) + _economy(s, w) + _morale(s, w) + _areas(s, w) + _beach_threat(s, w)
 
 
 def _forces(s: State, w: Weights) -> float:

@@ -20,6 +20,7 @@ repairs, raids, trains civilians, presses the Government and watches Supplies ag
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 from muster.ai.base import BotSpecError, register_bot
@@ -46,7 +47,8 @@ class HeuristicBot:
     ``plan`` (``last``: plan the whole of a side's last card of the phase, the default; ``all``: every
     card; ``off``), ``beam`` (plans kept per step of that search, default 6), ``branch`` (alternatives tried at
     each sub-choice of a planned action, default 3) and ``completions`` (ways to carry out one action
-    that the plan compares, default 4)."""
+    that the plan compares, default 4) and ``beach_threat`` (the evaluation's weight for Imperial units
+    close to an unblocked Beach space, default 0)."""
 
     def __init__(self, rules: Rules, seed: int = 0, options: dict[str, str] | None = None) -> None:
         opts = dict(options or {})
@@ -59,16 +61,17 @@ class HeuristicBot:
             self.beam = max(1, int(opts.pop("beam", "6")))
             self.branch = max(1, int(opts.pop("branch", "3")))
             self.completions = max(1, int(opts.pop("completions", "4")))
+            beach_threat = float(opts.pop("beach_threat", str(DEFAULT.beach_threat)))
         except ValueError as exc:
             raise BotSpecError(f"bad heuristic option: {exc}") from exc
         if self.plan not in ("last", "all", "off"):
             raise BotSpecError("heuristic plan must be 'last', 'all' or 'off'")
         if opts:
-            known = "samples, nodes, trigger_penalty, card_ap, plan, beam, branch, completions"
+            known = "samples, nodes, trigger_penalty, card_ap, plan, beam, branch, completions, beach_threat"
             raise BotSpecError(f"unknown heuristic option(s) {sorted(opts)}; known: {known}")
         self.name = "heuristic"
         self.rules = rules
-        self.weights: Weights = DEFAULT
+        self.weights: Weights = replace(DEFAULT, beach_threat=beach_threat)
         self._rng = random.Random(seed)
         self._nodes = 0
 
@@ -85,17 +88,20 @@ class HeuristicBot:
             return legal[0]
         if self.plans(state, seat):
             return self._plan_card(state, legal, seat)
-        self._nodes = 0
         best: list[Action] = []
         best_score = float("-inf")
-        for a in legal:
-            score = self._score(state, a, seat, depth=4)
-            score += self._card_bias(state, a, seat)
+        for score, a in zip(self.scores(state, legal, seat), legal, strict=True):
             if score > best_score + 1e-9:
                 best, best_score = [a], score
             elif score > best_score - 1e-9:
                 best.append(a)
         return best[0] if len(best) == 1 else self._rng.choice(best)
+
+    def scores(self, state: State, legal: list[Action], seat: str) -> list[float]:
+        """The one-action lookahead's score of each of ``legal`` for ``seat`` (higher is better);
+        tree search uses it to pick the few candidates worth searching."""
+        self._nodes = 0
+        return [self._score(state, a, seat, depth=4) + self._card_bias(state, a, seat) for a in legal]
 
     # --- planning a whole card ---------------------------------------------------------
     def plans(self, state: State, seat: str) -> bool:

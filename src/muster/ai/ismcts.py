@@ -1,25 +1,37 @@
-"""Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling, Powley & Whitehouse 2012).
+"""Information-set Monte Carlo tree search (after Cowling, Powley & Whitehouse 2012).
 
 Every iteration draws one *determinization*: a full state consistent with what the bot's seat
 knows, built by ``rules.determinize(view, seat, seed)`` — the opponent's hand from the cards this
 seat has not seen, the deck order and the future dice all at random, never from the true game.
-The iteration walks one shared tree keyed by actions, choosing among the actions legal in that
-determinization by UCB with availability counts (an action's exploration term counts only the
-visits in which it was available), expands one new action, and scores the position it reaches
-with the hand-written evaluation (a cut-off instead of a playout to the end: the game is long and
-the budget small). Dice outcomes differ between determinizations, so each node's value is an
-average over them. The most visited root action is played.
 
-Budget: ``iterations=N`` (deterministic for a given seed) or ``seconds=T`` (wall-clock, so not
-reproducible); ``per_action=K`` caps the iterations of a decision at K per legal action, so the
-budget goes to the decisions with many choices (a card to play) rather than the narrow ones.
-Other options: ``c`` (exploration constant), ``scale`` (points per logit of the
-evaluation's win-probability squashing), ``card_ap`` (what an AP of a card just played for its AP
-is worth at a leaf, before any is spent: as in the heuristic, more than the bare AP price, because
-the search rarely sees far enough to spend them all), ``plan`` (``last``, the default: a side's
-last card of the Action phase is played by the heuristic's whole-card plan, a macro-action the
-search's shallow tree does not find; ``off``), ``rollout`` (``none`` or ``greedy``: finish the action in
-progress with the heuristic's lookahead before evaluating).
+Two trees (option ``tree``):
+
+- ``cards`` (the default) searches what a card-driven game turns on: which card to play next, and
+  whether as its event, for its AP or discarded to take the opponent's event. The candidates are
+  the heuristic's ``width`` best choices (default 4). Each is scored by playing it in a
+  determinization and letting both sides carry on with a quick heuristic until ``horizon`` more
+  cards have been played (default 1: the opponent's answer), then evaluating. The budget goes to
+  the candidates by sequential halving (Karnin, Koren & Somekh 2013): every round scores each
+  surviving candidate on the same fresh determinizations, so they meet the same hidden hands and
+  dice, and keeps the better half. ``iterations`` counts these playouts. Everything inside a
+  card (which action, which unit, where) is left to the heuristic's whole-card plan (``plan``,
+  default ``all``), which finds the combinations that single moves do not show. This tree is the
+  strong one: a few hundred playouts over single moves see less of a card than the plan does.
+- ``actions`` searches single moves: the shared tree is keyed by actions, chosen by UCB with
+  availability counts (an action's exploration term counts only the visits in which it was
+  available); each iteration expands one new action and scores where it lands with the
+  evaluation (a cut-off instead of a playout to the end). Dice differ between determinizations,
+  so a node's value is an average over them. The most visited root action is played. Options:
+  ``per_action=K`` caps a decision's iterations at K per legal action; ``c`` (exploration),
+  ``scale`` (points per logit when the evaluation is squashed to a win chance), ``card_ap`` (what
+  an unspent AP of a card just played for its AP is worth at a leaf), ``plan`` (default ``last``:
+  the side's last card of the phase is played by the heuristic's plan), ``rollout`` (``none`` or
+  ``greedy``: finish the action in progress with the heuristic before evaluating).
+
+Budget: ``iterations=N`` (deterministic for a given seed) or ``seconds=T`` per decision (wall-clock,
+so not reproducible; it replaces ``iterations``, and ``cards`` splits it evenly over the halving
+rounds). ``playout_plan`` (``off``, ``last`` or ``all``) is the plan used by the quick
+heuristic of the ``cards`` playouts.
 """
 
 from __future__ import annotations
@@ -27,10 +39,11 @@ from __future__ import annotations
 import math
 import random
 import time
+from dataclasses import replace
 from typing import Any
 
 from muster.ai.base import BotSpecError, register_bot
-from muster.ai.evaluation import DEFAULT, ap_left, evaluate, reward_pending
+from muster.ai.evaluation import DEFAULT, ap_left, evaluate, reward_pending, value
 from muster.core import JSON, Action, Rules
 from muster.core import rng as rng_mod
 from muster.games.freedom.constants import IMPERIAL, INSURGENT
@@ -58,23 +71,32 @@ class IsmctsBot:
     def __init__(self, rules: Rules, seed: int = 0, options: dict[str, str] | None = None) -> None:
         opts = dict(options or {})
         try:
-            self.iterations = int(opts.pop("iterations", "300"))
+            self.tree = opts.pop("tree", "cards")
+            cards = self.tree == "cards"
+            self.iterations = int(opts.pop("iterations", "8" if cards else "300"))
             self.seconds = float(opts.pop("seconds", "0"))
             self.c = float(opts.pop("c", "0.1"))
             self.scale = float(opts.pop("scale", "8"))
             self.rollout = opts.pop("rollout", "none")
             self.per_action = int(opts.pop("per_action", "0"))
             self.card_ap = float(opts.pop("card_ap", "0.6"))
-            self.plan = opts.pop("plan", "last")
+            self.plan = opts.pop("plan", "all" if cards else "last")
+            self.playout_plan = opts.pop("playout_plan", "off")
+            self.width = max(1, int(opts.pop("width", "3")))
+            self.horizon = max(0, int(opts.pop("horizon", "1")))
+            self.weights = replace(DEFAULT, beach_threat=float(opts.pop("beach_threat", "12")))
         except ValueError as exc:
             raise BotSpecError(f"bad ismcts option: {exc}") from exc
         if opts:
-            known = "iterations, seconds, per_action, card_ap, plan, c, scale, rollout"
+            known = ("tree, iterations, seconds, width, horizon, playout_plan, plan, beach_threat, per_action, "
+                     "card_ap, c, scale, rollout")
             raise BotSpecError(f"unknown ismcts option(s) {sorted(opts)}; known: {known}")
         if self.rollout not in ("none", "greedy"):
             raise BotSpecError("ismcts rollout must be 'none' or 'greedy'")
-        if self.plan not in ("last", "off"):
-            raise BotSpecError("ismcts plan must be 'last' or 'off'")
+        if self.tree not in ("cards", "actions"):
+            raise BotSpecError("ismcts tree must be 'cards' or 'actions'")
+        if self.plan not in ("all", "last", "off") or self.playout_plan not in ("all", "last", "off"):
+            raise BotSpecError("ismcts plan and playout_plan must be 'all', 'last' or 'off'")
         if self.iterations < 1 and self.seconds <= 0:
             raise BotSpecError("ismcts needs iterations >= 1 or seconds > 0")
         self.name = "ismcts"
@@ -85,18 +107,25 @@ class IsmctsBot:
             from muster.ai.heuristic import HeuristicBot
 
             self._greedy = HeuristicBot(rules, seed, {"samples": "1", "nodes": "60"})
+            self._greedy.weights = self.weights
         self.last_iterations = 0
         self._pool: list[Any] = []
         self._planner: Any = None
-        if self.plan == "last":
+        if self.plan != "off" or self.tree == "cards":
             from muster.ai.heuristic import HeuristicBot
 
-            self._planner = HeuristicBot(rules, seed, {"plan": "last"})
+            self._planner = HeuristicBot(rules, seed, {"plan": self.plan})
+            # Plays the simulated cards of both sides between the searched choices: a cheap heuristic.
+            self._playout = HeuristicBot(rules, seed + 1, {"samples": "1", "nodes": "60", "plan": self.playout_plan,
+                                                        "beam": "3", "branch": "2", "completions": "2"})
+            self._planner.weights = self._playout.weights = self.weights
 
     def choose(self, view: dict[str, JSON], legal: list[Action], seat: str) -> Action:
-        """The most visited root action after the search budget is spent."""
+        """The searched choice (see the module docstring), made from ``view`` alone."""
         if len(legal) == 1:
             return legal[0]
+        if self.tree == "cards":
+            return self._choose_macro(view, legal, seat)
         if self._planner is not None:
             state = self.rules.determinize(view, seat, self._rng.getrandbits(62))
             if self._planner.plans(state, seat):
@@ -118,6 +147,66 @@ class IsmctsBot:
         self.last_iterations = done
         return self._best(root, legal)
 
+    # --- tree=cards: search over whole cards ---------------------------------------------
+    def _choose_macro(self, view: dict[str, JSON], legal: list[Action], seat: str) -> Action:
+        """Search the choice of a card (which one; event, AP or trigger); leave the rest to the heuristic."""
+        self.last_iterations = 0
+        state = self.rules.determinize(view, seat, self._rng.getrandbits(62))
+        top = state.stack[-1] if state.stack else None
+        if top is None or top["kind"] != "card_turn":
+            return self._planner.choose_in(state, legal, seat)
+        scores = self._planner.scores(state, legal, seat)
+        ranked = sorted(range(len(legal)), key=lambda i: -scores[i])
+        alive = [legal[i] for i in ranked[: self.width]]
+        self._pool = []
+        if len(alive) == 1:
+            return alive[0]
+        return self._halving(view, alive, seat)
+
+    def _halving(self, view: dict[str, JSON], alive: list[Action], seat: str) -> Action:
+        """Sequential halving over ``alive`` (Karnin, Koren & Somekh 2013): each round scores every
+        surviving card on the same fresh determinizations (so they meet the same hidden hands and
+        dice), then keeps the better half, until one is left."""
+        totals = {a: 0.0 for a in alive}
+        counts = {a: 0 for a in alive}
+        rounds = max(1, math.ceil(math.log2(len(alive))))
+        start = time.perf_counter()
+        for r in range(rounds):
+            # A time budget is shared out like the iterations: an equal slice per round.
+            deadline = start + self.seconds * (r + 1) / rounds if self.seconds > 0 else None
+            per = max(1, self.iterations // (len(alive) * rounds))
+            k = 0
+            while (k < per) if deadline is None else (k == 0 or time.perf_counter() < deadline):
+                base = self._determinization(view, seat)
+                for a in alive:
+                    totals[a] += self._playout_value(base, a, seat)
+                    counts[a] += 1
+                    self.last_iterations += 1
+                k += 1
+            alive.sort(key=lambda a: -totals[a] / counts[a])
+            alive = alive[: math.ceil(len(alive) / 2)]
+        return alive[0]
+
+    def _playout_value(self, base: Any, first: Action, seat: str) -> float:
+        """Play ``first`` in a copy of ``base``, then both sides' moves with the cheap heuristic until
+        ``horizon`` more cards have been played; the evaluation of where that ends, for ``seat``."""
+        rules = self.rules
+        s = rules.clone(base)
+        rules.apply(s, first)
+        cards = 0
+        while rules.outcome(s) is None:
+            top = s.stack[-1] if s.stack else None
+            if top is not None and top["kind"] == "card_turn":
+                if cards >= self.horizon:
+                    break
+                cards += 1
+            legal = rules.legal_actions(s)
+            mover = rules.active_seat(s)
+            assert mover is not None
+            rules.apply(s, legal[0] if len(legal) == 1 else self._playout.choose_in(s, legal, mover))
+        return value(s, seat, self.weights)
+
+    # --- tree=actions: search over single moves -------------------------------------------
     def _best(self, root: Node, legal: list[Action]) -> Action:
         # Most visits, then the higher mean; ``legal`` order breaks the remaining ties.
         def key(a: Action) -> tuple[int, float]:
@@ -196,9 +285,9 @@ class IsmctsBot:
 
     def _leaf_value(self, s: Any) -> float:
         """The chance that the Imperial side wins, from the evaluation (AP in hand counted)."""
-        points = evaluate(s)
+        points = evaluate(s, self.weights)
         if s.result is None:
-            points += reward_pending(s)
+            points += reward_pending(s, self.weights)
             points += (ap_left(s, IMPERIAL) - ap_left(s, INSURGENT)) * DEFAULT.ap
             points += self._fresh_card_bonus(s)
         return 1.0 / (1.0 + math.exp(-points / self.scale))
