@@ -242,7 +242,7 @@ def test_every_installed_bot_moves_on_its_own(server: Server) -> None:
 
     from muster.ai import bot_names
 
-    quick = {"ismcts": "ismcts:iterations=20"}  # the search bot on a small budget: this is about wiring
+    quick = {"ismcts": "ismcts:iterations=2"}  # the search bot on a small budget: this is about wiring
     with server.client() as c:
         for name in bot_names():
             made = create(c, imperial=quick.get(name, name), insurgent="human", seed=6)

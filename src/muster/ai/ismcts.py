@@ -31,7 +31,9 @@ Two trees (option ``tree``):
 Budget: ``iterations=N`` (deterministic for a given seed) or ``seconds=T`` per decision (wall-clock,
 so not reproducible; it replaces ``iterations``, and ``cards`` splits it evenly over the halving
 rounds). ``playout_plan`` (``off``, ``last`` or ``all``) is the plan used by the quick
-heuristic of the ``cards`` playouts.
+heuristic of the ``cards`` playouts. ``beach_threat`` (12) is the evaluation's weight for Imperial
+units close to a Beach space no Insurgent unit blocks (see :mod:`muster.ai.evaluation`): with it the
+playouts show the Insurgent what an unguarded Lagoon costs, and the Imperial what it offers.
 """
 
 from __future__ import annotations

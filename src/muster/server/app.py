@@ -108,8 +108,8 @@ def api(fn: Any) -> Any:
 # bot is installed are shown).
 BOT_LEVELS = (
     ("random", "Random: picks any legal move (beginner)"),
-    ("ismcts", "ISMCTS: searches the hands you might hold (medium; slower moves)"),
-    ("heuristic", "Heuristic: board evaluation, plans the last card of each phase (strongest)"),
+    ("heuristic", "Heuristic: board evaluation, plans the last card of each phase (medium)"),
+    ("ismcts", "ISMCTS: searches its cards against the hands you might hold (strongest; slower)"),
 )
 
 
