@@ -103,6 +103,8 @@ def _beach_threat(s: State, w: Weights) -> float:
     Slow Movement through the Lagoon gets it there a step per AP. A landing is made within one card,
     so the side to defend must block in time: count how close the nearest Imperial unit in the Lagoon
     is to a Beach space with no Insurgent unit (Insurgent units block spaces and their islands)."""
+    if not w.beach_threat:
+        return 0.0
     b = board()
     frontier = [i for i in _lagoon() if s.exp[i] + s.ally[i]]
     if not frontier or all(s.ins[i] for i in b.beaches):
