@@ -113,6 +113,7 @@ class IsmctsBot:
         self.last_iterations = 0
         self._pool: list[Any] = []
         self._planner: Any = None
+        self._playout: Any = None
         if self.plan != "off" or self.tree == "cards":
             from muster.ai.heuristic import HeuristicBot
 
@@ -128,26 +129,7 @@ class IsmctsBot:
             return legal[0]
         if self.tree == "cards":
             return self._choose_macro(view, legal, seat)
-        if self._planner is not None:
-            state = self.rules.determinize(view, seat, self._rng.getrandbits(62))
-            if self._planner.plans(state, seat):
-                return self._planner.choose_in(state, legal, seat)
-        root = Node(None)
-        self._pool = []
-        deadline = time.perf_counter() + self.seconds if self.seconds > 0 else None
-        done = 0
-        iterations = self.iterations
-        if self.per_action > 0:
-            iterations = min(iterations, self.per_action * len(legal))
-        while True:
-            if deadline is None and done >= iterations:
-                break
-            if deadline is not None and time.perf_counter() >= deadline and done > 0:
-                break
-            self._iterate(root, view, seat)
-            done += 1
-        self.last_iterations = done
-        return self._best(root, legal)
+        return self._search_actions(view, legal, seat)
 
     # --- tree=cards: search over whole cards ---------------------------------------------
     def _choose_macro(self, view: dict[str, JSON], legal: list[Action], seat: str) -> Action:
@@ -209,6 +191,30 @@ class IsmctsBot:
         return value(s, seat, self.weights)
 
     # --- tree=actions: search over single moves -------------------------------------------
+    def _search_actions(self, view: dict[str, JSON], legal: list[Action], seat: str) -> Action:
+        """The most visited root action of a tree over single moves (the last card of the phase by
+        the heuristic's plan, if ``plan`` asks for it)."""
+        if self._planner is not None:
+            state = self.rules.determinize(view, seat, self._rng.getrandbits(62))
+            if self._planner.plans(state, seat):
+                return self._planner.choose_in(state, legal, seat)
+        root = Node(None)
+        self._pool = []
+        deadline = time.perf_counter() + self.seconds if self.seconds > 0 else None
+        done = 0
+        iterations = self.iterations
+        if self.per_action > 0:
+            iterations = min(iterations, self.per_action * len(legal))
+        while True:
+            if deadline is None and done >= iterations:
+                break
+            if deadline is not None and time.perf_counter() >= deadline and done > 0:
+                break
+            self._iterate(root, view, seat)
+            done += 1
+        self.last_iterations = done
+        return self._best(root, legal)
+
     def _best(self, root: Node, legal: list[Action]) -> Action:
         # Most visits, then the higher mean; ``legal`` order breaks the remaining ties.
         def key(a: Action) -> tuple[int, float]:
