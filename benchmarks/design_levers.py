@@ -1,4 +1,4 @@
-"""Does a DESIGN value move the balance? Heuristic-vs-Heuristic games with one lever changed in memory.
+"""Does a DESIGN value move the balance? Bot-vs-bot games (Heuristic by default) with one lever changed in memory.
 
 Each lever edits the loaded design data (``design.json``, ``areas.json``, card metadata) in this
 process only, before the worker processes are forked, so the files on disk never change. Every
@@ -6,6 +6,7 @@ lever plays the same seeds, so the numbers compare like with like. docs/balance.
 
     python benchmarks/design_levers.py --games 60 --seed 1000            # every lever
     python benchmarks/design_levers.py --games 60 --lever baseline --lever desertion_light
+    python benchmarks/design_levers.py --games 30 --seed 3000 --bot ismcts --lever sea_no_vasiladi
 
 The last line is a JSON object: lever → Imperial wins / games.
 """
@@ -62,6 +63,11 @@ def _sea_markers(markers: int) -> Callable[[], None]:
     return lambda: _set_area("sea", start_markers=markers)
 
 
+def _sea_no_vasiladi() -> None:
+    area = next(a for a in areas_file().areas if a.id == "sea")
+    area.rewards["imperial"] = Reward(supplies=area.rewards["imperial"].supplies)
+
+
 def _no_designed_blue_events() -> None:
     original = action_phase.can_play_event
 
@@ -82,11 +88,15 @@ LEVERS: dict[str, tuple[str, Callable[[], None]]] = {
     "no_designed_blue_events": ("no designed blue card may be played as an event", _no_designed_blue_events),
     "sea_markers_3": ("the Sea starts with 3 Insurgent markers instead of 2", _sea_markers(3)),
     "sea_markers_4": ("the Sea starts with 4 Insurgent markers instead of 2", _sea_markers(4)),
+    "sea_no_vasiladi": ("the Sea's Imperial reward lands no units beside Vasiladi", _sea_no_vasiladi),
 }
+
+BOT = ["heuristic"]
+"""The bot spec playing both sides (set from ``--bot`` before the workers are forked)."""
 
 
 def _play(seed: int) -> tuple[str | None, str]:
-    record = play_game("heuristic", "heuristic", seed)
+    record = play_game(BOT[0], BOT[0], seed)
     return record.winner, record.reason
 
 
@@ -109,7 +119,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--lever", action="append", choices=sorted(LEVERS))
+    parser.add_argument("--bot", default="heuristic", help="bot spec for both sides, e.g. ismcts")
     args = parser.parse_args()
+    BOT[0] = args.bot
     names = args.lever or list(LEVERS)
     seeds = range(args.seed, args.seed + args.games)
     summary: dict[str, str] = {}
