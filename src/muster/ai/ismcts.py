@@ -46,6 +46,7 @@ from typing import Any
 
 from muster.ai.base import BotSpecError, register_bot
 from muster.ai.evaluation import DEFAULT, ap_left, evaluate, reward_pending, value
+from muster.ai.heuristic import HeuristicBot
 from muster.core import JSON, Action, Rules
 from muster.core import rng as rng_mod
 from muster.games.freedom.constants import IMPERIAL, INSURGENT
@@ -104,24 +105,20 @@ class IsmctsBot:
         self.name = "ismcts"
         self.rules = rules
         self._rng = random.Random(seed)
+        # The heuristics inside the search share its evaluation weights.
+        threat = {"beach_threat": str(self.weights.beach_threat)}
         self._greedy: Any = None
         if self.rollout == "greedy":
-            from muster.ai.heuristic import HeuristicBot
-
-            self._greedy = HeuristicBot(rules, seed, {"samples": "1", "nodes": "60"})
-            self._greedy.weights = self.weights
+            self._greedy = HeuristicBot(rules, seed, {"samples": "1", "nodes": "60", **threat})
         self.last_iterations = 0
         self._pool: list[Any] = []
         self._planner: Any = None
         self._playout: Any = None
         if self.plan != "off" or self.tree == "cards":
-            from muster.ai.heuristic import HeuristicBot
-
-            self._planner = HeuristicBot(rules, seed, {"plan": self.plan})
+            self._planner = HeuristicBot(rules, seed, {"plan": self.plan, **threat})
             # Plays the simulated cards of both sides between the searched choices: a cheap heuristic.
             self._playout = HeuristicBot(rules, seed + 1, {"samples": "1", "nodes": "60", "plan": self.playout_plan,
-                                                        "beam": "3", "branch": "2", "completions": "2"})
-            self._planner.weights = self._playout.weights = self.weights
+                                                        "beam": "3", "branch": "2", "completions": "2", **threat})
 
     def choose(self, view: dict[str, JSON], legal: list[Action], seat: str) -> Action:
         """The searched choice (see the module docstring), made from ``view`` alone."""
@@ -296,7 +293,7 @@ class IsmctsBot:
         points = evaluate(s, self.weights)
         if s.result is None:
             points += reward_pending(s, self.weights)
-            points += (ap_left(s, IMPERIAL) - ap_left(s, INSURGENT)) * DEFAULT.ap
+            points += (ap_left(s, IMPERIAL) - ap_left(s, INSURGENT)) * self.weights.ap
             points += self._fresh_card_bonus(s)
         return 1.0 / (1.0 + math.exp(-points / self.scale))
 
@@ -306,7 +303,7 @@ class IsmctsBot:
         f = s.stack[-1] if s.stack else None
         if f is None or f["kind"] != "ap" or f.get("mode") != "card" or f["ap"] != f["printed"]:
             return 0.0
-        bonus = (self.card_ap - DEFAULT.ap) * int(f["ap"])
+        bonus = (self.card_ap - self.weights.ap) * int(f["ap"])
         return bonus if f.get("seat") == IMPERIAL else -bonus
 
 
