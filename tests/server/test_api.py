@@ -176,6 +176,7 @@ def test_my_games_lists_whose_turn_it_is(server: Server) -> None:
     assert mine["imperial"]["your_turn"] and not mine["insurgent"]["your_turn"]
     assert mine["insurgent"]["active_seat"] == "imperial"
     assert mine["imperial"]["players"] == {"imperial": "human", "insurgent": "human"}
+    assert mine["imperial"]["rules_version"] == get_rules("freedom").info.version and not mine["imperial"]["outdated"]
 
 
 def test_against_a_bot_the_bot_moves_on_its_own(server: Server) -> None:

@@ -6,8 +6,10 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from sqlalchemy import update
 
-from muster.server.db import make_engine, migrate
+from muster.core import get_rules
+from muster.server.db import GameRow, make_engine, migrate
 from muster.server.hub import ApiError, Hub
 from muster.server.store import Store
 
@@ -60,6 +62,29 @@ def test_a_game_that_no_longer_replays_gets_a_clear_error(tmp_path: Path) -> Non
         with pytest.raises(ApiError) as refused:
             await hub.by_token(tokens["imperial"])
         assert refused.value.code == "corrupt" and refused.value.status == 500
+        await hub.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_game_recorded_under_other_rules_is_refused_and_kept(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        hub = _hub(tmp_path, keep=10)
+        game_id, tokens = await hub.create({"imperial": "human", "insurgent": "random"}, "2nd", 3, 0)
+        live, seat = await hub.by_token(tokens["imperial"])
+        await hub.act(live, seat, 0, live.game.legal_actions()[0].to_json())
+        hub.games.clear()
+        with hub.store.session() as s, s.begin():  # as if recorded by an older release, and the bot's turn
+            s.execute(update(GameRow).where(GameRow.id == game_id).values(rules_version="r0-older",
+                                                                          active_seat="insurgent"))
+        with pytest.raises(ApiError) as refused:
+            await hub.by_token(tokens["imperial"])
+        assert refused.value.code == "outdated" and refused.value.status == 409
+        assert "r0-older" in refused.value.message and get_rules("freedom").info.version in refused.value.message
+        stored = hub.store.load(game_id)
+        assert stored is not None and len(stored.actions) == 1  # nothing lost
+        assert hub.store.bot_games_waiting("r0-older") == [game_id]  # a restart must not wake that bot
+        assert hub.store.bot_games_waiting(get_rules("freedom").info.version) == []
         await hub.close()
 
     asyncio.run(scenario())

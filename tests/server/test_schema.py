@@ -5,12 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from alembic import command
 from alembic.autogenerate import compare_metadata
+from alembic.config import Config
 from alembic.migration import MigrationContext
 from typer.testing import CliRunner
 
 from muster.cli.main import app
-from muster.server.db import Base, make_engine, migrate
+from muster.server.db import MIGRATIONS, Base, make_engine, migrate
 
 from .helpers import backends, database_url
 
@@ -25,6 +27,25 @@ def test_migrations_match_the_models_and_are_idempotent(backend: str, tmp_path: 
         if backend == "sqlite":
             assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
             assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL: durable commits
+    engine.dispose()
+
+
+@pytest.mark.parametrize("backend", backends())
+def test_games_stored_before_rules_versions_get_the_version_that_recorded_them(backend: str, tmp_path: Path) -> None:
+    engine = make_engine(database_url(backend, tmp_path))
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:  # a database left by a release before revision 0002, holding one game
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0001")
+        conn.exec_driver_sql(
+            "INSERT INTO games (id, game, seed, options, version, steps, status, bot_delay_ms, created_at, updated_at)"
+            " VALUES ('old', 'freedom', 1, '{}', 0, 0, 'active', 0, '2026-11-20', '2026-11-20')")
+    migrate(engine)
+    with engine.connect() as conn:
+        stamp = conn.exec_driver_sql("SELECT rules_version FROM games WHERE id = 'old'").scalar()
+        assert stamp == "r1-board1-areas1-cards2-design1"
+        assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
     engine.dispose()
 
 

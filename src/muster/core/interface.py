@@ -90,6 +90,9 @@ class GameInfo:
     title: str
     seats: tuple[str, ...]
     options: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    version: str = "1"
+    """The rules' version. It changes whenever a change of code or data could make a recorded action
+    list replay differently, so a stored game is only ever rebuilt by the rules that recorded it."""
 
 
 @runtime_checkable

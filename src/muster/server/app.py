@@ -176,7 +176,9 @@ async def my_games(request: Request) -> Response:
     body = parse(MyGames, await read_json(request))
     by_hash = {hash_token(t): t for t in body.tokens if isinstance(t, str)}
     rows = await to_thread.run_sync(hub_of(request).store.games_for_tokens, list(by_hash))
-    games = [{**info, "token": by_hash[h], "your_turn": info["active_seat"] == info["seat"]} for h, info in rows]
+    current = get_rules("freedom").info.version
+    games = [{**info, "token": by_hash[h], "your_turn": info["active_seat"] == info["seat"],
+              "outdated": info["rules_version"] != current} for h, info in rows]
     games.sort(key=lambda g: (not g["your_turn"], g["status"] != "active", g["updated_at"] or ""), reverse=False)
     return JSONResponse({"games": games})
 

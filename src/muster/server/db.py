@@ -48,6 +48,8 @@ class GameRow(Base):
     game: Mapped[str] = mapped_column(String(32))
     seed: Mapped[int] = mapped_column(BigInteger)
     options: Mapped[str] = mapped_column(Text)
+    rules_version: Mapped[str] = mapped_column(String(80))
+    """The rules that recorded the actions (:attr:`muster.core.GameInfo.version`): only they may replay them."""
     version: Mapped[int] = mapped_column(Integer, default=0)
     steps: Mapped[int] = mapped_column(Integer, default=0)
     active_seat: Mapped[str | None] = mapped_column(String(16), nullable=True)

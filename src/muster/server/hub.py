@@ -131,6 +131,12 @@ class Hub:
         stored = await to_thread.run_sync(self.store.load, game_id)
         if stored is None:
             raise ApiError(404, "not_found", f"no game {game_id!r}")
+        current = get_rules(stored.game).info.version
+        if stored.rules_version != current:
+            # Replaying under other rules could fail, or worse, succeed with a position the players never saw.
+            raise ApiError(409, "outdated", f"game {game_id} was recorded under rules version {stored.rules_version}, "
+                                            f"and this server plays {current}: it can only be continued by the "
+                                            "muster release that recorded it (the stored game is kept unchanged)")
         try:
             return await to_thread.run_sync(self._rebuild, stored)
         except GameError as exc:  # e.g. recorded under rules that have changed since
@@ -196,8 +202,8 @@ class Hub:
         game_id = secrets.token_hex(8)
         game = Game(rules, seed, {"ruleset": ruleset})
         live = LiveGame(game_id, game, 0, {info.seat: info for info, _ in seats}, delay)
-        await to_thread.run_sync(self.store.create_game, game_id, "freedom", seed, game.options, delay, seats,
-                                 live.summary())
+        await to_thread.run_sync(self.store.create_game, game_id, "freedom", rules.info.version, seed, game.options,
+                                 delay, seats, live.summary())
         self.games[game_id] = live
         self._evict()
         self.schedule_bot(live)
@@ -332,7 +338,7 @@ class Hub:
 
     async def resume_bots(self) -> None:
         """After a restart: wake the bots of unfinished games waiting on them."""
-        for game_id in await to_thread.run_sync(self.store.bot_games_waiting):
+        for game_id in await to_thread.run_sync(self.store.bot_games_waiting, get_rules("freedom").info.version):
             try:
                 self.schedule_bot(await self.get(game_id))
             except Exception:

@@ -63,6 +63,7 @@ class StoredGame:
     game: str
     seed: int
     options: dict[str, str]
+    rules_version: str
     version: int
     bot_delay_ms: int
     seats: dict[str, SeatInfo]
@@ -80,11 +81,12 @@ class Store:
         """A new ORM session."""
         return self._session()
 
-    def create_game(self, game_id: str, game: str, seed: int, options: dict[str, str], bot_delay_ms: int,
-                    seats: list[tuple[SeatInfo, str | None]], summary: Summary) -> None:
+    def create_game(self, game_id: str, game: str, rules_version: str, seed: int, options: dict[str, str],
+                    bot_delay_ms: int, seats: list[tuple[SeatInfo, str | None]], summary: Summary) -> None:
         """Insert a new game with its seats (each with the hash of its token, or None for a bot)."""
         with self.session() as s, s.begin():
-            s.add(GameRow(id=game_id, game=game, seed=seed, options=json.dumps(options), version=summary.version,
+            s.add(GameRow(id=game_id, game=game, rules_version=rules_version, seed=seed, options=json.dumps(options),
+                          version=summary.version,
                           steps=summary.steps, active_seat=summary.active_seat, status=summary.status,
                           winner=summary.winner, result=None, bot_delay_ms=bot_delay_ms))
             s.flush()  # the game row must exist before the seats refer to it (PostgreSQL checks at once)
@@ -102,8 +104,8 @@ class Store:
                      for r in s.scalars(select(SeatRow).where(SeatRow.game_id == game_id))}
             actions = [json.loads(a) for a in s.scalars(
                 select(ActionRow.action).where(ActionRow.game_id == game_id).order_by(ActionRow.step))]
-            return StoredGame(row.id, row.game, row.seed, json.loads(row.options), row.version, row.bot_delay_ms,
-                              seats, actions)
+            return StoredGame(row.id, row.game, row.seed, json.loads(row.options), row.rules_version, row.version,
+                              row.bot_delay_ms, seats, actions)
 
     def seat_for_token(self, token_hash: str) -> tuple[str, str] | None:
         """(game id, seat) claimed by a token hash, or None."""
@@ -156,16 +158,18 @@ class Store:
                     "game_id": game.id, "seat": seat.seat, "players": players.get(game.id, {}),
                     "status": game.status, "active_seat": game.active_seat,
                     "winner": game.winner, "steps": game.steps, "options": json.loads(game.options),
+                    "rules_version": game.rules_version,
                     "updated_at": game.updated_at.isoformat() if game.updated_at else None,
                 }))
             return out
 
-    def bot_games_waiting(self) -> list[str]:
-        """Ids of unfinished games whose seat to act is played by a bot (to resume after a restart)."""
+    def bot_games_waiting(self, rules_version: str) -> list[str]:
+        """Ids of unfinished games, recorded by ``rules_version``, whose seat to act is played by a bot
+        (to resume after a restart)."""
         with self.session() as s:
             rows = s.execute(select(GameRow.id).join(SeatRow, SeatRow.game_id == GameRow.id)
                              .where(GameRow.status == "active", SeatRow.seat == GameRow.active_seat,
-                                    SeatRow.kind == "bot")).all()
+                                    SeatRow.kind == "bot", GameRow.rules_version == rules_version)).all()
             return [r[0] for r in rows]
 
 

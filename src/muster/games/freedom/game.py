@@ -7,14 +7,26 @@ from typing import Any
 from muster.core.interface import Action, CorruptStateError, GameInfo, IllegalActionError, Outcome
 from muster.games.freedom import engine
 from muster.games.freedom import rules as _rules  # noqa: F401 - registers the rule handlers
+from muster.games.freedom.board import board
 from muster.games.freedom.cards import effects as _effects
 from muster.games.freedom.cards import primitives as _primitives  # noqa: F401 - registers event frames
 from muster.games.freedom.constants import SEATS
+from muster.games.freedom.datafiles import areas_file, cards_file, design
 from muster.games.freedom.rules.setup import RULESETS, setup
 from muster.games.freedom.state import State
 from muster.games.freedom.view import determinize, view
 
 _effects.check_effects()
+
+RULES_REVISION = 1
+"""Bump it when a change to the rules code alters how a recorded action list replays (the data files
+carry their own versions)."""
+
+
+def rules_version() -> str:
+    """This build's rules version: the code revision and each data file's version."""
+    return (f"r{RULES_REVISION}-board{board().version}-areas{areas_file().version}"
+            f"-cards{cards_file().version}-design{design()['version']}")
 
 
 class FreedomRules:
@@ -29,6 +41,7 @@ class FreedomRules:
         title="Freedom! Messolonghi 1825–1826",
         seats=SEATS,
         options={"ruleset": RULESETS, "quiet": ("0", "1")},
+        version=rules_version(),
     )
 
     def setup(self, seed: int, options: dict[str, str] | None = None) -> State:

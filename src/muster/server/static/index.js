@@ -56,6 +56,7 @@ form.addEventListener("submit", async (event) => {
 });
 
 function turnText(game) {
+  if (game.outdated) return "recorded under older rules (open it with the release that made it)";
   if (game.status === "finished") return game.winner ? `finished: ${SEAT_NAME[game.winner]} won` : "finished";
   return game.your_turn ? "your turn" : `${SEAT_NAME[game.active_seat] || "?"} to play`;
 }
