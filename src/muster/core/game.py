@@ -116,6 +116,7 @@ class Game:
             "format": RECORD_FORMAT,
             "version": RECORD_VERSION,
             "game": self.rules.info.name,
+            "rules_version": self.rules.info.version,
             "seed": self.seed,
             "options": self.options,
             "actions": [a.to_json() for a in self.actions],
@@ -136,6 +137,10 @@ class Game:
             raise CorruptStateError("not a muster save file")
         if record.get("game") != rules.info.name:
             raise CorruptStateError(f"save file is for game {record.get('game')!r}")
+        recorded = record.get("rules_version")
+        if recorded is not None and recorded != rules.info.version:  # files from before the stamp carry none
+            raise CorruptStateError(f"save file was made under rules version {recorded!r}, and this muster plays "
+                                    f"{rules.info.version!r}: open it with the release that made it")
         seed, options, actions = record.get("seed"), record.get("options", {}), record.get("actions")
         if not isinstance(seed, int) or not isinstance(options, dict) or not isinstance(actions, list):
             raise CorruptStateError("save file lacks a seed, options or action list")
@@ -149,7 +154,8 @@ class Game:
             raise CorruptStateError(f"save file does not replay: {exc}") from exc
         stored = record.get("state")
         if stored is not None and stored != rules.to_json(game.state):
-            raise CorruptStateError("save file's state does not match its replayed actions")
+            raise CorruptStateError("save file's state does not match its replayed actions "
+                                    "(edited, or saved by another release?)")
         return game
 
     @classmethod
