@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -9,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from muster.cli.main import app
+from muster.core import get_rules
 from muster.lab.arena import arena_jobs, run_arena, write_arena
 from muster.lab.play import GameRecord, play_game
 from muster.lab.simulate import card_stats, run_simulation, summary, write_report
@@ -85,6 +87,14 @@ def test_balance_report(tmp_path: Path, fmt: str, records: list[GameRecord]) -> 
     assert data["imperial_win_rate_ci95"][0] <= data["imperial_win_rate"] <= data["imperial_win_rate_ci95"][1]
     uses = sum(sum(c.by_seat.values()) for c in card_stats(records))
     assert uses == sum(len(r.events) for r in records)
+    version = get_rules("freedom").info.version
+    assert data["rules_versions"] == [version] and f"Rules: {version}" in text and "mixed" not in text
+
+
+def test_a_report_over_games_of_different_rules_says_so(tmp_path: Path, records: list[GameRecord]) -> None:
+    older = [dataclasses.replace(r, rules_version="") for r in records[:2]]  # records from before the stamp
+    text = write_report(older + records[2:], tmp_path).read_text()
+    assert "unknown" in text and "mixed" in text
 
 
 def test_cli_arena_and_simulate(tmp_path: Path) -> None:

@@ -32,6 +32,8 @@ class GameRecord:
     """(seat, card) for every card played as an event (or taken with the discard-to-trigger rule)."""
     trajectory: list[dict[str, int]] = field(default_factory=list)
     """Tracks at the start of every round and at the end: round, morale and supplies of both sides."""
+    rules_version: str = ""
+    """The rules that played it (``GameInfo.version``; empty in records from before it was stored)."""
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
@@ -76,7 +78,7 @@ def play_game(imperial: str, insurgent: str, seed: int, ruleset: str = "2nd", ma
     bots = {IMPERIAL: make_bot(imperial, seed=seed * 2 + 1, rules=rules),
             INSURGENT: make_bot(insurgent, seed=seed * 2 + 2, rules=rules)}
     seconds = {IMPERIAL: 0.0, INSURGENT: 0.0}
-    record = GameRecord(seed, imperial, insurgent, None, "", 1, 0, seconds)
+    record = GameRecord(seed, imperial, insurgent, None, "", 1, 0, seconds, rules_version=rules.info.version)
     record.trajectory.append(_snapshot(state))
     last_round = state.round
     while rules.outcome(state) is None:

@@ -71,6 +71,7 @@ def summary(records: Sequence[GameRecord]) -> dict[str, Any]:
         "games": n,
         "imperial": records[0].imperial if records else "",
         "insurgent": records[0].insurgent if records else "",
+        "rules_versions": sorted({r.rules_version or "unknown" for r in records}),
         "imperial_wins": imp_wins,
         "imperial_win_rate": rate,
         "imperial_win_rate_ci95": [low, high],
@@ -206,6 +207,9 @@ def _markdown(data: dict[str, Any]) -> list[str]:
         f"# Balance report: {data['imperial']} (Imperial) vs {data['insurgent']} (Insurgent)",
         "",
         f"- Games: {data['games']}",
+        f"- Rules: {', '.join(data['rules_versions'])}"
+        + (" (**mixed: these games were not all played under the same rules**)" if len(data["rules_versions"]) > 1
+           else ""),
         f"- Imperial win rate: **{data['imperial_win_rate']:.1%}** (95% CI {low:.1%}–{high:.1%}, Wilson)",
         f"- Mean length: {data['mean_decisions']:.0f} decisions, ending in round {data['mean_rounds']:.2f} on average",
         f"- Bot thinking time per game: Imperial {data['seconds_per_game']['imperial']:.1f} s, "
