@@ -24,6 +24,7 @@ from rulekit import (
 from muster.games.freedom import RULES
 from muster.games.freedom.board import board
 from muster.games.freedom.constants import IMPERIAL, INSURGENT
+from muster.games.freedom.datafiles import Reward, areas_file
 from muster.games.freedom.engine import frame
 from muster.games.freedom.state import State
 
@@ -39,6 +40,15 @@ def _insurgent(s: State) -> State:
     return run(s, *(frame(k) for k in INSURGENT_STEPS))
 
 
+@pytest.fixture
+def sea_lands_at_vasiladi(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rulebook's "3 Vasiladi" reward symbol on the Sea's Imperial side, as our area tiles had it
+    until areas.json version 2 took it off every tile for balance (docs/balance.md). The symbol is
+    still a rule, so it is tested through the real reward step."""
+    sea = next(a for a in areas_file().areas if a.id == "sea")
+    monkeypatch.setitem(sea.rewards, "imperial", Reward(supplies=2, vasiladi=3))
+
+
 def _plain(ins_areas: tuple[str, ...] = ()) -> State:
     """A board with a few units; every area Imperial except ``ins_areas`` (no markers)."""
     s = clear_board(new_state())
@@ -51,9 +61,11 @@ def _plain(ins_areas: tuple[str, ...] = ()) -> State:
     return s
 
 
+@pytest.mark.usefixtures("sea_lands_at_vasiladi")
 def test_round_4_replenishment_example() -> None:
     # rule 4.5 Example (end of Round 4). Imperial: Supplies from his areas, 2 more units and a cannon; the 3 units
-    # for Vasiladi cannot land because an Allied unit is there; 6 Money due with only 4: 2 units lost and 2 Morale;
+    # for Vasiladi (the book's Imperial holds that symbol; our tiles no longer carry it) cannot land because an
+    # Allied unit is there; 6 Money due with only 4: 2 units lost and 2 Morale;
     # 12 Supplies paid, leaving 2. Insurgent: Population 24 (16 Civilians + 8 units); 5 Supplies to feed it;
     # the Government roll of 4 fails. DESIGN: with our area tiles the Imperial areas give 6 Supplies (the book's 5)
     # and the Insurgent areas 3 (the book's 2); the start values are chosen so that the book's results follow.
@@ -98,6 +110,11 @@ def test_round_4_replenishment_example() -> None:
     assert sum(s.ins) == 10
 
 
+def test_no_area_tile_lands_units_at_vasiladi() -> None:
+    # DESIGN (areas.json version 2, docs/balance.md): the "3 Vasiladi" symbol is on no tile of ours
+    assert all(a.rewards["imperial"].vasiladi == 0 for a in areas_file().areas)
+
+
 def test_imperial_rewards_period_a() -> None:
     # rule 4.5.1: rewards of the Imperial areas (DESIGN tiles): Supplies, units and a cannon into the Camp;
     # then Money 4 and Supplies 8 in Period A
@@ -112,6 +129,7 @@ def test_imperial_rewards_period_a() -> None:
     assert track(s, IMPERIAL, "morale") == 15
 
 
+@pytest.mark.usefixtures("sea_lands_at_vasiladi")
 def test_vasiladi_landing() -> None:
     # rule 4.5 symbol table: 3 Expeditionary units from outside the game on the space around Vasiladi
     s = _plain()
