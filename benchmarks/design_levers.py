@@ -6,7 +6,7 @@ lever plays the same seeds, so the numbers compare like with like. docs/balance.
 
     python benchmarks/design_levers.py --games 60 --seed 1000            # every lever
     python benchmarks/design_levers.py --games 60 --lever baseline --lever desertion_light
-    python benchmarks/design_levers.py --games 30 --seed 3000 --bot ismcts --lever sea_no_vasiladi
+    python benchmarks/design_levers.py --games 30 --seed 3000 --bot ismcts --lever baseline --lever sea_vasiladi
 
 The last line is a JSON object: lever → Imperial wins / games.
 """
@@ -63,9 +63,9 @@ def _sea_markers(markers: int) -> Callable[[], None]:
     return lambda: _set_area("sea", start_markers=markers)
 
 
-def _sea_no_vasiladi() -> None:
+def _sea_vasiladi() -> None:
     area = next(a for a in areas_file().areas if a.id == "sea")
-    area.rewards["imperial"] = Reward(supplies=area.rewards["imperial"].supplies)
+    area.rewards["imperial"] = Reward(supplies=area.rewards["imperial"].supplies, vasiladi=3)
 
 
 def _no_designed_blue_events() -> None:
@@ -88,7 +88,7 @@ LEVERS: dict[str, tuple[str, Callable[[], None]]] = {
     "no_designed_blue_events": ("no designed blue card may be played as an event", _no_designed_blue_events),
     "sea_markers_3": ("the Sea starts with 3 Insurgent markers instead of 2", _sea_markers(3)),
     "sea_markers_4": ("the Sea starts with 4 Insurgent markers instead of 2", _sea_markers(4)),
-    "sea_no_vasiladi": ("the Sea's Imperial reward lands no units beside Vasiladi", _sea_no_vasiladi),
+    "sea_vasiladi": ("the Sea's Imperial reward also lands 3 units beside Vasiladi (areas.json v1)", _sea_vasiladi),
 }
 
 BOT = ["heuristic"]
