@@ -56,7 +56,10 @@ def test_last_card_plan_lands_on_the_beach_through_the_lagoon() -> None:
     # rule 3.1 (Imperial units in Row 2 at the end of the Action phase win), rule 4.3.2 (slow
     # movement island → Coast → Beach): two actions of one card that only pay off together.
     assert _on_beach(_play_out_card("heuristic"))
-    assert not _on_beach(_play_out_card("heuristic:plan=off"))  # one action at a time does not see it
+    assert _on_beach(_play_out_card("heuristic:beach_threat=0"))  # the plan alone finds it
+    # one action at a time does not see it, unless the evaluation's Lagoon term points the way
+    assert not _on_beach(_play_out_card("heuristic:plan=off,beach_threat=0"))
+    assert _on_beach(_play_out_card("heuristic:plan=off"))
 
 
 @pytest.mark.parametrize("spec", ["heuristic:plan=sometimes", "heuristic:beam=x"])

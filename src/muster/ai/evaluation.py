@@ -62,10 +62,8 @@ class Weights:
     beach_threat: float = 0.0
     """An Imperial unit in the Lagoon close to a Beach space no Insurgent unit blocks: that many
     points times ``threat_by_steps`` for the fewest Slow Movement steps (1 AP each) it needs. Off
-    here; ISMCTS turns it on (its option ``beach_threat``, 12), because its playouts see the answer
-    to a threat. A one-action lookahead does not: blocking takes several Regroups that each look
-    useless alone, so with the term on both sides the Heuristic only lured its Imperial into the
-    Lagoon (docs/balance.md)."""
+    in these plain weights; both bots turn it on through their option ``beach_threat`` (12), which
+    made each of them stronger on both sides (docs/balance.md)."""
     threat_by_steps: tuple[float, ...] = (0.0, 0.5, 0.3, 0.15, 0.05)
 
 

@@ -48,7 +48,7 @@ class HeuristicBot:
     card; ``off``), ``beam`` (plans kept per step of that search, default 6), ``branch`` (alternatives tried at
     each sub-choice of a planned action, default 3) and ``completions`` (ways to carry out one action
     that the plan compares, default 4) and ``beach_threat`` (the evaluation's weight for Imperial units
-    close to an unblocked Beach space, default 0)."""
+    close to an unblocked Beach space, default 12 as for ISMCTS)."""
 
     def __init__(self, rules: Rules, seed: int = 0, options: dict[str, str] | None = None) -> None:
         opts = dict(options or {})
@@ -61,7 +61,7 @@ class HeuristicBot:
             self.beam = max(1, int(opts.pop("beam", "6")))
             self.branch = max(1, int(opts.pop("branch", "3")))
             self.completions = max(1, int(opts.pop("completions", "4")))
-            beach_threat = float(opts.pop("beach_threat", str(DEFAULT.beach_threat)))
+            beach_threat = float(opts.pop("beach_threat", "12"))
         except ValueError as exc:
             raise BotSpecError(f"bad heuristic option: {exc}") from exc
         if self.plan not in ("last", "all", "off"):
