@@ -67,6 +67,10 @@ class Weights:
     threat_by_steps: tuple[float, ...] = (0.0, 0.5, 0.3, 0.15, 0.05)
 
 
+BOT_BEACH_THREAT = 12.0
+"""The default of both bots' ``beach_threat`` option (see :attr:`Weights.beach_threat`)."""
+
+
 DEFAULT = Weights()
 
 

@@ -24,7 +24,7 @@ from dataclasses import replace
 from typing import Any
 
 from muster.ai.base import BotSpecError, register_bot
-from muster.ai.evaluation import DEFAULT, Weights, value
+from muster.ai.evaluation import BOT_BEACH_THREAT, DEFAULT, Weights, value
 from muster.core import JSON, Action, Rules
 from muster.core import rng as rng_mod
 from muster.games.freedom.constants import other
@@ -61,7 +61,7 @@ class HeuristicBot:
             self.beam = max(1, int(opts.pop("beam", "6")))
             self.branch = max(1, int(opts.pop("branch", "3")))
             self.completions = max(1, int(opts.pop("completions", "4")))
-            beach_threat = float(opts.pop("beach_threat", "12"))
+            beach_threat = float(opts.pop("beach_threat", str(BOT_BEACH_THREAT)))
         except ValueError as exc:
             raise BotSpecError(f"bad heuristic option: {exc}") from exc
         if self.plan not in ("last", "all", "off"):

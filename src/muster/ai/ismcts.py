@@ -45,7 +45,7 @@ from dataclasses import replace
 from typing import Any
 
 from muster.ai.base import BotSpecError, register_bot
-from muster.ai.evaluation import DEFAULT, ap_left, evaluate, reward_pending, value
+from muster.ai.evaluation import BOT_BEACH_THREAT, DEFAULT, ap_left, evaluate, reward_pending, value
 from muster.ai.heuristic import HeuristicBot
 from muster.core import JSON, Action, Rules
 from muster.core import rng as rng_mod
@@ -87,7 +87,7 @@ class IsmctsBot:
             self.playout_plan = opts.pop("playout_plan", "off")
             self.width = max(1, int(opts.pop("width", "3")))
             self.horizon = max(0, int(opts.pop("horizon", "1")))
-            self.weights = replace(DEFAULT, beach_threat=float(opts.pop("beach_threat", "12")))
+            self.weights = replace(DEFAULT, beach_threat=float(opts.pop("beach_threat", str(BOT_BEACH_THREAT))))
         except ValueError as exc:
             raise BotSpecError(f"bad ismcts option: {exc}") from exc
         if opts:
