@@ -43,8 +43,22 @@ def test_bradley_terry_recovers_a_known_strength_gap() -> None:
     results = [("A", "B", 1.0)] * 300 + [("A", "B", 0.0)] * 100
     elo = bradley_terry(results, ["A", "B"])
     assert elo["A"] - elo["B"] == pytest.approx(191, abs=5)
-    table = ratings(results, ["A", "B"], resamples=50)
+    table = ratings(results, ["A", "B"])
     assert table[0].name == "A" and table[0].low < table[0].elo < table[0].high
+    # Two players, 400 games at p = 3/4: each centred rating has a standard error of
+    # (1/2)/sqrt(n p (1-p)) natural-log units, 10.0 Elo points, so the 95% half-width is about 19.6.
+    assert table[0].high - table[0].elo == pytest.approx(19.6, abs=0.5)
+
+
+def test_an_unbeaten_bot_gets_an_interval_not_a_point() -> None:
+    # Every resample of a perfect record is the same perfect record; the interval must still have width,
+    # and it must narrow as the perfect record grows.
+    few = ratings([("H", "R", 1.0)] * 8, ["H", "R"])
+    many = ratings([("H", "R", 1.0)] * 200, ["H", "R"])
+    assert few[0].name == "H" and few[0].low < few[0].elo < few[0].high
+    assert few[0].high - few[0].low > 100
+    assert many[0].elo > few[0].elo
+    assert many[0].high - many[0].low < few[0].high - few[0].low
 
 
 def test_game_records_are_reproducible() -> None:

@@ -81,7 +81,7 @@ class ArenaReport:
 
 def run_arena(bots: Sequence[str], games: int, seed: int = 0, workers: int = 0, ruleset: str = "2nd",
               show_progress: bool = True, stream: Path | None = None) -> ArenaReport:
-    """Play the round robin and compute ratings (Bradley–Terry, Elo scale, bootstrap 95% CI)."""
+    """Play the round robin and compute ratings (Bradley–Terry, Elo scale, 95% CI)."""
     check_specs(bots)
     jobs = arena_jobs(bots, games, seed, ruleset)
     records = run_jobs(jobs, workers, show_progress, label="arena", stream=stream)
