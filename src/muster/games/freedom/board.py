@@ -56,6 +56,8 @@ class Board:
     """Row 3 and Row 2: where Regroup and Government units may go."""
     insurgent_spaces: tuple[int, ...]
     """Row 3, Row 2 and the islands: every space an Insurgent unit may stand in."""
+    grid: dict[tuple[int, int], int]
+    """(row, column) → the mainland or Wall space there (Rows 3–8)."""
 
     def id(self, i: int) -> str:
         """The id of space ``i``."""
@@ -63,8 +65,7 @@ class Board:
 
     def at(self, row: int, col: int) -> int | None:
         """The mainland or Wall space at (row, column), if any."""
-        key = f"w{col}" if row == 3 else f"r{row}c{col}"
-        return self.index.get(key)
+        return self.grid.get((row, col))
 
     def is_wall(self, i: int) -> bool:
         """True for a Wall section (Row 3)."""
@@ -149,7 +150,20 @@ def build_board(data: dict[str, Any]) -> Board:
         mainland=tuple(i for i, k in enumerate(kind) if k == "mainland"),
         city_spaces=tuple(i for i, k in enumerate(kind) if k in ("wall", "beach")),
         insurgent_spaces=tuple(i for i, k in enumerate(kind) if k in ("wall", "beach", "island")),
+        grid=_grid(ids),
     )
+
+
+def _grid(ids: tuple[str, ...]) -> dict[tuple[int, int], int]:
+    """Index the Wall (``w<col>``, Row 3) and the mainland (``r<row>c<col>``) by (row, column)."""
+    grid: dict[tuple[int, int], int] = {}
+    for i, sid in enumerate(ids):
+        if sid[0] == "w" and sid[1:].isdigit():
+            grid[(3, int(sid[1:]))] = i
+        elif sid[0] == "r" and "c" in sid and sid[1:].replace("c", "", 1).isdigit():
+            row, col = sid[1:].split("c", 1)
+            grid[(int(row), int(col))] = i
+    return grid
 
 
 @cache

@@ -22,13 +22,14 @@ PER_SPACE = ("exp", "ally", "ins", "cannon", "damage")
 
 
 def _copy_frame(frame: Frame) -> Frame:
-    out: Frame = {}
+    # Frames are copied on every clone, so only their (few) list and dict values are rebuilt.
+    out = dict(frame)
     for key, value in frame.items():
-        if isinstance(value, list):
-            value = [list(v) if isinstance(v, list) else v for v in value]
-        elif isinstance(value, dict):
-            value = {k: list(v) if isinstance(v, list) else v for k, v in value.items()}
-        out[key] = value
+        kind = type(value)
+        if kind is list:
+            out[key] = [list(v) if type(v) is list else v for v in value]
+        elif kind is dict:
+            out[key] = {k: list(v) if type(v) is list else v for k, v in value.items()}
     return out
 
 
