@@ -40,3 +40,9 @@ def test_play_quit_and_load(tmp_path: Path) -> None:
     result = runner.invoke(app, ["play", "--load", str(save), "--insurgent", "random"], input="")
     assert result.exit_code == 1  # end of input at once: nothing played, nothing changed
     assert "(4 left)" in result.output and "End of input" in result.output
+
+
+def test_compact_option_starts_the_short_screen() -> None:
+    result = runner.invoke(app, ["play", "--insurgent", "random", "--compact"], input="")
+    assert result.exit_code == 1
+    assert "Hand: " in result.output and "units E Expeditionary" in result.output

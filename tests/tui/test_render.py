@@ -203,3 +203,41 @@ def test_the_event_on_offer_is_shown_to_the_player_who_may_use_it() -> None:
     view["trigger"] = {"seat": "insurgent", "card": 1}
     assert offered_event(view, "insurgent").plain == f"Event on offer: 1A {card(1).name}: {card(1).text}"
     assert offered_event(view, "imperial").plain == ""
+
+
+def test_compact_screen_is_shorter_and_still_shows_what_a_decision_needs() -> None:
+    game = new_game()
+    to_action_phase(game)
+    view = game.view("imperial")
+    log = game.log()
+    full = plain(screen(view, "imperial", game.prompt, game.labelled_actions(), log[-10:], 3), width=80)
+    short = plain(screen(view, "imperial", game.prompt, game.labelled_actions(), log[-10:], 3, compact=True), width=80)
+    assert len(short.splitlines()) <= len(full.splitlines()) - 20
+    for number in game.state.hands["imperial"]:  # every card by number, name, AP and colour...
+        c = card(number)
+        assert f"{c.number}{c.deck} {c.name} ({c.ap} AP, {c.side or 'none'})" in " ".join(short.split())
+    assert "Row 8" in short and "(Row 3)" in short and "Klisova island" in short
+    assert "Imperial to play" in short and "1." in short
+    assert log[-1] in short and log[-4] not in short  # only the newest lines: 'log' shows more
+    hands = game.state.hands
+    hidden = {card(n).name for n in hands["insurgent"]} - {card(n).name for n in hands["imperial"]}
+    assert not any(name in short for name in hidden if not name.startswith("Card "))
+
+
+def test_compact_screen_points_to_the_log_when_much_happened() -> None:
+    game = new_game()
+    lines = [f"line {k}" for k in range(10)]
+    short = plain(screen(game.view("imperial"), "imperial", game.prompt, game.labelled_actions(), lines, 9,
+                         compact=True))
+    assert "5 earlier new line(s): type 'log'" in short
+    assert "line 9" in short and "line 5" not in short
+    quiet = plain(screen(game.view("imperial"), "imperial", game.prompt, game.labelled_actions(), lines, 0,
+                         compact=True))
+    assert "line 9" not in quiet
+
+
+def test_compact_map_fits_80_columns() -> None:
+    view = new_game().view(None)
+    assert all(len(line) <= 80 for line in plain(board_panel(view, compact=True), width=80).splitlines())
+    assert "waters" not in plain(board_panel(view, compact=True), width=80)
+    assert "kli5(thick)" in plain(board_panel(view, compact=True), width=80)

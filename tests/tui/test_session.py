@@ -182,3 +182,14 @@ def test_save_file_is_an_ordinary_file_and_replaces_an_old_one(tmp_path: Path) -
     os.umask(mask)
     assert stat.S_IMODE(target.stat().st_mode) == 0o666 & ~mask  # like any file the user writes
     assert [p.name for p in tmp_path.iterdir()] == ["g.json"]  # no temporary file left behind
+
+
+def test_compact_full_and_hand_commands_switch_the_screen_and_change_nothing() -> None:
+    session, console = make_session(["compact", "hand", "full"])
+    before = session.game.dumps()
+    assert session.run() == EXIT_EOF
+    out = output(console)
+    assert "Screen layout: compact." in out and "Screen layout: full." in out
+    assert "Imperial hand" in out  # 'hand' prints the whole hand, card texts included
+    assert "· hand · full · quit" in out and "· compact · quit" in out
+    assert session.game.dumps() == before and not session.compact

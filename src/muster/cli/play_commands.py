@@ -32,6 +32,8 @@ def play(
     ruleset: str = typer.Option("2nd", help="Rules edition: 2nd or 1st (ignored with --load)."),
     seed: int = typer.Option(0, help="Seed of the deal and the dice (ignored with --load)."),
     load: Path | None = typer.Option(None, help="Continue a game saved with 'save FILE'."),
+    compact: bool = typer.Option(False, "--compact", help="A shorter screen for small terminals (the hand without "
+                                 "card texts, fewer log and grid lines); 'full' and 'compact' switch during play."),
 ) -> None:
     """Play Freedom! in the terminal: two people at one screen, or against bots."""
     console = Console()
@@ -53,7 +55,7 @@ def play(
         raise typer.Exit(2) from exc
     from muster.tui.session import Session  # the session pulls in rich layouts only when playing
 
-    raise typer.Exit(Session(game, players, console).run())
+    raise typer.Exit(Session(game, players, console, compact=compact).run())
 
 
 def register(app: typer.Typer) -> None:

@@ -31,6 +31,7 @@ CARD_STYLE = {"red": "red", "blue": "blue", "grey": "white"}
 CANNON_GLYPH = {IMPERIAL_CANNON: ("▲", "red"), INSURGENT_CANNON: ("■", "blue"), BOMBARD: ("◆", "bold blue")}
 DAMAGE_TEXT = {0: ("intact", "green"), 1: ("damaged", "yellow"), 2: ("DESTROYED", "bold red")}
 LEGEND = "E Expeditionary · A Allied · I Insurgent · ▲ Imperial cannon · ■ Insurgent cannon · ◆ Bombard · · empty"
+COMPACT_LEGEND = "units E Expeditionary, A Allied, I Insurgent · cannons ▲ Imp, ■ Ins, ◆ Bombard"
 CANDIDATE_STYLE = "bold yellow underline"
 SELECTED_STYLE = "reverse"
 Marks = dict[str, str]
@@ -75,10 +76,13 @@ def wall_text(view: dict[str, Any], sid: str, marks: Marks | None = None) -> Tex
     return out
 
 
-def mainland_table(view: dict[str, Any], marks: Marks | None = None) -> Table:
-    """Rows 8 (nearest the Camp) down to 4, then the Wall (Row 3), in columns 1–9 west to east."""
+def mainland_table(view: dict[str, Any], marks: Marks | None = None, compact: bool = False) -> Table:
+    """Rows 8 (nearest the Camp) down to 4, then the Wall (Row 3), in columns 1–9 west to east.
+
+    ``compact`` drops the grid lines between columns and around the table (four lines shorter)."""
     b = board()
-    table = Table(box=box.SQUARE, padding=(0, 0), pad_edge=False, expand=False)
+    table = Table(box=box.SIMPLE_HEAD if compact else box.SQUARE, padding=(0, 0), pad_edge=False, expand=False,
+                  show_edge=not compact)
     table.add_column("", justify="right", no_wrap=True)
     for col in range(1, 10):
         table.add_column(f"col {col}", justify="center", min_width=6, no_wrap=True)
@@ -91,7 +95,7 @@ def mainland_table(view: dict[str, Any], marks: Marks | None = None) -> Table:
 
 
 def _line(view: dict[str, Any], label: str, ids: list[str], short: dict[str, str], marks: Marks | None) -> Text:
-    out = Text(f"{label}: ", style="bold")
+    out = Text(f"{label}: " if label else " ", style="bold")
     for n, sid in enumerate(ids):
         if n:
             out.append("  ")
@@ -100,8 +104,9 @@ def _line(view: dict[str, Any], label: str, ids: list[str], short: dict[str, str
     return out
 
 
-def city_and_lagoon(view: dict[str, Any], marks: Marks | None = None) -> Group:
-    """The Beach (Row 2), the City Center, the Coast (Row 1) and the three islands with their waters."""
+def city_and_lagoon(view: dict[str, Any], marks: Marks | None = None, compact: bool = False) -> Group:
+    """The Beach (Row 2), the City Center, the Coast (Row 1) and the three islands with their waters
+    (``compact``: without the word "waters", so that each island fits on an 80-column line)."""
     b = board()
     lines = [
         _line(view, "Beach (Row 2)", [f"b{k}" for k in range(1, 5)], {}, marks),
@@ -116,7 +121,10 @@ def city_and_lagoon(view: dict[str, Any], marks: Marks | None = None) -> Group:
         short = {w: w + ("(thick)" if b.thick[b.index[w]] >= 0 else "") for w in waters}
         line = Text(f"{b.names[b.index[island]]} island ", style="bold")
         line.append_text(units_text(view, island, marks))
-        line.append_text(_line(view, "  waters", waters, short, marks))
+        if compact:
+            line.append_text(_line(view, "", waters, short, marks))
+        else:
+            line.append_text(_line(view, "  waters", waters, short, marks))
         lines.append(line)
     return Group(*lines)
 
@@ -146,13 +154,14 @@ def choice_marks(view: dict[str, Any], labelled: list[tuple[Action, str]]) -> Ma
     return marks
 
 
-def board_panel(view: dict[str, Any], marks: Marks | None = None) -> Panel:
+def board_panel(view: dict[str, Any], marks: Marks | None = None, compact: bool = False) -> Panel:
     """The whole city map: Camp, mainland grid, Wall, City, Lagoon and islands, with a legend.
 
     ``marks`` styles chosen spaces (see :func:`choice_marks`); with marks the legend says what they mean.
+    ``compact`` draws the grid with fewer lines and the legend on one line.
     """
-    legend = Text(LEGEND, style="dim")
-    if marks:
+    legend = Text(COMPACT_LEGEND if compact else LEGEND, style="dim")
+    if marks and not compact:
         legend.append("\n")
         legend.append("underlined", style=CANDIDATE_STYLE)
         legend.append(": spaces you may choose now", style="dim")
@@ -160,8 +169,9 @@ def board_panel(view: dict[str, Any], marks: Marks | None = None) -> Panel:
             legend.append(" · ", style="dim")
             legend.append("reversed", style=SELECTED_STYLE)
             legend.append(": the space already chosen", style="dim")
-    body = Group(camp_text(view, marks), mainland_table(view, marks), city_and_lagoon(view, marks), legend)
-    return Panel(body, title="Messolonghi", title_align="left", box=box.ROUNDED)
+    body = Group(camp_text(view, marks), mainland_table(view, marks, compact), city_and_lagoon(view, marks, compact),
+                 legend)
+    return Panel(body, title="Messolonghi", title_align="left", box=box.ROUNDED, padding=(0, 0) if compact else (0, 1))
 
 
 def tracks_text(view: dict[str, Any]) -> Text:
@@ -238,6 +248,22 @@ def hand_panel(view: dict[str, Any], seat: str | None) -> Panel:
     return Panel(table, title=f"{SEAT_NAME[seat]} hand", title_align="left", border_style=SEAT_STYLE[seat])
 
 
+def hand_line(view: dict[str, Any], seat: str | None) -> Text:
+    """The compact hand: each card's number, name, AP and colour on wrapped lines, without its text
+    (the choices still quote an event's text, and the ``hand`` command prints the whole hand)."""
+    if seat is None or isinstance(view["hands"][seat], dict):
+        return Text()
+    out = Text("Hand: ", style=SEAT_STYLE[seat])
+    for n, number in enumerate(view["hands"][seat]):
+        c = card(number)
+        if n:
+            out.append(" · ", style="dim")
+        colour = c.side or "none"
+        out.append(f"{c.number}{c.deck} {c.name} ")
+        out.append(f"({c.ap} AP, {colour})", style=CARD_STYLE.get(colour, "dim"))
+    return out
+
+
 def log_panel(lines: list[str], new: int) -> Panel:
     """The last log lines; the ``new`` most recent (since this player last looked) are highlighted."""
     body = Text()
@@ -279,6 +305,10 @@ def offered_event(view: dict[str, Any], seat: str | None) -> Text:
     return Text.assemble(("Event on offer: ", "bold magenta"), f"{c.number}{c.deck} {c.name}: {c.text}")
 
 
+COMPACT_LOG_LINES = 4
+"""The compact screen shows at most this many of the newest log lines (``log`` shows more)."""
+
+
 def screen(
     view: dict[str, Any],
     seat: str | None,
@@ -286,17 +316,28 @@ def screen(
     labelled: list[tuple[Action, str]],
     log_lines: list[str],
     new_lines: int,
+    compact: bool = False,
 ) -> Group:
-    """Everything a player needs for one decision: log, hand, tracks, board, status, prompt, choices."""
+    """Everything a player needs for one decision: log, hand, tracks, board, status, prompt, choices.
+
+    ``compact`` (for short terminals) keeps only the newest log lines, lists the hand without card
+    texts and draws tracks and map with fewer lines.
+    """
     who = Text(f"{SEAT_NAME[seat]} to play" if seat else "Spectating", style=SEAT_STYLE.get(seat or "", "bold"))
     # The board sits right above the choices: on a short terminal the log and hand scroll away
     # first, while the map and the decision stay in sight.
     offer = offered_event(view, seat)
+    marks = choice_marks(view, labelled)
+    if compact:
+        recent = log_lines[-min(new_lines, COMPACT_LOG_LINES):] if new_lines else []
+        if new_lines > COMPACT_LOG_LINES:
+            recent = [f"… {new_lines - COMPACT_LOG_LINES} earlier new line(s): type 'log'", *recent]
+        top: list[RenderableType] = [Text("\n".join(recent), style="bold")] if recent else []
+        top += [hand_line(view, seat), tracks_text(view), areas_grid(view), board_panel(view, marks, compact=True)]
+    else:
+        top = [log_panel(log_lines, new_lines), hand_panel(view, seat), tracks_panel(view), board_panel(view, marks)]
     return Group(
-        log_panel(log_lines, new_lines),
-        hand_panel(view, seat),
-        tracks_panel(view),
-        board_panel(view, choice_marks(view, labelled)),
+        *top,
         status_line(view),
         Text.assemble(who, ": ", (prompt, "bold")),
         *([offer] if offer.plain else []),

@@ -1,8 +1,8 @@
 """The interactive terminal session: one game, each seat played by a person or a bot.
 
 Every line typed is either a choice number or a command (``help``, ``undo``, ``save FILE``,
-``log [N]``, ``quit``). Nothing typed wrongly ever reaches the game: bad input only sets a
-message, shown under the choices on the next redraw. Ctrl-C (and ``quit``) offers to save.
+``log [N]``, ``hand``, ``compact``, ``full``, ``quit``). Nothing typed wrongly ever reaches the
+game: bad input only sets a message, shown under the choices on the next redraw. Ctrl-C (and ``quit``) offers to save.
 With two people at one screen ("hot-seat"), the screen pauses for the hand-over whenever the
 other player is to act, so neither sees the other's hand.
 """
@@ -14,7 +14,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.markup import escape
 from rich.panel import Panel
 from rich.text import Text
@@ -22,7 +22,7 @@ from rich.text import Text
 from muster.ai.base import Bot
 from muster.core import Game, GameError
 from muster.games.freedom.constants import SEATS
-from muster.tui.render import SEAT_NAME, SEAT_STYLE, board_panel, screen, tracks_panel
+from muster.tui.render import SEAT_NAME, SEAT_STYLE, board_panel, hand_panel, screen, tracks_panel
 from muster.tui.texts import phase_help
 
 LOG_LINES = 10
@@ -82,12 +82,15 @@ class Session:
         players: dict[str, Bot | None],
         console: Console,
         read: Callable[[str], str] | None = None,
+        compact: bool = False,
     ) -> None:
         self.game = game
+        self.compact = compact
+        """Draw the short screen (see :func:`muster.tui.render.screen`); 'compact'/'full' switch it."""
         self.players = players
         self.console = console
         self.read = read or console.input
-        self.message: Text | None = None
+        self.message: RenderableType | None = None
         self.seen: dict[str, int] = {seat: len(game.log()) for seat in SEATS}
         self.facing: str | None = None
         """The person currently in front of the screen (hot-seat)."""
@@ -161,11 +164,14 @@ class Session:
         shown = min(max(LOG_LINES, new), MAX_NEW_LINES)
         self.console.clear()
         self.console.print(
-            screen(self.game.view(seat), seat, self.game.prompt, self.game.labelled_actions(), log[-shown:], new)
+            screen(self.game.view(seat), seat, self.game.prompt, self.game.labelled_actions(), log[-shown:], new,
+                   compact=self.compact)
         )
         undo = "undo · " if self.game.can_undo(seat) else ""
+        layout = "hand · full" if self.compact else "compact"
         self.console.print(
-            f"[dim]Type a number 1–{len(self.game.legal_actions())} · help · {undo}save FILE · log [N] · quit[/dim]"
+            f"[dim]Type a number 1–{len(self.game.legal_actions())} · help · {undo}save FILE · log [N] · {layout}"
+            " · quit[/dim]"
         )
         if self.message is not None:
             self.console.print(self.message)
@@ -212,6 +218,11 @@ class Session:
             self.save(rest)
         elif word == "log":
             self.show_log(rest)
+        elif word == "hand":
+            self.message = hand_panel(self.game.view(seat), seat)
+        elif word in ("compact", "full"):
+            self.compact = word == "compact"
+            self.message = Text(f"Screen layout: {word}.", style="green")
         elif word in ("quit", "q", "exit"):
             self.offer_save("Leaving the game.")
         elif not text:
@@ -219,7 +230,7 @@ class Session:
         else:
             self.message = Text(
                 f"Not understood: {_shorten(text)!r}. Type a number from 1 to {count}, or one of: "
-                "help, undo, save FILE, log [N], quit.",
+                "help, undo, save FILE, log [N], hand, compact, full, quit.",
                 style="red",
             )
 

@@ -94,8 +94,9 @@ VICTORY_HELP = (
 COMMANDS_HELP = (
     "Commands: a number picks that choice; 'help' shows this text; 'undo' goes back to the start of your "
     "turn (only while no dice were rolled and no cards drawn); 'save FILE' writes a save file (load it "
-    "with 'muster play --load FILE'); 'log [N]' shows the last N log lines; 'quit' stops (offering to "
-    "save). Ctrl-C also offers to save."
+    "with 'muster play --load FILE'); 'log [N]' shows the last N log lines; 'hand' shows your cards "
+    "with their texts; 'compact' and 'full' switch between the short screen and the full one; 'quit' "
+    "stops (offering to save). Ctrl-C also offers to save."
 )
 
 # Explanations of what each step of a generic select decision means, by the op it runs.
