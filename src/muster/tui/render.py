@@ -121,10 +121,7 @@ def city_and_lagoon(view: dict[str, Any], marks: Marks | None = None, compact: b
         short = {w: w + ("(thick)" if b.thick[b.index[w]] >= 0 else "") for w in waters}
         line = Text(f"{b.names[b.index[island]]} island ", style="bold")
         line.append_text(units_text(view, island, marks))
-        if compact:
-            line.append_text(_line(view, "", waters, short, marks))
-        else:
-            line.append_text(_line(view, "  waters", waters, short, marks))
+        line.append_text(_line(view, "" if compact else "  waters", waters, short, marks))
         lines.append(line)
     return Group(*lines)
 

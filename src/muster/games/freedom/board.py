@@ -150,20 +150,9 @@ def build_board(data: dict[str, Any]) -> Board:
         mainland=tuple(i for i, k in enumerate(kind) if k == "mainland"),
         city_spaces=tuple(i for i, k in enumerate(kind) if k in ("wall", "beach")),
         insurgent_spaces=tuple(i for i, k in enumerate(kind) if k in ("wall", "beach", "island")),
-        grid=_grid(ids),
+        grid={(int(spaces[i].get("row", 0)), int(spaces[i].get("col", 0))): i
+              for i, k in enumerate(kind) if k in ("mainland", "wall")},
     )
-
-
-def _grid(ids: tuple[str, ...]) -> dict[tuple[int, int], int]:
-    """Index the Wall (``w<col>``, Row 3) and the mainland (``r<row>c<col>``) by (row, column)."""
-    grid: dict[tuple[int, int], int] = {}
-    for i, sid in enumerate(ids):
-        if sid[0] == "w" and sid[1:].isdigit():
-            grid[(3, int(sid[1:]))] = i
-        elif sid[0] == "r" and "c" in sid and sid[1:].replace("c", "", 1).isdigit():
-            row, col = sid[1:].split("c", 1)
-            grid[(int(row), int(col))] = i
-    return grid
 
 
 @cache
