@@ -23,7 +23,7 @@ def _hub(tmp_path: Path, keep: int) -> Hub:
 def test_the_cache_stays_bounded_and_reloads_by_replay(tmp_path: Path) -> None:
     async def scenario() -> None:
         hub = _hub(tmp_path, keep=2)
-        made = [await hub.create({"imperial": "human", "insurgent": "human"}, "2nd", k, 0) for k in range(4)]
+        made = [await hub.create({"imperial": "human", "insurgent": "human"}, "2nd", None, 0) for _ in range(4)]
         assert len(hub.games) == 2
         live, seat = await hub.by_token(made[0][1]["imperial"])  # evicted: rebuilt from the database
         assert seat == "imperial" and live.version == 0
@@ -37,7 +37,7 @@ def test_the_cache_stays_bounded_and_reloads_by_replay(tmp_path: Path) -> None:
 def test_a_stale_copy_cannot_write_and_is_dropped(tmp_path: Path) -> None:
     async def scenario() -> None:
         hub = _hub(tmp_path, keep=10)
-        game_id, tokens = await hub.create({"imperial": "human", "insurgent": "human"}, "2nd", 3, 0)
+        game_id, tokens = await hub.create({"imperial": "human", "insurgent": "human"}, "2nd", None, 0)
         old = hub.games.pop(game_id)  # as if evicted while a request still held it
         new, seat = await hub.by_token(tokens["imperial"])
         assert new is not old
@@ -55,7 +55,7 @@ def test_a_stale_copy_cannot_write_and_is_dropped(tmp_path: Path) -> None:
 def test_a_game_that_no_longer_replays_gets_a_clear_error(tmp_path: Path) -> None:
     async def scenario() -> None:
         hub = _hub(tmp_path, keep=10)
-        game_id, tokens = await hub.create({"imperial": "human", "insurgent": "human"}, "2nd", 3, 0)
+        game_id, tokens = await hub.create({"imperial": "human", "insurgent": "human"}, "2nd", None, 0)
         live = hub.games.pop(game_id)
         summary = live.summary()
         hub.store.write(lambda s: hub.store.append_in(s, game_id, 0, 0, "imperial", ["no-such-verb", None], summary))
@@ -95,7 +95,7 @@ def test_nobody_sees_a_change_before_it_is_stored(tmp_path: Path) -> None:
 
     async def scenario() -> None:
         hub = _hub(tmp_path, keep=10)
-        _, tokens = await hub.create({"imperial": "human", "insurgent": "human"}, "2nd", 3, 0)
+        _, tokens = await hub.create({"imperial": "human", "insurgent": "human"}, "2nd", None, 0)
         live, seat = await hub.by_token(tokens["imperial"])
         blocker = sqlite3.connect(tmp_path / "hub.db", isolation_level=None)
         blocker.execute("BEGIN IMMEDIATE")  # another writer holds the database: our commit has to wait

@@ -9,7 +9,7 @@ from .helpers import Server, act, create, state
 
 def test_sigkill_mid_game_loses_nothing(fresh_server: Server) -> None:
     with fresh_server.client() as c:
-        made = create(c, imperial="human", insurgent="human", seed=21)
+        made = create(c, imperial="human", insurgent="human")
         imp, ins = made["tokens"]["imperial"], made["tokens"]["insurgent"]
         for k in range(12):  # take turns: whichever seat is to act takes a legal choice
             token = imp if state(c, imp)["legal"] else ins

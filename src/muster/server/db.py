@@ -47,6 +47,9 @@ class GameRow(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game: Mapped[str] = mapped_column(String(32))
     seed: Mapped[int] = mapped_column(BigInteger)
+    """The seed when it fits 64 bits (local-style seeds chosen at creation); 0 when ``secret_seed`` holds it."""
+    secret_seed: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    """The secret key the game's generator is seeded with (decimal), never sent to a client while the game runs."""
     options: Mapped[str] = mapped_column(Text)
     rules_version: Mapped[str] = mapped_column(String(80))
     """The rules that recorded the actions (:attr:`muster.core.GameInfo.version`): only they may replay them."""

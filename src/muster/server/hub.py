@@ -90,8 +90,21 @@ class LiveGame:
         """The bot playing ``seat`` (built on first use)."""
         if seat not in self.bots:
             spec = self.seats[seat].bot_spec or "random"
-            self.bots[seat] = make_bot(spec, seed=self.game.seed * 2 + (seat == "insurgent"))
+            self.bots[seat] = make_bot(spec, seed=bot_seed(self.game.seed, seat))
         return self.bots[seat]
+
+
+def bot_seed(game_seed: int, seat: str) -> int:
+    """A bot's own seed, derived one way from the game's: its visible choices must not reveal the game's key
+    (a Mersenne Twister seeded with the key itself could be worked back to it)."""
+    digest = hashlib.blake2b(f"{game_seed}/{seat}".encode(), digest_size=8, person=b"muster-bot-seed").digest()
+    return int.from_bytes(digest, "little") >> 2
+
+
+def secret_seed() -> int:
+    """A fresh secret key for a game's generator: 256 bits from :mod:`secrets`, above
+    :data:`muster.core.rng.KEYED_SEED_MIN`, so the game uses the keyed (cryptographic) generator."""
+    return (1 << 256) | secrets.randbits(256)
 
 
 class Hub:
@@ -197,7 +210,11 @@ class Hub:
                 except Exception as exc:  # an unknown bot or a bad option: tell the player why
                     raise ApiError(400, "malformed", f"bad bot {who!r}: {exc}") from exc
                 seats.append((SeatInfo(seat, "bot", who), None))
-        seed = secrets.randbelow(2**31) if seed is None else seed
+        if seed is not None and all(info.kind == "human" for info, _ in seats):
+            # Whoever picks the seed of a game between people could compute the other's hand from it.
+            raise ApiError(400, "malformed", "a game between two people is dealt from a secret key: "
+                                             "a chosen seed is only for games against a bot")
+        seed = secret_seed() if seed is None else seed
         delay = self.default_bot_delay_ms if bot_delay_ms is None else bot_delay_ms
         game_id = secrets.token_hex(8)
         game = Game(rules, seed, {"ruleset": ruleset})

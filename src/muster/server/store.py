@@ -85,7 +85,9 @@ class Store:
                     bot_delay_ms: int, seats: list[tuple[SeatInfo, str | None]], summary: Summary) -> None:
         """Insert a new game with its seats (each with the hash of its token, or None for a bot)."""
         with self.session() as s, s.begin():
-            s.add(GameRow(id=game_id, game=game, rules_version=rules_version, seed=seed, options=json.dumps(options),
+            small = seed < 2**63
+            s.add(GameRow(id=game_id, game=game, rules_version=rules_version, seed=seed if small else 0,
+                          secret_seed=None if small else str(seed), options=json.dumps(options),
                           version=summary.version,
                           steps=summary.steps, active_seat=summary.active_seat, status=summary.status,
                           winner=summary.winner, result=None, bot_delay_ms=bot_delay_ms))
@@ -104,7 +106,8 @@ class Store:
                      for r in s.scalars(select(SeatRow).where(SeatRow.game_id == game_id))}
             actions = [json.loads(a) for a in s.scalars(
                 select(ActionRow.action).where(ActionRow.game_id == game_id).order_by(ActionRow.step))]
-            return StoredGame(row.id, row.game, row.seed, json.loads(row.options), row.rules_version, row.version,
+            seed = int(row.secret_seed) if row.secret_seed else row.seed
+            return StoredGame(row.id, row.game, seed, json.loads(row.options), row.rules_version, row.version,
                               row.bot_delay_ms, seats, actions)
 
     def seat_for_token(self, token_hash: str) -> tuple[str, str] | None:
