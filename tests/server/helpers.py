@@ -30,10 +30,14 @@ def free_port() -> int:
 class Server:
     """A ``muster serve`` subprocess; ``start``/``kill``/``stop`` may be called repeatedly (restart tests)."""
 
-    def __init__(self, database_url: str, workdir: Path, bot_delay_ms: int = 0) -> None:
+    def __init__(self, database_url: str, workdir: Path, bot_delay_ms: int = 0,
+                 env: dict[str, str] | None = None) -> None:
         self.database_url = database_url
         self.workdir = workdir
         self.bot_delay_ms = bot_delay_ms
+        # Tests create games and step replays far faster than people: the per-client rate limits are
+        # off unless a test asks for them (tests/server/test_security.py does).
+        self.env = {"MUSTER_CREATE_PER_MINUTE": "0", "MUSTER_REPLAY_PER_SECOND": "0", **(env or {})}
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -52,7 +56,8 @@ class Server:
         cmd = [sys.executable, "-m", "muster.cli.main", "serve", "--port", str(self.port),
                "--database-url", self.database_url, "--bot-delay-ms", str(self.bot_delay_ms)]
         log = (self.workdir / "server.log").open("ab")
-        self.proc = subprocess.Popen(cmd, cwd=self.workdir, stdout=log, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(cmd, cwd=self.workdir, stdout=log, stderr=subprocess.STDOUT,
+                                     env={**os.environ, **self.env})
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import socket
+import time
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from sqlalchemy import create_engine, text
 
 from muster.core import rng
-from muster.server.db import normalise_url
+from muster.server.db import make_engine, migrate, normalise_url
+from muster.server.guard import Limits
+from muster.server.hub import ApiError, Connection, Hub
+from muster.server.store import Store
 
 from .helpers import Server, create, state, ws_connect, ws_recv
 
@@ -81,3 +91,180 @@ def test_a_chosen_seed_is_refused_between_people_and_allowed_against_a_bot(serve
         same = [state(c, made["tokens"]["imperial"])["view"]["hands"]["imperial"] for made in (one, two)]
     assert same[0] == same[1]  # a seeded game against a bot is reproducible, as the creator asked
     assert stored_seed(server, one["game_id"]) == (7, None)
+
+
+# --- the defences in front of the app: a server with the production limits --------------------
+
+
+@pytest.fixture(scope="module")
+def guarded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server with the default per-client limits and short timeouts for half-sent requests."""
+    tmp = tmp_path_factory.mktemp("guarded")
+    base = Limits()
+    srv = Server(f"sqlite:///{tmp / 'muster.db'}", tmp, env={
+        "MUSTER_CREATE_PER_MINUTE": str(base.create_per_minute), "MUSTER_CREATE_BURST": str(base.create_burst),
+        "MUSTER_REPLAY_PER_SECOND": str(base.replay_per_second), "MUSTER_REPLAY_BURST": str(base.replay_burst),
+        "MUSTER_HEAD_TIMEOUT_S": "1", "MUSTER_BODY_TIMEOUT_S": "1"})
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+def rss_kib(server: Server) -> int:
+    """The server process's resident memory."""
+    assert server.proc is not None
+    for line in Path(f"/proc/{server.proc.pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmRSS")
+
+
+def raw_request(server: Server, head: bytes, chunks: Iterator[bytes] | None = None, timeout: float = 10) -> bytes:
+    """Send a request over a plain socket (head, then body chunks until the server answers); the answer."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=timeout) as sock:
+        sock.sendall(head)
+        sock.setblocking(False)
+        answer = b""
+        for chunk in chunks or iter(()):
+            with contextlib.suppress(BlockingIOError):
+                answer += sock.recv(65536)
+            if answer:
+                break
+            try:
+                sock.sendall(chunk)
+            except (BrokenPipeError, ConnectionResetError, BlockingIOError):
+                break
+        sock.setblocking(True)
+        try:
+            while b"\r\n\r\n" not in answer:
+                more = sock.recv(65536)
+                if not more:
+                    break
+                answer += more
+        except (ConnectionResetError, TimeoutError):
+            pass
+        return answer
+
+
+# --- 6. bodies are bounded while they arrive ----------------------------------------------------
+
+
+def test_a_huge_declared_body_is_refused_before_it_is_read(guarded: Server) -> None:
+    head = (b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 419430400\r\n\r\n")
+    answer = raw_request(guarded, head)
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
+
+
+def test_a_huge_streamed_body_is_cut_off_at_the_limit_without_memory_growth(guarded: Server) -> None:
+    before = rss_kib(guarded)
+    sent = 0
+
+    def body() -> Iterator[bytes]:
+        nonlocal sent
+        chunk = b"4000\r\n" + b"[" * 0x4000 + b"\r\n"  # 16 KiB chunks of chunked encoding
+        while sent < 400 * 2**20:
+            sent += 0x4000
+            yield chunk
+
+    head = (b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n")
+    answer = raw_request(guarded, head, body())
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
+    assert sent < 64 * 2**20  # the server answered long before 400 MB had gone
+    assert rss_kib(guarded) - before < 20 * 1024
+
+
+# --- 7. deep nesting is a plain 400 ----------------------------------------------------------------
+
+
+DEEP = "[" * 30000 + "]" * 30000
+
+
+def test_deeply_nested_json_is_a_400_on_every_post_endpoint_and_the_websocket(guarded: Server) -> None:
+    with guarded.client() as c:
+        made = create(c, imperial="human", insurgent="human")
+        token = made["tokens"]["imperial"]
+        for path in ("/api/games", "/api/my-games", f"/api/seat/{token}/action", f"/api/seat/{token}/undo"):
+            for body in (DEEP, '{"action": ' + "[" * 40 + "]" * 40 + "}"):
+                response = c.post(path, content=body, headers={"content-type": "application/json"})
+                assert response.status_code == 400, (path, response.text[:200])
+                assert response.json()["code"] == "malformed"
+        for bad in (b"\xff\xfe{", b'{"tokens": "\xc3"}'):
+            assert c.post("/api/my-games", content=bad).json()["code"] == "malformed"
+    with ws_connect(guarded.ws_url, token) as ws:
+        first = ws_recv(ws, "state")
+        ws.send(DEEP)
+        assert ws_recv(ws, "error")["code"] == "malformed"
+        ws.send(json.dumps({"type": "action", "version": first["version"], "action": first["legal"][0]["action"],
+                            "id": 1}))
+        assert ws_recv(ws, "ack")["id"] == 1  # the socket is still open and works
+    log = (guarded.workdir / "server.log").read_text()
+    assert "Traceback" not in log and "ERROR" not in log
+
+
+# --- 10. headers, half-sent requests, creation rate, live games ------------------------------------
+
+
+def test_every_answer_carries_the_security_headers(guarded: Server) -> None:
+    with guarded.client() as c:
+        for path in ("/", "/play/some-token-value", "/static/play.js", "/api/meta", "/api/seat/unknown-token"):
+            headers = c.get(path).headers
+            assert "frame-ancestors 'none'" in headers["content-security-policy"], path
+            assert "script-src 'self'" in headers["content-security-policy"]
+            assert headers["x-frame-options"] == "DENY" and headers["x-content-type-options"] == "nosniff"
+            assert headers["referrer-policy"] == "no-referrer"
+
+
+def test_a_request_head_that_never_completes_is_cut_off(guarded: Server) -> None:
+    started = time.monotonic()
+    with socket.create_connection(("127.0.0.1", guarded.port), timeout=10) as sock:
+        sock.sendall(b"GET /api/meta HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+        assert sock.recv(100) == b""  # closed by the server
+    assert time.monotonic() - started < 5
+    with socket.create_connection(("127.0.0.1", guarded.port), timeout=10) as sock:  # silent after connecting
+        assert sock.recv(100) == b""
+    huge = b"GET /api/meta HTTP/1.1\r\nHost: x\r\n" + b"X-Pad: " + b"a" * 40000 + b"\r\n\r\n"
+    assert raw_request(guarded, huge).startswith(b"HTTP/1.1 400")
+
+
+def test_a_body_that_stops_arriving_is_given_up(guarded: Server) -> None:
+    head = b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"
+    started = time.monotonic()
+    answer = raw_request(guarded, head)
+    assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
+    assert time.monotonic() - started < 5
+
+
+def test_game_creation_is_rate_limited_per_client(guarded: Server) -> None:
+    burst = int(Limits().create_burst)
+    with guarded.client() as c:
+        codes = [c.post("/api/games", json={"imperial": "human", "insurgent": "human"}).status_code
+                 for _ in range(burst + 5)]
+        refused = c.post("/api/games", json={"imperial": "human", "insurgent": "human"})
+    assert codes.count(201) <= burst and codes[-1] == 429
+    assert refused.json()["code"] == "rate_limited" and int(refused.headers["retry-after"]) >= 1
+
+
+def test_live_games_in_memory_are_bounded_idle_ones_evicted_busy_ones_refused(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        engine = make_engine(f"sqlite:///{tmp_path / 'hub.db'}")
+        migrate(engine)
+        hub = Hub(Store(engine), default_bot_delay_ms=0, keep_games=3)
+        made = [await hub.create({"imperial": "human", "insurgent": "human"}, "2nd", None, 0) for _ in range(5)]
+        assert len(hub.games) == 3  # the idle ones beyond the bound were evicted
+        for live in hub.games.values():  # now every game held is watched by someone
+            live.conns.add(Connection("imperial", lambda message: asyncio.sleep(0)))
+        with pytest.raises(ApiError) as refused:
+            await hub.create({"imperial": "human", "insurgent": "human"}, "2nd", None, 0)
+        assert refused.value.status == 503 and refused.value.code == "busy"
+        with pytest.raises(ApiError):  # an evicted game cannot be loaded either while all are busy
+            await hub.by_token(made[0][1]["imperial"])
+        assert len(hub.games) == 3
+        next(iter(hub.games.values())).conns.clear()  # one player leaves: room again
+        live, _ = await hub.by_token(made[0][1]["imperial"])
+        assert live.id == made[0][0] and len(hub.games) == 3
+        await hub.close()
+        engine.dispose()
+
+    asyncio.run(scenario())

@@ -17,14 +17,17 @@ def serve(
     import uvicorn
 
     from muster.server import create_app
+    from muster.server.guard import HeadTimeoutProtocol
 
     check_database(database_url)
 
     typer.echo(f"muster: serving on http://{host}:{port} (database {database_url.split('@')[-1]})")
     # No access log: seat tokens travel in URLs and must not end up in log files. No per-message
     # deflate: it cost a third of the server's CPU under load, and most messages are small deltas.
+    # HeadTimeoutProtocol: a request's head must arrive within seconds and stay small (no slowloris).
     uvicorn.run(create_app(database_url, bot_delay_ms), host=host, port=port, access_log=False,
-                log_level="warning", ws_max_size=64 * 1024, ws_per_message_deflate=False)
+                log_level="warning", ws_max_size=64 * 1024, ws_per_message_deflate=False,
+                http=HeadTimeoutProtocol, timeout_keep_alive=5, server_header=False)
 
 
 def check_database(url: str) -> None:

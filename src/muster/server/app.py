@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -12,6 +11,7 @@ from typing import Any, TypeVar
 from anyio import to_thread
 from pydantic import BaseModel, Field, ValidationError
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -21,6 +21,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDiscon
 from muster.ai import bot_names
 from muster.core import get_rules
 from muster.server.db import make_engine, migrate
+from muster.server.guard import MAX_BODY, Guard, Limits, load_json
 from muster.server.hub import ApiError, Connection, Hub, LiveGame, hash_token, with_log
 from muster.server.replay import Replays
 from muster.server.store import Store
@@ -28,7 +29,6 @@ from muster.server.views import card_info, seat_payload
 
 M = TypeVar("M", bound=BaseModel)
 STATIC = Path(__file__).with_name("static")
-MAX_BODY = 64 * 1024
 
 
 class CreateGame(BaseModel):
@@ -66,14 +66,11 @@ def error_response(exc: ApiError) -> JSONResponse:
 
 
 async def read_json(request: Request) -> Any:
-    """The request body as JSON, or a clear 400 error."""
+    """The request body as JSON, or a clear 400 error (the :class:`Guard` bounds its size while it arrives)."""
     body = await request.body()
     if len(body) > MAX_BODY:
-        raise ApiError(413, "malformed", "request body too large")
-    try:
-        return json.loads(body or b"null")
-    except ValueError as exc:
-        raise ApiError(400, "malformed", f"body is not JSON: {exc}") from exc
+        raise ApiError(413, "too_large", "request body too large")
+    return load_json(body or b"null")
 
 
 def parse(model: type[M], data: Any) -> M:
@@ -297,10 +294,7 @@ async def _ws_message(hub: Hub, live: LiveGame, seat: str, conn: Connection, tex
     """Handle one client message; errors go back to this socket only."""
     msg_id: Any = None
     try:
-        try:
-            msg = json.loads(text)
-        except ValueError as exc:
-            raise ApiError(400, "malformed", f"message is not JSON: {exc}") from exc
+        msg = load_json(text, "message")
         if not isinstance(msg, dict):
             raise ApiError(400, "malformed", "a message is a JSON object with a 'type'")
         msg_id = msg.get("id")
@@ -334,17 +328,24 @@ async def favicon(request: Request) -> Response:
     return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
 
 
-def create_app(database_url: str | None = None, bot_delay_ms: int | None = None) -> Starlette:
-    """The web app, storing games in ``database_url`` (default: env MUSTER_DATABASE_URL or ./muster.db)."""
+def create_app(database_url: str | None = None, bot_delay_ms: int | None = None, limits: Limits | None = None,
+               max_live_games: int | None = None) -> Starlette:
+    """The web app, storing games in ``database_url`` (default: env MUSTER_DATABASE_URL or ./muster.db).
+
+    ``limits``: per-client rates (default: :meth:`Limits.from_env`); ``max_live_games``: how many games the
+    process holds in memory at most (default: env MUSTER_MAX_LIVE_GAMES or 2000; idle ones are evicted
+    and rebuilt from the database on demand).
+    """
     url = database_url or os.environ.get("MUSTER_DATABASE_URL") or "sqlite:///muster.db"
     delay = bot_delay_ms if bot_delay_ms is not None else int(os.environ.get("MUSTER_BOT_DELAY_MS", "400"))
+    live_cap = max_live_games or int(os.environ.get("MUSTER_MAX_LIVE_GAMES", "2000"))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         """Migrate the database, build the hub and wake waiting bots; stop them at shutdown."""
         engine = make_engine(url)
         await to_thread.run_sync(migrate, engine)
-        app.state.hub = Hub(Store(engine), delay)
+        app.state.hub = Hub(Store(engine), delay, keep_games=live_cap)
         app.state.replays = Replays()
         await app.state.hub.resume_bots()
         try:
@@ -372,4 +373,4 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None)
         WebSocketRoute("/ws/{token}", websocket_endpoint),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(Guard, limits=limits)])

@@ -132,6 +132,7 @@ class Hub:
             async with lock:
                 if game_id in self.games:  # another request loaded it while we waited
                     return self.games[game_id]
+                self._make_room()
                 live = await self._load(game_id)
                 self.games[game_id] = live
                 self._evict()
@@ -158,13 +159,21 @@ class Hub:
             raise ApiError(500, "corrupt", f"game {game_id} cannot be rebuilt from its stored actions with "
                                            "the current rules (was it recorded by an older version?)") from exc
 
-    def _evict(self) -> None:
+    def _make_room(self) -> None:
+        """Before holding one more game: evict idle ones; if every held game is busy, refuse (503), so
+        memory stays bounded however many games are opened at once."""
+        self._evict(room_for=1)
+        if len(self.games) >= self.keep_games:
+            raise ApiError(503, "busy", f"the server holds {len(self.games)} busy games, its limit: try again "
+                                        "in a minute")
+
+    def _evict(self, room_for: int = 0) -> None:
         """Forget the oldest idle games beyond ``keep_games`` (they are rebuilt from the database on demand).
 
         Idle: nobody connected, no bot running, nobody holding its lock. Should a request still hold
         an evicted copy, the database's version check refuses its write, so nothing can apply twice.
         """
-        excess = len(self.games) - self.keep_games
+        excess = len(self.games) + room_for - self.keep_games
         for game_id in list(self.games):
             if excess <= 0:
                 return
@@ -215,6 +224,7 @@ class Hub:
             raise ApiError(400, "malformed", "a game between two people is dealt from a secret key: "
                                              "a chosen seed is only for games against a bot")
         seed = secret_seed() if seed is None else seed
+        self._make_room()
         delay = self.default_bot_delay_ms if bot_delay_ms is None else bot_delay_ms
         game_id = secrets.token_hex(8)
         game = Game(rules, seed, {"ruleset": ruleset})

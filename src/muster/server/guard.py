@@ -1,0 +1,283 @@
+"""Defences in front of the web app: every input bounded in size, depth, time and rate (docs/security.md).
+
+* :class:`Guard` is an ASGI middleware. It refuses a request body over the limit *while reading it*
+  (a declared ``Content-Length`` over the limit is refused before a byte is read), gives up on a body
+  that stops arriving, limits how often one client may create games and step through replays, and
+  adds the security headers to every HTTP answer.
+* :func:`load_json` parses a body or websocket message, refusing nesting deeper than
+  :data:`MAX_DEPTH` as a plain 400 ``malformed`` (Python's parser would raise ``RecursionError``).
+* :class:`HeadTimeoutProtocol` is uvicorn's HTTP protocol with a deadline for a request's head, so a
+  client that opens connections and trickles its headers (slowloris) cannot hold them open.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from muster.server.hub import ApiError
+
+MAX_BODY = 64 * 1024
+"""The largest request body accepted (bytes); the biggest legitimate one, a list of remembered tokens, is
+far smaller."""
+MAX_DEPTH = 32
+"""The deepest JSON nesting accepted; the deepest legitimate message nests 3 levels."""
+HEAD_TIMEOUT_S = float(os.environ.get("MUSTER_HEAD_TIMEOUT_S", "10"))
+"""Seconds a client has to send a request's head (request line and headers) once it has begun."""
+BODY_TIMEOUT_S = float(os.environ.get("MUSTER_BODY_TIMEOUT_S", "10"))
+"""Seconds a client may pause while sending a request's body."""
+MAX_HEAD = 32 * 1024
+"""The largest request head (request line and headers, bytes)."""
+
+SECURITY_HEADERS = [
+    (b"content-security-policy",
+     b"default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+     b"connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"),
+    (b"x-frame-options", b"DENY"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),  # seat tokens travel in page URLs
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
+
+
+def json_depth(value: Any) -> int:
+    """How deeply lists and objects nest in a parsed JSON value (a scalar: 0), without recursion."""
+    deepest = 0
+    pending: list[tuple[Any, int]] = [(value, 0)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        if isinstance(item, list):
+            deepest = max(deepest, depth + 1)
+            pending.extend((child, depth + 1) for child in item if isinstance(child, (list, dict)))
+    return deepest
+
+
+def load_json(raw: str | bytes, what: str = "body") -> Any:
+    """Parse JSON from a client: a 400 ``malformed`` for anything that is not JSON or nests too deeply."""
+    try:
+        value = json.loads(raw)
+    except RecursionError as exc:  # the parser gives up past ~1000 levels; say so instead of failing
+        raise ApiError(400, "malformed", f"{what} nests deeper than {MAX_DEPTH} levels") from exc
+    except (ValueError, TypeError) as exc:  # UnicodeDecodeError is a ValueError
+        raise ApiError(400, "malformed", f"{what} is not JSON: {exc}") from exc
+    if json_depth(value) > MAX_DEPTH:
+        raise ApiError(400, "malformed", f"{what} nests deeper than {MAX_DEPTH} levels")
+    return value
+
+
+class TokenBuckets:
+    """Per-client token buckets: ``rate`` tokens a second up to ``burst``; remembers at most ``clients``."""
+
+    def __init__(self, rate: float, burst: float, clients: int = 10_000) -> None:
+        self.rate, self.burst, self.clients = rate, burst, clients
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+
+    def take(self, client: str, now: float | None = None) -> float:
+        """Take one token: 0.0 if allowed, else the seconds until one is available."""
+        now = time.monotonic() if now is None else now
+        tokens, last = self._buckets.pop(client, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - last) * self.rate)
+        wait = 0.0
+        if tokens >= 1:
+            tokens -= 1
+        else:
+            wait = (1 - tokens) / self.rate
+        self._buckets[client] = (tokens, now)
+        while len(self._buckets) > self.clients:  # forget the longest-quiet clients (they refilled anyway)
+            self._buckets.popitem(last=False)
+        return wait
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Rates per client (by peer address). A rate of 0 turns that limit off (for benchmarks)."""
+
+    create_per_minute: float = 30.0
+    create_burst: float = 30.0
+    replay_per_second: float = 20.0
+    replay_burst: float = 60.0
+
+    @classmethod
+    def from_env(cls) -> Limits:
+        """Defaults, overridden by ``MUSTER_CREATE_PER_MINUTE``, ``MUSTER_CREATE_BURST``,
+        ``MUSTER_REPLAY_PER_SECOND`` and ``MUSTER_REPLAY_BURST``."""
+        base = cls()
+        return cls(*(float(os.environ.get(f"MUSTER_{name.upper()}", getattr(base, name)))
+                     for name in ("create_per_minute", "create_burst", "replay_per_second", "replay_burst")))
+
+
+class _BodyTooLargeError(Exception):
+    """The body grew past the limit while arriving."""
+
+
+class _BodyTimeoutError(Exception):
+    """The body stopped arriving."""
+
+
+class Guard:
+    """The ASGI middleware described in the module docstring."""
+
+    def __init__(self, app: Any, limits: Limits | None = None, max_body: int = MAX_BODY,
+                 body_timeout_s: float = BODY_TIMEOUT_S) -> None:
+        self.app = app
+        self.limits = limits or Limits.from_env()
+        self.max_body = max_body
+        self.body_timeout_s = body_timeout_s
+        lim = self.limits
+        self.creating = TokenBuckets(lim.create_per_minute / 60, lim.create_burst) if lim.create_per_minute else None
+        self.replaying = TokenBuckets(lim.replay_per_second, lim.replay_burst) if lim.replay_per_second else None
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """Handle one connection's request."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def send_with_headers(message: Any) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                message = {**message, "headers": [*message.get("headers", []), *SECURITY_HEADERS]}
+            await send(message)
+
+        refused = self._refusal(scope)
+        if refused is not None:
+            await self._answer(send_with_headers, *refused, close=refused[0] == 413)
+            return
+        try:
+            await self.app(scope, self._bounded(receive), send_with_headers)
+        except _BodyTooLargeError:
+            if not started:
+                await self._answer(send_with_headers, 413, "too_large", f"request body over {self.max_body} bytes",
+                                   close=True)
+        except _BodyTimeoutError:
+            if not started:
+                await self._answer(send_with_headers, 408, "timeout", "the request body stopped arriving",
+                                   close=True)
+
+    def _refusal(self, scope: Any) -> tuple[int, str, str, float] | None:
+        """(status, code, message, retry-after) if the request is refused before it is read."""
+        for name, value in scope.get("headers", []):
+            if name == b"content-length" and (not value.isdigit() or int(value) > self.max_body):
+                return 413, "too_large", f"request body over {self.max_body} bytes", 0.0
+        client = (scope.get("client") or ("?", 0))[0]
+        path, method = scope.get("path", ""), scope.get("method", "")
+        bucket = None
+        if method == "POST" and path == "/api/games":
+            bucket, what = self.creating, "games created"
+        elif path.startswith("/api/games/") and path.endswith("/replay"):
+            bucket, what = self.replaying, "replay steps"
+        if bucket is not None:
+            wait = bucket.take(client)
+            if wait > 0:
+                return 429, "rate_limited", f"too many {what} from your address: try again in {wait:.0f} s", wait
+        return None
+
+    def _bounded(self, receive: Any) -> Any:
+        """``receive`` counting the body as it arrives, and timing out a body that stalls."""
+        seen = 0
+        done = False
+
+        async def bounded_receive() -> Any:
+            nonlocal seen, done
+            if done:
+                return await receive()
+            try:
+                message = await asyncio.wait_for(receive(), self.body_timeout_s)
+            except TimeoutError as exc:
+                raise _BodyTimeoutError from exc
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_body:
+                    raise _BodyTooLargeError
+                done = not message.get("more_body", False)
+            else:
+                done = True
+            return message
+
+        return bounded_receive
+
+    @staticmethod
+    async def _answer(send: Any, status: int, code: str, message: str, retry_after: float = 0.0,
+                      close: bool = False) -> None:
+        body = json.dumps({"type": "error", "code": code, "error": message}).encode()
+        headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+        if retry_after:
+            headers.append((b"retry-after", str(max(1, round(retry_after))).encode()))
+        if close:
+            headers.append((b"connection", b"close"))
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+
+
+class HeadTooLargeError(Exception):
+    """A request head over :data:`MAX_HEAD` (uvicorn answers 400 and closes the connection)."""
+
+
+class HeadTimeoutProtocol(HttpToolsProtocol):
+    """uvicorn's HTTP protocol, closing a connection whose request head does not arrive within
+    :data:`HEAD_TIMEOUT_S` (from the connection's opening, or from the first byte of a later request),
+    and refusing a head over :data:`MAX_HEAD` bytes."""
+
+    head_timeout_s = HEAD_TIMEOUT_S
+
+    def connection_made(self, transport: Any) -> None:
+        """Start the clock for the first request's head."""
+        super().connection_made(transport)
+        self._head_timer: asyncio.TimerHandle | None = None
+        self._arm()
+
+    def _arm(self) -> None:
+        if self._head_timer is None:
+            self._head_timer = self.loop.call_later(self.head_timeout_s, self._head_late)
+
+    def _disarm(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+    def _head_late(self) -> None:
+        self._head_timer = None
+        if not self.transport.is_closing():
+            self.transport.close()
+
+    def on_message_begin(self) -> None:
+        """A request begins: its head must be complete in time."""
+        super().on_message_begin()
+        self._head_bytes = 0
+        self._arm()
+
+    def _count(self, size: int) -> None:
+        self._head_bytes = getattr(self, "_head_bytes", 0) + size
+        if self._head_bytes > MAX_HEAD:
+            raise HeadTooLargeError  # raised inside the parser's callback: uvicorn answers 400 and closes
+
+    def on_url(self, url: bytes) -> None:
+        """Part of the request line: counted against the head's limit."""
+        self._count(len(url))
+        super().on_url(url)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        """One header: counted against the head's limit."""
+        self._count(len(name) + len(value) + 4)
+        super().on_header(name, value)
+
+    def on_headers_complete(self) -> None:
+        """The head arrived: stop the clock."""
+        self._disarm()
+        super().on_headers_complete()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """Stop the clock."""
+        self._disarm()
+        super().connection_lost(exc)
