@@ -21,7 +21,7 @@ from muster.server.guard import Limits
 from muster.server.hub import ApiError, Connection, Hub
 from muster.server.store import Store
 
-from .helpers import Server, create, state, ws_connect, ws_recv
+from .helpers import Server, act, create, state, ws_connect, ws_recv
 
 
 def stored_seed(server: Server, game_id: str) -> tuple[int, str | None]:
@@ -268,3 +268,45 @@ def test_live_games_in_memory_are_bounded_idle_ones_evicted_busy_ones_refused(tm
         engine.dispose()
 
     asyncio.run(scenario())
+
+
+# --- 3. undo never shows the opponent a card that stays hidden -------------------------------------
+
+
+def _to_imperial_card_turn(c: httpx.Client, imp: str, ins: str) -> dict[str, Any]:
+    """Both seats take their first choice until the Imperial seat is to play a card."""
+    for _ in range(200):
+        mine = state(c, imp)
+        if any(item["action"][0] == "ap" for item in mine["legal"]):
+            return mine
+        token = imp if mine["legal"] else ins
+        st = state(c, token)
+        assert act(c, token, st["version"], st["legal"][0]["action"]).status_code == 200
+    raise AssertionError("no Imperial card turn came")
+
+
+def test_a_card_played_cannot_be_taken_back_into_the_hand(server: Server) -> None:
+    with server.client() as c:
+        made = create(c, imperial="human", insurgent="human")
+        imp, ins = made["tokens"]["imperial"], made["tokens"]["insurgent"]
+        turn = _to_imperial_card_turn(c, imp, ins)
+        card = next(item["action"] for item in turn["legal"] if item["action"][0] == "ap")
+        assert act(c, imp, turn["version"], card).status_code == 200
+        played = state(c, imp)
+        assert card[1] not in played["view"]["hands"]["imperial"]
+        seen_by_insurgent = state(c, ins)
+        assert seen_by_insurgent["view"]["played"]["imperial"] == card[1]  # the Insurgent has seen which card
+        # rule: undo never goes back before an action that showed the opponent a card from the hand
+        assert not played["can_undo"]
+        refused = c.post(f"/api/seat/{imp}/undo", json={"version": played["version"]})
+        assert refused.status_code == 409 and refused.json()["code"] == "undo"
+        # spending the card's AP can still be taken back, to just after the card was played
+        prepare = next(item["action"] for item in played["legal"] if item["action"][0] == "prepare")
+        assert act(c, imp, played["version"], prepare).status_code == 200
+        spent = state(c, imp)
+        assert spent["can_undo"] and spent["step"] == played["step"] + 1
+        assert c.post(f"/api/seat/{imp}/undo", json={"version": spent["version"]}).status_code == 200
+        back = state(c, imp)
+    assert back["step"] == played["step"] and back["view"]["hands"] == played["view"]["hands"]
+    assert card[1] not in back["view"]["hands"]["imperial"]
+    assert back["view"]["hands"]["imperial"] == played["view"]["hands"]["imperial"]

@@ -33,6 +33,9 @@ class Game:
         self.options: dict[str, str] = dict(options or {})
         self.state: Any = rules.setup(seed, self.options)
         self.actions: list[Action] = []
+        self.undo_floor = 0
+        """Undo never goes back before this many actions: the last action that showed another seat
+        something hidden (a card from a hand) ended there."""
 
     # --- asking -------------------------------------------------------------------------
     @property
@@ -83,31 +86,46 @@ class Game:
         if act not in self.rules.legal_actions(self.state):
             raise IllegalActionError(f"illegal action {list(act)} (prompt: {self.rules.prompt(self.state)})")
         work = self.rules.clone(self.state)
+        before = self.rules.private_info(work)
         self.rules.apply(work, act)
         self.state = work
         self.actions.append(act)
+        if _revealed(before, self.rules.private_info(work)):
+            self.undo_floor = len(self.actions)
+
+    def _undo_target(self) -> int | None:
+        start = self.rules.undo_start(self.state)
+        if start is None:
+            return None
+        return max(start, self.undo_floor)
 
     def can_undo(self, seat: str | None = None) -> bool:
-        """True if undo back to the start of the current turn is allowed (for ``seat``, if given)."""
-        start = self.rules.undo_start(self.state)
+        """True if undo is allowed (for ``seat``, if given): back to the start of the current turn, or to
+        just after the turn's last action that showed another seat a hidden card, whichever is later."""
+        start = self._undo_target()
         if start is None or start >= len(self.actions):
             return False
         return seat is None or seat == self.rules.active_seat(self.state)
 
     def undo(self, seat: str | None = None) -> None:
-        """Return to the start of the current turn (replaying the history up to it)."""
+        """Take back the current turn's actions (replaying the history up to :meth:`can_undo`'s point)."""
         if not self.can_undo(seat):
-            raise UndoError("nothing to undo, or dice were rolled or cards drawn since this turn began")
-        start = self.rules.undo_start(self.state)
+            raise UndoError("nothing to undo: dice were rolled, cards drawn or a card shown since this turn began")
+        start = self._undo_target()
         assert start is not None
         self._replay(self.actions[:start])
 
     def _replay(self, actions: list[Action]) -> None:
         state = self.rules.setup(self.seed, self.options)
-        for act in actions:
+        floor = 0
+        for step, act in enumerate(actions, 1):
+            before = self.rules.private_info(state)
             self.rules.apply(state, act)
+            if _revealed(before, self.rules.private_info(state)):
+                floor = step
         self.state = state
         self.actions = list(actions)
+        self.undo_floor = floor
 
     # --- saving -------------------------------------------------------------------------
     def to_record(self) -> dict[str, JSON]:
@@ -166,3 +184,8 @@ class Game:
         except (ValueError, TypeError) as exc:
             raise CorruptStateError(f"save file is not JSON: {exc}") from exc
         return cls.from_record(rules, record)
+
+
+def _revealed(before: dict[str, frozenset[Any]], after: dict[str, frozenset[Any]]) -> bool:
+    """True if some seat's hidden facts lost one (it became known to others, e.g. a card played)."""
+    return any(not facts <= after.get(seat, frozenset()) for seat, facts in before.items())

@@ -158,6 +158,14 @@ class Rules(Protocol):
         """The action count at which the current turn began, if undo back to it is allowed."""
         ...
 
+    def private_info(self, state: Any) -> dict[str, frozenset[Any]]:
+        """Per seat, the hidden facts only that seat knows (in Freedom!, the cards in its hand).
+
+        When an action takes a fact out of a seat's set (a card played from the hand, so every seat now
+        knows it), undo can no longer go back before that action: undoing would leave the other seats
+        knowing something the rules hide from them (see docs/rules-decisions.md, "Undo")."""
+        ...
+
     def action_count(self, state: Any) -> int:
         """How many actions have been applied since setup."""
         ...

@@ -110,6 +110,10 @@ class FreedomRules:
             return None
         return state.turn_start
 
+    def private_info(self, state: State) -> dict[str, frozenset[Any]]:
+        """Per seat, the cards in its hand (what only that seat knows)."""
+        return {seat: frozenset(cards) for seat, cards in state.hands.items()}
+
     def action_count(self, state: State) -> int:
         """Actions applied so far."""
         return state.step
