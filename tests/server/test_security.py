@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import random
 import socket
 import time
 from collections.abc import Iterator
@@ -310,3 +311,57 @@ def test_a_card_played_cannot_be_taken_back_into_the_hand(server: Server) -> Non
     assert back["step"] == played["step"] and back["view"]["hands"] == played["view"]["hands"]
     assert card[1] not in back["view"]["hands"]["imperial"]
     assert back["view"]["hands"]["imperial"] == played["view"]["hands"]["imperial"]
+
+
+# --- 9. replays: snapshots, ready frames, a rate per client ------------------------------------------
+
+
+def test_replay_frames_from_snapshots_match_a_full_rebuild_even_after_an_undo() -> None:
+    from muster.core import Action, Game, get_rules
+    from muster.server.hub import LiveGame
+    from muster.server.replay import SNAPSHOT_EVERY, Replays
+
+    rules = get_rules("freedom")
+    game, chooser = Game(rules, 17), random.Random(17)
+    for _ in range(5 * SNAPSHOT_EVERY + 7):
+        game.apply(chooser.choice(game.legal_actions()))
+    live = LiveGame("g", game, 1, {}, 0)
+    replays = Replays()
+
+    def rebuilt(actions: list[Action], step: int, seat: str | None = "imperial") -> dict[str, Any]:
+        fresh = Game(rules, 17)
+        for a in actions[:step]:
+            fresh.apply(a)
+        return Replays().frame(LiveGame("x", fresh, 1, {}, 0), actions, step, seat)
+
+    actions = list(game.actions)
+    for step in (len(actions), 0, len(actions), 3, SNAPSHOT_EVERY * 2 + 1, len(actions) - 1, SNAPSHOT_EVERY):
+        assert replays.frame(live, actions, step, "imperial") == rebuilt(actions, step)
+    # the history changes below the snapshots (as an undo and other choices would): none of them is reused
+    branch = actions[:SNAPSHOT_EVERY + 3]
+    other = Game(rules, 17)
+    for a in branch:
+        other.apply(a)
+    legal = other.legal_actions()
+    other.apply(legal[-1] if legal[-1] != actions[len(branch)] else legal[0])
+    for _ in range(2 * SNAPSHOT_EVERY):
+        other.apply(chooser.choice(other.legal_actions()))
+    changed = list(other.actions)
+    for step in (len(changed), 2 * SNAPSHOT_EVERY + 5, SNAPSHOT_EVERY + 4):
+        assert replays.frame(live, changed, step, "imperial") == rebuilt(changed, step)
+    ready = replays.frame_json(live, 9, changed, 5, None)
+    assert json.loads(ready) == json.loads(json.dumps(rebuilt(changed, 5, None)))
+    assert replays.frame_json(live, 9, changed, 5, None) is ready  # the second asker gets the kept frame
+
+
+def test_replays_are_rate_limited_per_client(guarded: Server) -> None:
+    burst = int(Limits().replay_burst)
+    with guarded.client() as c:
+        made = create(c, imperial="random", insurgent="random", bot_delay_ms=0)
+        deadline = time.monotonic() + 60
+        while c.get(f"/api/games/{made['game_id']}/status").json()["status"] != "finished":
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        codes = [c.get(f"/api/games/{made['game_id']}/replay", params={"step": k % 2 * 100}).status_code
+                 for k in range(burst + 20)]
+    assert codes[:burst // 2] == [200] * (burst // 2) and codes[-1] == 429

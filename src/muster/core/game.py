@@ -37,6 +37,16 @@ class Game:
         """Undo never goes back before this many actions: the last action that showed another seat
         something hidden (a card from a hand) ended there."""
 
+    @classmethod
+    def at_position(cls, rules: Rules, seed: int, options: dict[str, str], state: Any,
+                    actions: list[Action]) -> Game:
+        """The game whose ``actions`` led to ``state`` (taken over as is, not replayed): for callers that
+        keep snapshots of positions, such as the web app's replays."""
+        game = cls.__new__(cls)
+        game.rules, game.seed, game.options = rules, seed, dict(options)
+        game.state, game.actions, game.undo_floor = state, list(actions), 0
+        return game
+
     # --- asking -------------------------------------------------------------------------
     @property
     def active_seat(self) -> str | None:

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, TypeVar
 
-from anyio import to_thread
+from anyio import CapacityLimiter, to_thread
 from pydantic import BaseModel, Field, ValidationError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -216,9 +216,11 @@ async def replay(request: Request) -> Response:
         raise ApiError(400, "malformed", "step must be an integer") from exc
     replays: Replays = request.app.state.replays
     async with live.lock:
-        actions = list(live.game.actions)
-    data = await to_thread.run_sync(replays.frame, live, actions, step, seat)
-    return JSONResponse(data)
+        actions, version = list(live.game.actions), live.version
+    # one thread builds replay frames, however many clients step at once: play never waits behind them
+    body = await to_thread.run_sync(replays.frame_json, live, version, actions, step, seat,
+                                    limiter=request.app.state.replay_threads)
+    return Response(body, media_type="application/json")
 
 
 @api
@@ -347,6 +349,7 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None,
         await to_thread.run_sync(migrate, engine)
         app.state.hub = Hub(Store(engine), delay, keep_games=live_cap)
         app.state.replays = Replays()
+        app.state.replay_threads = CapacityLimiter(1)
         await app.state.hub.resume_bots()
         try:
             yield

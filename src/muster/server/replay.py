@@ -1,35 +1,84 @@
-"""Stepping through a game: rebuild it up to any step (cached, so stepping forward is cheap)."""
+"""Stepping through a game: any step is rebuilt from a snapshot at most :data:`SNAPSHOT_EVERY` actions back.
+
+A replay used to rebuild the game from its setup whenever a client stepped backwards, so clients
+alternating the first and the last step made every request a full rebuild (docs/security.md, point 9).
+Now each game keeps a snapshot of its position every :data:`SNAPSHOT_EVERY` actions (built once, as far
+as anyone has asked), finished frames are kept ready as JSON, and one thread at a time builds frames.
+With the per-client rate limit of :class:`muster.server.guard.Guard`, replays cannot crowd out play.
+"""
 
 from __future__ import annotations
 
+import json
 import threading
+from collections import OrderedDict
 from typing import Any
 
 from muster.core import Action, Game
 from muster.server.hub import ApiError, LiveGame
 from muster.server.views import board_svg, phase_of
 
+SNAPSHOT_EVERY = 32
+"""Actions between two snapshots: a frame costs at most this many actions to rebuild."""
+
+
+class _Snapshots:
+    """One game's positions after 0, K, 2K, … actions, for the action list they were built from."""
+
+    def __init__(self) -> None:
+        self.actions: list[Action] = []
+        self.states: list[Any] = []
+
+    def keep_prefix(self, actions: list[Action]) -> None:
+        """Drop the snapshots an undo has invalidated (those past where ``actions`` differs)."""
+        same = 0
+        limit = min(len(self.actions), len(actions))
+        if self.actions[:limit] == actions[:limit]:
+            same = limit
+        else:
+            while same < limit and self.actions[same] == actions[same]:
+                same += 1
+        del self.states[same // SNAPSHOT_EVERY + 1:]
+        self.actions = self.actions[:same]
+
 
 class Replays:
-    """Keeps, per game, the last replayed position so the next step only applies one action."""
+    """Snapshots of up to ``keep`` games (least recently used dropped) and a cache of ready frames."""
 
-    def __init__(self, keep: int = 64) -> None:
-        self._cache: dict[str, Game] = {}
-        self._keep = keep
+    def __init__(self, keep: int = 32, frames: int = 512) -> None:
+        self._games: OrderedDict[str, _Snapshots] = OrderedDict()
+        self._frames: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
+        self._keep, self._keep_frames = keep, frames
         self._lock = threading.Lock()
 
     def _game_at(self, live: LiveGame, actions: list[Action], step: int) -> Game:
+        rules = live.game.rules
         with self._lock:
-            game = self._cache.pop(live.id, None)
-        if game is None or len(game.actions) > step or game.actions != actions[:len(game.actions)]:
-            game = Game(live.game.rules, live.game.seed, live.game.options)
-        for act in actions[len(game.actions):step]:
-            game.apply(act)
+            snaps = self._games.pop(live.id, None) or _Snapshots()
+            self._games[live.id] = snaps
+            while len(self._games) > self._keep:
+                self._games.popitem(last=False)
+            snaps.keep_prefix(actions)
+            if not snaps.states:
+                snaps.states.append(rules.setup(live.game.seed, live.game.options))
+            base = min(step // SNAPSHOT_EVERY, len(snaps.states) - 1)
+            state = rules.clone(snaps.states[base])
+        at = base * SNAPSHOT_EVERY
+        new: list[tuple[int, Any]] = []
+        for act in actions[at:step]:
+            rules.apply(state, act)
+            at += 1
+            if at % SNAPSHOT_EVERY == 0:
+                new.append((at // SNAPSHOT_EVERY, rules.clone(state)))
         with self._lock:
-            self._cache[live.id] = game
-            while len(self._cache) > self._keep:
-                self._cache.pop(next(iter(self._cache)))
-        return game
+            if snaps.actions[:len(actions)] != actions[:len(snaps.actions)]:
+                return Game.at_position(rules, live.game.seed, live.game.options, state, actions[:step])
+            if len(snaps.actions) < len(actions):
+                snaps.actions = list(actions)
+            for index, snapshot in new:
+                if index == len(snaps.states):
+                    snaps.states.append(snapshot)
+        return Game.at_position(rules, live.game.seed, live.game.options, state, actions[:step])
 
     def frame(self, live: LiveGame, actions: list[Action], step: int, seat: str | None) -> dict[str, Any]:
         """The position after ``step`` actions as ``seat`` saw it, with the action that led there."""
@@ -43,3 +92,20 @@ class Replays:
                 "svg": board_svg(game.state), "active_seat": game.active_seat, "phase": phase_of(view),
                 "round": view.get("round"), "last_action": last,
                 "outcome": game.outcome.to_json() if game.outcome else None}
+
+    def frame_json(self, live: LiveGame, version: int, actions: list[Action], step: int,
+                   seat: str | None) -> bytes:
+        """:meth:`frame` as JSON bytes, kept ready for the next asker of the same game version, step and seat."""
+        key = (live.id, version, len(actions), step, seat)
+        with self._lock:
+            ready = self._frames.get(key)
+            if ready is not None:
+                self._frames.move_to_end(key)
+                return ready
+        body = json.dumps(self.frame(live, actions, step, seat), ensure_ascii=False,
+                          separators=(",", ":")).encode("utf-8")
+        with self._lock:
+            self._frames[key] = body
+            while len(self._frames) > self._keep_frames:
+                self._frames.popitem(last=False)
+        return body
