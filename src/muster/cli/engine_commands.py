@@ -7,10 +7,26 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from muster.core import CorruptStateError, Game, get_rules
+from muster.core.game import MAX_RECORD_BYTES
 
 console = Console()
+
+
+def read_save_file(path: Path) -> bytes:
+    """A save file's bytes (at most :data:`MAX_RECORD_BYTES` of them read: a bigger file is refused on load)."""
+    with path.open("rb") as handle:
+        return handle.read(MAX_RECORD_BYTES + 1)
+
+
+def load_error(path: Path, exc: Exception) -> str:
+    """One line saying why a save file could not be loaded (no traceback; print it with markup escaped)."""
+    reason = " ".join(str(exc).split()) or type(exc).__name__
+    if len(reason) > 300:
+        reason = reason[:300] + "…"
+    return f"Cannot load {path}: {reason}"
 
 
 def demo(
@@ -44,9 +60,9 @@ def board_command(
     rules = get_rules("freedom")
     if state is not None:
         try:
-            game = Game.loads(rules, state.read_text(encoding="utf-8"))
+            game = Game.loads(rules, read_save_file(state))
         except (OSError, CorruptStateError) as exc:
-            console.print(f"[red]Cannot load {state}: {exc}[/red]")
+            console.print(f"[red]{escape(load_error(state, exc))}[/red]", highlight=False, soft_wrap=True)
             raise typer.Exit(2) from exc
     else:
         game = Game(rules, seed)

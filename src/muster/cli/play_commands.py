@@ -6,9 +6,11 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from muster.ai import make_bot
 from muster.ai.base import Bot, BotSpecError
+from muster.cli.engine_commands import load_error, read_save_file
 from muster.core import CorruptStateError, Game, get_rules
 from muster.games.freedom.constants import IMPERIAL, INSURGENT
 
@@ -42,16 +44,14 @@ def play(
         console.print(f"[red]Unknown ruleset {ruleset!r}: use 2nd or 1st.[/red]")
         raise typer.Exit(2)
     try:
-        if load is not None:
-            game = Game.loads(rules, load.read_text(encoding="utf-8"))
-        else:
-            game = Game(rules, seed, {"ruleset": ruleset})
+        game = (Game.loads(rules, read_save_file(load)) if load is not None
+                else Game(rules, seed, {"ruleset": ruleset}))
         players = build_players({IMPERIAL: imperial, INSURGENT: insurgent}, game.seed)
     except (OSError, CorruptStateError) as exc:
-        console.print(f"[red]Cannot load {load}: {exc}[/red]")
+        console.print(f"[red]{escape(load_error(load or Path('?'), exc))}[/red]", highlight=False, soft_wrap=True)
         raise typer.Exit(2) from exc
     except BotSpecError as exc:
-        console.print(f"[red]{exc}[/red]")
+        console.print(f"[red]{escape(str(exc))}[/red]")
         raise typer.Exit(2) from exc
     from muster.tui.session import Session  # the session pulls in rich layouts only when playing
 

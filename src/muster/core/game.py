@@ -22,6 +22,10 @@ from muster.core.interface import (
 
 RECORD_FORMAT = "muster-game"
 RECORD_VERSION = 1
+MAX_RECORD_BYTES = 16 * 2**20
+"""The largest save file read (a whole game takes well under 1 MB)."""
+MAX_RECORD_DEPTH = 64
+"""The deepest nesting of lists and objects accepted in a save file (real ones nest under 10)."""
 
 
 class Game:
@@ -187,15 +191,41 @@ class Game:
         return game
 
     @classmethod
-    def loads(cls, rules: Rules, text: str) -> Game:
-        """Load a save file from a JSON string."""
+    def loads(cls, rules: Rules, text: str | bytes) -> Game:
+        """Load a save file from a JSON string, or from the file's bytes (which must be UTF-8).
+
+        Whatever the input, the only error raised is :class:`CorruptStateError`, with a one-line message.
+        """
+        if isinstance(text, bytes):
+            if len(text) > MAX_RECORD_BYTES:
+                raise CorruptStateError(f"save file is too large ({len(text)} bytes; at most {MAX_RECORD_BYTES})")
+            try:
+                text = text.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise CorruptStateError(f"save file is not UTF-8 text (bad byte at offset {exc.start})") from exc
         try:
             record = json.loads(text)
+        except RecursionError as exc:
+            raise CorruptStateError(f"save file nests deeper than {MAX_RECORD_DEPTH} levels") from exc
         except (ValueError, TypeError) as exc:
             raise CorruptStateError(f"save file is not JSON: {exc}") from exc
+        if _depth(record) > MAX_RECORD_DEPTH:
+            raise CorruptStateError(f"save file nests deeper than {MAX_RECORD_DEPTH} levels")
         return cls.from_record(rules, record)
 
 
 def _revealed(before: dict[str, frozenset[Any]], after: dict[str, frozenset[Any]]) -> bool:
     """True if some seat's hidden facts lost one (it became known to others, e.g. a card played)."""
     return any(not facts <= after.get(seat, frozenset()) for seat, facts in before.items())
+
+
+def _depth(value: Any) -> int:
+    """How deeply lists and dicts nest in ``value`` (counted without recursion)."""
+    deepest, pending = 0, [(value, 0)]
+    while pending:
+        item, depth = pending.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is not None:
+            deepest = max(deepest, depth + 1)
+            pending.extend((child, depth + 1) for child in children if isinstance(child, (list, dict)))
+    return deepest
