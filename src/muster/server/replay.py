@@ -43,9 +43,10 @@ class _Snapshots:
 
 
 class Replays:
-    """Snapshots of up to ``keep`` games (least recently used dropped) and a cache of ready frames."""
+    """Snapshots of up to ``keep`` games (least recently used dropped; about 300 KB for a whole game) and the
+    last ``frames`` frames asked for, ready as JSON (about 40 KB each)."""
 
-    def __init__(self, keep: int = 32, frames: int = 512) -> None:
+    def __init__(self, keep: int = 32, frames: int = 128) -> None:
         self._games: OrderedDict[str, _Snapshots] = OrderedDict()
         self._frames: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
         self._keep, self._keep_frames = keep, frames
