@@ -22,7 +22,7 @@ from muster.server.guard import Limits
 from muster.server.hub import ApiError, Connection, Hub
 from muster.server.store import Store
 
-from .helpers import Server, act, create, state, ws_connect, ws_recv
+from .helpers import Server, act, create, state, wait_finished, ws_connect, ws_recv
 
 
 def stored_seed(server: Server, game_id: str) -> tuple[int, str | None]:
@@ -386,3 +386,25 @@ def test_replays_are_rate_limited_per_client(guarded: Server) -> None:
         elapsed = time.monotonic() - started
     assert refused is not None and refused.json()["code"] == "rate_limited"
     assert limits.replay_burst - 1 <= served <= limits.replay_burst + elapsed * limits.replay_per_second + 1
+
+
+@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="Debian's chromium is not installed")
+def test_the_pages_work_under_their_content_security_policy(guarded: Server) -> None:
+    from playwright.sync_api import sync_playwright
+
+    from .test_e2e import ARGS, CHROMIUM
+
+    with guarded.client() as c:
+        mine = create(c, imperial="human", insurgent="random", seed=3)
+        bots = create(c, imperial="random", insurgent="random")
+        wait_finished(c, bots["game_id"])
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
+        page = browser.new_page()
+        blocked: list[str] = []
+        page.on("console", lambda m: blocked.append(m.text) if "Content Security Policy" in m.text else None)
+        for path in ("/", f"/play/{mine['tokens']['imperial']}", f"/replay/{bots['game_id']}"):
+            page.goto(guarded.url + path, wait_until="load")
+            page.wait_for_timeout(1500)  # the scripts fetch and draw (any blocked script or style is logged)
+        browser.close()
+    assert blocked == []
