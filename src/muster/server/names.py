@@ -1,0 +1,67 @@
+"""Player names per seat: what a person calls themselves, shown to their opponent.
+
+Kept apart from the game tables (their own table, ``player_names``, migration 0003) and cached in
+memory per game, so state pushes read them without touching the database.
+"""
+
+from __future__ import annotations
+
+import threading
+import unicodedata
+
+from sqlalchemy import Column, ForeignKey, MetaData, String, Table, delete, insert, select
+from sqlalchemy.engine import Engine
+
+MAX_NAME = 40
+
+_metadata = MetaData()
+player_names = Table(
+    "player_names", _metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", String(16), primary_key=True),
+    Column("name", String(MAX_NAME), nullable=False),
+)
+
+_cache: dict[str, dict[str, str]] = {}
+_lock = threading.Lock()
+
+
+def clean_name(raw: str) -> str:
+    """A name as shown: printable characters only, spaces collapsed, at most 40 characters."""
+    text = "".join(ch for ch in raw if unicodedata.category(ch)[0] not in ("C",))
+    return " ".join(text.split())[:MAX_NAME]
+
+
+def cached_names(game_id: str) -> dict[str, str]:
+    """The names known for a game (empty until loaded or set)."""
+    with _lock:
+        return dict(_cache.get(game_id, {}))
+
+
+def load_names(engine: Engine, game_id: str) -> dict[str, str]:
+    """Read a game's names from the database into the cache (blocking: call from a thread)."""
+    with engine.connect() as conn:
+        rows = conn.execute(select(player_names.c.seat, player_names.c.name)
+                            .where(player_names.c.game_id == game_id)).all()
+    names = {str(seat): str(name) for seat, name in rows}
+    with _lock:
+        _cache[game_id] = names
+        if len(_cache) > 20000:
+            _cache.pop(next(iter(_cache)))
+    return names
+
+
+def set_name(engine: Engine, game_id: str, seat: str, name: str) -> str:
+    """Store (or clear, with an empty name) a seat's name; returns the cleaned name."""
+    cleaned = clean_name(name)
+    with engine.begin() as conn:
+        conn.execute(delete(player_names).where(player_names.c.game_id == game_id, player_names.c.seat == seat))
+        if cleaned:
+            conn.execute(insert(player_names).values(game_id=game_id, seat=seat, name=cleaned))
+    with _lock:
+        names = _cache.setdefault(game_id, {})
+        if cleaned:
+            names[seat] = cleaned
+        else:
+            names.pop(seat, None)
+    return cleaned
