@@ -9,18 +9,13 @@ from __future__ import annotations
 import threading
 import unicodedata
 
-from sqlalchemy import Column, ForeignKey, MetaData, String, Table, delete, insert, select
+from sqlalchemy import delete, insert, select
 from sqlalchemy.engine import Engine
+
+from muster.server.db import PlayerNameRow
 
 MAX_NAME = 40
 
-_metadata = MetaData()
-player_names = Table(
-    "player_names", _metadata,
-    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
-    Column("seat", String(16), primary_key=True),
-    Column("name", String(MAX_NAME), nullable=False),
-)
 
 _cache: dict[str, dict[str, str]] = {}
 _lock = threading.Lock()
@@ -41,8 +36,8 @@ def cached_names(game_id: str) -> dict[str, str]:
 def load_names(engine: Engine, game_id: str) -> dict[str, str]:
     """Read a game's names from the database into the cache (blocking: call from a thread)."""
     with engine.connect() as conn:
-        rows = conn.execute(select(player_names.c.seat, player_names.c.name)
-                            .where(player_names.c.game_id == game_id)).all()
+        rows = conn.execute(select(PlayerNameRow.seat, PlayerNameRow.name)
+                            .where(PlayerNameRow.game_id == game_id)).all()
     names = {str(seat): str(name) for seat, name in rows}
     with _lock:
         _cache[game_id] = names
@@ -55,9 +50,9 @@ def set_name(engine: Engine, game_id: str, seat: str, name: str) -> str:
     """Store (or clear, with an empty name) a seat's name; returns the cleaned name."""
     cleaned = clean_name(name)
     with engine.begin() as conn:
-        conn.execute(delete(player_names).where(player_names.c.game_id == game_id, player_names.c.seat == seat))
+        conn.execute(delete(PlayerNameRow).where(PlayerNameRow.game_id == game_id, PlayerNameRow.seat == seat))
         if cleaned:
-            conn.execute(insert(player_names).values(game_id=game_id, seat=seat, name=cleaned))
+            conn.execute(insert(PlayerNameRow).values(game_id=game_id, seat=seat, name=cleaned))
     with _lock:
         names = _cache.setdefault(game_id, {})
         if cleaned:

@@ -2,7 +2,7 @@
 // board module of the game (static/games/<game>/board.js) draws the map and supplies the words.
 import { api, el, loadGame, playerText, rememberSeat } from "./common.js";
 import { cardLink, enableCardFaces } from "./cards.js";
-import { latestDice, renderLog } from "./log.js";
+import { latestDice, renderLog, richText } from "./log.js";
 import { enableZoom } from "./zoom.js";
 
 const token = decodeURIComponent(location.pathname.split("/").pop());
@@ -134,7 +134,8 @@ function statusText(s) {
   const period = s.round >= game.data.period_b_from_round ? "B" : "A";
   let text = `Round ${s.round} of ${game.data.rounds} · Period ${period} · ${s.phase}`;
   if (s.phase === "Action phase" && s.active_seat && s.view.played) {
-    text += ` · ${seatName(s.active_seat)}'s card ${Math.min(s.view.played[s.active_seat] + 1, game.data.cards_per_phase)} of ${game.data.cards_per_phase}`;
+    const played = s.view.played[s.active_seat] + (game.mod.playingCard(s.view) === null ? 1 : 0);
+    text += ` · ${seatName(s.active_seat)}'s card ${Math.max(1, Math.min(played, game.data.cards_per_phase))} of ${game.data.cards_per_phase}`;
   }
   if (s.outcome) text = `Game over · ${text}`;
   return text;
@@ -155,14 +156,19 @@ function renderTop(s) {
 }
 
 function renderPrompt(s) {
-  $("prompt").textContent = s.prompt;
+  const playing = s.legal.length ? game.mod.playingCard(s.view) : null;
+  $("prompt").replaceChildren(...richText(game, s.prompt, spotlight),
+    ...(playing ? [el("span", { class: "playing" }, " · with ", cardLink(playing))] : []));
   $("hint").textContent = s.help || (s.legal.length ? "" : "");
   const buttons = groups.other.map((item) => {
+    // "Normal Movement (1 AP): 2 units 1 space…": the name on the button, the rest as its hint
+    const [name, ...rest] = item.label.split(": ");
+    const more = [rest.join(": "), item.hint].filter(Boolean).join(" · ");
     const b = el("button", { type: "button", class: `action${item.confirm ? " costly" : ""}`, "data-verb": item.action[0],
-      "data-arg": item.action[1] ?? "", title: item.hint || "",
+      "data-arg": item.action[1] ?? "", title: more || null,
       onclick: (e) => (item.confirm ? openMenu(e.currentTarget, item.label, [{ ...item, text: item.label }]) : choose(item.action)) },
-    item.label);
-    const showHint = () => { $("hint").textContent = item.hint || s.help || ""; };
+    name);
+    const showHint = () => { $("hint").textContent = more || s.help || ""; };
     b.addEventListener("pointerenter", showHint);
     b.addEventListener("focus", showHint);
     return b;

@@ -342,11 +342,17 @@ export function createBoard(container, data, handlers) {
       markLayer.append(s("path", { class: `move-arrow ${acts[k].seat || ""}${fire ? " fire" : ""}`,
         d: `M${a.x + ux * 18} ${a.y + uy * 18} L${b.x - ux * 24} ${b.y - uy * 24}`, "marker-end": "url(#arrowhead)" }));
     }
+    // a unit that marched away is not a loss: count the arrows leaving each space
+    const leaving = new Map();
+    for (let k = 0; k + 1 < acts.length; k++) {
+      const [verb, arg] = acts[k].action, [verb2] = acts[k + 1].action;
+      if (verb === "from" && ["to", "dest", "move"].includes(verb2)) leaving.set(arg, (leaving.get(arg) || 0) + 1);
+    }
     for (const [id, delta] of Object.entries(last.changes || {})) {
       const space = data.byId[id];
       if (!space) continue;
       const b = box(space);
-      const lost = ["exp", "ally", "ins"].reduce((n, k) => n + Math.min(0, delta[k] || 0), 0);
+      const lost = Math.min(0, ["exp", "ally", "ins"].reduce((n, k) => n + Math.min(0, delta[k] || 0), 0) + (leaving.get(id) || 0));
       const gained = ["exp", "ally", "ins"].reduce((n, k) => n + Math.max(0, delta[k] || 0), 0);
       if (lost < 0) {
         markLayer.append(s("g", { class: "hit-mark", transform: `translate(${b.x + b.w / 2 - 12} ${b.y + b.h / 2 - 12})` },
@@ -571,4 +577,13 @@ export function parseDice(line) {
   const dice = m[2].startsWith("[") ? JSON.parse(m[2]) : [Number(m[2])];
   return { before: m[1], dice, modifier: m[3] ? Number(m[3]) : 0, need: Number(m[4]), result: m[5],
     cannon: /fires at/.test(m[1]) };
+}
+
+/** The card whose action points are being spent now (shown beside the prompt), or null. */
+export function playingCard(view) {
+  const stack = view.stack || [];
+  for (let k = stack.length - 1; k >= 0; k--) {
+    if (stack[k].kind === "ap" && typeof stack[k].card === "number") return stack[k].card;
+  }
+  return null;
 }
