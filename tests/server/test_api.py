@@ -183,6 +183,10 @@ def test_websocket_play_pushes_state_to_both_seats(server: Server) -> None:
         assert ack["id"] == 7 and ack["version"] == first["version"] + 1
         pushed = ws_recv(wn, "state")
         assert pushed["version"] == ack["version"] and pushed["log_from"] == len(other["log"])
+        for message in (first, other, pushed):  # the browser draws the board: no drawing in any push
+            assert "svg" not in message and "<svg" not in json.dumps(message)
+        # the opponent's move is marked for the other seat until it acts
+        assert pushed["last"]["actions"] == [{"seat": "imperial", "action": first["legal"][0]["action"]}]
         wi.send("{broken")
         assert ws_recv(wi, "error")["code"] == "malformed"
         wi.send(json.dumps({"type": "action", "version": first["version"], "action": ["done", None]}))

@@ -118,10 +118,12 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
         prompt = f"Waiting for the {SEAT_NAME.get(active or '', active)} player."
     legal: list[dict[str, Any]] = []
     if mine:
-        for action, label in game.labelled_actions():
+        labelled = game.labelled_actions()
+        actions = [action for action, _ in labelled]
+        for action, label in labelled:
             item: dict[str, Any] = {"action": action.to_json(), "label": label,
                                     "hint": ad.hint(view, action, seat)}
-            warning = ad.warning(view, action, seat)
+            warning = ad.warning(view, action, seat, actions)
             if warning:
                 item["confirm"] = warning
             legal.append(item)

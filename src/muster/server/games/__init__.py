@@ -32,8 +32,9 @@ class WebAdapter(Protocol):
         """One line on the decision being asked (empty if nothing specific)."""
         ...
 
-    def warning(self, view: dict[str, Any], action: Action, seat: str | None) -> str:
-        """A sentence asking for a second confirmation before a costly choice (empty: none needed)."""
+    def warning(self, view: dict[str, Any], action: Action, seat: str | None, legal: list[Action]) -> str:
+        """A sentence asking for a second confirmation before a costly choice (empty: none needed);
+        ``legal`` is every choice open now (no warning where there is no alternative)."""
         ...
 
     def board_facts(self, view: dict[str, Any]) -> dict[str, dict[str, int]]:

@@ -92,14 +92,14 @@ class FreedomAdapter:
         """The terminal's one line on the decision on top of the stack."""
         return texts.decision_help(view)
 
-    def warning(self, view: dict[str, Any], action: Action, seat: str | None) -> str:
+    def warning(self, view: dict[str, Any], action: Action, seat: str | None, legal: list[Action]) -> str:
         """Costly choices: an opponent-coloured event played for AP (rule 4.3.1), a turn ended with AP left."""
         if action.verb == "ap" and isinstance(action.arg, int) and seat in OPPONENT_COLOUR:
             card = next(c for c in _static()["cards"] if c["number"] == action.arg)
             if card["event"] and card["side"] == OPPONENT_COLOUR[seat]:
                 return (f"{card['name']} favours your opponent: if you use it for its {card['ap']} AP, your "
                         "opponent may discard a card to play its event. Use it for AP anyway?")
-        if action.verb == "end":
+        if action.verb == "end" and len(legal) > 1:
             frame = (view.get("stack") or [{}])[-1]
             left = frame.get("ap") if isinstance(frame, dict) else None
             if isinstance(left, int) and left > 0:

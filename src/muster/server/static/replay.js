@@ -8,19 +8,23 @@ const $ = (id) => document.getElementById(id);
 const SEAT_NAME = { imperial: "Imperial", insurgent: "Insurgent" };
 let game = null;
 let board = null;
+let boardReady = null; // the board module loads once, however many frames arrive meanwhile
 
 /** Load the game's board module once, then draw a view (with last-move marks when given). */
+async function setup(name) {
+  game = await loadGame(name);
+  enableCardFaces(game);
+  board = game.mod.createBoard($("board"), game.data, { pick: () => {}, hover: (t) => { $("hover-info").textContent = t || ""; } });
+  $("board").append(board.element);
+  const zoom = enableZoom($("board"), board.element, game.mod.VIEWBOX, null);
+  $("zoom-in").addEventListener("click", () => zoom.zoomIn());
+  $("zoom-out").addEventListener("click", () => zoom.zoomOut());
+  $("zoom-fit").addEventListener("click", () => zoom.fit());
+}
+
 async function draw(frame, lines, last) {
-  if (!game) {
-    game = await loadGame(frame.game || "freedom");
-    enableCardFaces(game);
-    board = game.mod.createBoard($("board"), game.data, { pick: () => {}, hover: (t) => { $("hover-info").textContent = t || ""; } });
-    $("board").append(board.element);
-    const zoom = enableZoom($("board"), board.element, game.mod.VIEWBOX, null);
-    $("zoom-in").addEventListener("click", () => zoom.zoomIn());
-    $("zoom-out").addEventListener("click", () => zoom.zoomOut());
-    $("zoom-fit").addEventListener("click", () => zoom.fit());
-  }
+  boardReady = boardReady || setup(frame.game || "freedom");
+  await boardReady;
   const spot = (id, on) => board.highlight(id, on);
   board.update(frame.view, { targets: new Set(), selected: game.mod.selectedSpace(frame.view), last });
   $("tracks").replaceChildren(game.mod.drawTracks(game.data, frame.view));
