@@ -58,8 +58,7 @@ def wait_changed(page: Any, old: str) -> None:
         page.wait_for_function("v => document.querySelector('#status').dataset.version !== v "
                                "|| !document.querySelector('#error').hidden", arg=old, timeout=20000)
     except Exception:
-        page.screenshot(path="/tmp/fail.png")
-        print(page.inner_text(".promptbar"), page.evaluate("[...document.querySelectorAll('#board g.legal')].map(g => g.id)"))
+        print("stuck at:", page.inner_text(".promptbar"))  # what the page asked when nothing happened
         raise
     assert page.is_hidden("#error"), page.text_content("#error")
 
@@ -179,7 +178,8 @@ def test_a_full_round_by_clicking_on_the_map(web: Server, browser: Any) -> None:
     assert reloaded and saw_cards >= 5 and saw_marks
     assert "Round 2" in (page.text_content("#status") or "")
     assert page.locator("#log .log-round").count() >= 2 and page.locator("#log .log-card").count() >= 10
-    assert page.locator("#log .log-card.side-imperial").count() and page.locator("#log .log-card.side-insurgent").count()
+    for side in ("imperial", "insurgent"):  # the log coloured by side
+        assert page.locator(f"#log .log-card.side-{side}").count()
     assert not errors
     page.close()
 
