@@ -75,7 +75,7 @@ function openMenu(anchor, title, items, face) {
   closeMenu();
   menuAnchor = anchor;
   anchor.setAttribute("aria-expanded", "true");
-  const buttons = items.map((item) => el("button", { type: "button", role: "menuitem", class: "menu-item",
+  const buttons = items.map((item) => el("button", { type: "button", class: "menu-item",
     "data-verb": item.action[0], onclick: () => (item.confirm ? confirmStep(anchor, item) : choose(item.action)) },
   el("span", { class: "menu-label" }, item.text), item.hint ? el("span", { class: "menu-hint" }, item.hint) : null,
   item.confirm ? el("span", { class: "menu-warn" }, "gives your opponent something: asks again") : null));
@@ -90,7 +90,7 @@ function openMenu(anchor, title, items, face) {
 /** Principle: warn before the costly click. The same menu asks once more, in words. */
 function confirmStep(anchor, item) {
   const menu = $("card-menu");
-  const yes = el("button", { type: "button", role: "menuitem", class: "menu-item danger", "data-confirm": "yes",
+  const yes = el("button", { type: "button", class: "menu-item danger", "data-confirm": "yes",
     onclick: () => choose(item.action) }, el("span", { class: "menu-label" }, `Yes: ${item.text.toLowerCase()}`));
   menu.replaceChildren(el("p", { class: "menu-warning", role: "alert" }, item.confirm), yes,
     el("button", { type: "button", class: "menu-cancel", onclick: () => { closeMenu(); anchor.focus(); } }, "No, go back"));
@@ -196,7 +196,7 @@ function renderHand(s) {
     const c = game.data.cardsByNumber[n];
     const items = groups.card.get(n) || [];
     const b = el("button", { type: "button", class: `hand-card side-${c.side}${items.length ? " legal" : ""}`, "data-card": n,
-      "aria-haspopup": items.length ? "menu" : null, "aria-expanded": items.length ? "false" : null,
+      "aria-haspopup": items.length ? "dialog" : null, "aria-expanded": items.length ? "false" : null,
       "aria-label": `${c.number}${c.deck} ${c.name}, ${c.ap} AP${items.length ? ": choose how to play it" : ""}` },
     el("span", { class: "hc-no" }, `${c.number}${c.deck}`), el("span", { class: "hc-ap" }, `${c.ap} AP`),
     el("span", { class: "hc-name" }, c.name));
