@@ -466,45 +466,52 @@ export function cardSeat(data, n) {
 }
 
 // --- tracks -----------------------------------------------------------------------------------
+// Tracks in pairs (Imperial left, Insurgent right where both sides have one).
 const TRACKS = [
-  ["Round", (v) => v.round, [1, 6], null],
-  ["Imperial Morale", (v) => v.tracks.imperial.morale, "morale", "imperial"],
-  ["Insurgent Morale", (v) => v.tracks.insurgent.morale, "morale", "insurgent"],
-  ["Imperial Money", (v) => v.tracks.imperial.money, "money", "imperial"],
-  ["Imperial Supplies", (v) => v.tracks.imperial.supplies, "supplies", "imperial"],
-  ["Insurgent Supplies", (v) => v.tracks.insurgent.supplies, "supplies", "insurgent"],
-  ["Imperial Plea", (v) => v.tracks.imperial.plea, "imperial_plea", "imperial"],
-  ["Insurgent Pressure", (v) => v.tracks.insurgent.pressure, "pressure", "insurgent"],
-  ["Imperial Preparation", (v) => v.tracks.imperial.preparation, "preparation", "imperial"],
-  ["Insurgent Preparation", (v) => v.tracks.insurgent.preparation, "preparation", "insurgent"],
-  ["Population", (v) => v.tracks.insurgent.population, "population", "insurgent"],
+  [["Imperial Morale", (v) => v.tracks.imperial.morale, "morale", "imperial"],
+    ["Insurgent Morale", (v) => v.tracks.insurgent.morale, "morale", "insurgent"]],
+  [["Imperial Supplies", (v) => v.tracks.imperial.supplies, "supplies", "imperial"],
+    ["Insurgent Supplies", (v) => v.tracks.insurgent.supplies, "supplies", "insurgent"]],
+  [["Imperial Preparation", (v) => v.tracks.imperial.preparation, "preparation", "imperial"],
+    ["Insurgent Preparation", (v) => v.tracks.insurgent.preparation, "preparation", "insurgent"]],
+  [["Money", (v) => v.tracks.imperial.money, "money", "imperial"],
+    ["Pressure", (v) => v.tracks.insurgent.pressure, "pressure", "insurgent"]],
+  [["Plea", (v) => v.tracks.imperial.plea, "imperial_plea", "imperial"],
+    ["Population", (v) => v.tracks.insurgent.population, "population", "insurgent"]],
+  [["Round", (v) => v.round, [1, 6], null]],
 ];
 
 /** Every track as a numbered strip with its marker (an SVG for the side panel). */
 export function drawTracks(data, view) {
-  const W = 300, rowH = 34;
-  const root = s("svg", { viewBox: `0 0 ${W} ${TRACKS.length * rowH + 4}`, class: "tracks-svg", role: "img",
-    "aria-label": TRACKS.map(([name, get]) => `${name} ${trackValue(get(view))}`).join(", ") });
-  TRACKS.forEach(([name, get, range, side], k) => {
+  const W = 304, rowH = 31, colW = 150;
+  const all = TRACKS.flat();
+  const root = s("svg", { viewBox: `0 0 ${W} ${TRACKS.length * rowH + 2}`, class: "tracks-svg", role: "img",
+    "aria-label": all.map(([name, get]) => `${name} ${trackValue(get(view))}`).join(", ") });
+  TRACKS.forEach((pair, row) => pair.forEach(([name, get, range, side], col) => {
     const [lo, hi] = Array.isArray(range) ? range : data.tracks[range];
     const raw = get(view), value = typeof raw === "number" ? raw : lo;
-    const y = k * rowH + 2, x0 = 12, x1 = W - 30, step = (x1 - x0) / (hi - lo);
+    const width = pair.length === 1 ? W - 4 : colW - 8;
+    const y = row * rowH + 1, x0 = col * (colW + 4) + 10, x1 = x0 + width - 22, step = (x1 - x0) / (hi - lo);
     const g = s("g", { class: `track ${side || "neutral"}` });
-    let label = `${name}`;
-    if (name === "Round") label += ` · Period ${view.round >= data.period_b_from_round ? "B" : "A"}`;
-    if (name === "Insurgent Pressure" && raw < 0) label += " · help received";
-    g.append(s("text", { x: 2, y: y + 11, class: "track-name" }, label),
-      s("rect", { x: x0, y: y + 15, width: x1 - x0, height: 8, rx: 4, class: "track-bar" }));
+    let label = name;
+    if (name === "Round") label += ` ${view.round} of ${hi} · Period ${view.round >= data.period_b_from_round ? "B" : "A"}`;
+    if (name === "Pressure" && raw < 0) label += " · help received";
+    g.append(s("text", { x: x0 - 8, y: y + 10, class: "track-name" }, label),
+      s("rect", { x: x0, y: y + 15, width: x1 - x0, height: 7, rx: 3.5, class: "track-bar" }));
+    const major = hi - lo > 12 ? 5 : 1;
     for (let v = lo; v <= hi; v++) {
-      const major = (v - lo) % (hi - lo > 12 ? 5 : 1) === 0;
-      g.append(s("line", { x1: x0 + (v - lo) * step, x2: x0 + (v - lo) * step, y1: y + 15, y2: y + (major ? 27 : 23), class: major ? "tick major" : "tick" }));
+      const big = (v - lo) % major === 0;
+      g.append(s("line", { x1: x0 + (v - lo) * step, x2: x0 + (v - lo) * step, y1: y + 15, y2: y + (big ? 26 : 22), class: big ? "tick major" : "tick" }));
+    }
+    if (name === "Round") {
+      for (let v = lo; v <= hi; v++) g.append(s("text", { x: x0 + (v - lo) * step, y: y + 31, class: "track-max", "text-anchor": "middle" }, v));
     }
     const mx = x0 + (Math.max(lo, Math.min(hi, value)) - lo) * step;
-    g.append(s("circle", { cx: mx, cy: y + 19, r: 10, class: "track-marker" }),
-      s("text", { x: mx, y: y + 24, class: "track-value" }, trackValue(raw)),
-      s("text", { x: W - 2, y: y + 24, class: "track-max" }, hi));
+    g.append(s("circle", { cx: mx, cy: y + 18.5, r: 9.5, class: "track-marker" }),
+      s("text", { x: mx, y: y + 23, class: "track-value" }, trackValue(raw)),
+      name === "Round" ? null : s("text", { x: x1 + 20, y: y + 23, class: "track-max" }, hi));
     root.append(g);
-  });
+  }));
   return root;
 }
 
