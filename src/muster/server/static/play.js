@@ -132,7 +132,7 @@ function pick(kind, id, element) {
 // --- rendering ------------------------------------------------------------------------------
 function statusText(s) {
   const period = s.round >= game.data.period_b_from_round ? "B" : "A";
-  let text = `Round ${s.round} of ${game.data.rounds} · Period ${period} · ${s.phase}`;
+  let text = `Round ${s.round} of ${game.data.rounds} · Period ${period}${s.outcome ? "" : ` · ${s.phase}`}`;
   if (s.phase === "Action phase" && s.active_seat && s.view.played) {
     const played = s.view.played[s.active_seat] + (game.mod.playingCard(s.view) === null ? 1 : 0);
     text += ` · ${seatName(s.active_seat)}'s card ${Math.max(1, Math.min(played, game.data.cards_per_phase))} of ${game.data.cards_per_phase}`;
@@ -369,6 +369,7 @@ async function start() {
     $("zoom-out").addEventListener("click", () => zoom.zoomOut());
     $("zoom-fit").addEventListener("click", () => zoom.fit());
     onState(first);
+    performance.mark("muster:drawn"); // the first full drawing (benchmarks/web_load.py reads it)
     connect();
   } catch (err) {
     showError(err.message);

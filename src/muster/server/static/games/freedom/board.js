@@ -144,10 +144,10 @@ function crackIcon(x, y) { // a damaged Wall section
     s("circle", { r: 13, class: "badge" }), s("path", { d: "M-2 -10 L3 -3 L-3 1 L3 5 L-1 10", class: "crack" }));
 }
 
-function rubbleIcon(x, y) { // a destroyed Wall section
+function rubbleIcon(x, y) { // a destroyed Wall section: a breach, bricks tumbling out
   return s("g", { class: "wall-state destroyed", transform: `translate(${x} ${y})` },
-    s("circle", { r: 14, class: "badge" }),
-    s("path", { d: "M-10 8 L-7 0 L-2 3 L0 -5 L5 -1 L8 -6 L11 8 Z", class: "rubble" }));
+    s("rect", { x: -14, y: -14, width: 28, height: 28, rx: 5, class: "badge" }),
+    s("path", { d: "M-10 -8 h7 v5 h-7 Z M2 -8 h8 v5 h-8 Z M-10 -1 l6 2 l-2 5 l-6 -2 Z M3 2 h7 v5 h-7 Z M-4 6 h5 v4 h-5 Z", class: "rubble" }));
 }
 
 function civilians(n, x, y) {
