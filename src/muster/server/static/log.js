@@ -40,9 +40,9 @@ export function richText(game, text, onSpace) {
 export function diceView(d) {
   const faces = d.dice.map((n) => el("span", { class: "die", "aria-label": `die ${n}` }, n));
   const mod = d.modifier ? el("span", { class: "dice-mod" }, d.modifier > 0 ? `+${d.modifier}` : `−${-d.modifier}`) : null;
-  const word = /^(miss|no hit|refused|no answer)/.test(d.result) ? "miss" : "hit";
-  const rule = d.cannon ? `each die needs ${d.need}+` : d.dice.length > 1 ? `best die${d.modifier ? " with modifier" : ""} needs ${d.need}+`
-    : `needs ${d.need}+`;
+  const word = /^(miss|no hit|0 hit|refused|no answer)/.test(d.result) ? "miss" : "hit";
+  const rule = d.cannon ? `each die${d.modifier ? " with it" : ""} needs ${d.need}+`
+    : d.best ? `the better die${d.modifier ? " with it" : ""} needs ${d.need}+` : `needs ${d.need}+`;
   return el("span", { class: "dice" }, ...faces, mod, el("span", { class: "dice-need" }, rule),
     el("strong", { class: `dice-result ${word}` }, d.result));
 }

@@ -574,23 +574,21 @@ export function polish(line) {
 }
 
 /**
- * Dice in a line: {before, dice: [n...], modifier, need, result, after} or null. The engine writes
- * "rolls [5, 3]-1, needs 8: miss" (two dice, the better one counts, modifier after the list) and
- * "rolls 4+1, needs 6: hit" (one die).
+ * Dice in a line: {before, dice: [n...], best, modifier, need, result, cannon} or null. The engine
+ * writes "rolls 5 and 3, best 5 -1, needs 8: miss" (an Imperial attack: the better die counts),
+ * "rolls 4 +1, needs 6: hit" (one die), "rolls 6 and 4, +1 each, needs 5: 2 hits" (a cannon: each
+ * die on its own). Lines of older games ("rolls [5, 3]-1", "1 hit(s)") are read too.
  */
 export function parseDice(line) {
-  const m = line.match(/^(.*?): rolls (\[[\d, ]+\]|\d+)\s*([+-]\d+)?, needs (\d+): ([^.]+)\.?$/);
+  let m = line.match(/^(.*?): rolls ([\d]+(?: and \d+)*)(, best \d+)?( [+-]\d+|, [+-]\d+ each)?, needs (\d+): ([^.]+)\.?$/);
+  if (m) {
+    const mod = m[4] ? Number(m[4].replace(/[^\d+-]/g, "")) : 0;
+    return { before: m[1], dice: m[2].split(" and ").map(Number), best: Boolean(m[3]), modifier: mod,
+      need: Number(m[5]), result: m[6], cannon: /fires at/.test(m[1]) };
+  }
+  m = line.match(/^(.*?): rolls (\[[\d, ]+\]|\d+)\s*([+-]\d+)?, needs (\d+): ([^.]+)\.?$/);
   if (!m) return null;
   const dice = m[2].startsWith("[") ? JSON.parse(m[2]) : [Number(m[2])];
-  return { before: m[1], dice, modifier: m[3] ? Number(m[3]) : 0, need: Number(m[4]), result: m[5],
-    cannon: /fires at/.test(m[1]) };
-}
-
-/** The card whose action points are being spent now (shown beside the prompt), or null. */
-export function playingCard(view) {
-  const stack = view.stack || [];
-  for (let k = stack.length - 1; k >= 0; k--) {
-    if (stack[k].kind === "ap" && typeof stack[k].card === "number") return stack[k].card;
-  }
-  return null;
+  return { before: m[1], dice, best: dice.length > 1 && !/fires at/.test(m[1]), modifier: m[3] ? Number(m[3]) : 0,
+    need: Number(m[4]), result: m[5], cannon: /fires at/.test(m[1]) };
 }
