@@ -67,6 +67,11 @@ function terrain(data) {
   for (const y of [170, 248, 326, 404]) {
     g.append(s("path", { d: trench.replace("{y}", y), fill: "none", stroke: "#b79d64", "stroke-width": 3, "stroke-linejoin": "round", opacity: 0.55 }));
   }
+  // the ditch in front of the Wall, and olive groves on the plain
+  g.append(s("path", { d: "M140 497 H925", stroke: "#7d8f96", "stroke-width": 7, opacity: 0.55 }));
+  for (const [ox, oy] of [[140, 60], [400, 70], [700, 58], [930, 250], [120, 300]]) {
+    for (let k = 0; k < 5; k++) g.append(s("circle", { cx: ox + k * 9, cy: oy + (k % 2) * 6, r: 4, fill: "#9aa46a", opacity: 0.6 }));
+  }
   // Kütahi's camp: tents
   for (const [tx, ty] of [[985, 118], [1020, 112], [1055, 118], [1090, 112], [1115, 122]]) {
     g.append(s("path", { d: `M${tx - 11} ${ty + 8} L${tx} ${ty - 10} L${tx + 11} ${ty + 8} Z`, fill: "#f3ead2", stroke: "#7a5a2a", "stroke-width": 1.5 }));
@@ -591,4 +596,13 @@ export function parseDice(line) {
   const dice = m[2].startsWith("[") ? JSON.parse(m[2]) : [Number(m[2])];
   return { before: m[1], dice, best: dice.length > 1 && !/fires at/.test(m[1]), modifier: m[3] ? Number(m[3]) : 0,
     need: Number(m[4]), result: m[5], cannon: /fires at/.test(m[1]) };
+}
+
+/** The card whose action points are being spent now (shown beside the prompt), or null. */
+export function playingCard(view) {
+  const stack = view.stack || [];
+  for (let k = stack.length - 1; k >= 0; k--) {
+    if (stack[k].kind === "ap" && typeof stack[k].card === "number") return stack[k].card;
+  }
+  return null;
 }
