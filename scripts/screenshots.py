@@ -22,6 +22,9 @@ from typing import Any
 import httpx
 from playwright.sync_api import Page, sync_playwright
 
+from muster.ai import make_bot
+from muster.core import Action
+
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
@@ -39,10 +42,20 @@ def free_port() -> int:
 class Driver:
     """Plays one seat through the JSON API (random legal choices, a few preferences)."""
 
-    def __init__(self, base: str, token: str, seed: int = 1) -> None:
+    def __init__(self, base: str, token: str, seed: int = 1, bot: str | None = None) -> None:
         self.client = httpx.Client(base_url=base, timeout=30)
         self.token = token
         self.rng = random.Random(seed)
+        self.bot = make_bot(bot, seed=seed) if bot else None
+
+    def pick(self, st: dict[str, Any]) -> Any:
+        """The action to take: the bot's choice if there is a bot, else a random one (never ending early)."""
+        if self.bot is not None:
+            legal = [Action.from_json(i["action"]) for i in st["legal"]]
+            view = {**st["view"], "log": []}  # the state message carries the log beside the view
+            return self.bot.choose(view, legal, st["seat"]).to_json()
+        choices = [i for i in st["legal"] if i["action"][0] not in ("end", "done")] or st["legal"]
+        return self.rng.choice(choices)["action"]
 
     def state(self) -> dict[str, Any]:
         """The seat's state now."""
@@ -57,9 +70,8 @@ class Driver:
             if st["outcome"] or (st["legal"] and done(st)):
                 return st
             if st["legal"]:
-                choices = [i for i in st["legal"] if i["action"][0] not in ("end", "done")] or st["legal"]
-                self.client.post(f"/api/seat/{self.token}/action",
-                                 json={"version": st["version"], "action": self.rng.choice(choices)["action"]})
+                body = {"version": st["version"], "action": self.pick(st)}
+                self.client.post(f"/api/seat/{self.token}/action", json=body)
             else:
                 time.sleep(0.05)
         raise TimeoutError("the game never reached the wanted position")
@@ -176,11 +188,12 @@ def shots(base: str, out: Path) -> None:
         open_seat(page, base, token)
         shot(page, out, "round-2.png")
 
-        # The Insurgent side, against the Strongest bot thinking
+        # The Insurgent side (played here by the Standard bot's choices) against the Strongest bot
         made = api.post("/api/games", json={"insurgent": "human", "imperial": "strongest", "seed": 3,
-                                            "bot_delay_ms": 0}).json()
+                                            "bot_delay_ms": 0, "names": {"insurgent": "Notis"}}).json()
         ins = made["tokens"]["insurgent"]
-        Driver(base, ins, 2).until(lambda st: st["phase"] == "Replenishment" or st["round"] >= 2, limit=300)
+        Driver(base, ins, 2, bot="heuristic").until(lambda st: st["phase"] == "Replenishment" or st["round"] >= 2,
+                                                    limit=300)
         open_seat(page, base, ins)
         shot(page, out, "insurgent-replenishment.png")
 
