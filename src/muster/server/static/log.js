@@ -41,6 +41,10 @@ export function diceView(d) {
   const faces = d.dice.map((n) => el("span", { class: "die", "aria-label": `die ${n}` }, n));
   const mod = d.modifier ? el("span", { class: "dice-mod" }, d.modifier > 0 ? `+${d.modifier}` : `−${-d.modifier}`) : null;
   const word = /^(miss|no hit|0 hit|refused|no answer)/.test(d.result) ? "miss" : "hit";
+  if (d.total !== undefined) {
+    return el("span", { class: "dice" }, ...faces, el("span", { class: "dice-mod" }, `+${d.modifier} = ${d.total}`),
+      el("strong", { class: `dice-result ${word}` }, d.result));
+  }
   const rule = d.cannon ? `each die${d.modifier ? " with it" : ""} needs ${d.need}+`
     : d.best ? `the better die${d.modifier ? " with it" : ""} needs ${d.need}+` : `needs ${d.need}+`;
   return el("span", { class: "dice" }, ...faces, mod, el("span", { class: "dice-need" }, rule),

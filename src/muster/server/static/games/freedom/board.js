@@ -238,6 +238,7 @@ export function createBoard(container, data, handlers) {
   });
 
   let view = null;
+  let verbs = new Map(); // legal place → what choosing it does, for the hover line
   const activate = (g) => {
     if (!g.classList.contains("legal")) return;
     if (g.dataset.space) handlers.pick("space", g.dataset.space, g);
@@ -269,9 +270,11 @@ export function createBoard(container, data, handlers) {
 
   function hoverText(g) {
     if (!view) return null;
-    if (g.dataset.space) return describe(data, view, g.dataset.space);
+    const id = g.dataset.space || g.dataset.area;
+    const todo = g.classList.contains("legal") && verbs.get(id) ? ` — click to ${verbs.get(id)}` : "";
+    if (g.dataset.space) return describe(data, view, g.dataset.space) + todo;
     const k = data.areas.findIndex((a) => a.id === g.dataset.area);
-    return `${data.areas[k].name}: ${SIDE_NAME[view.areas.side[k]]} side, ${view.areas.markers[k]} support marker${view.areas.markers[k] === 1 ? "" : "s"}`;
+    return `${data.areas[k].name}: ${SIDE_NAME[view.areas.side[k]]} side, ${view.areas.markers[k]} support marker${view.areas.markers[k] === 1 ? "" : "s"}${todo}`;
   }
 
   function centre(g) {
@@ -375,6 +378,7 @@ export function createBoard(container, data, handlers) {
     /** Redraw pieces and marks for a view; ``marks``: {targets: Set of ids, selected, last}. */
     update(newView, marks) {
       view = newView;
+      verbs = marks.verbs || new Map();
       for (const g of groups.values()) g.classList.remove("arrived");
       drawPieces();
       const targets = marks.targets || new Set();
@@ -382,7 +386,7 @@ export function createBoard(container, data, handlers) {
         const legal = targets.has(id);
         g.classList.toggle("legal", legal);
         g.classList.toggle("selected", marks.selected === id);
-        const name = g.dataset.space ? describe(data, view, id) : hoverText(g);
+        const name = g.dataset.space ? describe(data, view, id) : hoverText(g).split(" — ")[0];
         if (legal) {
           g.setAttribute("tabindex", "0");
           g.setAttribute("role", "button");
@@ -535,6 +539,7 @@ export function classify(line) {
   if (/^Cannons phase/.test(line)) return { level: "phase", title: "Cannon fire" };
   if (/^Replenishment phase/.test(line)) return { level: "phase", title: "Replenishment" };
   if (/^Round \d+ ends/.test(line)) return { level: "phase", title: "End of the round" };
+  if (/^Game over/.test(line)) return { level: "phase", title: "Game over", keep: true };
   if (/^(Period B|The siege enters Period B)/.test(line)) return { level: "phase", title: "Period B", keep: true };
   if (/^(Imperial|Insurgent) draws /.test(line)) return { level: "phase", title: "Administration", keep: true, side: sideOf(line) };
   m = line.match(/^(Imperial|Insurgent) (plays|discards) (\d+)([AB]) /);
@@ -567,15 +572,20 @@ export function reorder(lines) {
   return out.concat(run);
 }
 
-/** Wording as a wargamer reads it: plurals, articles, track names. */
+/** Wording as a wargamer reads it: plurals, articles, track names, causes named. */
 export function polish(line) {
   return line
-    .replace(/\b1 unit\(s\)/g, "1 unit").replace(/unit\(s\)/g, "units")
+    .replace(/\b(\d+) ((?:[A-Z][a-z]+ )?)unit\(s\)( arrive\b)?/g,
+      (_, n, kind, verb) => `${n} ${kind}${n === "1" ? "unit" : "units"}${verb ? (n === "1" ? " arrives" : " arrive") : ""}`)
     .replace(/\b1 card\(s\)/g, "1 card").replace(/card\(s\)/g, "cards")
     .replace(/\b0 hit\(s\)/g, "no hit").replace(/\b1 hit\(s\)/g, "1 hit").replace(/hit\(s\)/g, "hits")
     .replace(/\bA Imperial\b/g, "An Imperial").replace(/\bA Insurgent\b/g, "An Insurgent")
     .replace(/\b1 supplies\b/g, "1 Supply").replace(/\b(\d+) supplies\b/g, "$1 Supplies")
-    .replace(/\b1 morale\b/g, "1 Morale").replace(/\bpreparation cannot change\b/g, "Preparation track is already at its limit");
+    .replace(/\b(\d+) morale\b/g, "$1 Morale")
+    .replace(/^(Imperial|Insurgent) preparation cannot change\.$/, "$1 Preparation track is already at its limit.")
+    .replace(/: a marker is added \((\d+)\)\.$/, ": a marker is added (now $1).")
+    .replace(/^(Imperial|Insurgent) unit removed from (.*) \(event\)\.$/, "The event removes an $1 unit from $2.")
+    .replace(/^Imperial unit removed from (.*) \(unpaid troops leave\)\.$/, "Unpaid, an Imperial unit leaves $1.");
 }
 
 /**
@@ -585,6 +595,12 @@ export function polish(line) {
  * die on its own). Lines of older games ("rolls [5, 3]-1", "1 hit(s)") are read too.
  */
 export function parseDice(line) {
+  // "Government check: rolls [5, 6] + 4 = 15: help arrives!" and the Plea for Funds: a sum
+  const sum = line.match(/^(.*?): rolls \[(\d+), (\d+)\] \+ (\d+) = (\d+): ([^.!]+)[.!]?$/);
+  if (sum) {
+    return { before: sum[1], dice: [Number(sum[2]), Number(sum[3])], modifier: Number(sum[4]), total: Number(sum[5]),
+      result: sum[6], cannon: false, best: false };
+  }
   let m = line.match(/^(.*?): rolls ([\d]+(?: and \d+)*)(, best \d+)?( [+-]\d+|, [+-]\d+ each)?, needs (\d+): ([^.]+)\.?$/);
   if (m) {
     const mod = m[4] ? Number(m[4].replace(/[^\d+-]/g, "")) : 0;
