@@ -29,12 +29,14 @@ class _Trail:
 
     game: Game
     actors: list[str | None] = field(default_factory=list)
-    before: deque[tuple[int, dict[str, dict[str, int]]]] = field(default_factory=lambda: deque(maxlen=RECENT_STEPS))
+    before: deque[tuple[int, dict[str, dict[str, int]]]] = field(default_factory=lambda: deque(maxlen=8))
+    """Board facts before each of the last few steps where the acting seat changed (a span of
+    marked moves always starts at such a step), so the trail stays small."""
 
 
 _TRAILS: OrderedDict[str, _Trail] = OrderedDict()
 _TRAILS_LOCK = threading.Lock()
-_TRAILS_KEEP = 4096
+_TRAILS_KEEP = 1024
 
 
 def _trail(game_id: str, game: Game) -> _Trail:
@@ -46,9 +48,10 @@ def _trail(game_id: str, game: Game) -> _Trail:
         trail = _Trail(Game(game.rules, game.seed, game.options))
     facts = adapter(game.rules.info.name).board_facts
     for k in range(len(trail.actors), len(actions)):
-        if len(actions) - k <= RECENT_STEPS:
+        actor = trail.game.active_seat
+        if len(actions) - k <= RECENT_STEPS and (k == 0 or actor != trail.actors[k - 1]):
             trail.before.append((k, facts(trail.game.view(None))))
-        trail.actors.append(trail.game.active_seat)
+        trail.actors.append(actor)
         trail.game.apply(actions[k])
     with _TRAILS_LOCK:
         _TRAILS[game_id] = trail

@@ -79,7 +79,7 @@ function openMenu(anchor, title, items, face) {
     "data-verb": item.action[0], onclick: () => (item.confirm ? confirmStep(anchor, item) : choose(item.action)) },
   el("span", { class: "menu-label" }, item.text), item.hint ? el("span", { class: "menu-hint" }, item.hint) : null,
   item.confirm ? el("span", { class: "menu-warn" }, "gives your opponent something: asks again") : null));
-  menu.replaceChildren(...(face ? [face] : []), el("p", { class: "menu-title" }, title), ...buttons,
+  menu.replaceChildren(...(face ? [face] : [el("p", { class: "menu-title" }, title)]), ...buttons,
     el("button", { type: "button", class: "menu-cancel", onclick: () => { closeMenu(); anchor.focus(); } }, "Cancel"));
   menu.setAttribute("aria-label", title);
   menu.hidden = false;

@@ -158,8 +158,8 @@ function rubbleIcon(x, y) { // a destroyed Wall section: a breach, bricks tumbli
 function civilians(n, x, y) {
   const g = s("g", { class: "civilians", transform: `translate(${x} ${y})` });
   g.append(s("path", { d: "M-12 -4 L0 -10 L12 -4 L0 2 Z", class: "cube-top" }), s("path", { d: "M-12 -4 L0 2 V16 L-12 10 Z", class: "cube-left" }),
-    s("path", { d: "M12 -4 L0 2 V16 L12 10 Z", class: "cube-right" }), s("text", { x: 26, y: 10, class: "count dark" }, n),
-    s("text", { x: 40, y: 10, class: "civ-label" }, n === 1 ? "civilian" : "civilians"));
+    s("path", { d: "M12 -4 L0 2 V16 L12 10 Z", class: "cube-right" }), s("text", { x: 20, y: 10, class: "count dark" }, n),
+    s("text", { x: 24 + 14 * String(n).length, y: 10, class: "civ-label" }, n === 1 ? "civilian" : "civilians"));
   return g;
 }
 
@@ -225,14 +225,14 @@ export function createBoard(container, data, handlers) {
   }
   const areaGroups = new Map();
   data.areas.forEach((area, k) => {
-    const x = 16 + k * 147, y = 8;
+    const x = 16 + k * 136, y = 8;
     const g = s("g", { class: "area", "data-area": area.id, id: `area-${area.id}` },
-      s("rect", { class: "frame", x, y, width: 139, height: 56, rx: 6 }),
-      s("rect", { class: "side-band", x: x + 1.5, y: y + 1.5, width: 136, height: 16, rx: 5 }),
+      s("rect", { class: "frame", x, y, width: 130, height: 56, rx: 6 }),
+      s("rect", { class: "side-band", x: x + 1.5, y: y + 1.5, width: 127, height: 16, rx: 5 }),
       s("text", { x: x + 8, y: y + 14, class: "area-name" }, area.name),
-      s("text", { x: x + 131, y: y + 14, class: "area-side" }, ""),
+      s("text", { x: x + 122, y: y + 14, class: "area-side" }, ""),
       s("g", { class: "support" }),
-      s("g", { class: "target-mark", transform: `translate(${x + 130} ${y + 46})` }, s("circle", { r: 8 }), s("circle", { r: 3, class: "dot" })));
+      s("g", { class: "target-mark", transform: `translate(${x + 121} ${y + 46})` }, s("circle", { r: 8 }), s("circle", { r: 3, class: "dot" })));
     areaGroups.set(area.id, { g, x, y });
     areaLayer.append(g);
   });
@@ -279,7 +279,7 @@ export function createBoard(container, data, handlers) {
 
   function centre(g) {
     if (g.dataset.space) { const b = box(data.byId[g.dataset.space]); return [b.x, b.y]; }
-    const a = areaGroups.get(g.dataset.area); return [a.x + 70, a.y + 28];
+    const a = areaGroups.get(g.dataset.area); return [a.x + 65, a.y + 28];
   }
 
   /** The focusable target nearest in a direction (arrow keys move between legal targets). */
@@ -319,8 +319,9 @@ export function createBoard(container, data, handlers) {
         const g = groups.get(space.id);
         g.classList.toggle("damaged", c.damage === 1);
         g.classList.toggle("destroyed", c.damage === 2);
-        if (c.damage === 1) pieceLayer.append(crackIcon(b.x - 30, b.y - 10));
-        if (c.damage === 2) pieceLayer.append(rubbleIcon(b.x - 30, b.y - 10));
+        // the badge hangs below the section, clear of its name and counters
+        if (c.damage === 1) pieceLayer.append(crackIcon(b.x - 26, b.y + 40));
+        if (c.damage === 2) pieceLayer.append(rubbleIcon(b.x - 26, b.y + 40));
       }
     }
     data.areas.forEach((area, k) => {
@@ -331,8 +332,8 @@ export function createBoard(container, data, handlers) {
       g.querySelector(".area-side").textContent = side === "imperial" ? "Imp." : "Ins.";
       const support = g.querySelector(".support");
       support.replaceChildren();
-      for (let m = 0; m < n; m++) support.append(s("rect", { x: x + 8 + m * 21, y: y + 25, width: 17, height: 17, rx: 2, class: "marker" }));
-      support.append(s("text", { x: x + 122, y: y + 44, class: "support-count" }, n));
+      for (let m = 0; m < n; m++) support.append(s("rect", { x: x + 7 + m * 19, y: y + 25, width: 16, height: 16, rx: 2, class: "marker" }));
+      support.append(s("text", { x: x + 112, y: y + 44, class: "support-count" }, n));
     });
   }
 
@@ -504,7 +505,7 @@ export function drawTracks(data, view) {
     const g = s("g", { class: `track ${side || "neutral"}` });
     let label = name;
     if (name === "Round") label += ` ${view.round} of ${hi} · Period ${view.round >= data.period_b_from_round ? "B" : "A"}`;
-    if (name === "Pressure" && raw < 0) label += " · help received";
+    if (name === "Pressure" && raw < 0) label += " · helped";
     g.append(s("text", { x: x0 - 8, y: y + 10, class: "track-name" }, label),
       s("rect", { x: x0, y: y + 15, width: x1 - x0, height: 7, rx: 3.5, class: "track-bar" }));
     const major = hi - lo > 12 ? 5 : 1;
