@@ -344,8 +344,13 @@ def test_two_people_play_live_through_the_invite_link(web: Server, browser: Any)
     creator.click("#my-link")
     creator.wait_for_selector("#status[data-version]")
     guest = browser.new_context().new_page()  # another browser: no shared storage
+    guest.context.grant_permissions(["notifications"])
     guest.goto(invite)
     guest.wait_for_selector("body.my-turn")
+    assert guest.title().startswith("● Your turn")
+    guest.click(".menu summary")  # notifications are asked for only on a click, never on load
+    guest.click("#notify")
+    guest.wait_for_function("document.querySelector('#notify').textContent.includes('on')")
     assert "You: Imperial" in (guest.text_content("#players") or "")
     assert "Notis" in (guest.text_content("#players") or "")  # the opponent's name
     assert "Waiting for the Imperial player" in (creator.text_content("#prompt") or "")
