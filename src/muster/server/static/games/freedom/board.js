@@ -346,7 +346,9 @@ export function createBoard(container, data, handlers) {
       const [verb, arg] = acts[k].action, [verb2, arg2] = acts[k + 1].action;
       if (!["from", "cannon"].includes(verb) || !data.byId[arg] || !data.byId[arg2] || arg === arg2) continue;
       const a = box(data.byId[arg]), b = box(data.byId[arg2]);
-      const fire = verb === "cannon" || verb2 === "target";
+      // a strike (attack, raid, shot) leaves nobody in the target: drawn dashed; a move arrives
+      const gain = ["exp", "ally", "ins"].some((k) => ((last.changes || {})[arg2] || {})[k] > 0);
+      const fire = verb === "cannon" || verb2 === "target" || !gain;
       const len = Math.hypot(b.x - a.x, b.y - a.y) || 1, ux = (b.x - a.x) / len, uy = (b.y - a.y) / len;
       markLayer.append(s("path", { class: `move-arrow ${acts[k].seat || ""}${fire ? " fire" : ""}`,
         d: `M${a.x + ux * 18} ${a.y + uy * 18} L${b.x - ux * 24} ${b.y - uy * 24}`, "marker-end": "url(#arrowhead)" }));
@@ -354,8 +356,9 @@ export function createBoard(container, data, handlers) {
     // a unit that marched away is not a loss: count the arrows leaving each space
     const leaving = new Map();
     for (let k = 0; k + 1 < acts.length; k++) {
-      const [verb, arg] = acts[k].action, [verb2] = acts[k + 1].action;
-      if (verb === "from" && ["to", "dest", "move"].includes(verb2)) leaving.set(arg, (leaving.get(arg) || 0) + 1);
+      const [verb, arg] = acts[k].action, [, arg2] = acts[k + 1].action;
+      const arrived = ["exp", "ally", "ins"].some((kind) => ((last.changes || {})[arg2] || {})[kind] > 0);
+      if (verb === "from" && data.byId[arg2] && arrived) leaving.set(arg, (leaving.get(arg) || 0) + 1);
     }
     for (const [id, delta] of Object.entries(last.changes || {})) {
       const space = data.byId[id];
