@@ -139,6 +139,22 @@ def test_a_full_round_by_clicking_on_the_map(web: Server, browser: Any) -> None:
     assert "Round 1" in (page.text_content("#status") or "")
     assert page.locator("#board g.space").count() == len(board().ids) and page.locator("#hand .hand-card").count() == 8
     assert page.locator("#board .counter").count() > 20 and page.locator("#tracks .track").count() == 11
+    # counts on the counters are at least 14 px tall on screen, unzoomed
+    count_px = page.evaluate("Math.min(...[...document.querySelectorAll('#board .counter .count')]"
+                             ".map((t) => t.getBoundingClientRect().height))")
+    assert count_px >= 14, count_px
+    # the map zooms with the wheel and pans by dragging
+    box = page.locator("#board svg").bounding_box()
+    before = page.get_attribute("#board svg", "viewBox")
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.wheel(0, -300)
+    zoomed = page.get_attribute("#board svg", "viewBox")
+    assert float(zoomed.split()[2]) < float(before.split()[2])
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2 + 120, box["y"] + box["height"] / 2 + 40, steps=5)
+    page.mouse.up()
+    assert page.get_attribute("#board svg", "viewBox").split()[:2] != zoomed.split()[:2]
+    page.click("#zoom-fit")
 
     # Opening: click a marked space (its piece is then marked as selected), then where it goes; undo
     start = step(page)
