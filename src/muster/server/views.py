@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from muster.ai.levels import level_name
-from muster.core import Action, Game
+from muster.core import Game
 from muster.server.games import adapter
 from muster.server.store import SeatInfo
 
@@ -166,4 +166,4 @@ def card_info(number: int, game: str = "freedom") -> dict[str, Any]:
     return next(c for c in adapter(game).static_data()["cards"] if c["number"] == number)
 
 
-__all__ = ["Action", "card_info", "last_moves", "phase_of", "players", "seat_payload"]
+__all__ = ["card_info", "last_moves", "phase_of", "players", "seat_payload"]

@@ -152,14 +152,13 @@ function renderTop(s) {
   $("thinking").hidden = !botThinking;
   $("thinking").textContent = botThinking ? `${seatName(active)}: ${playerText(s.seats[active])} is thinking…` : "";
   document.body.classList.toggle("bot-thinking", botThinking);
-  $("connection").title = "live updates";
 }
 
 function renderPrompt(s) {
   const playing = s.legal.length ? game.mod.playingCard(s.view) : null;
   $("prompt").replaceChildren(...richText(game, s.prompt, spotlight),
     ...(playing ? [el("span", { class: "playing" }, " · with ", cardLink(playing))] : []));
-  $("hint").textContent = s.help || (s.legal.length ? "" : "");
+  $("hint").textContent = s.help || "";
   const buttons = groups.other.map((item) => {
     // "Normal Movement (1 AP): 2 units 1 space…": the name on the button, the rest as its hint
     const [name, ...rest] = item.label.split(": ");
