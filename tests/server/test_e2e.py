@@ -231,6 +231,30 @@ def test_the_opening_and_a_card_on_a_phone(web: Server, browser: Any) -> None:
         page.tap("#card-menu [data-confirm=yes]")
     wait_changed(page, old)
     assert page.evaluate("document.documentElement.scrollWidth") == PHONE["width"]
+    # the map pinch-zooms and pans by touch (two and one fingers, sent as real touch input)
+    if page.is_visible("#hand"):
+        page.tap("#hand-toggle")
+    box = page.locator("#board svg").bounding_box()
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    cdp = context.new_cdp_session(page)
+
+    def touch(kind: str, points: list[tuple[float, float]]) -> None:
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [
+            {"x": x, "y": y, "id": n} for n, (x, y) in enumerate(points)]})
+
+    before = [float(v) for v in page.get_attribute("#board svg", "viewBox").split()]
+    touch("touchStart", [(cx - 30, cy), (cx + 30, cy)])
+    for d in range(40, 90, 10):
+        touch("touchMove", [(cx - d, cy), (cx + d, cy)])
+    touch("touchEnd", [])
+    pinched = [float(v) for v in page.get_attribute("#board svg", "viewBox").split()]
+    assert pinched[2] < before[2]  # zoomed in
+    touch("touchStart", [(cx, cy)])
+    for d in range(0, 60, 10):
+        touch("touchMove", [(cx + d, cy + d)])
+    touch("touchEnd", [])
+    panned = [float(v) for v in page.get_attribute("#board svg", "viewBox").split()]
+    assert panned[:2] != pinched[:2] and panned[2] == pinched[2]
     context.close()
 
 
