@@ -104,3 +104,21 @@ def test_the_replay(web: Server, browser: Any) -> None:
     page.wait_for_function("/step [1-9]\\d* \\/ /.test(document.querySelector('#step').textContent)", timeout=30000)
     assert serious(page) == []
     page.close()
+
+
+def test_a_finished_game_page(web: Server, browser: Any) -> None:
+    chooser = random.Random(5)
+    with web.client() as c:
+        made = create(c, imperial="human", insurgent="beginner", seed=6)
+        token = made["tokens"]["imperial"]
+        deadline = time.monotonic() + 240
+        while not (st := state(c, token))["outcome"]:
+            assert time.monotonic() < deadline, "the game did not finish"
+            if st["legal"]:
+                act(c, token, st["version"], chooser.choice(st["legal"])["action"])
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(f"{web.url}/play/{token}")
+    page.wait_for_selector("#status[data-version]")
+    assert "Game over" in (page.text_content("#prompt") or "")
+    assert serious(page) == []
+    page.close()
