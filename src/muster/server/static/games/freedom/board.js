@@ -93,6 +93,8 @@ function terrain(data) {
     s("text", { x: 534, y: 652, class: "map-label town-label" }, "MESSOLONGHI"),
     s("text", { x: 1050, y: 86, class: "map-label" }, "Kütahi's Camp"),
   );
+  g.append(s("text", { x: 0, y: 0, class: "map-label side-label", transform: `translate(117 ${Y(6)}) rotate(-90)` },
+    "OTTOMAN SIEGE LINES"));
   for (let r = 4; r <= 8; r++) g.append(s("text", { x: 134, y: Y(r) + 6, class: "grid-label" }, r));
   for (let c = 1; c <= 9; c++) g.append(s("text", { x: X(c), y: 88, class: "grid-label" }, c));
   return g;
