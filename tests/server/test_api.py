@@ -14,13 +14,45 @@ from muster.core import Game, get_rules
 from .helpers import Server, act, create, state, wait_finished, wait_for_turn, ws_connect, ws_recv
 
 
-def test_meta_lists_seats_rulesets_and_bots(server: Server) -> None:
+def test_meta_lists_seats_rulesets_and_named_bot_levels(server: Server) -> None:
     with server.client() as c:
         meta = c.get("/api/meta").json()
     assert meta["seats"] == ["imperial", "insurgent"]
     assert set(meta["rulesets"]) == {"2nd", "1st"}
-    assert "random" in meta["bots"]
-    assert meta["bot_levels"][0]["spec"] == "random" and all(level["label"] for level in meta["bot_levels"])
+    assert [level["id"] for level in meta["levels"]] == ["beginner", "standard", "strongest"]
+    assert meta["default_level"] == "strongest" and all(level["description"] for level in meta["levels"])
+    assert "bots" not in meta  # the web offers named levels only, never free bot specs
+
+
+def test_game_creation_accepts_level_ids_only(server: Server) -> None:
+    with server.client() as c:
+        for spec in ("random", "ismcts:seconds=inf", "heuristic", "ismcts:iterations=1e20"):
+            response = c.post("/api/games", json={"imperial": "human", "insurgent": spec})
+            assert response.status_code == 400 and "level" in response.json()["error"], spec
+        made = create(c, imperial="human", insurgent="standard", seed=3, names={"imperial": "Anna\u0007 "})
+        status = c.get(f"/api/games/{made['game_id']}/status").json()
+        st = state(c, made["tokens"]["imperial"])
+    assert status["players"]["insurgent"] == "heuristic" and status["levels"]["insurgent"] == "Standard"
+    assert st["seats"]["imperial"]["name"] == "Anna" and st["seats"]["insurgent"]["level"] == "Standard"
+
+
+def test_a_player_names_their_seat_and_the_opponent_sees_it(server: Server) -> None:
+    with server.client() as c:
+        made = create(c, imperial="human", insurgent="human")
+        imp, ins = made["tokens"]["imperial"], made["tokens"]["insurgent"]
+        named = c.post(f"/api/seat/{ins}/name", json={"name": "  Markos   Botsaris "}).json()
+        assert named["name"] == "Markos Botsaris"
+        assert state(c, imp)["seats"]["insurgent"]["name"] == "Markos Botsaris"
+        assert c.post(f"/api/seat/{ins}/name", json={"name": "x" * 500}).status_code == 400
+
+
+def test_game_data_serves_the_board_cards_and_tracks(server: Server) -> None:
+    with server.client() as c:
+        data = c.get("/api/game-data/freedom").json()
+        assert c.get("/api/game-data/chess").status_code == 404
+    names = {sp["id"]: sp["name"] for sp in data["spaces"]}
+    assert names["w6"] == "Bastion Botsaris (fort, Wall 6)" and names["r6c4"] == "Row 6, column 4"
+    assert len(data["cards"]) == 100 and len(data["areas"]) == 8 and data["tracks"]["morale"] == [0, 20]
 
 
 def test_pages_are_served(server: Server) -> None:
@@ -31,22 +63,23 @@ def test_pages_are_served(server: Server) -> None:
 
 def test_create_against_a_bot_gives_one_secret_token(server: Server) -> None:
     with server.client() as c:
-        made = create(c, imperial="human", insurgent="random", seed=11)
+        made = create(c, imperial="human", insurgent="beginner", seed=11)
         assert list(made["tokens"]) == ["imperial"]
         assert len(made["tokens"]["imperial"]) >= 32
         st = state(c, made["tokens"]["imperial"])
     assert st["seat"] == "imperial" and st["active_seat"] == "imperial"
     assert st["view"]["hands"]["insurgent"] == {"count": 8}
     assert "rng" not in st["view"] and "seed" not in st["view"]
-    assert len(st["hand"]) == 8 and all({"name", "ap", "side", "text"} <= set(card) for card in st["hand"])
-    assert st["legal"] and '<g class="space" data-space="camp">' in st["svg"]
+    assert len(st["hand"]) == 8 and all(isinstance(card, int) for card in st["hand"])
+    assert st["legal"] and all("hint" in item for item in st["legal"]) and st["help"]
+    assert "svg" not in st and "<svg" not in json.dumps(st)  # the browser draws the board from the view
 
 
 def test_bad_creation_requests_are_refused(server: Server) -> None:
     with server.client() as c:
         for body in ({"imperial": "human"}, {"imperial": "human", "insurgent": "no-such-bot"},
                      {"imperial": "human", "insurgent": "human", "ruleset": "3rd"},
-                     {"imperial": "human", "insurgent": "random", "seed": -1}):
+                     {"imperial": "human", "insurgent": "beginner", "seed": -1}):
             response = c.post("/api/games", json=body)
             assert response.status_code == 400, body
             assert response.json()["error"]
@@ -150,6 +183,10 @@ def test_websocket_play_pushes_state_to_both_seats(server: Server) -> None:
         assert ack["id"] == 7 and ack["version"] == first["version"] + 1
         pushed = ws_recv(wn, "state")
         assert pushed["version"] == ack["version"] and pushed["log_from"] == len(other["log"])
+        for message in (first, other, pushed):  # the browser draws the board: no drawing in any push
+            assert "svg" not in message and "<svg" not in json.dumps(message)
+        # the opponent's move is marked for the other seat until it acts
+        assert pushed["last"]["actions"] == [{"seat": "imperial", "action": first["legal"][0]["action"]}]
         wi.send("{broken")
         assert ws_recv(wi, "error")["code"] == "malformed"
         wi.send(json.dumps({"type": "action", "version": first["version"], "action": ["done", None]}))
@@ -181,14 +218,14 @@ def test_my_games_lists_whose_turn_it_is(server: Server) -> None:
 
 def test_against_a_bot_the_bot_moves_on_its_own(server: Server) -> None:
     with server.client() as c:
-        made = create(c, imperial="random", insurgent="human", seed=3)
+        made = create(c, imperial="beginner", insurgent="human", seed=3)
         st = wait_for_turn(c, made["tokens"]["insurgent"])
     assert st["active_seat"] == "insurgent" and st["step"] > 0
 
 
 def test_two_bots_finish_and_the_replay_steps_through(server: Server) -> None:
     with server.client() as c:
-        made = create(c, imperial="random", insurgent="random", seed=8)
+        made = create(c, imperial="beginner", insurgent="beginner", seed=8)
         assert made["tokens"] == {}
         status = wait_finished(c, made["game_id"])
         record = c.get(f"/api/games/{made['game_id']}/export").json()
@@ -222,7 +259,7 @@ def test_a_game_of_bots_can_be_watched_live_but_a_game_of_people_cannot(server: 
     from websockets.sync.client import connect
 
     with server.client() as c:
-        bots = create(c, imperial="random", insurgent="random", seed=2, bot_delay_ms=50)
+        bots = create(c, imperial="beginner", insurgent="beginner", seed=2, bot_delay_ms=50)
         _, _, people = _human_game(c)
     with connect(f"{server.ws_url}/ws/watch/{bots['game_id']}", max_size=2**24) as ws:
         first = ws_recv(ws, "state")
@@ -238,16 +275,15 @@ def test_a_game_of_bots_can_be_watched_live_but_a_game_of_people_cannot(server: 
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
 
 
-def test_every_installed_bot_moves_on_its_own(server: Server) -> None:
+def test_every_bot_level_moves_on_its_own(server: Server) -> None:
     import time
 
-    from muster.ai import bot_names
+    from muster.ai.levels import LEVELS
 
-    quick = {"ismcts": "ismcts:iterations=2"}  # the search bot on a small budget: this is about wiring
     with server.client() as c:
-        for name in bot_names():
-            made = create(c, imperial=quick.get(name, name), insurgent="human", seed=6)
-            deadline = time.monotonic() + 30
+        for level in LEVELS:
+            made = create(c, imperial=level.id, insurgent="human", seed=6)
+            deadline = time.monotonic() + 60
             while c.get(f"/api/games/{made['game_id']}/status").json()["steps"] == 0:
-                assert time.monotonic() < deadline, f"the {name} bot never moved"
+                assert time.monotonic() < deadline, f"the {level.name} bot never moved"
                 time.sleep(0.05)

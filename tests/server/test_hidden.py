@@ -56,7 +56,7 @@ def _hidden_at_each_step(record: dict[str, Any]) -> list[tuple[list[int], set[in
 
 def test_no_message_to_a_seat_holds_the_other_seats_hand(fresh_server: Server) -> None:
     with fresh_server.client() as c:
-        made = create(c, imperial="human", insurgent="random", seed=SEED)
+        made = create(c, imperial="human", insurgent="beginner", seed=SEED)
         messages = _play_imperial(fresh_server, made["tokens"]["imperial"])
         wait_finished(c, made["game_id"])
         record = c.get(f"/api/games/{made['game_id']}/export").json()

@@ -30,7 +30,7 @@ def test_sigkill_mid_game_loses_nothing(fresh_server: Server) -> None:
 
 def test_a_waiting_bot_resumes_after_a_restart(fresh_server: Server) -> None:
     with fresh_server.client() as c:
-        made = create(c, imperial="random", insurgent="human", seed=4, bot_delay_ms=1000)
+        made = create(c, imperial="beginner", insurgent="human", seed=4, bot_delay_ms=1000)
         token = made["tokens"]["insurgent"]
         assert state(c, token)["step"] == 0
     fresh_server.kill()  # the bot had not moved yet

@@ -72,7 +72,7 @@ def test_a_game_between_people_is_dealt_from_a_secret_key_no_client_sees(server:
     assert keys[0] != keys[1]
     assert hands[0] != hands[1]  # two games created alike deal differently
     with server.client() as c:  # against a bot without a chosen seed: a secret key too
-        assert stored_seed(server, create(c, imperial="human", insurgent="random")["game_id"])[1] is not None
+        assert stored_seed(server, create(c, imperial="human", insurgent="beginner")["game_id"])[1] is not None
 
 
 def test_games_created_alike_deal_differently(server: Server) -> None:
@@ -89,8 +89,8 @@ def test_a_chosen_seed_is_refused_between_people_and_allowed_against_a_bot(serve
     with server.client() as c:
         refused = c.post("/api/games", json={"imperial": "human", "insurgent": "human", "seed": 7})
         assert refused.status_code == 400 and "seed" in refused.json()["error"]
-        one = create(c, imperial="human", insurgent="random", seed=7)
-        two = create(c, imperial="human", insurgent="random", seed=7)
+        one = create(c, imperial="human", insurgent="beginner", seed=7)
+        two = create(c, imperial="human", insurgent="beginner", seed=7)
         same = [state(c, made["tokens"]["imperial"])["view"]["hands"]["imperial"] for made in (one, two)]
     assert same[0] == same[1]  # a seeded game against a bot is reproducible, as the creator asked
     assert stored_seed(server, one["game_id"]) == (7, None)
@@ -370,7 +370,7 @@ def test_replay_frames_from_snapshots_match_a_full_rebuild_even_after_an_undo() 
 def test_replays_are_rate_limited_per_client(guarded: Server) -> None:
     limits = Limits()
     with guarded.client() as c:
-        made = create(c, imperial="random", insurgent="random", bot_delay_ms=0)
+        made = create(c, imperial="beginner", insurgent="beginner", bot_delay_ms=0)
         deadline = time.monotonic() + 60
         while c.get(f"/api/games/{made['game_id']}/status").json()["status"] != "finished":
             assert time.monotonic() < deadline
@@ -395,8 +395,8 @@ def test_the_pages_work_under_their_content_security_policy(guarded: Server) -> 
     from .test_e2e import ARGS, CHROMIUM
 
     with guarded.client() as c:
-        mine = create(c, imperial="human", insurgent="random", seed=3)
-        bots = create(c, imperial="random", insurgent="random")
+        mine = create(c, imperial="human", insurgent="beginner", seed=3)
+        bots = create(c, imperial="beginner", insurgent="beginner")
         wait_finished(c, bots["game_id"])
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)

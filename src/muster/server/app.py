@@ -18,27 +18,37 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
-from muster.ai import bot_names
+from muster.ai.levels import DEFAULT_LEVEL, LEVELS, level, level_name
 from muster.core import get_rules
 from muster.server.db import make_engine, migrate
+from muster.server.games import adapter
 from muster.server.guard import MAX_BODY, Guard, Limits, load_json
 from muster.server.hub import ApiError, Connection, Hub, LiveGame, hash_token, with_log
+from muster.server.names import MAX_NAME, load_names, set_name
 from muster.server.replay import Replays
 from muster.server.store import Store
-from muster.server.views import card_info, seat_payload
+from muster.server.views import SEAT_NAME, seat_payload
 
 M = TypeVar("M", bound=BaseModel)
 STATIC = Path(__file__).with_name("static")
 
 
 class CreateGame(BaseModel):
-    """A new game: each seat is "human" or a bot spec; optional ruleset, seed and bot pace."""
+    """A new game: each seat is "human" or a bot level id (see /api/meta); optional ruleset, seed,
+    bot pace and the names of the people playing."""
 
     imperial: str = Field(min_length=1, max_length=200)
     insurgent: str = Field(min_length=1, max_length=200)
     ruleset: str = "2nd"
     seed: int | None = Field(default=None, ge=0, lt=2**62)
     bot_delay_ms: int | None = Field(default=None, ge=0, le=10_000)
+    names: dict[str, str] = Field(default_factory=dict, max_length=2)
+
+
+class NameBody(BaseModel):
+    """The name a person gives their seat (shown to the opponent)."""
+
+    name: str = Field(max_length=MAX_NAME * 4)
 
 
 class ActBody(BaseModel):
@@ -101,49 +111,76 @@ def api(fn: Any) -> Any:
     return endpoint
 
 
-# Bot strengths offered in the lobby, weakest first as measured in docs/balance.md (only those whose
-# bot is installed are shown).
-BOT_LEVELS = (
-    ("random", "Random: picks any legal move (beginner)"),
-    ("heuristic", "Heuristic: board evaluation, plans the last card of each phase (medium)"),
-    ("ismcts", "ISMCTS: searches its cards against the hands you might hold (strongest; slower)"),
-)
-
-
 @api
 async def meta(request: Request) -> Response:
-    """What can be chosen when creating a game."""
+    """What can be chosen when creating a game: seats, rulesets, bot levels (named for players)."""
     rules = get_rules("freedom")
-    names = bot_names()
-    levels = [{"spec": spec, "label": label} for spec, label in BOT_LEVELS if spec.split(":")[0] in names]
-    levels += [{"spec": n, "label": n} for n in names if n not in {spec for spec, _ in BOT_LEVELS}]
-    return JSONResponse({"seats": list(rules.info.seats), "rulesets": list(rules.info.options["ruleset"]),
-                         "bots": names, "bot_levels": levels,
-                         "bot_delay_ms": hub_of(request).default_bot_delay_ms})
+    return JSONResponse({"game": rules.info.name, "seats": list(rules.info.seats),
+                         "seat_names": SEAT_NAME, "rulesets": list(rules.info.options["ruleset"]),
+                         "levels": [{"id": lv.id, "name": lv.name, "description": lv.description} for lv in LEVELS],
+                         "default_level": DEFAULT_LEVEL, "bot_delay_ms": hub_of(request).default_bot_delay_ms})
 
 
 @api
 async def cards(request: Request) -> Response:
     """Every card's printed face (public knowledge)."""
-    from muster.games.freedom.datafiles import cards_file
+    return JSONResponse(adapter("freedom").static_data()["cards"])
 
-    return JSONResponse([card_info(c.number) for c in cards_file().cards])
+
+@api
+async def game_data(request: Request) -> Response:
+    """A game's public static data for its board module: spaces, areas, cards, track ranges."""
+    try:
+        data = adapter(request.path_params["game"]).static_data()
+    except KeyError as exc:
+        raise ApiError(404, "not_found", "unknown game") from exc
+    return JSONResponse(data, headers={"Cache-Control": "public, max-age=3600"})
+
+
+def player_spec(seat: str, choice: str) -> str:
+    """A seat's player from the lobby: "human" or a level id (never a free bot spec)."""
+    if choice == "human":
+        return choice
+    try:
+        return level(choice).spec
+    except KeyError as exc:
+        ids = ", ".join(lv.id for lv in LEVELS)
+        raise ApiError(400, "malformed", f"{seat}: choose \"human\" or a bot level ({ids})") from exc
 
 
 @api
 async def create_game(request: Request) -> Response:
     """Start a game; the answer holds one secret token per human seat."""
     body = parse(CreateGame, await read_json(request))
-    game_id, tokens = await hub_of(request).create(
-        {"imperial": body.imperial, "insurgent": body.insurgent}, body.ruleset, body.seed, body.bot_delay_ms)
+    players = {"imperial": player_spec("imperial", body.imperial),
+               "insurgent": player_spec("insurgent", body.insurgent)}
+    if any(seat not in players or players[seat] != "human" for seat in body.names):
+        raise ApiError(400, "malformed", "names may be given only for seats played by people")
+    hub = hub_of(request)
+    game_id, tokens = await hub.create(players, body.ruleset, body.seed, body.bot_delay_ms)
+    for seat, name in body.names.items():
+        await to_thread.run_sync(set_name, hub.store.engine, game_id, seat, name)
     return JSONResponse({"game_id": game_id, "tokens": tokens,
                          "links": {seat: f"/play/{t}" for seat, t in tokens.items()}}, status_code=201)
 
 
 @api
+async def seat_name(request: Request) -> Response:
+    """Name this seat's player (shown to the opponent from the next state message on)."""
+    hub = hub_of(request)
+    live, seat = await hub.by_token(request.path_params["token"])
+    body = parse(NameBody, await read_json(request))
+    name = await to_thread.run_sync(set_name, hub.store.engine, live.id, seat, body.name)
+    await hub.broadcast(live)
+    return JSONResponse({"seat": seat, "name": name})
+
+
+@api
 async def seat_state(request: Request) -> Response:
     """The game as this seat sees it."""
-    live, seat = await hub_of(request).by_token(request.path_params["token"])
+    hub = hub_of(request)
+    live, seat = await hub.by_token(request.path_params["token"])
+    await to_thread.run_sync(load_names, hub.store.engine, live.id)
     return JSONResponse(seat_payload(live.game, live.id, live.version, seat, live.seats))
 
 
@@ -188,7 +225,8 @@ async def game_status(request: Request) -> Response:
     return JSONResponse({"game_id": live.id, "status": "finished" if outcome else "active",
                          "active_seat": live.game.active_seat, "steps": len(live.game.actions),
                          "version": live.version, "winner": outcome.winner if outcome else None,
-                         "players": {s: info.bot_spec or "human" for s, info in live.seats.items()}})
+                         "players": {s: info.bot_spec or "human" for s, info in live.seats.items()},
+                         "levels": {s: level_name(info.bot_spec) for s, info in live.seats.items() if info.bot_spec}})
 
 
 async def _replay_access(request: Request) -> tuple[LiveGame, str | None]:
@@ -256,6 +294,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         await refuse(ws, exc)
         return
     await ws.accept()
+    await to_thread.run_sync(load_names, hub.store.engine, live.id)
     conn = Connection(seat, ws.send_json)
     live.conns.add(conn)
     try:
@@ -306,7 +345,7 @@ async def _ws_message(hub: Hub, live: LiveGame, seat: str, conn: Connection, tex
         elif kind == "undo":
             version = await hub.undo(live, seat, msg.get("version"))
         elif kind == "sync":
-            conn.log_sent, conn.svg_sent = 0, None
+            conn.log_sent = 0
             await conn.send(with_log(seat_payload(live.game, live.id, live.version, seat, live.seats), conn))
             return
         else:
@@ -360,15 +399,18 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None,
     routes = [
         Route("/", page("index.html")),
         Route("/play/{token}", page("play.html")),
+        Route("/rules/freedom", page("rules-freedom.html")),
         Route("/replay/{game_id}", page("replay.html")),
         Route("/favicon.ico", favicon),
         Route("/api/meta", meta),
         Route("/api/cards", cards),
+        Route("/api/game-data/{game}", game_data),
         Route("/api/games", create_game, methods=["POST"]),
         Route("/api/my-games", my_games, methods=["POST"]),
         Route("/api/seat/{token}", seat_state),
         Route("/api/seat/{token}/action", seat_act, methods=["POST"]),
         Route("/api/seat/{token}/undo", seat_undo, methods=["POST"]),
+        Route("/api/seat/{token}/name", seat_name, methods=["POST"]),
         Route("/api/games/{game_id}/status", game_status),
         Route("/api/games/{game_id}/replay", replay),
         Route("/api/games/{game_id}/export", export),

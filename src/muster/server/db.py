@@ -88,6 +88,15 @@ class ActionRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+class PlayerNameRow(Base):
+    """The name a person gave their seat, shown to the opponent (migration 0004; see muster.server.names)."""
+
+    __tablename__ = "player_names"
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+
+
 def normalise_url(url: str) -> str:
     """Use the psycopg 3 driver for plain ``postgresql://`` URLs (psycopg2 is not a dependency)."""
     if url.startswith("postgresql://") or url.startswith("postgres://"):

@@ -57,7 +57,6 @@ class Connection:
         self._send = send
         self._lock = asyncio.Lock()
         self.log_sent = 0
-        self.svg_sent: str | None = None
 
     async def send(self, message: dict[str, Any]) -> None:
         """Send one JSON message (never interleaved with another send on this socket)."""
@@ -382,11 +381,8 @@ class Hub:
 
 
 def with_log(payload: dict[str, Any], conn: Connection) -> dict[str, Any]:
-    """The payload with only the log lines this connection does not have yet, and the board drawing
-    only if it changed since the last message (``svg`` is then null: keep the one you have)."""
+    """The payload with only the log lines this connection does not have yet."""
     full: list[str] = payload["log"]
     start = conn.log_sent if conn.log_sent <= len(full) else 0  # after an undo the log shrank: resend it
     conn.log_sent = len(full)
-    svg = None if payload["svg"] is conn.svg_sent else payload["svg"]
-    conn.svg_sent = payload["svg"]
-    return {**payload, "log_from": start, "log": full[start:], "svg": svg}
+    return {**payload, "log_from": start, "log": full[start:]}

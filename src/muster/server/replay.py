@@ -16,7 +16,7 @@ from typing import Any
 
 from muster.core import Action, Game
 from muster.server.hub import ApiError, LiveGame
-from muster.server.views import board_svg, phase_of
+from muster.server.views import phase_of
 
 SNAPSHOT_EVERY = 32
 """Actions between two snapshots: a frame costs at most this many actions to rebuild."""
@@ -89,8 +89,9 @@ class Replays:
         view = game.view(seat)
         lines = view.pop("log", [])
         last = actions[step - 1].to_json() if step > 0 else None
-        return {"step": step, "total": len(actions), "seat": seat, "view": view, "log": lines,
-                "svg": board_svg(game.state), "active_seat": game.active_seat, "phase": phase_of(view),
+        return {"game": game.rules.info.name, "step": step, "total": len(actions), "seat": seat, "view": view,
+                "log": lines,
+                "active_seat": game.active_seat, "phase": phase_of(view, game.rules.info.name),
                 "round": view.get("round"), "last_action": last,
                 "outcome": game.outcome.to_json() if game.outcome else None}
 

@@ -1,93 +1,117 @@
-"""What the server sends about a game: built only from ``Game.view(seat)`` and public data."""
+"""What the server sends about a game: built only from ``Game.view(seat)`` and public data.
+
+No drawing is sent: the browser draws the board from the view (``static/games/<game>/board.js``),
+so pushes stay small. Game-specific words (hints, phases, bastion names) come from the game's web
+adapter (:mod:`muster.server.games`).
+"""
 
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
-from functools import cache
+from collections import OrderedDict, deque
+from dataclasses import dataclass, field
 from typing import Any
 
+from muster.ai.levels import level_name
 from muster.core import Game
-from muster.games.freedom.rules.action_phase import card
-from muster.games.freedom.svg import render_svg
+from muster.server.games import adapter
 from muster.server.store import SeatInfo
 
 SEAT_NAME = {"imperial": "Imperial", "insurgent": "Insurgent"}
 
-# Frame kinds that name the phase of the round (rule 3: Opening, Actions, Cannons, Replenishment).
-PHASES = {
-    "opening": "Opening", "action_phase": "Action phase", "card_turn": "Action phase", "ap": "Action phase",
-    "after_turn": "Action phase", "action_phase_end": "Action phase", "final_trigger": "Action phase",
-    "cannons_phase": "Cannons phase", "cannons": "Cannons phase", "replenishment": "Replenishment phase",
-    "imperial_money": "Replenishment phase", "imperial_supplies": "Replenishment phase",
-    "imperial_desertion": "Replenishment phase", "imperial_rewards": "Replenishment phase",
-    "insurgent_upkeep": "Replenishment phase", "insurgent_rewards": "Replenishment phase",
-    "insurgent_population": "Replenishment phase", "government": "Replenishment phase",
-    "administration": "Administration", "administration_draw": "Administration", "round_end": "End of round",
-    "period_change": "End of round", "period_change_rest": "End of round", "round_over": "End of round",
-}
+RECENT_STEPS = 120
+"""How many steps back the last-move marks may reach (an opponent's whole card is far fewer)."""
 
 
-@cache
-def card_info(number: int) -> dict[str, Any]:
-    """The public printed facts of a card (every card's face is public; only who holds it is hidden)."""
-    c = card(number)
-    return {"number": c.number, "deck": c.deck, "name": c.name, "ap": c.ap, "side": c.side, "text": c.text,
-            "event": c.effect is not None}
+@dataclass
+class _Trail:
+    """Per game: who made each action and the public board facts before each recent one."""
+
+    game: Game
+    actors: list[str | None] = field(default_factory=list)
+    before: deque[tuple[int, dict[str, dict[str, int]]]] = field(default_factory=lambda: deque(maxlen=8))
+    """Board facts before each of the last few steps where the acting seat changed (a span of
+    marked moves always starts at such a step), so the trail stays small."""
 
 
-_SVG_CACHE: OrderedDict[tuple[Any, ...], str] = OrderedDict()
-_SVG_LOCK = threading.Lock()
+_TRAILS: OrderedDict[str, _Trail] = OrderedDict()
+_TRAILS_LOCK = threading.Lock()
+_TRAILS_KEEP = 1024
 
 
-def board_svg(state: Any) -> str:
-    """The board drawing of a state, cached by everything it shows (most decisions change nothing drawn).
+def _trail(game_id: str, game: Game) -> _Trail:
+    """The game's trail brought up to date (replayed once after a restart or an undo)."""
+    actions = game.actions
+    with _TRAILS_LOCK:
+        trail = _TRAILS.pop(game_id, None)
+    if trail is None or len(trail.actors) > len(actions) or trail.game.actions != actions[:len(trail.actors)]:
+        trail = _Trail(Game(game.rules, game.seed, game.options))
+    facts = adapter(game.rules.info.name).board_facts
+    for k in range(len(trail.actors), len(actions)):
+        actor = trail.game.active_seat
+        if len(actions) - k <= RECENT_STEPS and (k == 0 or actor != trail.actors[k - 1]):
+            trail.before.append((k, facts(trail.game.view(None))))
+        trail.actors.append(actor)
+        trail.game.apply(actions[k])
+    with _TRAILS_LOCK:
+        _TRAILS[game_id] = trail
+        while len(_TRAILS) > _TRAILS_KEEP:
+            _TRAILS.popitem(last=False)
+    return trail
 
-    The same string object comes back for an unchanged board, so senders can skip resending it.
+
+def last_moves(game_id: str, game: Game, seat: str | None) -> dict[str, Any]:
+    """What others did since ``seat`` last acted: their actions in order, the card played, and the
+    per-space changes of public board facts (units, cannons, Wall damage) over that span.
+
+    For a spectator: the last card's turn (the actions since the acting seat last changed hands).
     """
-    tracks = state.tracks
-    key = (tuple(state.exp), tuple(state.ally), tuple(state.ins), tuple(state.cannon), tuple(state.damage),
-           state.camp_cannons, state.civilians, state.round, tuple(state.area_side), tuple(state.area_markers),
-           tuple(sorted(tracks["imperial"].items())), tuple(sorted(tracks["insurgent"].items())))
-    with _SVG_LOCK:
-        if key in _SVG_CACHE:
-            _SVG_CACHE.move_to_end(key)
-            return _SVG_CACHE[key]
-    svg = render_svg(state)
-    with _SVG_LOCK:
-        svg = _SVG_CACHE.setdefault(key, svg)
-        while len(_SVG_CACHE) > 2048:
-            _SVG_CACHE.popitem(last=False)
-    return svg
+    trail = _trail(game_id, game)
+    n = len(game.actions)
+    start = n
+    while start > 0 and n - start < RECENT_STEPS:
+        actor = trail.actors[start - 1]
+        if (seat is not None and actor == seat) or (seat is None and start < n and actor != trail.actors[n - 1]):
+            break
+        start -= 1
+    if start == n:
+        return {"from_step": n, "actions": [], "changes": {}, "card": None}
+    ad = adapter(game.rules.info.name)
+    before = next((facts for k, facts in trail.before if k == start), None)
+    changes: dict[str, dict[str, int]] = {}
+    if before is not None:
+        now = ad.board_facts(game.view(None))
+        for sid in set(before) | set(now):
+            old, new = before.get(sid, {}), now.get(sid, {})
+            delta = {k: new.get(k, 0) - old.get(k, 0) for k in set(old) | set(new) if new.get(k, 0) != old.get(k, 0)}
+            if delta:
+                changes[sid] = delta
+    acts = [{"seat": trail.actors[k], "action": game.actions[k].to_json()} for k in range(start, n)]
+    card = next((ad.card_played(game.actions[k]) for k in range(n - 1, start - 1, -1)
+                 if ad.card_played(game.actions[k]) is not None), None)
+    return {"from_step": start, "actions": acts, "changes": changes, "card": card}
 
 
-@cache
-def card_title(number: int) -> dict[str, Any]:
-    """A card's number, deck and name."""
-    c = card(number)
-    return {"number": c.number, "deck": c.deck, "name": c.name}
-
-
-def phase_of(view: dict[str, Any]) -> str:
-    """The phase of the round, from the decision stack (top first)."""
-    for frame in reversed(view.get("stack") or []):
-        kind = str(frame.get("kind", ""))
-        if kind == "select" and str(frame.get("op", "")).startswith(("opening", "advance")):
-            return "Opening"
-        if kind in PHASES:
-            return PHASES[kind]
-    return "Game over" if view.get("result") else "Setup"
+def players(seats: dict[str, SeatInfo], names: dict[str, str] | None = None) -> dict[str, dict[str, Any]]:
+    """Who plays each seat: a person (with the name they gave) or a bot named by its level."""
+    out: dict[str, dict[str, Any]] = {}
+    for seat, info in seats.items():
+        out[seat] = {"kind": info.kind, "bot": info.bot_spec, "level": level_name(info.bot_spec),
+                     "name": (names or {}).get(seat)}
+    return out
 
 
 def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
                  seats: dict[str, SeatInfo]) -> dict[str, Any]:
     """The full state message for ``seat`` (None: spectator); its ``log`` holds every line."""
+    from muster.server.names import cached_names
+
     view = game.view(seat)
     lines: list[str] = list(view.pop("log", []))
+    ad = adapter(game.rules.info.name)
     active = game.active_seat
     mine = seat is not None and active == seat and seats[seat].kind == "human"
     outcome = game.outcome
-    hand = view["hands"][seat] if seat else []
     if outcome:
         winner = f"{SEAT_NAME.get(outcome.winner, outcome.winner)} wins" if outcome.winner else "A draw"
         prompt = f"Game over. {winner}: {outcome.detail or outcome.reason}"
@@ -95,26 +119,51 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
         prompt = game.prompt
     else:
         prompt = f"Waiting for the {SEAT_NAME.get(active or '', active)} player."
+    legal: list[dict[str, Any]] = []
+    if mine:
+        labelled = game.labelled_actions()
+        actions = [action for action, _ in labelled]
+        for action, label in labelled:
+            item: dict[str, Any] = {"action": action.to_json(), "label": label,
+                                    "hint": ad.hint(view, action, seat)}
+            warning = ad.warning(view, action, seat, actions)
+            if warning:
+                item["confirm"] = warning
+            legal.append(item)
+    hand = view["hands"][seat] if seat else []
     return {
         "type": "state",
+        "game": game.rules.info.name,
         "game_id": game_id,
         "seat": seat,
         "version": version,
         "step": len(game.actions),
         "active_seat": active,
         "round": view.get("round"),
-        "phase": phase_of(view),
+        "phase": ad.phase(view),
         "prompt": prompt,
-        "legal": [{"action": a.to_json(), "label": label} for a, label in game.labelled_actions()] if mine else [],
+        "help": ad.decision_help(view) if mine else "",
+        "legal": legal,
         "can_undo": bool(mine and game.can_undo(seat)),
         "view": view,
-        "hand": [card_info(n) for n in hand],
-        # discards by name only: they are long lists, and every card's full face is at /api/cards
-        "discards": {deck: [card_title(n) for n in cards] for deck, cards in view["discards"].items()},
+        "hand": list(hand),
         "hand_counts": {s: (len(h) if isinstance(h, list) else h["count"]) for s, h in view["hands"].items()},
-        "svg": board_svg(game.state),
+        "last": last_moves(game_id, game, seat),
         "outcome": outcome.to_json() if outcome else None,
-        "seats": {s: {"kind": info.kind, "bot": info.bot_spec} for s, info in seats.items()},
+        "seats": players(seats, cached_names(game_id)),
         "log_from": 0,
         "log": lines,
     }
+
+
+def phase_of(view: dict[str, Any], game: str = "freedom") -> str:
+    """The phase of the round of a view, in words (kept for the replay module)."""
+    return adapter(game).phase(view)
+
+
+def card_info(number: int, game: str = "freedom") -> dict[str, Any]:
+    """A card's printed face (every face is public; only who holds a card is hidden)."""
+    return next(c for c in adapter(game).static_data()["cards"] if c["number"] == number)
+
+
+__all__ = ["card_info", "last_moves", "phase_of", "players", "seat_payload"]

@@ -52,29 +52,18 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-/** The board's key: (marker class, label) pairs, shown under the board on the game and replay pages. */
-const LEGEND = [
-  ["sw exp", "Expeditionary"], ["sw ally", "Allied"], ["sw ins", "Insurgent"], ["tri", "cannon"],
-  ["tri bombard", "Bombard"], ["civ", "civilians"], ["wall dmg", "damaged Wall"],
-  ["wall gone", "destroyed Wall"], ["fort", "fort"], ["legal-box", "your choices"],
-];
-
-/** Fill ``container`` with the board's key. */
-export function renderLegend(container) {
-  container.replaceChildren(...LEGEND.map(([marker, label]) => el("span", {}, el("i", { class: marker }), label)));
+/** A game's public data and its board module (loaded once per page). */
+export async function loadGame(name) {
+  const [data, mod] = await Promise.all([api(`/api/game-data/${encodeURIComponent(name)}`),
+    import(`/static/games/${encodeURIComponent(name)}/board.js`)]);
+  data.byId = Object.fromEntries(data.spaces.map((sp) => [sp.id, sp]));
+  data.cardsByNumber = Object.fromEntries(data.cards.map((c) => [c.number, c]));
+  return { data, mod };
 }
 
-/** A card face: number and deck, name, AP, side colour and text. */
-export function cardFace(card, buttons = []) {
-  return el("div", { class: `card side-${card.side}`, "data-card": card.number },
-    el("div", { class: "card-head" }, el("span", { class: "card-no" }, `${card.number}${card.deck}`),
-      el("span", { class: "card-name" }, card.name), el("span", { class: "card-ap" }, `${card.ap} AP`)),
-    el("div", { class: "card-side" }, card.event ? `event: ${card.side}` : "no event"),
-    el("div", { class: "card-text" }, card.text || ""),
-    buttons.length ? el("div", { class: "card-buttons" }, ...buttons) : null);
-}
-
-/** Highlight log lines that report dice. */
-export function isDice(line) {
-  return /\brolls?\b/i.test(line);
+/** Who plays a seat, in words ("Anna", "the Strongest bot", "a person"). */
+export function playerText(info) {
+  if (!info) return "";
+  if (info.kind === "bot") return `the ${info.level || info.bot} bot`;
+  return info.name || "a person";
 }

@@ -1,8 +1,10 @@
 // The lobby: start a game, list the games this browser holds a seat in.
-import { SEAT_NAME, api, el, rememberSeat, rememberWatched, rememberedSeats, watchedGames } from "./common.js";
+import { api, el, rememberSeat, rememberWatched, rememberedSeats, watchedGames } from "./common.js";
 
 const form = document.getElementById("new-game");
 const errorBox = document.getElementById("error");
+let meta = { seat_names: { imperial: "Imperial", insurgent: "Insurgent" }, levels: [] };
+const seatName = (seat) => meta.seat_names[seat] || seat;
 
 function showError(message) {
   errorBox.textContent = message;
@@ -10,14 +12,33 @@ function showError(message) {
 }
 
 async function loadMeta() {
-  const meta = await api("/api/meta");
-  const bot = document.getElementById("bot");
-  for (const level of meta.bot_levels) bot.append(el("option", { value: level.spec }, level.label));
-  const preferred = ["heuristic", "random"].find((n) => meta.bots.includes(n));
-  if (preferred) bot.value = preferred;
+  meta = await api("/api/meta");
+  const box = document.getElementById("levels");
+  for (const level of meta.levels) {
+    box.append(el("label", { class: "choice" },
+      el("input", { type: "radio", name: "level", value: level.id, id: `level-${level.id}`,
+        checked: level.id === meta.default_level ? "" : null }),
+      el("span", {}, level.name, el("small", {}, level.description))));
+  }
   const ruleset = document.getElementById("ruleset");
   for (const name of meta.rulesets) ruleset.append(el("option", { value: name }, `${name} edition`));
   document.getElementById("delay").value = meta.bot_delay_ms;
+  document.getElementById("name").value = localStorage.getItem("muster.name") || "";
+}
+
+function inviteBox(link, other, myLink) {
+  const input = el("input", { id: "invite-link", readonly: "", value: link, "aria-label": "Invitation link" });
+  const copy = el("button", { type: "button", id: "copy-invite", onclick: async () => {
+    try {
+      await navigator.clipboard.writeText(link);
+      copy.textContent = "Copied";
+    } catch {
+      input.select();
+      copy.textContent = document.execCommand("copy") ? "Copied" : "Select and copy";
+    }
+  } }, "Copy link");
+  return [el("p", {}, `Send this link to your opponent: it is their seat (${seatName(other)}). Anyone with it can play that side, so send it only to them.`),
+    el("div", { class: "invite" }, input, copy), el("p", {}, el("a", { href: myLink, id: "my-link" }, "Go to my seat"))];
 }
 
 form.addEventListener("submit", async (event) => {
@@ -26,8 +47,12 @@ form.addEventListener("submit", async (event) => {
   const side = form.side.value;
   const other = side === "imperial" ? "insurgent" : "imperial";
   const mode = form.opponent.value;
-  const body = { ruleset: form.ruleset.value, [side]: mode === "bots" ? form.bot.value : "human",
-    [other]: mode === "human" ? "human" : form.bot.value };
+  const level = form.level.value || meta.default_level;
+  const body = { ruleset: form.ruleset.value, [side]: mode === "bots" ? level : "human",
+    [other]: mode === "human" ? "human" : level };
+  const name = form.name.value.trim();
+  localStorage.setItem("muster.name", name);
+  if (name && mode !== "bots") body.names = { [side]: name };
   if (form.seed.value !== "") body.seed = Number(form.seed.value);
   if (form.delay.value !== "") body.bot_delay_ms = Number(form.delay.value);
   try {
@@ -39,12 +64,8 @@ form.addEventListener("submit", async (event) => {
     }
     rememberSeat({ token: made.tokens[side], game_id: made.game_id, seat: side });
     if (mode === "human") {
-      const link = new URL(made.links[other], location.href).href;
       const box = document.getElementById("created");
-      box.replaceChildren(
-        el("p", {}, `Send this link to your opponent (it is their seat, ${SEAT_NAME[other]}; keep it secret):`),
-        el("input", { id: "invite-link", readonly: "", value: link, size: 60 }),
-        el("p", {}, el("a", { href: made.links[side], id: "my-link" }, "Go to my seat")));
+      box.replaceChildren(...inviteBox(new URL(made.links[other], location.href).href, other, made.links[side]));
       box.hidden = false;
       refresh();
     } else {
@@ -57,14 +78,16 @@ form.addEventListener("submit", async (event) => {
 
 function turnText(game) {
   if (game.outdated) return "recorded under older rules (open it with the release that made it)";
-  if (game.status === "finished") return game.winner ? `finished: ${SEAT_NAME[game.winner]} won` : "finished";
-  return game.your_turn ? "your turn" : `${SEAT_NAME[game.active_seat] || "?"} to play`;
+  if (game.status === "finished") return game.winner ? `finished: ${seatName(game.winner)} won` : "finished";
+  return game.your_turn ? "your turn" : `${seatName(game.active_seat) || "?"} to play`;
 }
 
 function opponentText(game) {
   const other = game.seat === "imperial" ? "insurgent" : "imperial";
   const who = game.players[other];
-  return who === "human" ? "a person" : `${who} bot`;
+  if (who === "human") return "a person";
+  const level = meta.levels.find((l) => who === l.id || (game.levels || {})[other] === l.name);
+  return level ? `${level.name} bot` : `${who} bot`;
 }
 
 async function refresh() {
@@ -72,16 +95,17 @@ async function refresh() {
   const seats = rememberedSeats();
   const { games } = await api("/api/my-games", { tokens: seats.map((s) => s.token) });
   const rows = games.map((g) => el("tr", { class: g.your_turn ? "your-turn" : "" },
-    el("td", {}, g.game_id), el("td", {}, SEAT_NAME[g.seat]), el("td", {}, opponentText(g)),
+    el("td", {}, g.game_id.slice(0, 8)), el("td", {}, seatName(g.seat)), el("td", {}, opponentText(g)),
     el("td", {}, turnText(g)), el("td", {}, g.steps),
     el("td", {}, el("a", { href: `/play/${g.token}` }, "open"), " ",
       el("a", { href: `/replay/${g.game_id}?token=${encodeURIComponent(g.token)}` }, "replay"))));
   for (const id of watchedGames()) {
     try {
       const s = await api(`/api/games/${id}/status`);
-      rows.push(el("tr", {}, el("td", {}, id), el("td", {}, "watching"),
-        el("td", {}, `${s.players.imperial} vs ${s.players.insurgent}`),
-        el("td", {}, s.status === "finished" ? `finished: ${SEAT_NAME[s.winner] || "draw"} won` : "bots playing"),
+      const names = Object.fromEntries(Object.entries(s.players).map(([seat, spec]) => [seat, (s.levels || {})[seat] || spec]));
+      rows.push(el("tr", {}, el("td", {}, id.slice(0, 8)), el("td", {}, "watching"),
+        el("td", {}, `${names.imperial} vs ${names.insurgent}`),
+        el("td", {}, s.status === "finished" ? `finished: ${seatName(s.winner) || "nobody"} won` : "bots playing"),
         el("td", {}, s.steps), el("td", {}, el("a", { href: `/replay/${id}` }, "watch / replay"))));
     } catch { /* a game from another server's database: skip it */ }
   }

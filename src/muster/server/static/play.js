@@ -1,15 +1,26 @@
-// The game page: one seat's view, live over a websocket, with the legal choices clickable.
-import { SEAT_NAME, api, cardFace, el, isDice, rememberSeat, renderLegend } from "./common.js";
+// The play shell: one seat's game, live over a websocket. It knows nothing of any one game: the
+// board module of the game (static/games/<game>/board.js) draws the map and supplies the words.
+import { api, el, loadGame, playerText, rememberSeat } from "./common.js";
+import { cardLink, enableCardFaces } from "./cards.js";
+import { latestDice, renderLog, richText } from "./log.js";
+import { enableZoom } from "./zoom.js";
 
 const token = decodeURIComponent(location.pathname.split("/").pop());
+const $ = (id) => document.getElementById(id);
+const phone = window.matchMedia("(max-width: 760px)");
+let game = null; // {data, mod}
+let board = null;
+let zoom = null;
 let state = null; // the newest state message
 let log = []; // every log line so far
 let socket = null;
 let pending = false; // an action is on its way: ignore further clicks until the answer
 let nextId = 1;
+let wasMyTurn = false;
+let groups = { space: new Map(), area: new Map(), card: new Map(), other: [] };
 
-const $ = (id) => document.getElementById(id);
-renderLegend($("legend"));
+const seatName = (seat) => game?.data.seats[seat]?.name || seat;
+const other = (seat) => Object.keys(game.data.seats).find((s) => s !== seat);
 
 function showError(message) {
   $("error").textContent = message || "";
@@ -30,132 +41,272 @@ function send(message) {
 
 function choose(action) {
   if (pending || !state) return;
+  closeMenu();
   pending = true;
   showError("");
   send({ type: "action", version: state.version, action });
 }
 
-/** Legal actions grouped by what they point at: a space, an area, or a card. */
-function groupLegal(legal) {
-  const bySpace = new Map(), byArea = new Map(), byCard = new Map();
-  const spaces = new Set([...document.querySelectorAll("#board g.space")].map((g) => g.dataset.space));
-  const areas = new Set([...document.querySelectorAll("#board g.area")].map((g) => g.dataset.area));
-  const hand = new Set((state.hand || []).map((c) => c.number));
-  for (const item of legal) {
-    const [verb, arg] = item.action;
-    const target = typeof arg === "string" && spaces.has(arg) ? bySpace
-      : typeof arg === "string" && areas.has(arg) ? byArea
-        : typeof arg === "number" && hand.has(arg) && ["event", "ap", "trigger", "discard", "card"].includes(verb)
-          ? byCard : null;
-    if (target) {
-      if (!target.has(arg)) target.set(arg, []);
-      target.get(arg).push(item);
-    }
-  }
-  return { bySpace, byArea, byCard };
+// --- menus: a card's uses, or the choices of one space -----------------------------------------
+let menuAnchor = null;
+
+function closeMenu() {
+  const menu = $("card-menu");
+  if (menu.hidden) return;
+  menu.hidden = true;
+  menu.replaceChildren();
+  if (menuAnchor && document.contains(menuAnchor)) menuAnchor.setAttribute("aria-expanded", "false");
+  menuAnchor = null;
 }
 
-function renderActions(items, title) {
-  const box = $("actions");
-  const buttons = items.map((item) => el("button", {
-    type: "button", class: "action", "data-verb": item.action[0], "data-arg": item.action[1] ?? "",
-    onclick: () => choose(item.action),
-  }, item.label));
-  box.replaceChildren(...(title ? [el("div", { class: "muted" }, title)] : []), ...buttons);
+function placeMenu(menu, anchor) {
+  const r = anchor.getBoundingClientRect();
+  const w = Math.min(340, window.innerWidth - 16);
+  menu.style.width = `${w}px`;
+  menu.style.left = `${Math.min(Math.max(8, r.left + r.width / 2 - w / 2), window.innerWidth - w - 8)}px`;
+  const h = menu.offsetHeight;
+  const above = r.top - h - 6;
+  menu.style.top = `${above >= 8 ? above : Math.min(r.bottom + 6, window.innerHeight - h - 8)}px`;
 }
 
-let boardGroups = { bySpace: new Map(), byArea: new Map() };
-
-function renderBoard() {
-  // The server sends the drawing only when it changed (svg null: keep the one shown).
-  if (state.svg) $("board").innerHTML = state.svg;
-  boardGroups = groupLegal(state.legal);
-  for (const g of document.querySelectorAll("#board g.legal")) g.classList.remove("legal");
-  for (const g of document.querySelectorAll("#board g.space")) {
-    if (boardGroups.bySpace.has(g.dataset.space)) g.classList.add("legal");
-  }
-  for (const g of document.querySelectorAll("#board g.area")) {
-    if (boardGroups.byArea.has(g.dataset.area)) g.classList.add("legal");
-  }
+/** A small menu next to ``anchor``: each item is a legal action with one line on what it does. */
+function openMenu(anchor, title, items, face) {
+  const menu = $("card-menu");
+  closeMenu();
+  menuAnchor = anchor;
+  anchor.setAttribute("aria-expanded", "true");
+  const buttons = items.map((item) => el("button", { type: "button", class: "menu-item",
+    "data-verb": item.action[0], onclick: () => (item.confirm ? confirmStep(anchor, item) : choose(item.action)) },
+  el("span", { class: "menu-label" }, item.text), item.hint ? el("span", { class: "menu-hint" }, item.hint) : null,
+  item.confirm ? el("span", { class: "menu-warn" }, "gives your opponent something: asks again") : null));
+  menu.replaceChildren(...(face ? [face] : [el("p", { class: "menu-title" }, title)]), ...buttons,
+    el("button", { type: "button", class: "menu-cancel", onclick: () => { closeMenu(); anchor.focus(); } }, "Cancel"));
+  menu.setAttribute("aria-label", title);
+  menu.hidden = false;
+  placeMenu(menu, anchor);
+  buttons[0]?.focus();
 }
 
-// One listener for the whole board: a click on a highlighted space or area takes its choice.
-$("board").addEventListener("click", (event) => {
-  const g = event.target.closest("g.space.legal, g.area.legal");
-  if (!g) return;
-  const items = g.dataset.space !== undefined ? boardGroups.bySpace.get(g.dataset.space)
-    : boardGroups.byArea.get(g.dataset.area);
-  if (!items) return;
-  if (items.length === 1) choose(items[0].action);
-  else renderActions(items, "Choose for this place:");
+/** Principle: warn before the costly click. The same menu asks once more, in words. */
+function confirmStep(anchor, item) {
+  const menu = $("card-menu");
+  const yes = el("button", { type: "button", class: "menu-item danger", "data-confirm": "yes",
+    onclick: () => choose(item.action) }, el("span", { class: "menu-label" }, `Yes: ${item.text.toLowerCase()}`));
+  menu.replaceChildren(el("p", { class: "menu-warning", role: "alert" }, item.confirm), yes,
+    el("button", { type: "button", class: "menu-cancel", onclick: () => { closeMenu(); anchor.focus(); } }, "No, go back"));
+  placeMenu(menu, anchor);
+  yes.focus();
+}
+
+$("card-menu").addEventListener("keydown", (e) => {
+  const items = [...$("card-menu").querySelectorAll("button")];
+  const k = items.indexOf(document.activeElement);
+  if (e.key === "Escape") { const a = menuAnchor; closeMenu(); a?.focus(); }
+  else if (e.key === "ArrowDown") { e.preventDefault(); items[(k + 1) % items.length].focus(); }
+  else if (e.key === "ArrowUp") { e.preventDefault(); items[(k - 1 + items.length) % items.length].focus(); }
+});
+document.addEventListener("pointerdown", (e) => {
+  if (!e.target.closest("#card-menu") && !e.target.closest(".hand-card") && !e.target.closest("g.legal")) closeMenu();
 });
 
-function renderHand() {
-  const { byCard } = groupLegal(state.legal);
-  const cards = state.hand.map((card) => {
-    const items = byCard.get(card.number) || [];
-    const buttons = items.map((item) => el("button", {
-      type: "button", class: "card-action", "data-verb": item.action[0], onclick: () => choose(item.action),
-    }, item.action[0] === "ap" ? `Play for ${card.ap} AP` : item.action[0] === "event" ? "Play the event"
-      : item.action[0] === "trigger" ? "Discard to use the event" : item.label));
-    const face = cardFace(card, buttons);
-    if (items.length) face.classList.add("legal");
-    return face;
-  });
-  $("hand").replaceChildren(...(cards.length ? cards : [el("p", { class: "muted" }, "no cards")]));
-  const other = state.seat === "imperial" ? "insurgent" : "imperial";
-  $("opponent-hand").textContent = `${SEAT_NAME[other]} holds ${state.hand_counts[other]} card(s).`;
-  const piles = Object.entries(state.discards).map(([deck, list]) => el("div", {},
-    el("strong", {}, `Deck ${deck}: `), list.length ? list.map((c) => `${c.number}${c.deck} ${c.name}`).join(", ")
-      : "empty"));
-  $("discards").replaceChildren(...piles);
+// --- legal actions grouped by where they are taken ---------------------------------------------
+function groupLegal() {
+  const out = { space: new Map(), area: new Map(), card: new Map(), other: [] };
+  for (const item of state.legal) {
+    const t = game.mod.targetOf(game.data, item.action, state.hand);
+    if (!t) { out.other.push(item); continue; }
+    if (!out[t.kind].has(t.id)) out[t.kind].set(t.id, []);
+    out[t.kind].get(t.id).push(item);
+  }
+  return out;
 }
 
-function renderLog(fresh) {
-  const ol = $("log");
-  ol.replaceChildren(...log.slice(-300).map((line) => el("li", { class: isDice(line) ? "dice-line" : "" }, line)));
-  ol.scrollTop = ol.scrollHeight;
-  // New dice as they happen; on a (re)load, the most recent roll of the game so far.
-  let dice = fresh.filter(isDice);
-  if (fresh.length === 0 && $("dice").classList.contains("muted")) dice = log.filter(isDice).slice(-1);
-  if (dice.length) {
-    $("dice").classList.remove("muted");
-    $("dice").replaceChildren(...dice.map((line) => el("div", { class: "dice-line flash" }, line)));
+function pick(kind, id, element) {
+  const items = groups[kind].get(id);
+  if (!items || pending) return;
+  if (items.length === 1 && !items[0].confirm) { choose(items[0].action); return; }
+  openMenu(element, `Choose for ${kind === "space" ? game.data.byId[id].name : id}:`,
+    items.map((item) => ({ ...item, text: item.label })));
+}
+
+// --- rendering ------------------------------------------------------------------------------
+function statusText(s) {
+  const period = s.round >= game.data.period_b_from_round ? "B" : "A";
+  let text = `Round ${s.round} of ${game.data.rounds} · Period ${period}${s.outcome ? "" : ` · ${s.phase}`}`;
+  if (s.phase === "Action phase" && s.active_seat && s.view.played) {
+    const played = s.view.played[s.active_seat] + (game.mod.playingCard(s.view) === null ? 1 : 0);
+    text += ` · ${seatName(s.active_seat)}'s card ${Math.max(1, Math.min(played, game.data.cards_per_phase))} of ${game.data.cards_per_phase}`;
+  }
+  if (s.outcome) text = `Game over · ${text}`;
+  return text;
+}
+
+function renderTop(s) {
+  $("status").textContent = statusText(s);
+  $("status").dataset.version = s.version;
+  $("status").dataset.step = s.step;
+  const me = s.seats[s.seat], them = s.seats[other(s.seat)];
+  $("players").textContent = `You: ${seatName(s.seat)}${me.name ? ` (${me.name})` : ""} · against ${playerText(them)}`;
+  const active = s.active_seat;
+  const botThinking = !s.outcome && active && active !== s.seat && s.seats[active]?.kind === "bot";
+  $("thinking").hidden = !botThinking;
+  $("thinking").textContent = botThinking ? `${seatName(active)}: ${playerText(s.seats[active])} is thinking…` : "";
+  document.body.classList.toggle("bot-thinking", botThinking);
+}
+
+function renderPrompt(s) {
+  const playing = s.legal.length ? game.mod.playingCard(s.view) : null;
+  $("prompt").replaceChildren(...richText(game, s.prompt, spotlight),
+    ...(playing ? [el("span", { class: "playing" }, " · with ", cardLink(playing))] : []));
+  $("hint").textContent = s.help || "";
+  const buttons = groups.other.map((item) => {
+    // "Normal Movement (1 AP): 2 units 1 space…": the name on the button, the rest as its hint
+    const [name, ...rest] = item.label.split(": ");
+    const more = [rest.join(": "), item.hint].filter(Boolean).join(" · ");
+    const b = el("button", { type: "button", class: `action${item.confirm ? " costly" : ""}`, "data-verb": item.action[0],
+      "data-arg": item.action[1] ?? "", title: more || null,
+      onclick: (e) => (item.confirm ? openMenu(e.currentTarget, item.label, [{ ...item, text: item.label }]) : choose(item.action)) },
+    name);
+    const showHint = () => { $("hint").textContent = more || s.help || ""; };
+    b.addEventListener("pointerenter", showHint);
+    b.addEventListener("focus", showHint);
+    return b;
+  });
+  const spatial = groups.space.size + groups.area.size, cards = groups.card.size;
+  const where = [];
+  if (spatial) where.push(`${spatial} place${spatial > 1 ? "s" : ""} marked on the map`);
+  if (cards) where.push(`${cards} card${cards > 1 ? "s" : ""} in your hand`);
+  $("actions").replaceChildren(...(where.length ? [el("span", { class: "where" }, `Choose: ${where.join(" or ")}${buttons.length ? ", or" : "."}`)] : []), ...buttons);
+  $("undo").hidden = !s.can_undo;
+}
+
+function cardUses(card, items) {
+  const c = game.data.cardsByNumber[card];
+  return items.map((item) => {
+    const [verb] = item.action;
+    const text = verb === "event" ? "Play the event" : verb === "ap" ? `Use for ${c.ap} AP` : item.label;
+    const hint = verb === "event" ? "" : item.hint;
+    return { ...item, text: text.charAt(0).toUpperCase() + text.slice(1), hint };
+  });
+}
+
+function renderHand(s) {
+  const hand = s.hand.map((n) => {
+    const c = game.data.cardsByNumber[n];
+    const items = groups.card.get(n) || [];
+    const b = el("button", { type: "button", class: `hand-card side-${c.side}${items.length ? " legal" : ""}`, "data-card": n,
+      "aria-haspopup": items.length ? "dialog" : null, "aria-expanded": items.length ? "false" : null,
+      "aria-label": `${c.number}${c.deck} ${c.name}, ${c.ap} AP${items.length ? ": choose how to play it" : ""}` },
+    el("span", { class: "hc-no" }, `${c.number}${c.deck}`), el("span", { class: "hc-ap" }, `${c.ap} AP`),
+    el("span", { class: "hc-name" }, c.name));
+    b.addEventListener("click", () => {
+      if (items.length) openMenu(b, `${c.number}${c.deck} ${c.name}`, cardUses(n, items), phone.matches ? game.mod.cardFace(game.data, n) : null);
+    });
+    return b;
+  });
+  $("hand").replaceChildren(...(hand.length ? hand : [el("p", { class: "muted" }, "No cards in hand.")]));
+  $("hand-toggle").textContent = `Hand (${s.hand.length})${groups.card.size ? " · choose a card" : ""}`;
+  $("hand-toggle").classList.toggle("attention", groups.card.size > 0);
+  const piles = Object.entries(s.view.discards).map(([deck, list]) => el("div", { class: "pile" },
+    el("strong", {}, `Deck ${deck} (${list.length}): `), ...(list.length ? list.flatMap((n, k) => [k ? ", " : "", cardLink(n)]) : ["empty"])));
+  $("discard-list").replaceChildren(...piles);
+}
+
+function renderOpponent(s) {
+  const opp = other(s.seat);
+  const last = s.last || {};
+  const lastCard = last.card;
+  let how = "";
+  for (const a of last.actions || []) {
+    if (a.action[1] === lastCard) how = a.action[0] === "event" ? "as its event" : a.action[0] === "ap" ? "for its AP" : "to trigger an event";
+  }
+  $("opponent").replaceChildren(...[
+    el("p", { class: `opp-line side-${opp}` }, el("strong", {}, seatName(opp)), `: ${playerText(s.seats[opp])} · ${s.hand_counts[opp]} card${s.hand_counts[opp] === 1 ? "" : "s"} in hand`),
+    lastCard ? el("p", { class: "opp-last" }, "Last card: ", cardLink(lastCard), how ? ` ${how}` : "") : null,
+    (last.actions || []).length ? el("p", { class: "opp-moves muted" }, `${last.actions.length} move${last.actions.length > 1 ? "s" : ""} since your last action are marked on the map.`) : null,
+  ].filter(Boolean));
+}
+
+function spotlight(id, on) { board?.highlight(id, on); }
+
+function renderSide(s) {
+  $("tracks").replaceChildren(game.mod.drawTracks(game.data, s.view));
+  renderLog($("log"), game, log, spotlight);
+  $("log").scrollTop = $("log").scrollHeight;
+  const dice = latestDice(game, log, spotlight);
+  $("dice").replaceChildren(...(dice ? [el("h2", { class: "dice-title" }, "Latest roll"), dice] : []));
+}
+
+function render() {
+  const s = state;
+  groups = groupLegal();
+  renderTop(s);
+  renderPrompt(s);
+  const targets = new Set([...groups.space.keys(), ...groups.area.keys()]);
+  const verbs = new Map([...groups.space, ...groups.area].map(([id, items]) => [id, items.map((i) => i.label).join(" or ")]));
+  const mark = s.last && s.last.actions.length ? s.last : null;
+  board.update(s.view, { targets, verbs, selected: game.mod.selectedSpace(s.view), last: mark });
+  renderHand(s);
+  renderOpponent(s);
+  renderSide(s);
+  const mine = s.legal.length > 0;
+  document.body.classList.toggle("my-turn", mine);
+  document.title = `${mine ? "● Your turn · " : ""}${seatName(s.seat)} · Freedom! · muster`;
+  if (mine && !wasMyTurn) yourTurn();
+  wasMyTurn = mine;
+}
+
+// --- your turn, noticed -------------------------------------------------------------------------
+let audio = null;
+
+function beep() {
+  try {
+    audio = audio || new AudioContext();
+    const osc = audio.createOscillator(), gain = audio.createGain();
+    osc.frequency.value = 660;
+    gain.gain.setValueAtTime(0.12, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.35);
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + 0.35);
+  } catch { /* no sound device: the title and notification still tell */ }
+}
+
+function yourTurn() {
+  if (localStorage.getItem("muster.sound") === "on") beep();
+  if (document.hidden && "Notification" in window && Notification.permission === "granted") {
+    new Notification("Your turn in Freedom!", { body: state.prompt, tag: `muster-${state.game_id}` });
   }
 }
 
-function render(fresh) {
-  const s = state;
-  const turn = s.outcome ? "game over" : s.active_seat === s.seat ? "your turn"
-    : `${SEAT_NAME[s.active_seat]}'s turn`;
-  const other = s.seat === "imperial" ? "insurgent" : "imperial";
-  const opponent = s.seats[other].kind === "bot" ? `${s.seats[other].bot} bot` : "a person";
-  $("status").textContent = `You: ${SEAT_NAME[s.seat]} (vs ${opponent}) · Round ${s.round} · ${s.phase} · ${turn}`
-    + ` · step ${s.step}`;
-  $("status").dataset.version = s.version;
-  $("prompt").textContent = s.prompt;
-  renderBoard();
-  renderHand();
-  renderActions(s.legal, s.legal.length ? "" : null);
-  $("undo").hidden = !s.can_undo;
-  renderLog(fresh);
-  document.body.classList.toggle("my-turn", s.legal.length > 0);
-  // The tab's title says when it is my turn, for players who keep the game open in the background.
-  document.title = `${s.legal.length ? "● Your turn · " : ""}${SEAT_NAME[s.seat]} · muster`;
-}
+$("sound").checked = localStorage.getItem("muster.sound") === "on";
+$("sound").addEventListener("change", () => {
+  localStorage.setItem("muster.sound", $("sound").checked ? "on" : "off");
+  if ($("sound").checked) beep(); // the click is the user gesture that lets the page play sound
+});
+$("notify").addEventListener("click", async () => {
+  if (!("Notification" in window)) { $("notify").textContent = "This browser cannot notify"; return; }
+  const answer = await Notification.requestPermission(); // asked only when the player clicks
+  $("notify").textContent = answer === "granted" ? "Notifications are on" : "Notifications are blocked";
+});
+$("save-name").addEventListener("click", async () => {
+  try {
+    await api(`/api/seat/${encodeURIComponent(token)}/name`, { name: $("my-name").value });
+  } catch (err) { showError(err.message); }
+});
 
+// --- state and connection -----------------------------------------------------------------------
 function onState(message) {
   log = log.slice(0, message.log_from).concat(message.log);
-  const fresh = message.log_from > 0 ? message.log : [];
   state = { ...message, log: undefined };
   pending = false;
-  render(fresh);
+  closeMenu();
+  render();
 }
 
 async function fetchState() {
   try {
-    const message = await api(`/api/seat/${encodeURIComponent(token)}`);
-    onState(message);
+    onState(await api(`/api/seat/${encodeURIComponent(token)}`));
   } catch (err) {
     showError(err.message);
   }
@@ -188,9 +339,40 @@ $("undo").addEventListener("click", () => {
   send({ type: "undo", version: state.version });
 });
 
-api(`/api/seat/${encodeURIComponent(token)}`).then((message) => {
-  rememberSeat({ token, game_id: message.game_id, seat: message.seat });
-  $("replay-link").href = `/replay/${message.game_id}?token=${encodeURIComponent(token)}`;
-  $("export-link").href = `/api/games/${message.game_id}/export?token=${encodeURIComponent(token)}`;
-}).catch((err) => showError(err.message));
-connect();
+for (const [button, cls] of [["hand-toggle", "hand-open"], ["side-toggle", "side-open"]]) {
+  $(button).addEventListener("click", () => {
+    const open = !document.body.classList.contains(cls);
+    document.body.classList.remove("hand-open", "side-open");
+    document.body.classList.toggle(cls, open);
+    $(button).setAttribute("aria-expanded", String(open));
+  });
+}
+
+async function start() {
+  try {
+    const first = await api(`/api/seat/${encodeURIComponent(token)}`);
+    rememberSeat({ token, game_id: first.game_id, seat: first.seat });
+    $("replay-link").href = `/replay/${first.game_id}?token=${encodeURIComponent(token)}`;
+    $("export-link").href = `/api/games/${first.game_id}/export?token=${encodeURIComponent(token)}`;
+    $("rules-link").href = `/rules/${first.game}`;
+    $("my-name").value = first.seats[first.seat]?.name || "";
+    game = await loadGame(first.game);
+    enableCardFaces(game);
+    board = game.mod.createBoard($("board"), game.data, {
+      pick,
+      hover: (text) => { $("hover-info").textContent = text || ""; },
+    });
+    $("board").append(board.element);
+    zoom = enableZoom($("board"), board.element, game.mod.VIEWBOX, phone.matches ? game.mod.PHONE_VIEW : null);
+    $("zoom-in").addEventListener("click", () => zoom.zoomIn());
+    $("zoom-out").addEventListener("click", () => zoom.zoomOut());
+    $("zoom-fit").addEventListener("click", () => zoom.fit());
+    onState(first);
+    performance.mark("muster:drawn"); // the first full drawing (benchmarks/web_load.py reads it)
+    connect();
+  } catch (err) {
+    showError(err.message);
+  }
+}
+
+start();

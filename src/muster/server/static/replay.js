@@ -1,8 +1,38 @@
 // The replay viewer: step through a finished game (or, with my seat's token, my view of an ongoing one).
-import { SEAT_NAME, api, el, isDice, rememberedSeats, renderLegend } from "./common.js";
+import { api, el, loadGame, rememberedSeats } from "./common.js";
+import { enableCardFaces } from "./cards.js";
+import { latestDice, renderLog } from "./log.js";
+import { enableZoom } from "./zoom.js";
 
 const $ = (id) => document.getElementById(id);
-renderLegend($("legend"));
+const SEAT_NAME = { imperial: "Imperial", insurgent: "Insurgent" };
+let game = null;
+let board = null;
+let boardReady = null; // the board module loads once, however many frames arrive meanwhile
+
+/** Load the game's board module once, then draw a view (with last-move marks when given). */
+async function setup(name) {
+  game = await loadGame(name);
+  enableCardFaces(game);
+  board = game.mod.createBoard($("board"), game.data, { pick: () => {}, hover: (t) => { $("hover-info").textContent = t || ""; } });
+  $("board").append(board.element);
+  const zoom = enableZoom($("board"), board.element, game.mod.VIEWBOX, null);
+  $("zoom-in").addEventListener("click", () => zoom.zoomIn());
+  $("zoom-out").addEventListener("click", () => zoom.zoomOut());
+  $("zoom-fit").addEventListener("click", () => zoom.fit());
+}
+
+async function draw(frame, lines, last) {
+  boardReady = boardReady || setup(frame.game || "freedom");
+  await boardReady;
+  const spot = (id, on) => board.highlight(id, on);
+  board.update(frame.view, { targets: new Set(), selected: game.mod.selectedSpace(frame.view), last });
+  $("tracks").replaceChildren(game.mod.drawTracks(game.data, frame.view));
+  renderLog($("log"), game, lines, spot);
+  $("log").scrollTop = $("log").scrollHeight;
+  const dice = latestDice(game, lines, spot);
+  $("dice").replaceChildren(...(dice ? [el("h2", { class: "dice-title" }, "Latest roll"), dice] : []));
+}
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const params = new URLSearchParams(location.search);
 const token = params.get("token") || (rememberedSeats().find((s) => s.game_id === gameId) || {}).token || "";
@@ -27,14 +57,12 @@ async function show(n) {
     $("slider").max = total;
     $("slider").value = step;
     $("step").textContent = `step ${step} / ${total}`;
-    $("board").innerHTML = frame.svg;
+    await draw(frame, frame.log, frame.last_action ? { actions: [{ seat: null, action: frame.last_action }], changes: {} } : null);
     const who = frame.seat ? `${SEAT_NAME[frame.seat]}'s view` : "spectator view";
     $("status").textContent = `Game ${gameId} · ${who} · Round ${frame.round} · ${frame.phase}`;
     $("outcome").textContent = frame.outcome ? `${SEAT_NAME[frame.outcome.winner] || "Nobody"} wins: ${frame.outcome.detail}`
       : frame.active_seat ? `${SEAT_NAME[frame.active_seat]} to decide` : "";
-    $("last-line").textContent = frame.log.length ? frame.log[frame.log.length - 1] : "";
-    $("log").replaceChildren(...frame.log.slice(-200).map((line) => el("li", { class: isDice(line) ? "dice-line" : "" }, line)));
-    $("log").scrollTop = $("log").scrollHeight;
+    $("last-line").textContent = frame.log.length ? `Last: ${game.mod.polish(frame.log[frame.log.length - 1])}` : "";
     showError("");
   } catch (err) {
     showError(err.message);
@@ -74,13 +102,11 @@ function watchLive() {
     const m = JSON.parse(event.data);
     if (m.type !== "state") return;
     lines = lines.slice(0, m.log_from).concat(m.log);
-    if (m.svg) $("board").innerHTML = m.svg;
+    draw(m, lines, m.last).catch((err) => showError(err.message));
     $("status").textContent = `Game ${gameId} · live: the bots are playing · Round ${m.round} · ${m.phase}`;
     $("step").textContent = `step ${m.step}`;
     $("outcome").textContent = m.active_seat ? `${SEAT_NAME[m.active_seat]} to decide` : "";
-    $("last-line").textContent = lines.length ? lines[lines.length - 1] : "";
-    $("log").replaceChildren(...lines.slice(-200).map((line) => el("li", { class: isDice(line) ? "dice-line" : "" }, line)));
-    $("log").scrollTop = $("log").scrollHeight;
+    $("last-line").textContent = "";
     if (m.outcome) {
       watching.close();
       openReplay().catch((err) => showError(err.message));

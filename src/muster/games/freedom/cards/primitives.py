@@ -835,6 +835,11 @@ class FreeAttack(Decision):
         return f"attack from {where}" if a.verb == "from" else f"attack {where}"
 
 
+def modifier(bonus: int) -> str:
+    """A die modifier as the log writes it: " +1", " -1", or nothing for 0."""
+    return f" {bonus:+d}" if bonus else ""
+
+
 def insurgent_attack_with(s: State, src: int, dst: int, bonus: int) -> bool:
     """An Insurgent attack (1d8) with a modifier; a hit removes an Imperial unit."""
 
@@ -843,7 +848,7 @@ def insurgent_attack_with(s: State, src: int, dst: int, bonus: int) -> bool:
     hit = die + bonus >= need
     log(
         s,
-        f"Insurgent attack from {name(src)} on {name(dst)}: rolls {die}{bonus:+d}, needs {need}: "
+        f"Insurgent attack from {name(src)} on {name(dst)}: rolls {die}{modifier(bonus)}, needs {need}: "
         f"{'hit' if hit else 'miss'}.",
     )
     if hit:
@@ -897,7 +902,7 @@ class FreeRaid(Decision):
         hit = die + f["bonus"] >= 5
         log(
             s,
-            f"Insurgent raid from {name(i)} on {name(j)}: rolls {die}{f['bonus']:+d}, needs 5: "
+            f"Insurgent raid from {name(i)} on {name(j)}: rolls {die}{modifier(f['bonus'])}, needs 5: "
             f"{'hit' if hit else 'miss'}.",
         )
         if hit:

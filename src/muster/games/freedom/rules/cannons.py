@@ -99,11 +99,12 @@ def fire(s: State, src: int, dst: int, need: int, stone_balls: bool = False) -> 
     dice = roll_dice(s, c["dice"], c["die"])
     plus = bonus(s, src)
     hits = sum(1 for d in dice if d + plus >= need)
-    extra = f" +{plus}" if plus else ""
+    extra = f", +{plus} each" if plus else ""
+    result = "no hit" if hits == 0 else "1 hit" if hits == 1 else f"{hits} hits"
     log(
         s,
-        f"{SIDE_NAME[seat]} cannon in {name(src)} fires at {name(dst)}: rolls {dice}{extra}, "
-        f"needs {need}: {hits} hit(s).",
+        f"{SIDE_NAME[seat]} cannon in {name(src)} fires at {name(dst)}: rolls {' and '.join(map(str, dice))}{extra}, "
+        f"needs {need}: {result}.",
     )
     for _ in range(hits):
         if seat == IMPERIAL:

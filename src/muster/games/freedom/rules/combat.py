@@ -75,11 +75,11 @@ def imperial_attack(s: State, src: int, dst: int, bonus: int) -> bool:
     need, mod = imperial_attack_roll(s, src, dst, bonus)
     dice = roll_dice(s, c["imperial_dice"], c["imperial_die"])
     hit = max(dice) + mod >= need
-    sign = f"{mod:+d}" if mod else ""
+    sign = f" {mod:+d}" if mod else ""
     log(
         s,
-        f"Imperial attack from {name(src)} on {name(dst)}: rolls {dice}{sign}, needs {need}: "
-        f"{'hit' if hit else 'miss'}.",
+        f"Imperial attack from {name(src)} on {name(dst)}: rolls {' and '.join(map(str, dice))}, "
+        f"best {max(dice)}{sign}, needs {need}: {'hit' if hit else 'miss'}.",
     )
     if hit:
         insurgent_loses_unit(s, dst, IMPERIAL)

@@ -1,0 +1,53 @@
+"""Bot levels named for players: the one place that says which bot spec plays at each level.
+
+The web offers these levels only (never free bot specs, whose options could be unbounded); when a
+stronger or faster bot arrives, change the spec here and every new game uses it. Stored games keep
+the spec they were created with, so a game in progress never changes opponent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Level:
+    """A bot strength as a player chooses it."""
+
+    id: str
+    """Stable identifier sent by the lobby (``"strongest"``)."""
+    name: str
+    """The word shown to players."""
+    description: str
+    """One sentence on how it plays, for players, not programmers."""
+    spec: str
+    """The bot spec (see :func:`muster.ai.make_bot`) that plays at this level."""
+
+
+LEVELS: tuple[Level, ...] = (
+    Level("beginner", "Beginner", "Plays any legal move: good for learning the rules.", "random"),
+    Level("standard", "Standard", "Weighs the board and plans the last card of each phase; answers at once.",
+          "heuristic"),
+    Level("strongest", "Strongest", "Looks ahead through the cards you might hold; about a second per card.",
+          "ismcts"),
+)
+"""Weakest first, as measured in docs/balance.md."""
+
+DEFAULT_LEVEL = "strongest"
+"""Preselected in the lobby: the strongest level that answers a card within about a second."""
+
+
+def level(level_id: str) -> Level:
+    """The level with this id; KeyError if there is none."""
+    for found in LEVELS:
+        if found.id == level_id:
+            return found
+    raise KeyError(level_id)
+
+
+def level_name(spec: str | None) -> str | None:
+    """The player-facing name of the level a bot spec plays at (None if no level uses that spec)."""
+    for found in LEVELS:
+        if found.spec == spec:
+            return found.name
+    return None

@@ -1,0 +1,55 @@
+"""Per-game glue for the web: everything the play shell needs that only a game knows.
+
+The shell (``static/shell.js``) and :mod:`muster.server.views` know nothing of any one game; each game
+registers an adapter here that supplies its public static data (board geometry, card faces, track
+ranges), the one-line rule hints for its choices, the phase of a view, and the board facts whose
+changes mark the last move. A second game adds one module and one line in :data:`ADAPTERS`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from muster.core import Action
+
+
+class WebAdapter(Protocol):
+    """What a game supplies to the web shell."""
+
+    def static_data(self) -> dict[str, Any]:
+        """Public facts that never change during a game (sent once, cached by the browser)."""
+        ...
+
+    def phase(self, view: dict[str, Any]) -> str:
+        """The phase of the round the current decision belongs to, in words."""
+        ...
+
+    def hint(self, view: dict[str, Any], action: Action, seat: str | None) -> str:
+        """One line on what choosing ``action`` does (empty if nothing to add)."""
+        ...
+
+    def decision_help(self, view: dict[str, Any]) -> str:
+        """One line on the decision being asked (empty if nothing specific)."""
+        ...
+
+    def warning(self, view: dict[str, Any], action: Action, seat: str | None, legal: list[Action]) -> str:
+        """A sentence asking for a second confirmation before a costly choice (empty: none needed);
+        ``legal`` is every choice open now (no warning where there is no alternative)."""
+        ...
+
+    def board_facts(self, view: dict[str, Any]) -> dict[str, dict[str, int]]:
+        """Per space, the public counts whose changes are marked as the last move ({space: {kind: n}})."""
+        ...
+
+    def card_played(self, action: Action) -> int | None:
+        """The card an action plays (its number), if it plays one."""
+        ...
+
+
+def adapter(game: str) -> WebAdapter:
+    """The web adapter of a game by its registered name."""
+    if game == "freedom":
+        from muster.server.games import freedom
+
+        return freedom.ADAPTER
+    raise KeyError(f"no web adapter for game {game!r}")

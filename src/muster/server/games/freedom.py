@@ -1,0 +1,126 @@
+"""The web adapter of Freedom! Messolonghi: board geometry with bastion names, hints, phases.
+
+The hints are the terminal's own (:mod:`muster.tui.texts`), so both front ends explain a choice
+in the same words.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from muster.core import Action
+from muster.games.freedom.board import board
+from muster.games.freedom.datafiles import areas_file, cards_file, design
+from muster.tui import texts
+
+# Wall sections west to east, named after the bastions of the land wall of 1825-26 (sources in
+# ../shared/design/messolonghi-history.md; the mapping is ours and listed in docs/web.md). The
+# history lists ten bastions for the game's nine sections: General Norman and Andreas Miaoulis,
+# neighbours in mid-wall, share section 5.
+BASTIONS: dict[str, str] = {
+    "w1": "Sahtouris", "w2": "Mavromichalis", "w3": "William Tell", "w4": "Lord Byron",
+    "w5": "Norman and Miaoulis", "w6": "Botsaris", "w7": "William of Orange", "w8": "Skenderbey",
+    "w9": "Franklin",
+}
+
+OPPONENT_COLOUR = texts.OPPONENT_COLOUR
+
+PHASE_OF_FRAME = {
+    "administration": "Administration", "opening": "Opening", "actions": "Action phase",
+    "cannons": "Cannon fire", "replenishment": "Replenishment",
+}
+
+
+def _label(i: int) -> str:
+    """A space's name for players: the bastion for a Wall section, else the board's own name."""
+    b = board()
+    sid = b.ids[i]
+    if sid in BASTIONS:
+        kind = "fort" if b.fort[i] else "curtain"
+        return f"Bastion {BASTIONS[sid]} ({kind}, Wall {sid[1:]})"
+    return str(b.names[i])
+
+
+@cache
+def _static() -> dict[str, Any]:
+    b = board()
+    spaces = []
+    for i, sid in enumerate(b.ids):
+        spaces.append({
+            "id": sid, "name": _label(i), "short": BASTIONS.get(sid, b.names[i]), "kind": b.kind[i],
+            "xy": list(b.xy[i]), "row": b.row[i] if b.row[i] else None, "col": b.col[i] if b.col[i] else None,
+            "fort": bool(b.fort[i]), "limit": b.limit[i], "lagoon": bool(b.lagoon[i]), "thick": b.thick[i] >= 0,
+            "log_name": b.names[i],
+            "adjacent": [b.ids[j] for j in b.adj[i]],
+        })
+    tracks = design()["tracks"]
+    areas = [{"id": a.id, "name": a.name,
+              "rewards": {side: r.model_dump(exclude_defaults=True) for side, r in a.rewards.items()}}
+             for a in areas_file().areas]
+    cards = [{"number": c.number, "deck": c.deck, "name": c.name, "ap": c.ap, "side": c.side, "text": c.text,
+              "event": c.effect is not None} for c in cards_file().cards]
+    return {
+        "game": "freedom", "title": "Freedom! Messolonghi 1825–1826",
+        "seats": {"imperial": {"name": "Imperial", "colour": "red", "people": "Ottoman besiegers"},
+                  "insurgent": {"name": "Insurgent", "colour": "blue", "people": "Greek defenders"}},
+        "spaces": spaces, "areas": areas, "cards": cards, "support_limit": areas_file().support_limit,
+        "tracks": {name: list(bounds) for name, bounds in tracks.items()},
+        "rounds": design()["rounds"], "period_b_from_round": design()["period_b_from_round"],
+        "cards_per_phase": design()["cards_per_action_phase"],
+    }
+
+
+class FreedomAdapter:
+    """Freedom!'s answers to :class:`muster.server.games.WebAdapter`."""
+
+    def static_data(self) -> dict[str, Any]:
+        """Board spaces (with bastion names and neighbours), area tiles, card faces, track ranges."""
+        return _static()
+
+    def phase(self, view: dict[str, Any]) -> str:
+        """The phase of the current decision, as the terminal names it."""
+        if view.get("result"):
+            return "Game over"
+        return PHASE_OF_FRAME[texts.current_phase(view)]
+
+    def hint(self, view: dict[str, Any], action: Action, seat: str | None) -> str:
+        """The terminal's one-line explanation of this choice."""
+        return texts.explain(action, seat)
+
+    def decision_help(self, view: dict[str, Any]) -> str:
+        """The terminal's one line on the decision on top of the stack."""
+        return texts.decision_help(view)
+
+    def warning(self, view: dict[str, Any], action: Action, seat: str | None, legal: list[Action]) -> str:
+        """Costly choices: an opponent-coloured event played for AP (rule 4.3.1), a turn ended with AP left."""
+        if action.verb == "ap" and isinstance(action.arg, int) and seat in OPPONENT_COLOUR:
+            card = next(c for c in _static()["cards"] if c["number"] == action.arg)
+            if card["event"] and card["side"] == OPPONENT_COLOUR[seat]:
+                return (f"{card['name']} favours your opponent: if you use it for its {card['ap']} AP, your "
+                        "opponent may discard a card to play its event. Use it for AP anyway?")
+        if action.verb == "end" and len(legal) > 1:
+            frame = (view.get("stack") or [{}])[-1]
+            left = frame.get("ap") if isinstance(frame, dict) else None
+            if isinstance(left, int) and left > 0:
+                return f"You still have {left} AP; ending the turn loses them. End the turn?"
+        return ""
+
+    def board_facts(self, view: dict[str, Any]) -> dict[str, dict[str, int]]:
+        """Units of each kind, cannons and Wall damage per space (all public)."""
+        facts: dict[str, dict[str, int]] = {}
+        for kind, per_space in view.get("spaces", {}).items():
+            for sid, n in per_space.items():
+                facts.setdefault(sid, {})[kind] = int(n)
+        facts.setdefault("camp", {})["camp_cannons"] = int(view.get("camp_cannons", 0))
+        facts.setdefault("city", {})["civilians"] = int(view.get("civilians", 0))
+        return facts
+
+    def card_played(self, action: Action) -> int | None:
+        """Playing a card as its event, for AP or to trigger names it in the action's argument."""
+        if action.verb in ("event", "ap", "trigger") and isinstance(action.arg, int):
+            return action.arg
+        return None
+
+
+ADAPTER = FreedomAdapter()

@@ -1,0 +1,62 @@
+"""Player names per seat: what a person calls themselves, shown to their opponent.
+
+Kept apart from the game tables (their own table, ``player_names``, migration 0004) and cached in
+memory per game, so state pushes read them without touching the database.
+"""
+
+from __future__ import annotations
+
+import threading
+import unicodedata
+
+from sqlalchemy import delete, insert, select
+from sqlalchemy.engine import Engine
+
+from muster.server.db import PlayerNameRow
+
+MAX_NAME = 40
+
+
+_cache: dict[str, dict[str, str]] = {}
+_lock = threading.Lock()
+
+
+def clean_name(raw: str) -> str:
+    """A name as shown: printable characters only, spaces collapsed, at most 40 characters."""
+    text = "".join(ch for ch in raw if unicodedata.category(ch)[0] not in ("C",))
+    return " ".join(text.split())[:MAX_NAME]
+
+
+def cached_names(game_id: str) -> dict[str, str]:
+    """The names known for a game (empty until loaded or set)."""
+    with _lock:
+        return dict(_cache.get(game_id, {}))
+
+
+def load_names(engine: Engine, game_id: str) -> dict[str, str]:
+    """Read a game's names from the database into the cache (blocking: call from a thread)."""
+    with engine.connect() as conn:
+        rows = conn.execute(select(PlayerNameRow.seat, PlayerNameRow.name)
+                            .where(PlayerNameRow.game_id == game_id)).all()
+    names = {str(seat): str(name) for seat, name in rows}
+    with _lock:
+        _cache[game_id] = names
+        if len(_cache) > 20000:
+            _cache.pop(next(iter(_cache)))
+    return names
+
+
+def set_name(engine: Engine, game_id: str, seat: str, name: str) -> str:
+    """Store (or clear, with an empty name) a seat's name; returns the cleaned name."""
+    cleaned = clean_name(name)
+    with engine.begin() as conn:
+        conn.execute(delete(PlayerNameRow).where(PlayerNameRow.game_id == game_id, PlayerNameRow.seat == seat))
+        if cleaned:
+            conn.execute(insert(PlayerNameRow).values(game_id=game_id, seat=seat, name=cleaned))
+    with _lock:
+        names = _cache.setdefault(game_id, {})
+        if cleaned:
+            names[seat] = cleaned
+        else:
+            names.pop(seat, None)
+    return cleaned

@@ -1,0 +1,630 @@
+// Freedom! Messolonghi 1825–1826: the board module of the muster play shell.
+// It draws the map from the game's public data (/api/game-data/freedom) and a seat's view, and
+// supplies the game's words: card faces, log wording, which map element an action points at.
+// The shell (play.js, replay.js) calls only the exported functions below.
+
+const NS = "http://www.w3.org/2000/svg";
+export const VIEWBOX = { x: 0, y: 0, w: 1200, h: 900 };
+/** Where a phone starts: the Wall and the rows just north of it, fitted to the width. */
+export const PHONE_VIEW = { x: 110, y: 300, w: 830, h: 520 };
+
+const SIDE_NAME = { imperial: "Imperial", insurgent: "Insurgent" };
+const UNIT = {
+  exp: { name: "Expeditionary", plural: "Expeditionary", side: "imperial" },
+  ally: { name: "Allied", plural: "Allied", side: "imperial" },
+  ins: { name: "Insurgent", plural: "Insurgent", side: "insurgent" },
+};
+const CANNON = { 1: "an Imperial cannon", 2: "an Insurgent cannon", 3: "the Bombard" };
+const DAMAGE = { 1: "damaged", 2: "destroyed" };
+
+/** Create an SVG element. */
+function s(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null && v !== false) node.setAttribute(k, v);
+  for (const c of children) if (c !== null && c !== undefined) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return node;
+}
+
+// --- geometry: our own drawing positions (board.json keeps the adjacency) -------------------
+const X = (c) => 190 + (c - 1) * 86;
+const Y = (r) => 130 + (8 - r) * 78;
+const FIXED = {
+  camp: [1050, 152, 180, 112], city: [534, 606, 760, 52],
+  b1: [X(2), 682, 160, 50], b2: [X(4), 682, 160, 50], b3: [X(6), 682, 160, 50], b4: [X(8), 682, 160, 50],
+  c1: [X(1), 762, 160, 56], c2: [X(3), 762, 160, 56], c3: [X(5), 762, 160, 56], c4: [X(7), 762, 160, 56],
+  c5: [X(9), 762, 160, 56],
+  mar1: [62, 150, 84, 76], mar2: [62, 290, 84, 76], marmarou: [62, 430, 84, 70], mar3: [62, 570, 84, 76],
+  mar4: [70, 700, 96, 66],
+  vasiladi: [448, 846, 104, 56], vas1: [606, 852, 120, 56],
+  kli1: [990, 372, 110, 70], kli2: [1120, 470, 110, 70], klisova: [1040, 600, 110, 72],
+  kli3: [1130, 716, 110, 70], kli4: [1060, 830, 110, 62], kli5: [940, 830, 100, 62],
+};
+
+function box(space) {
+  if (FIXED[space.id]) { const [x, y, w, h] = FIXED[space.id]; return { x, y, w, h }; }
+  if (space.kind === "mainland") return { x: X(space.col), y: Y(space.row), w: 80, h: 70 };
+  if (space.kind === "wall") return { x: X(space.col), y: 528, w: 86, h: 56 };
+  const [x, y] = space.xy;
+  return { x, y, w: 80, h: 60 };
+}
+
+// --- the drawn map: terrain, the Wall with its bastions, labels ----------------------------
+function terrain(data) {
+  const g = s("g", { class: "terrain", "aria-hidden": "true" });
+  g.append(
+    s("rect", { x: -600, y: -400, width: 2400, height: 1700, fill: "#9cc3d5" }), // open lagoon
+    // the mainland plain north of the Wall, trench-scarred
+    s("path", { d: "M0 0 H1200 V300 C1150 320 1100 300 1060 320 C1000 330 960 400 935 470 L930 560 H126 L118 470 C110 400 112 200 108 0 Z", fill: "#e8dcb5" }),
+    s("path", { d: "M108 0 H0 V 80 C 30 90 60 70 108 90 Z", fill: "#e8dcb5" }),
+    // the town inside the Wall
+    s("path", { d: "M126 556 H930 L920 650 C 800 660 300 662 140 652 Z", fill: "#e9e1cf" }),
+    // the beach, then the shallow coast water
+    s("path", { d: "M150 652 C 400 664 700 664 918 652 L 940 712 C 700 724 380 724 130 712 Z", fill: "#ecd9a0" }),
+    s("path", { d: "M100 722 C 400 736 720 736 960 722 L 980 800 C 720 818 380 818 80 800 Z", fill: "#b9d9e6" }),
+  );
+  // fields and trench lines of the Ottoman siege works between rows 4 and 6
+  const trench = "M150 {y} l30 -8 l30 8 l30 -8 l30 8 l30 -8 l30 8 l30 -8 l30 8 l30 -8 l30 8 l30 -8 l30 8 l30 -8 l30 8 l30 -8 l30 8 l30 -8 l30 8 l30 -8 l30 8 l30 -8 l30 8 l30 -8 l30 8 l30 -8 l30 8";
+  for (const y of [170, 248, 326, 404]) {
+    g.append(s("path", { d: trench.replace("{y}", y), fill: "none", stroke: "#b79d64", "stroke-width": 3, "stroke-linejoin": "round", opacity: 0.55 }));
+  }
+  // the ditch in front of the Wall, and olive groves on the plain
+  g.append(s("path", { d: "M140 497 H925", stroke: "#7d8f96", "stroke-width": 7, opacity: 0.55 }));
+  for (const [ox, oy] of [[140, 60], [400, 70], [700, 58], [930, 250], [120, 300]]) {
+    for (let k = 0; k < 5; k++) g.append(s("circle", { cx: ox + k * 9, cy: oy + (k % 2) * 6, r: 4, fill: "#9aa46a", opacity: 0.6 }));
+  }
+  // Kütahi's camp: tents
+  for (const [tx, ty] of [[985, 118], [1020, 112], [1055, 118], [1090, 112], [1115, 122]]) {
+    g.append(s("path", { d: `M${tx - 11} ${ty + 8} L${tx} ${ty - 10} L${tx + 11} ${ty + 8} Z`, fill: "#f3ead2", stroke: "#7a5a2a", "stroke-width": 1.5 }));
+  }
+  // town houses and a church
+  for (let k = 0; k < 22; k++) {
+    const hx = 160 + k * 35 + (k % 3) * 4, hy = 572 + (k % 2) * 26;
+    if (hx > 440 && hx < 630) continue; // leave the centre to the City space
+    g.append(s("rect", { x: hx, y: hy, width: 16, height: 12, fill: "#d8c6a4", stroke: "#a08a64", "stroke-width": 1 }));
+  }
+  // islands
+  for (const id of ["marmarou", "vasiladi", "klisova"]) {
+    const { x, y, w, h } = box({ id });
+    g.append(s("ellipse", { cx: x, cy: y, rx: w / 2 + 10, ry: h / 2 + 8, fill: "#c9dcb0", stroke: "#7d9a5c", "stroke-width": 2 }));
+  }
+  g.append(
+    s("text", { x: 800, y: 890, class: "map-label water-label" }, "The Lagoon"),
+    s("text", { x: 230, y: 860, class: "map-label water-label" }, "The Lagoon"),
+    s("text", { x: 534, y: 652, class: "map-label town-label" }, "MESSOLONGHI"),
+    s("text", { x: 1050, y: 86, class: "map-label" }, "Kütahi's Camp"),
+  );
+  g.append(s("text", { x: 0, y: 0, class: "map-label side-label", transform: `translate(117 ${Y(6)}) rotate(-90)` },
+    "OTTOMAN SIEGE LINES"));
+  for (let r = 4; r <= 8; r++) g.append(s("text", { x: 134, y: Y(r) + 6, class: "grid-label" }, r));
+  for (let c = 1; c <= 9; c++) g.append(s("text", { x: X(c), y: 88, class: "grid-label" }, c));
+  return g;
+}
+
+/** The Wall: one rampart of nine sections; forts are bastions jutting north. */
+function wallShape(space) {
+  const { x, y, w, h } = box(space);
+  const l = x - w / 2, r = x + w / 2, t = y - h / 2, b = y + h / 2;
+  if (!space.fort) return `M${l} ${t + 8} H${r} V${b} H${l} Z`;
+  return `M${l} ${t + 8} H${x - 30} L${x - 22} ${t - 22} L${x} ${t - 34} L${x + 22} ${t - 22} L${x + 30} ${t + 8} H${r} V${b} H${l} Z`;
+}
+
+function spaceShape(space) {
+  const { x, y, w, h } = box(space);
+  if (space.kind === "wall") return s("path", { class: "frame", d: wallShape(space) });
+  if (space.kind === "island") return s("ellipse", { class: "frame", cx: x, cy: y, rx: w / 2, ry: h / 2 });
+  const rx = space.kind === "water" ? 22 : space.kind === "mainland" ? 4 : 10;
+  return s("rect", { class: "frame", x: x - w / 2, y: y - h / 2, width: w, height: h, rx });
+}
+
+// --- counters -------------------------------------------------------------------------------
+function counter(kind, n, cx, cy) {
+  const size = 32, hs = size / 2;
+  const g = s("g", { class: `counter ${kind}`, transform: `translate(${cx} ${cy})` });
+  if (kind === "exp") { // Expeditionary: a red square with a crescent
+    g.append(s("rect", { x: -hs, y: -hs, width: size, height: size, rx: 3, class: "body" }),
+      s("path", { d: "M-11 -9 a7 7 0 1 0 8 0 a5.5 5.5 0 1 1 -8 0 Z", class: "emblem" }));
+  } else if (kind === "ally") { // Allied (Egyptian): an octagon with a star point
+    g.append(s("path", { d: "M-8 -16 H8 L16 -8 V8 L8 16 H-8 L-16 8 V-8 Z", class: "body" }),
+      s("path", { d: "M-10 -12 l2 4 l4 0 l-3 3 l1 4 l-4 -2 l-4 2 l1 -4 l-3 -3 l4 0 Z", class: "emblem" }));
+  } else { // Insurgent: a blue shield with a cross
+    g.append(s("path", { d: "M-16 -16 H16 V4 C16 12 8 16 0 18 C-8 16 -16 12 -16 4 Z", class: "body" }),
+      s("path", { d: "M-11 -14 h3 v4 h4 v3 h-4 v4 h-3 v-4 h-4 v-3 h4 Z", class: "emblem" }));
+  }
+  g.append(s("text", { x: 3, y: 9, class: "count" }, n));
+  return g;
+}
+
+function cannonIcon(code, cx, cy) {
+  const cls = code === 1 ? "imperial" : code === 3 ? "bombard" : "insurgent";
+  const g = s("g", { class: `cannon ${cls}`, transform: `translate(${cx} ${cy})` });
+  if (code === 3) { // the Bombard: a squat mortar with a B
+    g.append(s("path", { d: "M-13 6 L-9 -9 H9 L13 6 Z", class: "barrel" }), s("rect", { x: -15, y: 5, width: 30, height: 6, class: "carriage" }),
+      s("text", { x: 0, y: 3, class: "gun-letter" }, "B"));
+  } else { // a field gun: barrel on a wheel
+    g.append(s("path", { d: "M-15 -3 L12 -9 L14 -3 L-13 3 Z", class: "barrel" }), s("circle", { cx: -3, cy: 5, r: 6, class: "wheel" }));
+  }
+  return g;
+}
+
+function crackIcon(x, y) { // a damaged Wall section
+  return s("g", { class: "wall-state damaged", transform: `translate(${x} ${y})` },
+    s("circle", { r: 13, class: "badge" }), s("path", { d: "M-2 -10 L3 -3 L-3 1 L3 5 L-1 10", class: "crack" }));
+}
+
+function rubbleIcon(x, y) { // a destroyed Wall section: a breach, bricks tumbling out
+  return s("g", { class: "wall-state destroyed", transform: `translate(${x} ${y})` },
+    s("rect", { x: -14, y: -14, width: 28, height: 28, rx: 5, class: "badge" }),
+    s("path", { d: "M-10 -8 h7 v5 h-7 Z M2 -8 h8 v5 h-8 Z M-10 -1 l6 2 l-2 5 l-6 -2 Z M3 2 h7 v5 h-7 Z M-4 6 h5 v4 h-5 Z", class: "rubble" }));
+}
+
+function civilians(n, x, y) {
+  const g = s("g", { class: "civilians", transform: `translate(${x} ${y})` });
+  g.append(s("path", { d: "M-12 -4 L0 -10 L12 -4 L0 2 Z", class: "cube-top" }), s("path", { d: "M-12 -4 L0 2 V16 L-12 10 Z", class: "cube-left" }),
+    s("path", { d: "M12 -4 L0 2 V16 L12 10 Z", class: "cube-right" }), s("text", { x: 20, y: 10, class: "count dark" }, n),
+    s("text", { x: 24 + 14 * String(n).length, y: 10, class: "civ-label" }, n === 1 ? "civilian" : "civilians"));
+  return g;
+}
+
+// --- what the view says is in a space ---------------------------------------------------------
+function contents(view, id) {
+  const sp = view.spaces;
+  return {
+    exp: sp.exp[id] || 0, ally: sp.ally[id] || 0, ins: sp.ins[id] || 0,
+    cannon: id === "camp" ? (view.camp_cannons ? 1 : 0) : (sp.cannon[id] || 0), damage: sp.damage[id] || 0,
+    campCannons: id === "camp" ? view.camp_cannons : 0, civilians: id === "city" ? view.civilians : 0,
+  };
+}
+
+/** The space's contents in words ("2 Expeditionary, an Imperial cannon, damaged"). */
+export function describe(data, view, id) {
+  const space = data.byId[id];
+  if (!space) return id;
+  const c = contents(view, id);
+  const parts = [];
+  for (const kind of ["exp", "ally", "ins"]) if (c[kind]) parts.push(`${c[kind]} ${UNIT[kind].name}`);
+  if (id === "camp" && c.campCannons) parts.push(`${c.campCannons} cannon${c.campCannons > 1 ? "s" : ""} waiting`);
+  else if (c.cannon) parts.push(CANNON[c.cannon]);
+  if (c.civilians) parts.push(`${c.civilians} civilians`);
+  if (space.kind === "wall") parts.push(c.damage ? `Wall ${DAMAGE[c.damage]}` : "Wall intact");
+  return `${space.name}: ${parts.length ? parts.join(", ") : "empty"}`;
+}
+
+// --- the board object -------------------------------------------------------------------------
+/**
+ * Draw the map into ``container``. ``handlers.pick(kind, id, element)`` is called when a legal
+ * space or area is clicked or activated by keyboard; ``handlers.hover(text)`` names what is under
+ * the pointer (or null).
+ */
+export function createBoard(container, data, handlers) {
+  data.byId = data.byId || Object.fromEntries(data.spaces.map((sp) => [sp.id, sp]));
+  const root = s("svg", { viewBox: `${VIEWBOX.x} ${VIEWBOX.y} ${VIEWBOX.w} ${VIEWBOX.h}`, class: "map",
+    role: "group", "aria-label": "Map of Messolonghi", preserveAspectRatio: "xMidYMid meet" });
+  root.append(s("defs", {},
+    s("marker", { id: "arrowhead", viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto-start-reverse" },
+      s("path", { d: "M0 0 L10 5 L0 10 Z", class: "arrowhead" })),
+    s("pattern", { id: "hatch", width: 8, height: 8, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
+      s("rect", { width: 3, height: 8, fill: "#5d7f95", opacity: 0.35 }))));
+  root.append(terrain(data));
+  const areaLayer = s("g", { class: "areas" });
+  const spaceLayer = s("g", { class: "spaces" });
+  const pieceLayer = s("g", { class: "pieces", "aria-hidden": "true" });
+  const markLayer = s("g", { class: "marks", "aria-hidden": "true" });
+  root.append(areaLayer, spaceLayer, pieceLayer, markLayer);
+  const groups = new Map();
+  for (const space of data.spaces) {
+    const b = box(space);
+    const g = s("g", { class: `space ${space.kind}${space.fort ? " fort" : ""}`, "data-space": space.id, id: `space-${space.id}` });
+    g.append(spaceShape(space));
+    if (space.kind === "water" && space.thick) g.append(s("rect", { class: "thick", x: b.x - b.w / 2 + 4, y: b.y - b.h / 2 + 4, width: b.w - 8, height: b.h - 8, rx: 18 }));
+    if (["wall", "beach", "coast", "water", "island", "camp"].includes(space.kind) && space.id !== "camp") {
+      g.append(s("text", { x: b.x, y: b.y - b.h / 2 + (space.kind === "wall" ? 21 : 13), class: "space-label" }, label(space)));
+    }
+    // the legal-target marker: a ring with a notch, shown with the outline (colour *and* shape)
+    g.append(s("g", { class: "target-mark", transform: `translate(${b.x + b.w / 2 - 9} ${b.y - b.h / 2 + 9})` },
+      s("circle", { r: 9 }), s("circle", { r: 3.5, class: "dot" })));
+    groups.set(space.id, g);
+    spaceLayer.append(g);
+  }
+  const areaGroups = new Map();
+  data.areas.forEach((area, k) => {
+    const x = 16 + k * 136, y = 8;
+    const g = s("g", { class: "area", "data-area": area.id, id: `area-${area.id}` },
+      s("rect", { class: "frame", x, y, width: 130, height: 56, rx: 6 }),
+      s("rect", { class: "side-band", x: x + 1.5, y: y + 1.5, width: 127, height: 16, rx: 5 }),
+      s("text", { x: x + 8, y: y + 14, class: "area-name" }, area.name),
+      s("text", { x: x + 122, y: y + 14, class: "area-side" }, ""),
+      s("g", { class: "support" }),
+      s("g", { class: "target-mark", transform: `translate(${x + 121} ${y + 46})` }, s("circle", { r: 8 }), s("circle", { r: 3, class: "dot" })));
+    areaGroups.set(area.id, { g, x, y });
+    areaLayer.append(g);
+  });
+
+  let view = null;
+  let verbs = new Map(); // legal place → what choosing it does, for the hover line
+  const activate = (g) => {
+    if (!g.classList.contains("legal")) return;
+    if (g.dataset.space) handlers.pick("space", g.dataset.space, g);
+    else handlers.pick("area", g.dataset.area, g);
+  };
+  root.addEventListener("click", (e) => {
+    const g = e.target.closest("g.space, g.area");
+    if (g && !root.dataset.dragged) activate(g);
+  });
+  root.addEventListener("keydown", (e) => {
+    const g = e.target.closest("g.space, g.area");
+    if (!g) return;
+    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); activate(g); return; }
+    const dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (!dirs[e.key]) return;
+    e.preventDefault();
+    const next = nearest(g, dirs[e.key]);
+    if (next) next.focus();
+  });
+  root.addEventListener("pointerover", (e) => {
+    const g = e.target.closest("g.space, g.area");
+    handlers.hover(g ? hoverText(g) : null);
+  });
+  root.addEventListener("pointerleave", () => handlers.hover(null));
+  root.addEventListener("focusin", (e) => {
+    const g = e.target.closest("g.space, g.area");
+    if (g) handlers.hover(hoverText(g));
+  });
+
+  function hoverText(g) {
+    if (!view) return null;
+    const id = g.dataset.space || g.dataset.area;
+    const todo = g.classList.contains("legal") && verbs.get(id) ? ` — click to ${verbs.get(id)}` : "";
+    if (g.dataset.space) return describe(data, view, g.dataset.space) + todo;
+    const k = data.areas.findIndex((a) => a.id === g.dataset.area);
+    return `${data.areas[k].name}: ${SIDE_NAME[view.areas.side[k]]} side, ${view.areas.markers[k]} support marker${view.areas.markers[k] === 1 ? "" : "s"}${todo}`;
+  }
+
+  function centre(g) {
+    if (g.dataset.space) { const b = box(data.byId[g.dataset.space]); return [b.x, b.y]; }
+    const a = areaGroups.get(g.dataset.area); return [a.x + 65, a.y + 28];
+  }
+
+  /** The focusable target nearest in a direction (arrow keys move between legal targets). */
+  function nearest(from, [dx, dy]) {
+    const [fx, fy] = centre(from);
+    let best = null, bestScore = Infinity;
+    for (const g of root.querySelectorAll("g.legal")) {
+      if (g === from) continue;
+      const [x, y] = centre(g);
+      const along = (x - fx) * dx + (y - fy) * dy;
+      if (along <= 0) continue;
+      const across = Math.abs((x - fx) * dy) + Math.abs((y - fy) * dx);
+      const score = along + 2 * across;
+      if (score < bestScore) { bestScore = score; best = g; }
+    }
+    return best;
+  }
+
+  function drawPieces() {
+    pieceLayer.replaceChildren();
+    for (const space of data.spaces) {
+      const b = box(space), c = contents(view, space.id);
+      const kinds = ["exp", "ally", "ins"].filter((k) => c[k]);
+      const gap = 36, cy = space.kind === "wall" ? b.y + 8 : b.y + 4;
+      let cx = b.x - ((kinds.length - 1) * gap) / 2 - (c.cannon ? 12 : 0);
+      for (const kind of kinds) { pieceLayer.append(counter(kind, c[kind], cx, cy)); cx += gap; }
+      if (space.id === "camp") {
+        if (c.campCannons) {
+          pieceLayer.append(cannonIcon(1, b.x + 60, b.y + 36));
+          pieceLayer.append(s("text", { x: b.x + 80, y: b.y + 42, class: "count dark small" }, `×${c.campCannons}`));
+        }
+      } else if (c.cannon) {
+        pieceLayer.append(cannonIcon(c.cannon, kinds.length ? cx - 8 : b.x, kinds.length ? cy : cy));
+      }
+      if (c.civilians) pieceLayer.append(civilians(c.civilians, b.x - 30, b.y - 4));
+      if (space.kind === "wall") {
+        const g = groups.get(space.id);
+        g.classList.toggle("damaged", c.damage === 1);
+        g.classList.toggle("destroyed", c.damage === 2);
+        // the badge hangs below the section, clear of its name and counters
+        if (c.damage === 1) pieceLayer.append(crackIcon(b.x - 26, b.y + 40));
+        if (c.damage === 2) pieceLayer.append(rubbleIcon(b.x - 26, b.y + 40));
+      }
+    }
+    data.areas.forEach((area, k) => {
+      const { g, x, y } = areaGroups.get(area.id);
+      const side = view.areas.side[k], n = view.areas.markers[k];
+      g.classList.toggle("imperial", side === "imperial");
+      g.classList.toggle("insurgent", side === "insurgent");
+      g.querySelector(".area-side").textContent = side === "imperial" ? "Imp." : "Ins.";
+      const support = g.querySelector(".support");
+      support.replaceChildren();
+      for (let m = 0; m < n; m++) support.append(s("rect", { x: x + 7 + m * 19, y: y + 25, width: 16, height: 16, rx: 2, class: "marker" }));
+      support.append(s("text", { x: x + 112, y: y + 44, class: "support-count" }, n));
+    });
+  }
+
+  function drawMarks(marks) {
+    markLayer.replaceChildren();
+    const last = marks.last;
+    if (!last || !last.actions) return;
+    const acts = last.actions;
+    for (let k = 0; k + 1 < acts.length; k++) {
+      const [verb, arg] = acts[k].action, [verb2, arg2] = acts[k + 1].action;
+      if (!["from", "cannon"].includes(verb) || !data.byId[arg] || !data.byId[arg2] || arg === arg2) continue;
+      const a = box(data.byId[arg]), b = box(data.byId[arg2]);
+      // a strike (attack, raid, shot) leaves nobody in the target: drawn dashed; a move arrives
+      const gain = ["exp", "ally", "ins"].some((k) => ((last.changes || {})[arg2] || {})[k] > 0);
+      const fire = verb === "cannon" || verb2 === "target" || !gain;
+      const len = Math.hypot(b.x - a.x, b.y - a.y) || 1, ux = (b.x - a.x) / len, uy = (b.y - a.y) / len;
+      markLayer.append(s("path", { class: `move-arrow ${acts[k].seat || ""}${fire ? " fire" : ""}`,
+        d: `M${a.x + ux * 18} ${a.y + uy * 18} L${b.x - ux * 24} ${b.y - uy * 24}`, "marker-end": "url(#arrowhead)" }));
+    }
+    // a unit that marched away is not a loss: count the arrows leaving each space
+    const leaving = new Map();
+    for (let k = 0; k + 1 < acts.length; k++) {
+      const [verb, arg] = acts[k].action, [, arg2] = acts[k + 1].action;
+      const arrived = ["exp", "ally", "ins"].some((kind) => ((last.changes || {})[arg2] || {})[kind] > 0);
+      if (verb === "from" && data.byId[arg2] && arrived) leaving.set(arg, (leaving.get(arg) || 0) + 1);
+    }
+    for (const [id, delta] of Object.entries(last.changes || {})) {
+      const space = data.byId[id];
+      if (!space) continue;
+      const b = box(space);
+      const lost = Math.min(0, ["exp", "ally", "ins"].reduce((n, k) => n + Math.min(0, delta[k] || 0), 0) + (leaving.get(id) || 0));
+      const gained = ["exp", "ally", "ins"].reduce((n, k) => n + Math.max(0, delta[k] || 0), 0);
+      if (lost < 0) {
+        markLayer.append(s("g", { class: "hit-mark", transform: `translate(${b.x + b.w / 2 - 12} ${b.y + b.h / 2 - 12})` },
+          s("path", { d: "M0 -15 L4 -5 L14 -8 L7 1 L15 8 L4 7 L0 16 L-4 7 L-15 8 L-7 1 L-14 -8 L-4 -5 Z" }),
+          s("text", { x: 0, y: 5 }, lost)));
+      } else if (gained > 0) {
+        groups.get(id).classList.add("arrived");
+      }
+      if (delta.damage) groups.get(id).classList.add("arrived");
+    }
+  }
+
+  return {
+    element: root,
+    /** Redraw pieces and marks for a view; ``marks``: {targets: Set of ids, selected, last}. */
+    update(newView, marks) {
+      view = newView;
+      verbs = marks.verbs || new Map();
+      for (const g of groups.values()) g.classList.remove("arrived");
+      drawPieces();
+      const targets = marks.targets || new Set();
+      for (const [id, g] of [...groups, ...[...areaGroups].map(([id, a]) => [id, a.g])]) {
+        const legal = targets.has(id);
+        g.classList.toggle("legal", legal);
+        g.classList.toggle("selected", marks.selected === id);
+        const name = g.dataset.space ? describe(data, view, id) : hoverText(g).split(" — ")[0];
+        if (legal) {
+          g.setAttribute("tabindex", "0");
+          g.setAttribute("role", "button");
+          g.setAttribute("aria-label", `${name} — ${marks.verbs?.get(id) || "choose"}`);
+        } else {
+          g.removeAttribute("tabindex");
+          g.removeAttribute("role");
+          g.removeAttribute("aria-label");
+        }
+        let title = g.querySelector(":scope > title");
+        if (!title) { title = s("title"); g.prepend(title); }
+        title.textContent = name;
+      }
+      drawMarks(marks);
+    },
+    /** Outline a space while its name is hovered in the log. */
+    highlight(id, on) {
+      const g = groups.get(id) || areaGroups.get(id)?.g;
+      if (g) g.classList.toggle("spotlight", on);
+    },
+  };
+}
+
+// Bastion names as a wargame map prints them: the short form (the full name is the space's name).
+const BASTION_LABEL = { w1: "Sahtouris", w2: "Mavromichalis", w3: "Tell", w4: "Byron", w5: "Norman",
+  w6: "Botsaris", w7: "Orange", w8: "Skenderbey", w9: "Franklin" };
+
+function label(space) {
+  if (space.kind === "wall") return BASTION_LABEL[space.id] || space.short;
+  if (space.kind === "water") { const t = space.name.replace(/^(Marmarou|Klisova|Vasiladi) /, ""); return t[0].toUpperCase() + t.slice(1); }
+  if (space.kind === "beach") return `Beach ${space.id.slice(1)}`;
+  if (space.kind === "coast") return `Coast ${space.id.slice(1)}`;
+  return space.short || space.name;
+}
+
+/** Which map element or card an action points at: {kind: "space"|"area"|"card", id} or null. */
+export function targetOf(data, action, hand) {
+  const [verb, arg] = action;
+  if (typeof arg === "string" && data.byId[arg]) return { kind: "space", id: arg };
+  if (typeof arg === "string" && data.areas.some((a) => a.id === arg)) return { kind: "area", id: arg };
+  if (typeof arg === "number" && hand.includes(arg) && ["event", "ap", "trigger", "discard", "card", "keep"].includes(verb)) {
+    return { kind: "card", id: arg };
+  }
+  return null;
+}
+
+/** The space a decision has already picked (its piece is marked as selected). */
+export function selectedSpace(view) {
+  const top = (view.stack || [])[view.stack.length - 1] || {};
+  return typeof top.src === "string" ? top.src : typeof top.cannon === "string" ? top.cannon : null;
+}
+
+// --- cards --------------------------------------------------------------------------------
+const SIDE_WORD = { red: "Imperial event", blue: "Insurgent event", grey: "event for either side" };
+
+export function cardTitle(data, n) {
+  const c = data.cardsByNumber[n];
+  return c ? `${c.number}${c.deck} ${c.name}` : `card ${n}`;
+}
+
+/** A full card face (for hover popovers and the menu). */
+export function cardFace(data, n) {
+  const c = data.cardsByNumber[n];
+  const face = document.createElement("div");
+  face.className = `card-face side-${c.side}`;
+  const head = document.createElement("div");
+  head.className = "card-face-head";
+  head.innerHTML = `<span class="no"></span><span class="name"></span><span class="ap"></span>`;
+  head.querySelector(".no").textContent = `${c.number}${c.deck}`;
+  head.querySelector(".name").textContent = c.name;
+  head.querySelector(".ap").textContent = `${c.ap} AP`;
+  const side = document.createElement("div");
+  side.className = "card-face-side";
+  side.textContent = c.event ? SIDE_WORD[c.side] : "no event: play it for AP";
+  const text = document.createElement("p");
+  text.className = "card-face-text";
+  text.textContent = c.text || "";
+  face.append(head, side, text);
+  return face;
+}
+
+/** The side a card's event favours, as a seat ("imperial", "insurgent") or null for grey. */
+export function cardSeat(data, n) {
+  const side = data.cardsByNumber[n]?.side;
+  return side === "red" ? "imperial" : side === "blue" ? "insurgent" : null;
+}
+
+// --- tracks -----------------------------------------------------------------------------------
+// Tracks in pairs (Imperial left, Insurgent right where both sides have one).
+const TRACKS = [
+  [["Imperial Morale", (v) => v.tracks.imperial.morale, "morale", "imperial"],
+    ["Insurgent Morale", (v) => v.tracks.insurgent.morale, "morale", "insurgent"]],
+  [["Imperial Supplies", (v) => v.tracks.imperial.supplies, "supplies", "imperial"],
+    ["Insurgent Supplies", (v) => v.tracks.insurgent.supplies, "supplies", "insurgent"]],
+  [["Imperial Preparation", (v) => v.tracks.imperial.preparation, "preparation", "imperial"],
+    ["Insurgent Preparation", (v) => v.tracks.insurgent.preparation, "preparation", "insurgent"]],
+  [["Money", (v) => v.tracks.imperial.money, "money", "imperial"],
+    ["Pressure", (v) => v.tracks.insurgent.pressure, "pressure", "insurgent"]],
+  [["Plea", (v) => v.tracks.imperial.plea, "imperial_plea", "imperial"],
+    ["Population", (v) => v.tracks.insurgent.population, "population", "insurgent"]],
+  [["Round", (v) => v.round, [1, 6], null]],
+];
+
+/** Every track as a numbered strip with its marker (an SVG for the side panel). */
+export function drawTracks(data, view) {
+  const W = 304, rowH = 31, colW = 150;
+  const all = TRACKS.flat();
+  const root = s("svg", { viewBox: `0 0 ${W} ${TRACKS.length * rowH + 2}`, class: "tracks-svg", role: "img",
+    "aria-label": all.map(([name, get]) => `${name} ${trackValue(get(view))}`).join(", ") });
+  TRACKS.forEach((pair, row) => pair.forEach(([name, get, range, side], col) => {
+    const [lo, hi] = Array.isArray(range) ? range : data.tracks[range];
+    const raw = get(view), value = typeof raw === "number" ? raw : lo;
+    const width = pair.length === 1 ? W - 4 : colW - 8;
+    const y = row * rowH + 1, x0 = col * (colW + 4) + 10, x1 = x0 + width - 22, step = (x1 - x0) / (hi - lo);
+    const g = s("g", { class: `track ${side || "neutral"}` });
+    let label = name;
+    if (name === "Round") label += ` ${view.round} of ${hi} · Period ${view.round >= data.period_b_from_round ? "B" : "A"}`;
+    if (name === "Pressure" && raw < 0) label += " · helped";
+    g.append(s("text", { x: x0 - 8, y: y + 10, class: "track-name" }, label),
+      s("rect", { x: x0, y: y + 15, width: x1 - x0, height: 7, rx: 3.5, class: "track-bar" }));
+    const major = hi - lo > 12 ? 5 : 1;
+    for (let v = lo; v <= hi; v++) {
+      const big = (v - lo) % major === 0;
+      g.append(s("line", { x1: x0 + (v - lo) * step, x2: x0 + (v - lo) * step, y1: y + 15, y2: y + (big ? 26 : 22), class: big ? "tick major" : "tick" }));
+    }
+    if (name === "Round") {
+      for (let v = lo; v <= hi; v++) g.append(s("text", { x: x0 + (v - lo) * step, y: y + 31, class: "track-max", "text-anchor": "middle" }, v));
+    }
+    const mx = x0 + (Math.max(lo, Math.min(hi, value)) - lo) * step;
+    g.append(s("circle", { cx: mx, cy: y + 18.5, r: 9.5, class: "track-marker" }),
+      s("text", { x: mx, y: y + 23, class: "track-value" }, trackValue(raw)),
+      name === "Round" ? null : s("text", { x: x1 + 20, y: y + 23, class: "track-max" }, hi));
+    root.append(g);
+  }));
+  return root;
+}
+
+function trackValue(v) { return typeof v === "number" && v >= 0 ? v : "✓"; }
+
+// --- the log: structure, wording, tokens --------------------------------------------------------
+/**
+ * What a log line is: {level: "round"|"phase"|"card"|null, side, title}. Rounds, then phases, then
+ * the card a side plays head the groups; every other line is an effect of the heading above it.
+ */
+export function classify(line) {
+  let m = line.match(/^(?:Setup \(.*?\)\. )?Round (\d+) begins/);
+  if (m) return { level: "round", title: `Round ${m[1]}`, round: Number(m[1]) };
+  if (/^Opening of round/.test(line)) return { level: "phase", title: "Opening" };
+  if (/^Action phase/.test(line)) return { level: "phase", title: "Action phase", keep: true };
+  if (/^Cannons phase/.test(line)) return { level: "phase", title: "Cannon fire" };
+  if (/^Replenishment phase/.test(line)) return { level: "phase", title: "Replenishment" };
+  if (/^Round \d+ ends/.test(line)) return { level: "phase", title: "End of the round" };
+  if (/^Game over/.test(line)) return { level: "phase", title: "Game over", keep: true };
+  if (/^(Period B|The siege enters Period B)/.test(line)) return { level: "phase", title: "Period B", keep: true };
+  if (/^(Imperial|Insurgent) draws /.test(line)) return { level: "phase", title: "Administration", keep: true, side: sideOf(line) };
+  m = line.match(/^(Imperial|Insurgent) (plays|discards) (\d+)([AB]) /);
+  if (m) return { level: "card", side: m[1].toLowerCase(), card: Number(m[3]) };
+  return { level: null, side: sideOf(line) };
+}
+
+function sideOf(line) {
+  const m = line.match(/\b(Imperial|Insurgent)\b/);
+  if (!m) return null;
+  if (/^(An? |The last )?(Imperial|Insurgent)\b/.test(line) || /^(Government|Plea)/.test(line)) return m[1].toLowerCase();
+  if (/^Wall \d+ is (damaged|destroyed)/.test(line)) return "imperial";
+  if (/^Wall \d+ is repaired/.test(line)) return "insurgent";
+  return m[1].toLowerCase();
+}
+
+const TRACK_LINE = /^(Imperial|Insurgent) [A-Z][a-z]+ -?\d+ → -?\d+\.$/;
+const CAUSE_LINE = /^(Imperial|Insurgent) (reward from|pays )/;
+
+/** Put causes before their effects: the engine writes a reward's track changes before the reward. */
+export function reorder(lines) {
+  const out = [];
+  let run = [];
+  for (const line of lines) {
+    if (TRACK_LINE.test(line)) { run.push(line); continue; }
+    if (CAUSE_LINE.test(line) && run.length) { out.push(line, ...run); run = []; continue; }
+    out.push(...run, line);
+    run = [];
+  }
+  return out.concat(run);
+}
+
+/** Wording as a wargamer reads it: plurals, articles, track names, causes named. */
+export function polish(line) {
+  return line
+    .replace(/\b(\d+) ((?:[A-Z][a-z]+ )?)unit\(s\)( arrive\b)?/g,
+      (_, n, kind, verb) => `${n} ${kind}${n === "1" ? "unit" : "units"}${verb ? (n === "1" ? " arrives" : " arrive") : ""}`)
+    .replace(/\b1 card\(s\)/g, "1 card").replace(/card\(s\)/g, "cards")
+    .replace(/\b0 hit\(s\)/g, "no hit").replace(/\b1 hit\(s\)/g, "1 hit").replace(/hit\(s\)/g, "hits")
+    .replace(/\bA Imperial\b/g, "An Imperial").replace(/\bA Insurgent\b/g, "An Insurgent")
+    .replace(/\b1 supplies\b/g, "1 Supply").replace(/\b(\d+) supplies\b/g, "$1 Supplies")
+    .replace(/\b(\d+) morale\b/g, "$1 Morale")
+    .replace(/^(Imperial|Insurgent) preparation cannot change\.$/, "$1 Preparation track is already at its limit.")
+    .replace(/: a marker is added \((\d+)\)\.$/, ": a marker is added (now $1).")
+    .replace(/^(Imperial|Insurgent) unit removed from (.*) \(event\)\.$/, "The event removes an $1 unit from $2.")
+    .replace(/^Imperial unit removed from (.*) \(unpaid troops leave\)\.$/, "Unpaid, an Imperial unit leaves $1.");
+}
+
+/**
+ * Dice in a line: {before, dice: [n...], best, modifier, need, result, cannon} or null. The engine
+ * writes "rolls 5 and 3, best 5 -1, needs 8: miss" (an Imperial attack: the better die counts),
+ * "rolls 4 +1, needs 6: hit" (one die), "rolls 6 and 4, +1 each, needs 5: 2 hits" (a cannon: each
+ * die on its own). Lines of older games ("rolls [5, 3]-1", "1 hit(s)") are read too.
+ */
+export function parseDice(line) {
+  // "Government check: rolls [5, 6] + 4 = 15: help arrives!" and the Plea for Funds: a sum
+  const sum = line.match(/^(.*?): rolls \[(\d+), (\d+)\] \+ (\d+) = (\d+): ([^.!]+)[.!]?$/);
+  if (sum) {
+    return { before: sum[1], dice: [Number(sum[2]), Number(sum[3])], modifier: Number(sum[4]), total: Number(sum[5]),
+      result: sum[6], cannon: false, best: false };
+  }
+  let m = line.match(/^(.*?): rolls ([\d]+(?: and \d+)*)(, best \d+)?( [+-]\d+|, [+-]\d+ each)?, needs (\d+): ([^.]+)\.?$/);
+  if (m) {
+    const mod = m[4] ? Number(m[4].replace(/[^\d+-]/g, "")) : 0;
+    return { before: m[1], dice: m[2].split(" and ").map(Number), best: Boolean(m[3]), modifier: mod,
+      need: Number(m[5]), result: m[6], cannon: /fires at/.test(m[1]) };
+  }
+  m = line.match(/^(.*?): rolls (\[[\d, ]+\]|\d+)\s*([+-]\d+)?, needs (\d+): ([^.]+)\.?$/);
+  if (!m) return null;
+  const dice = m[2].startsWith("[") ? JSON.parse(m[2]) : [Number(m[2])];
+  return { before: m[1], dice, best: dice.length > 1 && !/fires at/.test(m[1]), modifier: m[3] ? Number(m[3]) : 0,
+    need: Number(m[4]), result: m[5], cannon: /fires at/.test(m[1]) };
+}
+
+/** The card whose action points are being spent now (shown beside the prompt), or null. */
+export function playingCard(view) {
+  const stack = view.stack || [];
+  for (let k = stack.length - 1; k >= 0; k--) {
+    if (stack[k].kind === "ap" && typeof stack[k].card === "number") return stack[k].card;
+  }
+  return null;
+}

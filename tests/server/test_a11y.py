@@ -1,0 +1,127 @@
+"""Accessibility: axe-core (shipped inside axe-playwright-python, no network) on every kind of page.
+
+No violation of impact "critical" or "serious" on the lobby, the rules page, a game page in every
+phase a player can meet, and the replay.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from .helpers import Server, act, create, state
+from .test_e2e import ARGS, CHROMIUM, DESKTOP, PHONE
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
+
+
+@pytest.fixture(scope="module")
+def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server with a fresh SQLite database."""
+    tmp = tmp_path_factory.mktemp("a11y")
+    srv = Server(f"sqlite:///{tmp / 'muster.db'}", tmp)
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Headless Chromium launched by its path."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
+        yield b
+        b.close()
+
+
+def serious(page: Any) -> list[str]:
+    """axe-core's critical and serious violations on the page, as readable lines."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
+            for v in results.response["violations"] if v["impact"] in ("critical", "serious")]
+
+
+def test_lobby_and_rules_pages(web: Server, browser: Any) -> None:
+    for viewport in (DESKTOP, PHONE):
+        page = browser.new_page(viewport=viewport)
+        page.goto(web.url + "/")
+        page.wait_for_selector("#level-strongest")
+        assert serious(page) == []
+        page.goto(web.url + "/rules/freedom")
+        assert serious(page) == []
+        page.close()
+
+
+def test_a_game_page_in_every_phase(web: Server, browser: Any) -> None:
+    chooser = random.Random(3)
+    audited: dict[str, list[str]] = {}
+    page = browser.new_page(viewport=DESKTOP)
+    with web.client() as c:
+        made = create(c, imperial="human", insurgent="beginner", seed=9, bot_delay_ms=150)
+        token = made["tokens"]["imperial"]
+        page.goto(f"{web.url}/play/{token}")
+        page.wait_for_selector("body.my-turn")
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline:
+            st = state(c, token)
+            if st["outcome"] or st["round"] >= 5 or len(audited) >= 6:
+                break
+            if st["phase"] not in audited:  # on my turn or while the bot decides
+                page.reload()
+                page.wait_for_selector("#status[data-version]")
+                audited[st["phase"]] = serious(page)
+                if page.locator(".hand-card.legal").count():  # the card menu and its warning, too
+                    page.click(".hand-card.legal >> nth=0")
+                    audited[st["phase"] + " (card menu)"] = serious(page)
+            if st["legal"]:
+                choice = chooser.choice([item for item in st["legal"] if item["action"][0] != "end"] or st["legal"])
+                act(c, token, st["version"], choice["action"])
+            else:
+                time.sleep(0.05)
+    page.close()
+    print("audited:", sorted(audited))
+    # Administration asks for a decision only at the Period change (round 4: placing Allied units)
+    phases = {"Opening", "Action phase", "Cannon fire", "Replenishment", "Administration"}
+    assert phases <= set(audited), audited.keys()
+    assert all(found == [] for found in audited.values()), audited
+
+
+def test_the_replay(web: Server, browser: Any) -> None:
+    with web.client() as c:
+        made = create(c, imperial="beginner", insurgent="beginner", seed=4)
+        deadline = time.monotonic() + 120
+        while c.get(f"/api/games/{made['game_id']}/status").json()["status"] != "finished":
+            assert time.monotonic() < deadline
+            time.sleep(0.2)
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(f"{web.url}/replay/{made['game_id']}")
+    page.wait_for_function("() => /step [1-9]\\d* \\/ /.test(document.querySelector('#step').textContent)",
+                           timeout=30000)
+    assert serious(page) == []
+    page.close()
+
+
+def test_a_finished_game_page(web: Server, browser: Any) -> None:
+    chooser = random.Random(5)
+    with web.client() as c:
+        made = create(c, imperial="human", insurgent="beginner", seed=6)
+        token = made["tokens"]["imperial"]
+        deadline = time.monotonic() + 240
+        while not (st := state(c, token))["outcome"]:
+            assert time.monotonic() < deadline, "the game did not finish"
+            if st["legal"]:
+                act(c, token, st["version"], chooser.choice(st["legal"])["action"])
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(f"{web.url}/play/{token}")
+    page.wait_for_selector("#status[data-version]")
+    assert "Game over" in (page.text_content("#prompt") or "")
+    assert serious(page) == []
+    page.close()
