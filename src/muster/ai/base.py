@@ -30,7 +30,9 @@ class Bot(Protocol):
 
 BotFactory = Callable[[Rules, int, dict[str, str]], Bot]
 _FACTORIES: dict[str, BotFactory] = {}
-_LAZY: dict[str, str] = {"heuristic": "muster.ai.heuristic", "ismcts": "muster.ai.ismcts"}
+_LAZY: dict[str, str] = {"heuristic": "muster.ai.heuristic", "ismcts": "muster.ai.ismcts",
+                         # OpenSpiel's searches, when the rl extra is installed
+                         "openspiel-mcts": "muster.rl.openspiel", "openspiel-ismcts": "muster.rl.openspiel"}
 
 
 def register_bot(name: str, factory: BotFactory) -> None:
@@ -65,7 +67,10 @@ def make_bot(spec: str, seed: int = 0, rules: Rules | None = None, game: str = "
     """Build a bot from its spec. Raises BotSpecError for an unknown name or option."""
     name, options = parse_spec(spec)
     if name not in _FACTORIES and name in _LAZY:
-        importlib.import_module(_LAZY[name])
+        try:
+            importlib.import_module(_LAZY[name])
+        except ModuleNotFoundError as exc:  # an optional extra is missing, e.g. OpenSpiel for openspiel-*
+            raise BotSpecError(f"bot {name!r} needs {exc.name!r}: pip install 'muster[rl]'") from exc
     if name not in _FACTORIES:
         raise BotSpecError(f"unknown bot {name!r}; known: {', '.join(bot_names())}")
     return _FACTORIES[name](rules or get_rules(game), seed, options)
