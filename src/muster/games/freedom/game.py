@@ -145,3 +145,9 @@ class FreedomRules:
     def information_state(self, state: State, seat: str) -> str:
         """What ``seat`` may know as a string (its view as canonical JSON, without the log)."""
         return information_state_from_view(self.view(state, seat))
+
+    def render_svg(self, state: State) -> str:
+        """The board with the game's pieces as an SVG document (what notebooks show for a ``Game``)."""
+        from muster.games.freedom.svg import render_svg
+
+        return render_svg(state)
