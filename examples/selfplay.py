@@ -169,7 +169,7 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     torch.save(net.state_dict(), args.out / "policy.pt")
     eval_seed = 50_000
-    results = {"training": {k: v for k, v in training.items() if k != "history"},
+    results: dict[str, Any] = {"training": {k: v for k, v in training.items() if k != "history"},
                "parameters": sum(p.numel() for p in net.parameters()), "evaluation": {}}
     for name in ("untrained", "policy"):
         for opponent in ("random", "heuristic"):
