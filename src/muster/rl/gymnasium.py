@@ -25,12 +25,14 @@ import numpy as np
 from gymnasium import spaces
 
 from muster.ai import make_bot
-from muster.core import get_rules
+from muster.core import game_names, get_rules
 from muster.core.spaces import learning_rules
 from muster.rl.pettingzoo import OBSERVATION_BOUND
 
-ENV_IDS = {"freedom": "muster/Freedom-v0"}
-"""The registered environment id of each game."""
+
+def env_id(game: str) -> str:
+    """The Gymnasium id of a muster game: ``muster/Freedom-v0`` for ``freedom``."""
+    return f"muster/{game.capitalize()}-v0"
 
 
 class MusterEnv(gymnasium.Env):
@@ -108,10 +110,13 @@ class MusterEnv(gymnasium.Env):
 
 
 def register() -> None:
-    """Register ``muster/Freedom-v0`` (and any other game's id) with Gymnasium; safe to call twice."""
-    for game, env_id in ENV_IDS.items():
-        if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point="muster.rl.gymnasium:MusterEnv", kwargs={"game": game})
+    """Register ``muster/Freedom-v0`` and an id for every other game with Gymnasium; safe to call twice.
+
+    A game without an action space is registered too; making it says so clearly.
+    """
+    for game in game_names():
+        if env_id(game) not in gymnasium.registry:
+            gymnasium.register(id=env_id(game), entry_point="muster.rl.gymnasium:MusterEnv", kwargs={"game": game})
 
 
 register()
