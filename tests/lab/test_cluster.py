@@ -53,6 +53,8 @@ def test_cli_resume_keeps_the_file(tmp_path: Path) -> None:
 def test_unknown_backend_is_refused(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["arena", "random", "heuristic", "--backend", "spark", "--out", str(tmp_path)])
     assert result.exit_code == 2 and "backend" in result.output
+    result = CliRunner().invoke(app, ["arena", "random", "heuristic", "--address", "auto", "--out", str(tmp_path)])
+    assert result.exit_code == 2 and "--address is for --backend ray" in result.output
     with pytest.raises(ValueError):
         run_jobs([Job("random", "random", 0)], backend="spark")
 

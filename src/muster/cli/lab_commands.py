@@ -46,6 +46,13 @@ ADDRESS_HELP = "Ray cluster address (e.g. auto, or ray://head:10001); default: s
 RESUME_HELP = "Keep the games already in OUT/games.jsonl and play only the missing ones"
 
 
+def _check_backend(backend: str, address: str | None) -> None:
+    if backend not in BACKENDS:
+        _fail(f"backend must be one of {', '.join(BACKENDS)}")
+    if address is not None and backend != "ray":
+        _fail("--address is for --backend ray")
+
+
 def _fail(message: str) -> None:
     console.print(f"[red]error:[/red] {message}")
     raise typer.Exit(2)
@@ -66,8 +73,7 @@ def arena(
     """Round-robin between bots with paired seeds; ratings with 95% intervals, win rates by side."""
     if ruleset not in ("2nd", "1st"):
         _fail("ruleset must be 2nd or 1st")
-    if backend not in BACKENDS:
-        _fail(f"backend must be one of {', '.join(BACKENDS)}")
+    _check_backend(backend, address)
     _exit_cleanly_on_sigterm()
     try:
         check_specs(bots)  # before anything is written: bad input changes nothing
@@ -119,8 +125,7 @@ def simulate(
         _fail("ruleset must be 2nd or 1st")
     if fmt not in ("md", "html"):
         _fail("format must be md or html")
-    if backend not in BACKENDS:
-        _fail(f"backend must be one of {', '.join(BACKENDS)}")
+    _check_backend(backend, address)
     _exit_cleanly_on_sigterm()
     try:
         if replay is not None:
