@@ -30,9 +30,7 @@ class Bot(Protocol):
 
 BotFactory = Callable[[Rules, int, dict[str, str]], Bot]
 _FACTORIES: dict[str, BotFactory] = {}
-_LAZY: dict[str, str] = {"heuristic": "muster.ai.heuristic", "ismcts": "muster.ai.ismcts",
-                         # OpenSpiel's searches, when the rl extra is installed
-                         "openspiel-mcts": "muster.rl.openspiel", "openspiel-ismcts": "muster.rl.openspiel"}
+_LAZY: dict[str, str] = {"heuristic": "muster.ai.heuristic", "ismcts": "muster.ai.ismcts"}
 
 
 def register_bot(name: str, factory: BotFactory) -> None:
@@ -91,3 +89,6 @@ class RandomBot:
 
 
 register_bot("random", RandomBot)
+
+# OpenSpiel's searches (muster.rl.openspiel), when the rl extra is installed.
+_LAZY.update({"openspiel-mcts": "muster.rl.openspiel", "openspiel-ismcts": "muster.rl.openspiel"})

@@ -65,10 +65,10 @@ def arena(
     workers: int = typer.Option(0, help="Worker processes (0: all cores)"),
     ruleset: str = typer.Option("2nd", help="Rules edition: 2nd or 1st"),
     out: Path = typer.Option(Path("reports/arena"), help="Directory for games.csv and arena.json"),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar"),
     backend: str = typer.Option("local", "--backend", help=BACKEND_HELP),
     address: str | None = typer.Option(None, "--address", help=ADDRESS_HELP),
     resume: bool = typer.Option(False, "--resume", help=RESUME_HELP),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar"),
 ) -> None:
     """Round-robin between bots with paired seeds; ratings with 95% intervals, win rates by side."""
     if ruleset not in ("2nd", "1st"):
@@ -113,12 +113,12 @@ def simulate(
     ruleset: str = typer.Option("2nd", help="Rules edition: 2nd or 1st"),
     fmt: str = typer.Option("md", "--format", help="Report format: md or html"),
     out: Path = typer.Option(Path("reports/simulate"), help="Directory for the report, plots and summary.json"),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar"),
-    cards: bool = typer.Option(False, "--cards", help="Also print how often each card's event was used"),
-    replay: Path | None = typer.Option(None, "--from", help="Report on the games of a games.jsonl instead of playing"),
     backend: str = typer.Option("local", "--backend", help=BACKEND_HELP),
     address: str | None = typer.Option(None, "--address", help=ADDRESS_HELP),
     resume: bool = typer.Option(False, "--resume", help=RESUME_HELP),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar"),
+    cards: bool = typer.Option(False, "--cards", help="Also print how often each card's event was used"),
+    replay: Path | None = typer.Option(None, "--from", help="Report on the games of a games.jsonl instead of playing"),
 ) -> None:
     """Balance report: Imperial win rate with its 95% CI, endings by round, lengths, tracks, card events."""
     if ruleset not in ("2nd", "1st"):
