@@ -1,14 +1,15 @@
 """Learn to play Freedom! by self-play: a small PyTorch policy/value network, CPU only, a few minutes.
 
     pip install 'muster[rl]' torch
-    python examples/selfplay.py --games 300 --eval 20 --out reports/selfplay [--shaping 4]
+    python examples/selfplay.py --games 240 --shaping 4 --eval 20 --out reports/selfplay
 
 One network plays both seats through the PettingZoo environment (``muster.rl.pettingzoo``). It
 sees each seat's observation vector (with the seat one-hot inside) and the action mask, and is
 trained with REINFORCE and a learned value baseline (advantage actor-critic on whole games):
 every decision where there was a real choice gets the game's final reward (+1 win, −1 loss) minus
 the value the network predicted there; ``--shaping W`` adds W times the discounted changes of
-muster's hand-written evaluation between the seat's choices, a denser signal. Then it plays
+muster's hand-written evaluation between the seat's choices, a denser signal (the default, 4;
+``--shaping 0`` trains on the final reward alone). Then it plays
 ``muster arena`` against the Random and the Heuristic bots — the untrained network too, on the
 same seeds, for comparison — and the results are printed with 95% intervals, the last line as
 JSON. The numbers are in ``docs/research.md``.
@@ -179,11 +180,11 @@ def evaluate(name: str, opponent: str, games: int, seed: int) -> dict[str, Any]:
 def main() -> None:
     """Train, evaluate, print."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=300, help="self-play games to train on")
+    parser.add_argument("--games", type=int, default=240, help="self-play games to train on")
     parser.add_argument("--batch", type=int, default=4, help="games per gradient step")
     parser.add_argument("--eval", type=int, default=20, help="paired seeds per evaluation (2 games each)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--shaping", type=float, default=0.0,
+    parser.add_argument("--shaping", type=float, default=4.0,
                         help="weight of the evaluation-change reward added to the final one (0: final reward only)")
     parser.add_argument("--out", type=Path, default=Path("reports/selfplay"))
     args = parser.parse_args()
