@@ -13,7 +13,8 @@ if [ ${#need[@]} -gt 0 ]; then
   echo "Installing system packages: ${need[*]}"
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
 fi
-python3 -m pip install -q -e '.[dev]'
+# rl and ray: the research adapters' tests (PettingZoo, Gymnasium, OpenSpiel) and the Ray backend's.
+python3 -m pip install -q -e '.[dev,rl,ray]'
 
 # A PostgreSQL server for the database tests (scripts/postgres.sh prints its URL).
 # It is stopped and removed when this script exits.

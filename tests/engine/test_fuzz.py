@@ -48,6 +48,7 @@ def play_one(seed: int, ruleset: str, results: FuzzResults) -> None:
             legal = RULES.legal_actions(state)
             assert legal, "a non-terminal state without legal actions"
             action = chooser.choice(legal)
+            assert action in RULES.action_space, f"{list(action)} has no index in the action space"
             if action.verb == "event":
                 results.events[int(action.arg)] += 1  # type: ignore[arg-type]
             elif action.verb == "trigger" and state.trigger:

@@ -65,7 +65,10 @@ def make_bot(spec: str, seed: int = 0, rules: Rules | None = None, game: str = "
     """Build a bot from its spec. Raises BotSpecError for an unknown name or option."""
     name, options = parse_spec(spec)
     if name not in _FACTORIES and name in _LAZY:
-        importlib.import_module(_LAZY[name])
+        try:
+            importlib.import_module(_LAZY[name])
+        except ModuleNotFoundError as exc:  # an optional extra is missing, e.g. OpenSpiel for openspiel-*
+            raise BotSpecError(f"bot {name!r} needs {exc.name!r}: pip install 'muster[rl]'") from exc
     if name not in _FACTORIES:
         raise BotSpecError(f"unknown bot {name!r}; known: {', '.join(bot_names())}")
     return _FACTORIES[name](rules or get_rules(game), seed, options)
@@ -86,3 +89,6 @@ class RandomBot:
 
 
 register_bot("random", RandomBot)
+
+# OpenSpiel's searches (muster.rl.openspiel), when the rl extra is installed.
+_LAZY.update({"openspiel-mcts": "muster.rl.openspiel", "openspiel-ismcts": "muster.rl.openspiel"})

@@ -13,8 +13,8 @@ from rich.table import Table
 
 from muster.ai import BotSpecError
 from muster.lab.arena import ArenaReport, run_arena, write_arena
-from muster.lab.play import load_records
-from muster.lab.runner import check_specs
+from muster.lab.play import GameRecord, load_records
+from muster.lab.runner import BACKENDS, check_specs
 from muster.lab.simulate import run_simulation, summary, write_report
 from muster.lab.stats import wilson
 
@@ -27,12 +27,30 @@ def _exit_cleanly_on_sigterm() -> None:
     signal.signal(signal.SIGTERM, lambda _signum, _frame: sys.exit(143))
 
 
-def _stream(out: Path) -> Path:
-    """games.jsonl in ``out`` (emptied): every game's record is appended as soon as it ends."""
+def _stream(out: Path, resume: bool = False) -> tuple[Path, list[GameRecord]]:
+    """games.jsonl in ``out``, where every game's record is appended as soon as it ends: emptied, or
+    with ``resume`` kept, and its records returned so that those games are not played again."""
     out.mkdir(parents=True, exist_ok=True)
     path = out / "games.jsonl"
+    if resume and path.exists():
+        done = load_records(path)
+        if done:
+            console.print(f"Resuming: {len(done)} game(s) already in {path}")
+        return path, done
     path.write_text("")
-    return path
+    return path, []
+
+
+BACKEND_HELP = "Where the games run: local (worker processes) or ray (a Ray instance or cluster)"
+ADDRESS_HELP = "Ray cluster address (e.g. auto, or ray://head:10001); default: start a local Ray instance"
+RESUME_HELP = "Keep the games already in OUT/games.jsonl and play only the missing ones"
+
+
+def _check_backend(backend: str, address: str | None) -> None:
+    if backend not in BACKENDS:
+        _fail(f"backend must be one of {', '.join(BACKENDS)}")
+    if address is not None and backend != "ray":
+        _fail("--address is for --backend ray")
 
 
 def _fail(message: str) -> None:
@@ -47,15 +65,21 @@ def arena(
     workers: int = typer.Option(0, help="Worker processes (0: all cores)"),
     ruleset: str = typer.Option("2nd", help="Rules edition: 2nd or 1st"),
     out: Path = typer.Option(Path("reports/arena"), help="Directory for games.csv and arena.json"),
+    backend: str = typer.Option("local", "--backend", help=BACKEND_HELP),
+    address: str | None = typer.Option(None, "--address", help=ADDRESS_HELP),
+    resume: bool = typer.Option(False, "--resume", help=RESUME_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar"),
 ) -> None:
     """Round-robin between bots with paired seeds; ratings with 95% intervals, win rates by side."""
     if ruleset not in ("2nd", "1st"):
         _fail("ruleset must be 2nd or 1st")
+    _check_backend(backend, address)
     _exit_cleanly_on_sigterm()
     try:
         check_specs(bots)  # before anything is written: bad input changes nothing
-        report = run_arena(bots, games, seed, workers, ruleset, show_progress=not quiet, stream=_stream(out))
+        stream, done = _stream(out, resume)
+        report = run_arena(bots, games, seed, workers, ruleset, show_progress=not quiet, stream=stream,
+                           backend=backend, address=address, done=done)
     except (BotSpecError, ValueError) as exc:
         _fail(str(exc))
         return
@@ -89,6 +113,9 @@ def simulate(
     ruleset: str = typer.Option("2nd", help="Rules edition: 2nd or 1st"),
     fmt: str = typer.Option("md", "--format", help="Report format: md or html"),
     out: Path = typer.Option(Path("reports/simulate"), help="Directory for the report, plots and summary.json"),
+    backend: str = typer.Option("local", "--backend", help=BACKEND_HELP),
+    address: str | None = typer.Option(None, "--address", help=ADDRESS_HELP),
+    resume: bool = typer.Option(False, "--resume", help=RESUME_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar"),
     cards: bool = typer.Option(False, "--cards", help="Also print how often each card's event was used"),
     replay: Path | None = typer.Option(None, "--from", help="Report on the games of a games.jsonl instead of playing"),
@@ -98,6 +125,7 @@ def simulate(
         _fail("ruleset must be 2nd or 1st")
     if fmt not in ("md", "html"):
         _fail("format must be md or html")
+    _check_backend(backend, address)
     _exit_cleanly_on_sigterm()
     try:
         if replay is not None:
@@ -108,8 +136,9 @@ def simulate(
             if not imperial or not insurgent:
                 raise ValueError("give --imperial and --insurgent bot specs (or --from a games.jsonl)")
             check_specs([imperial, insurgent])
+            stream, done = _stream(out, resume)
             records = run_simulation(imperial, insurgent, games, seed, workers, ruleset, show_progress=not quiet,
-                                     stream=_stream(out))
+                                     stream=stream, backend=backend, address=address, done=done)
     except (BotSpecError, ValueError, OSError) as exc:
         _fail(str(exc))
         return

@@ -10,8 +10,22 @@ import importlib
 
 import typer
 
+from muster import __version__
+
 app = typer.Typer(help="muster: play, watch and measure card-driven wargames (Freedom! Messolonghi 1825–1826).",
                   no_args_is_help=True, add_completion=False)
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"muster {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                       help="Print muster's version and exit")) -> None:
+    """muster: play, watch and measure card-driven wargames."""
+
 
 COMMAND_MODULES = ("engine_commands", "cards_commands", "lab_commands", "play_commands", "serve_commands")
 

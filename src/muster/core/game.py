@@ -83,6 +83,44 @@ class Game:
         """The game so far in words."""
         return self.rules.log(self.state)
 
+    def find_action(self, text: str) -> Action:
+        """The legal action whose label is ``text`` (case and surrounding spaces ignored), or else the
+        only one whose label contains it, or whose ``"verb arg"`` form equals it.
+
+        ``game.apply(game.find_action("end the turn"))``. Raises
+        :class:`~muster.core.interface.IllegalActionError` naming the candidates when no action or
+        more than one matches.
+        """
+        wanted = " ".join(text.split()).casefold()
+        labelled = self.labelled_actions()
+        for action, label in labelled:
+            if label.casefold() == wanted or " ".join(str(x) for x in action if x is not None).casefold() == wanted:
+                return action
+        partial = [(a, label) for a, label in labelled if wanted and wanted in label.casefold()]
+        if len(partial) == 1:
+            return partial[0][0]
+        shown = partial or labelled
+        names = "; ".join(label for _, label in shown[:12]) + ("; …" if len(shown) > 12 else "")
+        what = "several actions match" if partial else "no legal action matches"
+        raise IllegalActionError(f"{what} {text!r}: {names}")
+
+    # --- showing ------------------------------------------------------------------------
+    def __repr__(self) -> str:
+        where = f"{self.rules.info.name} seed={self.seed}"
+        if self.options:
+            where += " " + " ".join(f"{k}={v}" for k, v in sorted(self.options.items()))
+        outcome = self.outcome
+        if outcome is not None:
+            now = f"over: {outcome.winner or 'draw'} ({outcome.reason})"
+        else:
+            now = f"{self.active_seat} to act: {self.prompt}"
+        return f"<Game {where}, {len(self.actions)} actions, {now}>"
+
+    def _repr_svg_(self) -> str | None:
+        """The board drawing, for notebooks (Jupyter shows a ``Game`` as its board)."""
+        render = getattr(self.rules, "render_svg", None)
+        return render(self.state) if render is not None else None
+
     # --- acting -------------------------------------------------------------------------
     def apply(self, action: Action | JSON, seat: str | None = None) -> None:
         """Apply an action (an :class:`Action` or its JSON form).

@@ -80,11 +80,17 @@ class ArenaReport:
 
 
 def run_arena(bots: Sequence[str], games: int, seed: int = 0, workers: int = 0, ruleset: str = "2nd",
-              show_progress: bool = True, stream: Path | None = None) -> ArenaReport:
-    """Play the round robin and compute ratings (Bradley–Terry, Elo scale, 95% CI)."""
+              show_progress: bool = True, stream: Path | None = None, backend: str = "local",
+              address: str | None = None, done: Sequence[GameRecord] = ()) -> ArenaReport:
+    """Play the round robin and compute ratings (Bradley–Terry, Elo scale, 95% CI).
+
+    ``backend``/``address``: where the games run (see :func:`muster.lab.runner.run_jobs`); records
+    in ``done`` are reused instead of played again (``--resume``).
+    """
     check_specs(bots)
     jobs = arena_jobs(bots, games, seed, ruleset)
-    records = run_jobs(jobs, workers, show_progress, label="arena", stream=stream)
+    records = run_jobs(jobs, workers, show_progress, label="arena", stream=stream, backend=backend, address=address,
+                       done=done)
     report = ArenaReport(list(bots), records)
     report.ratings = ratings(report.results(), list(bots))
     return report

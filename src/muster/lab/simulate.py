@@ -20,13 +20,20 @@ REASONS = ("fort", "beach", "insurgent_morale", "imperial_morale", "survival")
 
 
 def run_simulation(imperial: str, insurgent: str, games: int, seed: int = 0, workers: int = 0,
-                   ruleset: str = "2nd", show_progress: bool = True, stream: Path | None = None) -> list[GameRecord]:
-    """Play ``games`` games (seeds ``seed`` … ``seed + games - 1``) between the two bot specs."""
+                   ruleset: str = "2nd", show_progress: bool = True, stream: Path | None = None,
+                   backend: str = "local", address: str | None = None,
+                   done: Sequence[GameRecord] = ()) -> list[GameRecord]:
+    """Play ``games`` games (seeds ``seed`` … ``seed + games - 1``) between the two bot specs.
+
+    ``backend``/``address``: where the games run (see :func:`muster.lab.runner.run_jobs`); records
+    in ``done`` are reused instead of played again (``--resume``).
+    """
     if games < 1:
         raise ValueError("games must be at least 1")
     check_specs([imperial, insurgent])
     jobs = [Job(imperial, insurgent, seed + k, ruleset) for k in range(games)]
-    return run_jobs(jobs, workers, show_progress, label="simulate", stream=stream)
+    return run_jobs(jobs, workers, show_progress, label="simulate", stream=stream, backend=backend, address=address,
+                    done=done)
 
 
 @dataclass

@@ -1,0 +1,11 @@
+"""Adapters to the tools AI researchers already use (``pip install 'muster[rl]'``).
+
+* :mod:`muster.rl.pettingzoo` — a PettingZoo AEC environment, ``env(game="freedom")``, with action masks;
+* :mod:`muster.rl.gymnasium` — a single-agent Gymnasium environment against a muster bot,
+  ``gymnasium.make("muster/Freedom-v0", opponent="heuristic", seat="imperial")``;
+* :mod:`muster.rl.openspiel` — ``register()`` makes ``pyspiel.load_game("python_muster_freedom")`` work,
+  and the ``openspiel-mcts`` / ``openspiel-ismcts`` bot specs let OpenSpiel's searches play in the arena.
+
+They all talk to a game through the game-agnostic :class:`muster.core.spaces.LearningRules`: a game
+plugs in by providing an action space and an observation tensor. See ``docs/research.md``.
+"""

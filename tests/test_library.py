@@ -1,0 +1,132 @@
+"""muster as a library: the README's example, the version, Game's repr and board, find_action, the API reference."""
+
+from __future__ import annotations
+
+import builtins
+import doctest
+import importlib
+import inspect
+import pkgutil
+import re
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+import muster
+from muster.cli.main import app
+from muster.core import Action, IllegalActionError, new_game
+
+ROOT = Path(__file__).resolve().parents[1]
+ROLE = re.compile(r":(?:class|func|meth|mod|attr|data|exc|obj):`~?\.?([A-Za-z_][\w.]*)`")
+
+
+def test_readme_library_example_runs() -> None:
+    result = doctest.testfile(str(ROOT / "README.md"), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 4 and result.failed == 0
+
+
+def test_one_version_source() -> None:
+    result = CliRunner().invoke(app, ["--version"])
+    assert result.exit_code == 0 and result.output.strip() == f"muster {muster.__version__}"
+    assert 'dynamic = ["version"]' in (ROOT / "pyproject.toml").read_text()
+    assert f"## {muster.__version__}" in (ROOT / "CHANGELOG.md").read_text()
+
+
+def test_package_is_typed_and_licensed() -> None:
+    assert (ROOT / "src" / "muster" / "py.typed").exists()
+    assert (ROOT / "LICENSE").read_text().startswith("MIT License")
+
+
+def test_game_repr_and_board() -> None:
+    game = new_game("freedom", seed=3)
+    assert repr(game).startswith("<Game freedom seed=3, 0 actions, imperial to act: ")
+    svg = game._repr_svg_()
+    assert svg is not None and svg.startswith("<svg") and svg.rstrip().endswith("</svg>")
+
+
+def test_find_action_by_label() -> None:
+    game = new_game("freedom", seed=3)
+    first, label = game.labelled_actions()[0]
+    assert game.find_action(label) == first
+    assert game.find_action(f"  {label.upper()} ") == first
+    assert game.find_action("done") == Action("done")
+    with pytest.raises(IllegalActionError, match="no legal action matches"):
+        game.find_action("storm the moon")
+    with pytest.raises(IllegalActionError, match="several actions match"):
+        game.find_action("Row 6")
+
+
+def _modules() -> list[ModuleType]:
+    out = []
+    for info in pkgutil.walk_packages(muster.__path__, "muster."):
+        if ".migrations" in info.name:
+            continue
+        try:
+            out.append(importlib.import_module(info.name))
+        except ModuleNotFoundError as exc:  # an optional extra (e.g. rl) that is not installed here
+            if exc.name and exc.name.split(".")[0] == "muster":
+                raise
+    return out
+
+
+def _docstrings(module: ModuleType) -> list[tuple[str, str, list[Any]]]:
+    """(where, docstring, namespaces to resolve relative names in) for the module and what it defines."""
+    out = [(module.__name__, module.__doc__ or "", [module])]
+    for name, obj in vars(module).items():
+        if getattr(obj, "__module__", None) != module.__name__ or not (inspect.isclass(obj) or inspect.isfunction(obj)):
+            continue
+        out.append((f"{module.__name__}.{name}", obj.__doc__ or "", [module, obj]))
+        if inspect.isclass(obj):
+            for member_name, member in vars(obj).items():
+                doc = getattr(member, "__doc__", None) if not isinstance(member, str) else None
+                if isinstance(doc, str) and (inspect.isfunction(member) or isinstance(member, property)):
+                    out.append((f"{module.__name__}.{name}.{member_name}", doc, [module, obj]))
+    return out
+
+
+def _resolves(target: str, namespaces: list[Any]) -> bool:
+    parts = target.split(".")
+    for k in range(len(parts), 0, -1):  # an absolute dotted path: the longest importable module, then attributes
+        try:
+            obj: Any = importlib.import_module(".".join(parts[:k]))
+        except ImportError:
+            continue
+        try:
+            for attr in parts[k:]:
+                obj = getattr(obj, attr)
+            return True
+        except AttributeError:
+            break
+    for ns in [*namespaces, builtins]:  # relative to the module or the class, or a builtin
+        obj = ns
+        try:
+            for attr in parts:
+                if attr not in getattr(obj, "__annotations__", {}):  # an annotated attribute counts
+                    obj = getattr(obj, attr)
+            return True
+        except AttributeError:
+            continue
+    return False
+
+
+def test_api_reference_builds_without_broken_references(tmp_path: Path) -> None:
+    pytest.importorskip("pdoc")
+    import pdoc
+    import pdoc.render
+
+    assert not _resolves("muster.core.NoSuchThing", [muster]) and _resolves("Game", [importlib.import_module(
+        "muster.core")])  # the checker itself tells a broken reference from a good one
+
+    broken = []
+    modules = _modules()
+    for module in modules:
+        for where, doc, namespaces in _docstrings(module):
+            broken += [f"{where}: {t}" for t in ROLE.findall(doc) if not _resolves(t, namespaces)]
+    assert not broken, "broken references in docstrings:\n" + "\n".join(broken)
+    pdoc.render.configure(docformat="restructuredtext")
+    pdoc.pdoc(*(m.__name__ for m in modules), output_directory=tmp_path)
+    assert (tmp_path / "muster" / "core" / "spaces.html").exists()
+    assert "action_from_index" in (tmp_path / "muster" / "core" / "spaces.html").read_text()
