@@ -135,9 +135,10 @@ def train(net: PolicyValueNet, games: int, batch: int, seed: int, lr: float = 1e
             loss.backward()
             nn.utils.clip_grad_norm_(net.parameters(), 1.0)
             opt.step()
-            history.append({"games": g + 1, "loss": round(float(loss), 4), "entropy": round(float(entropy), 3),
+            loss_value, entropy_value = float(loss.detach()), float(entropy.detach())
+            history.append({"games": g + 1, "loss": round(loss_value, 4), "entropy": round(entropy_value, 3),
                             "imperial_win_rate": round(wins / batch, 3)})
-            print(f"games {g + 1:5d}  loss {float(loss):+.3f}  entropy {float(entropy):.2f}  "
+            print(f"games {g + 1:5d}  loss {loss_value:+.3f}  entropy {entropy_value:.2f}  "
                   f"self-play Imperial wins {wins}/{batch}  ({time.perf_counter() - t0:.0f} s)", flush=True)
             buffer, wins = [], 0
     return {"games": games, "steps": steps, "decisions_trained": decisions,

@@ -3,7 +3,7 @@
 The shell (``static/shell.js``) and :mod:`muster.server.views` know nothing of any one game; each game
 registers an adapter here that supplies its public static data (board geometry, card faces, track
 ranges), the one-line rule hints for its choices, the phase of a view, and the board facts whose
-changes mark the last move. A second game adds one module and one line in :data:`ADAPTERS`.
+changes mark the last move. A second game adds one module and one branch in :func:`adapter`.
 """
 
 from __future__ import annotations
