@@ -22,8 +22,10 @@ from muster.games.hellenes.datafiles import design
 Fighter = tuple[str, int, int, bool]
 """(letter, firepower, CV, routed) of one block in a battle, in token order."""
 
-EXACT_LIMIT = 12
-"""With more blocks than this in a battle the calculator falls back to Monte Carlo (the states explode)."""
+EXACT_LIMIT = 8
+"""With more blocks than this in a battle (or more than ``EXACT_CV`` steps) the calculator falls back to
+Monte Carlo: the exact state space grows as the product of the blocks' CVs."""
+EXACT_CV = 20
 
 
 @dataclass(frozen=True)
@@ -99,8 +101,8 @@ def battle_odds(att: list[Fighter], dfn: list[Fighter], assault: bool = False, d
     (default: the round limit); ``start``: the (side, index) about to fire in the current round."""
     limit = design()["battle_round_limit"] if rounds is None else rounds
     a, d = tuple(att), tuple(dfn)
-    if len(a) + len(d) > EXACT_LIMIT:
-        return monte_carlo(att, dfn, assault, double, limit, trials=4000, seed=len(a) * 97 + len(d))
+    if len(a) + len(d) > EXACT_LIMIT or sum(f[2] for f in a + d) > EXACT_CV:
+        return monte_carlo(att, dfn, assault, double, limit, trials=3000, seed=len(a) * 97 + len(d))
     order = _order(a, d)
     slot = order.index(start) if start is not None and start in order else 0
     fires = (tuple(f[1] for f in a), tuple(f[1] for f in d))
