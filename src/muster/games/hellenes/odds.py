@@ -229,3 +229,34 @@ def _alive_tokens(s: Any, f: dict[str, Any], key: str) -> list[int]:
     from muster.games.hellenes.rules.combat import alive
 
     return alive(s, f, key)
+
+
+def engage_estimate(view: dict[str, Any], seat: str, attackers: list[str], area: str, samples: int = 6) -> SideOdds:
+    """The odds of ``attackers`` (the seat's block ids) engaging the enemy in ``area``, estimated from public
+    information only: the hidden defenders are drawn ``samples`` times by ``determinize`` and the exact odds
+    averaged (digest 3.4). The defenders' chance to Fortify is not counted."""
+    from muster.games.hellenes.game import HellenesRules
+    from muster.games.hellenes.rules.common import field, other
+
+    rules = HellenesRules()
+    total = [0.0] * 5
+    for k in range(samples):
+        s = rules.determinize(view, seat, 7919 * k + 1)
+        f = {"area": area, "militia": 0}
+        mine = sorted({*attackers, *field(s, area, seat)})
+        att = [_fighter(s, f, b) for b in mine if s.units[b]["area"] is not None]
+        dfn = [_fighter(s, f, b) for b in field(s, area, other(seat))]
+        r = battle_odds(att, dfn)
+        for i, x in enumerate((r.att_win, r.def_win, r.draw, r.att_loss, r.def_loss)):
+            total[i] += x / samples
+    return SideOdds(*total)
+
+
+def _fighter(s: Any, f: dict[str, Any], bid: str) -> Fighter:
+    from muster.games.hellenes.datafiles import blocks, game_map
+
+    d = blocks()[bid]
+    if d.kind == "fleet" and not game_map().is_sea(f["area"]):
+        land = design()["fleet_on_land"]
+        return (str(land["letter"]), int(land["fire"]), int(s.units[bid]["cv"]), False)
+    return (d.letter, d.fire, int(s.units[bid]["cv"]), False)
