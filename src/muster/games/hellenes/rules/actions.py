@@ -7,8 +7,8 @@ from muster.core.interface import Action
 from muster.games.hellenes.datafiles import blocks, game_map
 from muster.games.hellenes.engine import Decision, default_label, frame, push
 from muster.games.hellenes.rules.build import buildable, detach_garrison, garrison_sites, pool, reinforce
-from muster.games.hellenes.rules.common import enemy_field, occupancy, season_name
-from muster.games.hellenes.rules.movement import can_move, muster_reach
+from muster.games.hellenes.rules.common import occupancy, other, season_name
+from muster.games.hellenes.rules.movement import can_move, muster_candidates
 from muster.games.hellenes.rules.pillage import pillage_sites
 from muster.games.hellenes.rules.winter import needs_supply, supply
 from muster.games.hellenes.state import Frame, State
@@ -29,8 +29,10 @@ def group_areas(s: State, side: str) -> list[str]:
 
 def muster_cities(s: State, side: str) -> list[str]:
     """Friendly City-States free of enemy field blocks that some block can Muster into."""
-    reach = muster_reach(s, side)
-    return [a for a, holder in s.control.items() if holder == side and not enemy_field(s, a, side) and reach.get(a)]
+    occ = occupancy(s)
+    enemy = other(side)
+    return [a for a, holder in s.control.items() if holder == side and enemy not in occ[0].get(a, ())
+            and muster_candidates(s, side, a, occ, first_only=True)]
 
 
 class ActionMenu(Decision):

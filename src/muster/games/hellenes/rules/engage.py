@@ -7,7 +7,7 @@ from __future__ import annotations
 from muster.games.hellenes.datafiles import game_map
 from muster.games.hellenes.engine import auto, frame, push
 from muster.games.hellenes.rules.combat import battle_frame
-from muster.games.hellenes.rules.common import field, other
+from muster.games.hellenes.rules.common import field, occupancy, other
 from muster.games.hellenes.rules.siege import can_fortify, lay_sieges, sieges_to_resolve, upkeep
 from muster.games.hellenes.state import Frame, State
 
@@ -15,7 +15,9 @@ from muster.games.hellenes.state import Frame, State
 def battle_areas(s: State, side: str) -> list[str]:
     """Areas where the active side and the enemy both have blocks in the field, smallest battle first."""
     g = game_map()
-    areas = [a for a in (*g.land, *g.seas) if field(s, a, side) and field(s, a, other(side))]
+    fields, _ = occupancy(s)
+    both = {a for a, sides in fields.items() if len(sides) == 2}
+    areas = [a for a in (*g.land, *g.seas) if a in both and field(s, a, side) and field(s, a, other(side))]
     return sorted(areas, key=lambda a: len(field(s, a, side)))
 
 

@@ -46,11 +46,14 @@ def capture(s: State, area: str, side: str) -> None:
 
 def lay_sieges(s: State, side: str) -> None:
     """7.2: Greek blocks alone in the area of an enemy City besiege it; an undefended City falls at once."""
+    greek_here: set[str] = set()
+    bl = blocks()
+    for b, u in s.units.items():  # one pass: the areas where this side has a Greek block in the field
+        if u["area"] is not None and not u["inside"] and u["carrier"] is None and bl[b].side == side and bl[b].greek:
+            greek_here.add(u["area"])
     for area in game_map().cities:
         holder = s.control.get(area)
-        if holder != other(side) or enemy_field(s, area, side):
-            continue
-        if not any(blocks()[b].greek for b in field(s, area, side)):
+        if area not in greek_here or holder != other(side) or enemy_field(s, area, side):
             continue
         blocks_in, militia = defenders_inside(s, area)
         if not blocks_in and militia <= 0:
