@@ -54,7 +54,7 @@ def quick_odds(att: list[Fighter], dfn: list[Fighter], assault: bool) -> tuple[f
     """A fast estimate of (win, lose, attacker's loss, defender's loss) for planning many moves: a square law on
     firepower × steps (agility and the defender's first shot weigh in). The exact calculator is used for small
     battles and for the decisions taken inside a battle."""
-    if len(att) + len(dfn) <= 4 and sum(f[2] for f in att + dfn) <= 12:
+    if len(att) + len(dfn) <= 3 and sum(f[2] for f in att + dfn) <= 8:
         return _odds(tuple(sorted(att)), tuple(sorted(dfn)), assault)
     def force(side: list[Fighter], toughness: float) -> tuple[float, float]:
         power = sum(f[2] * f[1] * AGILITY[f[0]] for f in side if not f[3])
@@ -334,10 +334,15 @@ class HellenesHeuristicBot:
 
     # --- battles and sieges -------------------------------------------------------------------
     def _battle_retreat(self, s: State, seat: str, legal: list[Action]) -> Action:
-        from muster.games.hellenes.odds import odds_for_frame
+        from muster.games.hellenes.odds import fighters_of
 
-        p = odds_for_frame(s, s.stack[-2], s.stack[-1]["key"])
-        if p.win >= p.lose or (p.win > 0.3 and p.my_loss < p.enemy_loss):
+        battle, key = s.stack[-2], s.stack[-1]["key"]
+        mine, theirs = fighters_of(s, battle, key), fighters_of(s, battle, "dfn" if key == "att" else "att")
+        if key == "att":
+            win, lose, my_loss, enemy_loss = quick_odds(mine, theirs, battle["assault"])
+        else:
+            lose, win, enemy_loss, my_loss = quick_odds(theirs, mine, battle["assault"])
+        if win >= lose or (win > 0.3 and my_loss < enemy_loss):
             return Action("fight")
         return Action("retreat")
 
