@@ -47,3 +47,17 @@ def test_the_heuristic_beats_random_in_a_short_game() -> None:
             RULES.apply(s, bots[seat].choose(RULES.view(s, seat), legal, seat))
         outcome = RULES.outcome(s)
         assert outcome is not None and outcome.winner == side
+
+
+def test_simulate_and_arena_for_hellenes(tmp_path: Path) -> None:
+    runner = CliRunner()
+    sim = runner.invoke(app, ["simulate", "--game", "hellenes", "--athens", "random", "--sparta", "random",
+                              "--games", "3", "--out", str(tmp_path / "sim"), "-q"])
+    assert sim.exit_code == 0, sim.output
+    assert "Athens win rate" in sim.output and (tmp_path / "sim" / "prestige.png").exists()
+    bad = runner.invoke(app, ["simulate", "--game", "hellenes", "--athens", "ismcts", "--sparta", "random",
+                              "--out", str(tmp_path / "bad")])
+    assert bad.exit_code == 2
+    ar = runner.invoke(app, ["arena", "--game", "hellenes", "random", "random:", "--games", "1",
+                             "--out", str(tmp_path / "ar"), "-q"])
+    assert ar.exit_code == 0, ar.output
