@@ -21,6 +21,8 @@ def test_meta_lists_seats_rulesets_and_bots(server: Server) -> None:
     assert set(meta["rulesets"]) == {"2nd", "1st"}
     assert "random" in meta["bots"]
     assert meta["bot_levels"][0]["spec"] == "random" and all(level["label"] for level in meta["bot_levels"])
+    games = {g["name"]: g for g in meta["games"]}
+    assert games["freedom"]["web"] is True and games["hellenes"]["seats"] == ["athens", "sparta"]
 
 
 def test_pages_are_served(server: Server) -> None:

@@ -19,7 +19,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
 from muster.ai import bot_names
-from muster.core import get_rules
+from muster.core import game_names, get_rules
 from muster.server.db import make_engine, migrate
 from muster.server.hub import ApiError, Connection, Hub, LiveGame, hash_token, with_log
 from muster.server.replay import Replays
@@ -120,8 +120,10 @@ async def meta(request: Request) -> Response:
     names = bot_names()
     levels = [{"spec": spec, "label": label} for spec, label in BOT_LEVELS if spec.split(":")[0] in names]
     levels += [{"spec": n, "label": n} for n in names if n not in {spec for spec, _ in BOT_LEVELS}]
+    games = [{"name": n, "title": get_rules(n).info.title, "seats": list(get_rules(n).info.seats),
+              "web": n == "freedom"} for n in game_names()]  # Hellenes plays in the terminal; its web board is to come
     return JSONResponse({"seats": list(rules.info.seats), "rulesets": list(rules.info.options["ruleset"]),
-                         "bots": names, "bot_levels": levels,
+                         "bots": names, "bot_levels": levels, "games": games,
                          "bot_delay_ms": hub_of(request).default_bot_delay_ms})
 
 
