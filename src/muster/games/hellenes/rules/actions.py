@@ -8,7 +8,7 @@ from muster.games.hellenes.datafiles import blocks, game_map
 from muster.games.hellenes.engine import Decision, default_label, frame, push
 from muster.games.hellenes.rules.build import buildable, detach_garrison, garrison_sites, pool, reinforce
 from muster.games.hellenes.rules.common import occupancy, other, season_name
-from muster.games.hellenes.rules.movement import can_move, muster_candidates
+from muster.games.hellenes.rules.movement import can_move, movers, muster_candidates
 from muster.games.hellenes.rules.pillage import pillage_sites
 from muster.games.hellenes.rules.winter import needs_supply, supply
 from muster.games.hellenes.state import Frame, State
@@ -31,8 +31,9 @@ def muster_cities(s: State, side: str) -> list[str]:
     """Friendly City-States free of enemy field blocks that some block can Muster into."""
     occ = occupancy(s)
     enemy = other(side)
+    pool = movers(s, side)
     return [a for a, holder in s.control.items() if holder == side and enemy not in occ[0].get(a, ())
-            and muster_candidates(s, side, a, occ, first_only=True)]
+            and muster_candidates(s, side, a, occ, first_only=True, pool=pool)]
 
 
 class ActionMenu(Decision):

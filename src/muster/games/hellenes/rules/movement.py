@@ -264,8 +264,24 @@ class Muster(Decision):
         move_block(s, bid, f["city"], destinations(s, bid, muster=True)[f["city"]])
 
 
+Mover = tuple[str, str, bool, bool, int]
+"""(block, area, inside a besieged City, fleet, allowance) of a block that may still move this turn."""
+
+
+def movers(s: State, side: str) -> list[Mover]:
+    """The side's blocks that may still move this turn, with what a Muster search needs to know of them."""
+    bl = blocks()
+    out = []
+    for b, u in s.units.items():
+        area = u["area"]
+        if area is None or u["carrier"] is not None or bl[b].side != side or u["token"] in s.moved:
+            continue
+        out.append((b, area, bool(u["inside"]) and area in s.sieges, bl[b].kind == "fleet", movement_allowance(b)))
+    return out
+
+
 def muster_candidates(s: State, side: str, city: str, occ: tuple[Occupancy, Occupancy] | None = None,
-                      first_only: bool = False) -> list[str]:
+                      first_only: bool = False, pool: list[Mover] | None = None) -> list[str]:
     """Blocks that can Muster into ``city`` this turn (5.0: each within its allowance, entering no enemy area).
 
     One backward search from the City instead of one forward search per block: the fewest steps from every
@@ -302,25 +318,24 @@ def muster_candidates(s: State, side: str, city: str, occ: tuple[Occupancy, Occu
                 sea_steps[n] = sea_steps[a] + 1
                 todo.append(n)
     out = []
-    for b, u in s.units.items():
-        area = u["area"]
-        if (area is None or area == city or u["carrier"] is not None or blocks()[b].side != side
-                or u["token"] in s.moved):
+    for b, area, besieged, fleet, allowance in pool if pool is not None else movers(s, side):
+        if area == city:
             continue
-        allowance = movement_allowance(b)
-        if is_fleet(b):
-            if g.is_sea(area):
-                steps = sea_steps.get(area, 99)
-            elif u["inside"] and area in s.sieges:
+        if fleet:
+            if area in sea_steps and g.is_sea(area):
+                steps = sea_steps[area]
+            elif g.is_sea(area):
+                continue
+            elif besieged:
                 off = str(g.cities[area].offshore)
                 steps = 1 + sea_steps[off] if off in sea_steps and enterable_sea(off) else 99
             else:
                 by_sea = [1 + sea_steps[c] for c in g.coasts[area] if c in sea_steps and enterable_sea(c)]
                 steps = min([*by_sea, *([1] if city in g.coast_mates(area) else [])], default=99)
-        elif g.is_sea(area) or (u["inside"] and area in s.sieges):
+        elif besieged or area not in land_steps:
             continue
         else:
-            steps = land_steps.get(area, 99)
+            steps = land_steps[area]
         if steps <= allowance:
             out.append(b)
             if first_only:
