@@ -58,3 +58,26 @@ def test_odds_match_the_engine() -> None:
         wins += s.prestige < 0
     exact = battle_odds([("C", 2, 3, False)], [("C", 2, 3, False)])
     assert abs(wins / n - exact.att_win) < 0.06  # 600 games: about 3 standard errors
+
+
+def test_odds_are_offered_before_engaging_and_at_each_retreat_question() -> None:
+    # digest 3.4: the terminal shows the odds of an engagement (from public information) and of fighting on
+    from muster.games.hellenes import RULES
+    from muster.games.hellenes.terminal import engage_hints
+
+    from .kit import act, combat_only, empty, put, turn
+
+    s = empty()
+    put(s, "ath_hop4", "attica", 4)
+    put(s, "boe_hop4", "boeotia", 3)
+    turn(s, "athens", actions=1)
+    act(s, ("move", "attica"), ("block", "ath_hop4"))
+    view = RULES.view(s, "athens")
+    labelled = [(a, RULES.label(s, a)) for a in RULES.legal_actions(s)]
+    hints = engage_hints(view, "athens", labelled)
+    assert len(hints) == 1 and hints[0].startswith("Boeotia: win ") and "estimated from what you can see" in hints[0]
+    s = empty()
+    put(s, "ath_hop4", "phocis", 4)
+    put(s, "boe_hop4", "phocis", 3)
+    combat_only(s, "athens")
+    assert "fighting on: win" in RULES.prompt(s)
