@@ -61,3 +61,8 @@ def test_simulate_and_arena_for_hellenes(tmp_path: Path) -> None:
     ar = runner.invoke(app, ["arena", "--game", "hellenes", "random", "random:", "--games", "1",
                              "--out", str(tmp_path / "ar"), "-q"])
     assert ar.exit_code == 0, ar.output
+
+
+def test_demo_plays_a_random_hellenes_game() -> None:
+    result = CliRunner().invoke(app, ["demo", "--game", "hellenes", "--seed", "2"])
+    assert result.exit_code == 0 and "wins (" in result.output and "New Year 431 BC" in result.output

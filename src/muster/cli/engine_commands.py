@@ -17,10 +17,14 @@ def demo(
     seed: int = typer.Option(0, help="Seed of the game (deal and dice)."),
     ruleset: str = typer.Option("2nd", help="Rules edition: 2nd or 1st."),
     save: Path | None = typer.Option(None, help="Also write the finished game's save file here."),
+    game_name: str = typer.Option("freedom", "--game", help="Which game: freedom or hellenes."),
 ) -> None:
     """Play one game with both seats choosing uniformly at random, and print its log."""
-    rules = get_rules("freedom")
-    game = Game(rules, seed, {"ruleset": ruleset})
+    if game_name not in ("freedom", "hellenes"):
+        console.print(f"[red]Unknown game {game_name!r}: use freedom or hellenes.[/red]")
+        raise typer.Exit(2)
+    rules = get_rules(game_name)
+    game = Game(rules, seed, {"ruleset": ruleset} if game_name == "freedom" else {})
     chooser = random.Random(seed)
     while game.active_seat is not None:
         game.apply(chooser.choice(game.legal_actions()))
