@@ -22,6 +22,8 @@ def test_meta_lists_seats_rulesets_and_named_bot_levels(server: Server) -> None:
     assert [level["id"] for level in meta["levels"]] == ["beginner", "standard", "strongest"]
     assert meta["default_level"] == "strongest" and all(level["description"] for level in meta["levels"])
     assert "bots" not in meta  # the web offers named levels only, never free bot specs
+    games = {g["name"]: g for g in meta["games"]}
+    assert games["freedom"]["web"] is True and games["hellenes"]["seats"] == ["athens", "sparta"]
 
 
 def test_game_creation_accepts_level_ids_only(server: Server) -> None:

@@ -31,11 +31,17 @@ class Bot(Protocol):
 BotFactory = Callable[[Rules, int, dict[str, str]], Bot]
 _FACTORIES: dict[str, BotFactory] = {}
 _LAZY: dict[str, str] = {"heuristic": "muster.ai.heuristic", "ismcts": "muster.ai.ismcts"}
+_GAME_FACTORIES: dict[tuple[str, str], BotFactory] = {}
+_GAME_LAZY: dict[tuple[str, str], str] = {("hellenes", "heuristic"): "muster.ai.hellenes"}
+"""Bots written for one game: a spec's name resolves to these first when the game is that one."""
 
 
-def register_bot(name: str, factory: BotFactory) -> None:
-    """Make a bot available by name."""
-    _FACTORIES[name] = factory
+def register_bot(name: str, factory: BotFactory, game: str | None = None) -> None:
+    """Make a bot available by name (for one game only when ``game`` is given)."""
+    if game is None:
+        _FACTORIES[name] = factory
+    else:
+        _GAME_FACTORIES[(game, name)] = factory
 
 
 def bot_names() -> list[str]:
@@ -64,6 +70,15 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
 def make_bot(spec: str, seed: int = 0, rules: Rules | None = None, game: str = "freedom") -> Bot:
     """Build a bot from its spec. Raises BotSpecError for an unknown name or option."""
     name, options = parse_spec(spec)
+    game = rules.info.name if rules is not None else game
+    key = (game, name)
+    if key not in _GAME_FACTORIES and key in _GAME_LAZY:
+        importlib.import_module(_GAME_LAZY[key])
+    if key in _GAME_FACTORIES:
+        return _GAME_FACTORIES[key](rules or get_rules(game), seed, options)
+    if game != "freedom" and name in _LAZY:
+        raise BotSpecError(f"the {name!r} bot plays Freedom! only; for {game}: "
+                           f"{', '.join(sorted({'random', *(n for g, n in _GAME_LAZY if g == game)}))}")
     if name not in _FACTORIES and name in _LAZY:
         try:
             importlib.import_module(_LAZY[name])

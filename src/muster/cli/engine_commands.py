@@ -33,10 +33,14 @@ def demo(
     seed: int = typer.Option(0, help="Seed of the game (deal and dice)."),
     ruleset: str = typer.Option("2nd", help="Rules edition: 2nd or 1st."),
     save: Path | None = typer.Option(None, help="Also write the finished game's save file here."),
+    game_name: str = typer.Option("freedom", "--game", help="Which game: freedom or hellenes."),
 ) -> None:
     """Play one game with both seats choosing uniformly at random, and print its log."""
-    rules = get_rules("freedom")
-    game = Game(rules, seed, {"ruleset": ruleset})
+    if game_name not in ("freedom", "hellenes"):
+        console.print(f"[red]Unknown game {game_name!r}: use freedom or hellenes.[/red]")
+        raise typer.Exit(2)
+    rules = get_rules(game_name)
+    game = Game(rules, seed, {"ruleset": ruleset} if game_name == "freedom" else {})
     chooser = random.Random(seed)
     while game.active_seat is not None:
         game.apply(chooser.choice(game.legal_actions()))
@@ -53,8 +57,16 @@ def board_command(
     svg: Path = typer.Option(..., "--svg", help="Write the drawing to this SVG file."),
     state: Path | None = typer.Option(None, help="A save file (muster-game JSON) whose pieces to draw."),
     seed: int = typer.Option(0, help="Without --state: draw the setup of this seed."),
+    game_name: str = typer.Option("freedom", "--game", help="Which game: freedom or hellenes."),
+    seat: str | None = typer.Option(None, help="Hellenes: draw what this seat sees (default: a spectator)."),
 ) -> None:
     """Draw the board (with the pieces of a saved game, or of the setup) as SVG."""
+    if game_name == "hellenes":
+        _hellenes_board(svg, state, seed, seat)
+        return
+    if game_name != "freedom":
+        console.print(f"[red]Unknown game {game_name!r}: use freedom or hellenes.[/red]")
+        raise typer.Exit(2)
     from muster.games.freedom.svg import render_svg
 
     rules = get_rules("freedom")
@@ -67,6 +79,23 @@ def board_command(
     else:
         game = Game(rules, seed)
     svg.write_text(render_svg(game.state), encoding="utf-8")
+    console.print(f"Board written to {svg}")
+
+
+def _hellenes_board(svg: Path, state: Path | None, seed: int, seat: str | None) -> None:
+    """``muster board --game hellenes``: the map of Greece and the Aegean with the blocks a seat sees."""
+    from muster.games.hellenes.svg import render_svg
+
+    rules = get_rules("hellenes")
+    if seat is not None and seat not in rules.info.seats:
+        console.print(f"[red]Unknown seat {seat!r}: use athens or sparta.[/red]")
+        raise typer.Exit(2)
+    try:
+        game = Game.loads(rules, state.read_text(encoding="utf-8")) if state is not None else Game(rules, seed)
+    except (OSError, CorruptStateError) as exc:
+        console.print(f"[red]Cannot load {state}: {exc}[/red]")
+        raise typer.Exit(2) from exc
+    svg.write_text(render_svg(game.view(seat)), encoding="utf-8")
     console.print(f"Board written to {svg}")
 
 

@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from muster.ai import BotSpecError
+from muster.ai import BotSpecError, make_bot
 from muster.lab.arena import ArenaReport, run_arena, write_arena
 from muster.lab.play import GameRecord, load_records
 from muster.lab.runner import BACKENDS, check_specs
@@ -69,8 +69,14 @@ def arena(
     address: str | None = typer.Option(None, "--address", help=ADDRESS_HELP),
     resume: bool = typer.Option(False, "--resume", help=RESUME_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar"),
+    game: str = typer.Option("freedom", "--game", help="Which game: freedom or hellenes"),
 ) -> None:
     """Round-robin between bots with paired seeds; ratings with 95% intervals, win rates by side."""
+    if game == "hellenes":
+        _hellenes_arena(bots, games, seed, workers, out, quiet)
+        return
+    if game != "freedom":
+        _fail("game must be freedom or hellenes")
     if ruleset not in ("2nd", "1st"):
         _fail("ruleset must be 2nd or 1st")
     _check_backend(backend, address)
@@ -119,8 +125,16 @@ def simulate(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar"),
     cards: bool = typer.Option(False, "--cards", help="Also print how often each card's event was used"),
     replay: Path | None = typer.Option(None, "--from", help="Report on the games of a games.jsonl instead of playing"),
+    game: str = typer.Option("freedom", "--game", help="Which game: freedom or hellenes"),
+    athens: str = typer.Option("", "--athens", help="Hellenes: bot spec for Athens"),
+    sparta: str = typer.Option("", "--sparta", help="Hellenes: bot spec for Sparta"),
 ) -> None:
     """Balance report: Imperial win rate with its 95% CI, endings by round, lengths, tracks, card events."""
+    if game == "hellenes":
+        _hellenes_simulate(athens, sparta, games, seed, workers, out, quiet)
+        return
+    if game != "freedom":
+        _fail("game must be freedom or hellenes")
     if ruleset not in ("2nd", "1st"):
         _fail("ruleset must be 2nd or 1st")
     if fmt not in ("md", "html"):
@@ -161,6 +175,58 @@ def _print_cards(cards: list[dict[str, Any]], games: int) -> None:
         table.add_row(c["name"], str(c["events"]["imperial"]), str(c["events"]["insurgent"]), str(c["games"]),
                       f"{rate:.0%}")
     console.print(table)
+
+
+def _hellenes_simulate(athens: str, sparta: str, games: int, seed: int, workers: int, out: Path,
+                       quiet: bool) -> None:
+    """``muster simulate --game hellenes``: Athens' win rate with its 95% interval, endings, plots."""
+    from muster.core import get_rules
+    from muster.lab import hellenes
+
+    if not athens or not sparta:
+        _fail("give --athens and --sparta bot specs")
+    if not 1 <= games <= 100_000:
+        _fail("--games must be between 1 and 100000")
+    try:
+        for spec in (athens, sparta):
+            make_bot(spec, rules=get_rules("hellenes"))
+    except BotSpecError as exc:
+        _fail(str(exc))
+        return
+    _exit_cleanly_on_sigterm()
+    data = hellenes.simulate(athens, sparta, games, seed, max(1, workers), out, show_progress=not quiet)
+    low, high = data["athens_win_rate_ci95"]
+    console.print(f"Athens win rate {data['athens_win_rate']:.1%} (95% CI {low:.1%}–{high:.1%}) over "
+                  f"{data['games']} games; endings: {data['endings']}")
+    console.print(f"Wrote {out / 'summary.json'}, {out / 'games.jsonl'}, {out / 'endings.png'}, {out / 'prestige.png'}")
+
+
+def _hellenes_arena(bots: list[str], games: int, seed: int, workers: int, out: Path, quiet: bool) -> None:
+    """``muster arena --game hellenes``: every pair of bots on both sides, win rates with 95% intervals."""
+    from muster.core import get_rules
+    from muster.lab import hellenes
+
+    if len(set(bots)) < 2:
+        _fail("give at least two different bot specs")
+    try:
+        for spec in bots:
+            make_bot(spec, rules=get_rules("hellenes"))
+    except BotSpecError as exc:
+        _fail(str(exc))
+        return
+    _exit_cleanly_on_sigterm()
+    data = hellenes.arena(bots, games, seed, max(1, workers), out, show_progress=not quiet)
+    table = Table(title=f"Hellenes arena: {data['games']} games")
+    for col in ("bot", "as Athens", "as Sparta"):
+        table.add_column(col)
+    for bot, row in data["bots"].items():
+        cells = []
+        for side in ("athens", "sparta"):
+            c = row[side]
+            cells.append(f"{c['wins']}/{c['games']} {c['rate']:.0%} ({c['ci95'][0]:.0%}–{c['ci95'][1]:.0%})")
+        table.add_row(bot, *cells)
+    console.print(table)
+    console.print(f"Wrote {out / 'arena.json'}")
 
 
 def register(app: typer.Typer) -> None:

@@ -19,12 +19,12 @@ BOT_SEED_OFFSET = {IMPERIAL: 1, INSURGENT: 2}
 """Each seat's bot gets its own seed derived from the game's, so games are reproducible."""
 
 
-def build_players(specs: dict[str, str], seed: int) -> dict[str, Bot | None]:
+def build_players(specs: dict[str, str], seed: int, game: str = "freedom") -> dict[str, Bot | None]:
     """Seat → bot (None for a person) from ``human`` or bot specs. Raises BotSpecError."""
     players: dict[str, Bot | None] = {}
-    for seat, spec in specs.items():
-        bot_seed = seed * 10 + BOT_SEED_OFFSET[seat]
-        players[seat] = None if spec.strip().lower() == HUMAN else make_bot(spec, seed=bot_seed)
+    for n, (seat, spec) in enumerate(specs.items()):
+        bot_seed = seed * 10 + BOT_SEED_OFFSET.get(seat, n + 1)
+        players[seat] = None if spec.strip().lower() == HUMAN else make_bot(spec, seed=bot_seed, game=game)
     return players
 
 
@@ -36,9 +36,18 @@ def play(
     load: Path | None = typer.Option(None, help="Continue a game saved with 'save FILE'."),
     compact: bool = typer.Option(False, "--compact", help="A shorter screen for small terminals (the hand without "
                                  "card texts, fewer log and grid lines); 'full' and 'compact' switch during play."),
+    game_name: str = typer.Option("freedom", "--game", help="Which game: freedom or hellenes."),
+    athens: str = typer.Option(HUMAN, help="Hellenes: who plays Athens: 'human' or a bot spec."),
+    sparta: str = typer.Option(HUMAN, help="Hellenes: who plays Sparta: 'human' or a bot spec."),
+    years: str = typer.Option("3", help="Hellenes: how many Years of the 431 scenario (1-3)."),
 ) -> None:
-    """Play Freedom! in the terminal: two people at one screen, or against bots."""
+    """Play Freedom! (or Hellenes, with --game hellenes) in the terminal: two people at one screen, or against bots."""
     console = Console()
+    if game_name == "hellenes":
+        raise typer.Exit(_play_hellenes(console, athens, sparta, years, seed, load, compact))
+    if game_name != "freedom":
+        console.print(f"[red]Unknown game {game_name!r}: use freedom or hellenes.[/red]")
+        raise typer.Exit(2)
     rules = get_rules("freedom")
     if ruleset not in rules.info.options["ruleset"]:
         console.print(f"[red]Unknown ruleset {ruleset!r}: use 2nd or 1st.[/red]")
@@ -56,6 +65,28 @@ def play(
     from muster.tui.session import Session  # the session pulls in rich layouts only when playing
 
     raise typer.Exit(Session(game, players, console, compact=compact).run())
+
+
+def _play_hellenes(console: Console, athens: str, sparta: str, years: str, seed: int, load: Path | None,
+                   compact: bool) -> int:
+    """``muster play --game hellenes``."""
+    rules = get_rules("hellenes")
+    if years not in rules.info.options["years"]:
+        console.print(f"[red]--years must be 1, 2 or 3, not {years!r}.[/red]")
+        return 2
+    try:
+        game = Game.loads(rules, load.read_text(encoding="utf-8")) if load is not None else \
+            Game(rules, seed, {"years": years})
+        players = build_players({"athens": athens, "sparta": sparta}, game.seed, game="hellenes")
+    except (OSError, CorruptStateError) as exc:
+        console.print(f"[red]Cannot load {load}: {exc}[/red]")
+        return 2
+    except BotSpecError as exc:
+        console.print(f"[red]{exc}[/red]")
+        return 2
+    from muster.tui.session import Session
+
+    return Session(game, players, console, compact=compact).run()
 
 
 def register(app: typer.Typer) -> None:

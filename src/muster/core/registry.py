@@ -7,7 +7,7 @@ import importlib
 from muster.core.game import Game
 from muster.core.interface import Rules
 
-_GAMES: dict[str, str] = {"freedom": "muster.games.freedom:RULES"}
+_GAMES: dict[str, str] = {"freedom": "muster.games.freedom:RULES", "hellenes": "muster.games.hellenes:RULES"}
 
 
 def game_names() -> list[str]:

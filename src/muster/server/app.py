@@ -19,7 +19,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
 from muster.ai.levels import DEFAULT_LEVEL, LEVELS, level, level_name
-from muster.core import get_rules
+from muster.core import game_names, get_rules
 from muster.server.db import make_engine, migrate
 from muster.server.games import adapter
 from muster.server.guard import MAX_BODY, Guard, Limits, load_json
@@ -115,7 +115,9 @@ def api(fn: Any) -> Any:
 async def meta(request: Request) -> Response:
     """What can be chosen when creating a game: seats, rulesets, bot levels (named for players)."""
     rules = get_rules("freedom")
-    return JSONResponse({"game": rules.info.name, "seats": list(rules.info.seats),
+    games = [{"name": n, "title": get_rules(n).info.title, "seats": list(get_rules(n).info.seats),
+              "web": n == "freedom"} for n in game_names()]  # Hellenes plays in the terminal; its web board is to come
+    return JSONResponse({"game": rules.info.name, "seats": list(rules.info.seats), "games": games,
                          "seat_names": SEAT_NAME, "rulesets": list(rules.info.options["ruleset"]),
                          "levels": [{"id": lv.id, "name": lv.name, "description": lv.description} for lv in LEVELS],
                          "default_level": DEFAULT_LEVEL, "bot_delay_ms": hub_of(request).default_bot_delay_ms})

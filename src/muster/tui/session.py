@@ -13,6 +13,8 @@ import os
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 from rich.console import Console, RenderableType
 from rich.markup import escape
@@ -21,9 +23,6 @@ from rich.text import Text
 
 from muster.ai.base import Bot
 from muster.core import Game, GameError
-from muster.games.freedom.constants import SEATS
-from muster.tui.render import SEAT_NAME, SEAT_STYLE, board_panel, hand_panel, screen, tracks_panel
-from muster.tui.texts import phase_help
 
 LOG_LINES = 10
 """Log lines shown on every screen (more when more happened since the player last looked)."""
@@ -68,6 +67,26 @@ def save_game(game: Game, path: str) -> Path:
     return target
 
 
+def terminal_ui(game_name: str) -> Any:
+    """The game's terminal rendering: its seats' names and styles and the panels drawn for it.
+
+    Freedom!'s lives in :mod:`muster.tui.render`; another game brings its own module (``terminal.py`` in its
+    package) with the same names: ``SEATS``, ``SEAT_NAME``, ``SEAT_STYLE``, ``screen``, ``board_panel``,
+    ``tracks_panel``, ``hand_panel`` and ``phase_help``.
+    """
+    if game_name == "freedom":
+        from muster.games.freedom.constants import SEATS
+        from muster.tui import render
+        from muster.tui.texts import phase_help
+
+        return SimpleNamespace(SEATS=SEATS, SEAT_NAME=render.SEAT_NAME, SEAT_STYLE=render.SEAT_STYLE,
+                               screen=render.screen, board_panel=render.board_panel, tracks_panel=render.tracks_panel,
+                               hand_panel=render.hand_panel, phase_help=phase_help)
+    import importlib
+
+    return importlib.import_module(f"muster.games.{game_name}.terminal")
+
+
 class Session:
     """Runs one game in the terminal until it ends or the people stop it.
 
@@ -85,13 +104,14 @@ class Session:
         compact: bool = False,
     ) -> None:
         self.game = game
+        self.ui = terminal_ui(game.rules.info.name)
         self.compact = compact
         """Draw the short screen (see :func:`muster.tui.render.screen`); 'compact'/'full' switch it."""
         self.players = players
         self.console = console
         self.read = read or console.input
         self.message: RenderableType | None = None
-        self.seen: dict[str, int] = {seat: len(game.log()) for seat in SEATS}
+        self.seen: dict[str, int] = {seat: len(game.log()) for seat in self.ui.SEATS}
         self.facing: str | None = None
         """The person currently in front of the screen (hot-seat)."""
         self.bot_busy = False
@@ -99,7 +119,7 @@ class Session:
     @property
     def humans(self) -> list[str]:
         """The seats played by people."""
-        return [seat for seat in SEATS if self.players.get(seat) is None]
+        return [seat for seat in self.ui.SEATS if self.players.get(seat) is None]
 
     # --- the loop ---------------------------------------------------------------------------
     def run(self) -> int:
@@ -132,13 +152,13 @@ class Session:
             self.hand_over(seat)
         self.facing = seat
         self.draw(seat)
-        line = self.ask(f"[{SEAT_STYLE[seat]}]{SEAT_NAME[seat]}[/] › ")
+        line = self.ask(f"[{self.ui.SEAT_STYLE[seat]}]{self.ui.SEAT_NAME[seat]}[/] › ")
         self.handle(seat, line)
 
     def bot_move(self, seat: str, bot: Bot) -> None:
         """Let a bot choose for ``seat`` and apply its choice."""
         if not self.bot_busy and self.humans:
-            self.console.print(f"[dim]{SEAT_NAME[seat]} ({escape(bot.name)}) is playing…[/dim]")
+            self.console.print(f"[dim]{self.ui.SEAT_NAME[seat]} ({escape(bot.name)}) is playing…[/dim]")
             self.bot_busy = True
         action = bot.choose(self.game.view(seat), self.game.legal_actions(), seat)
         self.game.apply(action, seat)
@@ -164,8 +184,8 @@ class Session:
         shown = min(max(LOG_LINES, new), MAX_NEW_LINES)
         self.console.clear()
         self.console.print(
-            screen(self.game.view(seat), seat, self.game.prompt, self.game.labelled_actions(), log[-shown:], new,
-                   compact=self.compact)
+            self.ui.screen(self.game.view(seat), seat, self.game.prompt, self.game.labelled_actions(), log[-shown:],
+                           new, compact=self.compact)
         )
         undo = "undo · " if self.game.can_undo(seat) else ""
         layout = "hand · full" if self.compact else "compact"
@@ -184,7 +204,7 @@ class Session:
             Panel(
                 Text.assemble(
                     "Pass the screen to the ",
-                    (f"{SEAT_NAME[seat]} player", SEAT_STYLE[seat]),
+                    (f"{self.ui.SEAT_NAME[seat]} player", self.ui.SEAT_STYLE[seat]),
                     ".\nThe other player's hand stays hidden. Press Enter when ready.",
                 ),
                 title="Hot-seat",
@@ -195,10 +215,10 @@ class Session:
     def print_new_log(self) -> None:
         """Bots only: print the log lines written since the last call (a watchable game)."""
         log = self.game.log()
-        start = self.seen[SEATS[0]]
+        start = self.seen[self.ui.SEATS[0]]
         for line in log[start:]:
             self.console.print(line, highlight=False)
-        for seat in SEATS:
+        for seat in self.ui.SEATS:
             self.seen[seat] = len(log)
 
     # --- input ------------------------------------------------------------------------------
@@ -211,7 +231,7 @@ class Session:
         if text.isdecimal() and len(text) <= 9:  # isdecimal: int() accepts every such string
             self.choose(seat, int(text), count)
         elif word in ("help", "h", "?"):
-            self.message = Text(phase_help(self.game.view(seat)))
+            self.message = Text(self.ui.phase_help(self.game.view(seat)))
         elif word in ("undo", "u"):
             self.undo(seat)
         elif word == "save":
@@ -219,7 +239,7 @@ class Session:
         elif word == "log":
             self.show_log(rest)
         elif word == "hand":
-            self.message = hand_panel(self.game.view(seat), seat)
+            self.message = self.ui.hand_panel(self.game.view(seat), seat)
         elif word in ("compact", "full"):
             self.compact = word == "compact"
             self.message = Text(f"Screen layout: {word}.", style="green")
@@ -328,16 +348,16 @@ class Session:
         view = self.game.view(None)
         if self.humans:
             self.console.clear()
-        self.console.print(board_panel(view))
-        self.console.print(tracks_panel(view))
+        self.console.print(self.ui.board_panel(view))
+        self.console.print(self.ui.tracks_panel(view))
         if self.humans:  # a watched game has printed its whole log already
             for line in self.game.log()[-LOG_LINES:]:
                 self.console.print(line, highlight=False)
-        winner = SEAT_NAME.get(outcome.winner or "", "Nobody")
+        winner = self.ui.SEAT_NAME.get(outcome.winner or "", "Nobody")
         self.console.print(
             Panel(
                 Text.assemble((f"GAME OVER: {winner} wins. ", "bold"), outcome.detail),
-                border_style=SEAT_STYLE.get(outcome.winner or "", "bold"),
+                border_style=self.ui.SEAT_STYLE.get(outcome.winner or "", "bold"),
             )
         )
         if self.humans:

@@ -1,0 +1,374 @@
+"""The Hellenes heuristic bot: a sensible player's judgement, read from its own view only.
+
+At each decision it rebuilds a full state from its view with ``determinize`` (enemy blocks it has not
+seen drawn to fit what is public) and scores the choices with a Hellenes evaluation: Prestige first
+(battles, captures, Pillage, the Oracle), then the battle odds of every engagement (the exact calculator of
+:mod:`muster.games.hellenes.odds`), the value of besieging and taking enemy Cities, closeness to them,
+and safety in Winter (blocks outside friendly Cities disband unless supplied). It fights on while its odds
+are good, retreats when they are not, fortifies when the field is hopeless, and assaults a Siege it can win.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from functools import cache, lru_cache
+
+from muster.ai.base import BotSpecError, register_bot
+from muster.core import JSON, Action, Rules
+from muster.games.hellenes.datafiles import blocks, cards, design, game_map
+from muster.games.hellenes.odds import Fighter, battle_odds
+from muster.games.hellenes.rules.common import (
+    defenders_inside,
+    enemy_field,
+    field,
+    in_friendly_place,
+    other,
+)
+from muster.games.hellenes.rules.events import event_playable, targets
+from muster.games.hellenes.rules.movement import destinations
+from muster.games.hellenes.state import State
+
+PRESTIGE = 12.0
+"""What one point of Prestige is worth in the evaluation's units (about one CV of a good block is 1)."""
+
+
+@lru_cache(maxsize=20000)
+def _odds(att: tuple[Fighter, ...], dfn: tuple[Fighter, ...], assault: bool) -> tuple[float, float, float, float]:
+    r = battle_odds(list(att), list(dfn), assault, assault)
+    return r.att_win, r.def_win, r.att_loss, r.def_loss
+
+
+def fighter(s: State, bid: str, area: str) -> Fighter:
+    """A block as the calculator sees it in an area (fleets are C1 on land)."""
+    d = blocks()[bid]
+    if d.kind == "fleet" and not game_map().is_sea(area):
+        return ("C", 1, int(s.units[bid]["cv"]), False)
+    return (d.letter, d.fire, int(s.units[bid]["cv"]), False)
+
+
+AGILITY = {"A": 1.4, "B": 1.2, "C": 1.0, "E": 1.1, "F": 1.0}
+
+
+def quick_odds(att: list[Fighter], dfn: list[Fighter], assault: bool) -> tuple[float, float, float, float]:
+    """A fast estimate of (win, lose, attacker's loss, defender's loss) for planning many moves: a square law on
+    firepower × steps (agility and the defender's first shot weigh in). The exact calculator is used for small
+    battles and for the decisions taken inside a battle."""
+    if len(att) + len(dfn) <= 3 and sum(f[2] for f in att + dfn) <= 8:
+        return _odds(tuple(sorted(att)), tuple(sorted(dfn)), assault)
+    def force(side: list[Fighter], toughness: float) -> tuple[float, float]:
+        power = sum(f[2] * f[1] * AGILITY[f[0]] for f in side if not f[3])
+        steps = sum(f[2] for f in side) * toughness
+        return power, steps
+    pa, ta = force(att, 1.0)
+    pd, td = force(dfn, 2.0 if assault else 1.0)
+    sa, sd = pa * ta, pd * td * 1.15
+    win = sa * sa / (sa * sa + sd * sd) if sa + sd > 0 else 0.0
+    return win, 1 - win, ta * (0.2 + 0.5 * (1 - win)), td * (0.2 + 0.5 * win) / (2.0 if assault else 1.0)
+
+
+def battle_value(att: list[Fighter], dfn: list[Fighter], assault: bool = False) -> tuple[float, float]:
+    """(attacker's win chance, the attacker's expected gain in evaluation units)."""
+    if not att or not dfn:
+        return (1.0 if att else 0.0), 0.0
+    win, lose, a_loss, d_loss = quick_odds(att, dfn, assault)
+    return win, PRESTIGE * (win - lose) + 0.8 * (d_loss - a_loss)
+
+
+@cache
+def _land_distances() -> dict[str, dict[str, int]]:
+    g = game_map()
+    out: dict[str, dict[str, int]] = {}
+    for start in g.land:
+        dist = {start: 0}
+        todo = deque([start])
+        while todo:
+            a = todo.popleft()
+            for n in g.land_adj[a]:
+                if n not in dist and n not in g.neutral:
+                    dist[n] = dist[a] + 1
+                    todo.append(n)
+        out[start] = dist
+    return out
+
+
+class HellenesHeuristicBot:
+    """A rule-based player for Hellenes. Options: ``aggression`` (how much a siege or a threat to an enemy
+    City is worth, default 1.0)."""
+
+    def __init__(self, rules: Rules, seed: int = 0, options: dict[str, str] | None = None) -> None:
+        opts = dict(options or {})
+        try:
+            self.aggression = float(opts.pop("aggression", "1.0"))
+        except ValueError as exc:
+            raise BotSpecError(f"bad aggression: {exc}") from exc
+        if opts or not 0 <= self.aggression <= 5:
+            raise BotSpecError(f"unknown or bad options for the Hellenes heuristic: {sorted(opts) or 'aggression'}")
+        self.rules = rules
+        self.name = "heuristic"
+        self._rng = random.Random(seed)
+
+    # --- the entry point ----------------------------------------------------------------------
+    def choose(self, view: dict[str, JSON], legal: list[Action], seat: str) -> Action:
+        """The best legal action by the Hellenes evaluation."""
+        if len(legal) == 1:
+            return legal[0]
+        s: State = self.rules.determinize(view, seat, self._rng.getrandbits(32))
+        kind = s.stack[-1]["kind"] if s.stack else ""
+        handler = getattr(self, f"_{kind}", None)
+        choice = handler(s, seat, legal) if handler else None
+        return choice if choice in legal else self._rng.choice(legal)
+
+    # --- cards --------------------------------------------------------------------------------
+    def _event_value(self, s: State, card: int, seat: str) -> float:
+        c = cards()[card]
+        enemy = other(seat)
+        e = c.event
+        if e == "oracle":
+            return PRESTIGE
+        if e in ("revolt", "civil_war", "treachery"):
+            options = targets(s, e, seat)
+            return (PRESTIGE + 6 if e == "revolt" else 9) if options else -1
+        if e == "levy":
+            return 8
+        if e == "brasidas":
+            return 3 + max(0, 4 - s.season) * 1.5
+        if e == "odrysian":
+            return 6
+        if e == "plague":
+            return 2.0 * sum(1 for b, u in s.units.items() if u["area"] == "attica" and blocks()[b].side == enemy)
+        if e == "helot":
+            return 1.2 * sum(1 for b, u in s.units.items()
+                             if u["area"] in ("laconia", "messenia") and blocks()[b].side == enemy)
+        if e == "storm":
+            return 3.0 * sum(1 for b, u in s.units.items() if u["area"] in game_map().seas
+                             and blocks()[b].side == enemy and blocks()[b].kind == "fleet")
+        return 0.0
+
+    def _season_value(self, s: State, card: int, seat: str) -> float:
+        """A card's worth in a Season: its Actions, or its Event when that is better."""
+        act = cards()[card].actions * 4.5
+        if event_playable(s, card, seat):
+            return max(act, self._event_value(s, card, seat))
+        return act
+
+    def _card_choice(self, s: State, seat: str, legal: list[Action], new_year: bool) -> Action:
+        f = s.stack[-1]
+        if f["card"] is None:
+            def worth(a: Action) -> float:
+                n = int(a.arg)  # type: ignore[arg-type]
+                if not new_year:
+                    return self._season_value(s, n, seat)
+                # the New-Year card is lost for the Seasons: play a good Event, or give up the weakest card
+                ev = self._event_value(s, n, seat) if event_playable(s, n, seat) else 0.0
+                return max(ev, 0.0) - self._season_value(s, n, seat)
+            return max(legal, key=worth)
+        n = int(f["card"])
+        ev = Action("as", "event")
+        if ev in legal:
+            value = self._event_value(s, n, seat)
+            if new_year:
+                return ev if value > 0 else Action("as", "sacrifice")
+            return ev if value > cards()[n].actions * 4.5 else Action("as", "actions")
+        return legal[0]
+
+    def _ny_card(self, s: State, seat: str, legal: list[Action]) -> Action:
+        return self._card_choice(s, seat, legal, True)
+
+    def _commit(self, s: State, seat: str, legal: list[Action]) -> Action:
+        return self._card_choice(s, seat, legal, False)
+
+    # --- positions ----------------------------------------------------------------------------
+    def place_value(self, s: State, seat: str, bid: str, area: str, moving: bool) -> float:
+        """How good it is for a block to stand (or, ``moving``, to arrive) in an area."""
+        g, d = game_map(), blocks()[bid]
+        enemy = other(seat)
+        u = s.units[bid]
+        cv = int(u["cv"])
+        value = 0.0
+        winterish = s.season >= 3
+        if moving and (enemy_field(s, area, seat) if not g.is_sea(area) else any(
+                blocks()[b].kind == "fleet" for b in field(s, area, enemy))):
+            mine = [fighter(s, b, area) for b in field(s, area, seat) if b != bid] + [fighter(s, bid, area)]
+            theirs = [fighter(s, b, area) for b in field(s, area, enemy)]
+            win, gain = battle_value(mine, theirs)
+            value += gain
+            if s.control.get(area) == enemy:
+                value += 4 * win * self.aggression
+            return value - (cv if winterish and not self._friendly_after(s, seat, area) else 0)
+        holder = s.control.get(area)
+        if holder == enemy and d.greek:
+            besiegers = [b for b in field(s, area, seat) if b != bid]
+            inside_blocks, militia = defenders_inside(s, area)
+            undefended = not inside_blocks and militia <= 0
+            worth = 4.0 + (6.0 if area in design()["capitals"].values() else 0.0)
+            if undefended:
+                value += 10 * self.aggression
+            elif len(besiegers) < 2:
+                value += worth * self.aggression
+            else:
+                value += 0.5
+        if holder == seat and area == design()["capitals"][seat]:
+            threat = sum(1 for n in g.land_adj[area] for b in field(s, n, enemy))
+            value += min(6.0, 1.5 * threat)
+        if winterish:
+            value += cv * (1.0 if self._friendly_after(s, seat, area) or (not d.greek and area == d.home) else -1.5)
+        if not g.is_sea(area) and d.kind != "fleet":
+            near = _land_distances()[area]
+            goals = [a for a, h in s.control.items() if h == enemy and a in near]
+            if goals:
+                value -= 0.4 * min(near[a] for a in goals) * self.aggression
+        if d.kind == "fleet" and g.is_sea(area):
+            # blockading an enemy Port we besiege, or guarding our own
+            for a, siege in s.sieges.items():
+                if g.cities[a].offshore == area:
+                    value += 2.0 if siege["by"] == seat else 1.0
+            if winterish:
+                value -= 2.0
+        return value
+
+    def _friendly_after(self, s: State, seat: str, area: str) -> bool:
+        return s.control.get(area) == seat
+
+    def move_options(self, s: State, seat: str, bid: str) -> list[tuple[float, Action]]:
+        """Every move of a block with its gain over staying."""
+        here = str(s.units[bid]["area"])
+        stay = self.place_value(s, seat, bid, here, moving=False)
+        out = [(0.0, Action("stay"))]
+        for dest, route in destinations(s, bid).items():
+            gain = self.place_value(s, seat, bid, dest, moving=True) - stay
+            if route[1]:
+                gain = gain * (0.66 if blocks()[bid].elite else 0.33) - 0.5
+            if route[2]:
+                gain -= 1.5 * len(route[2]) * (0.5 if s.season in (0, 4) else 0.3)
+            out.append((gain, Action("forced" if route[1] else "to", dest)))
+        return out
+
+    # --- the Action phase ---------------------------------------------------------------------
+    def _actions(self, s: State, seat: str, legal: list[Action]) -> Action:
+        scored: list[tuple[float, Action]] = []
+        for a in legal:
+            scored.append((self.action_value(s, seat, a), a))
+        best = max(scored, key=lambda x: x[0])
+        return best[1] if best[0] > 0.2 else Action("end")
+
+    def action_value(self, s: State, seat: str, a: Action) -> float:
+        """What one Action spent this way is worth."""
+        if a.verb == "pillage":
+            return PRESTIGE * 1.5
+        if a.verb == "move":
+            gains = []
+            for b, u in s.units.items():
+                if (u["area"] == a.arg and blocks()[b].side == seat and u["carrier"] is None
+                        and u["token"] not in s.moved):
+                    gains.append(max(g for g, _ in self.move_options(s, seat, b)))
+            return sum(x for x in gains if x > 0)
+        if a.verb == "build":
+            u = s.units[str(a.arg)]
+            return 3.5 - 0.3 * int(u["cv"]) + (1.0 if u["area"] == design()["capitals"][seat] else 0.0)
+        if a.verb == "recruit":
+            return 3.0
+        if a.verb == "garrison":
+            return 2.5
+        if a.verb == "supply":
+            return 1.5 * int(s.units[str(a.arg)]["cv"])
+        if a.verb == "muster":
+            if s.season < 3:
+                return 0.0
+            return 0.8 * sum(int(s.units[b]["cv"]) for b in self._muster_blocks(s, seat, str(a.arg)))
+        return 0.0
+
+    def _muster_blocks(self, s: State, seat: str, city: str) -> list[str]:
+        from muster.games.hellenes.rules.movement import muster_candidates
+
+        return [b for b in muster_candidates(s, seat, city) if not in_friendly_place(s, b)]
+
+    def _group(self, s: State, seat: str, legal: list[Action]) -> Action:
+        f = s.stack[-1]
+        if f["cur"] is None:
+            best, pick = 0.3, Action("done")
+            for a in legal:
+                if a.verb == "block":
+                    gain = max(g for g, _ in self.move_options(s, seat, str(a.arg)))
+                    if gain > best:
+                        best, pick = gain, a
+            return pick
+        bid = s.tok[f["cur"]]
+        options = self.move_options(s, seat, bid)
+        gain, pick = max(options, key=lambda x: x[0])
+        return pick
+
+    def _muster(self, s: State, seat: str, legal: list[Action]) -> Action:
+        wanted = set(self._muster_blocks(s, seat, s.stack[-1]["city"]))
+        for a in legal:
+            if a.verb == "block" and a.arg in wanted:
+                return a
+        return Action("done")
+
+    def _free_move(self, s: State, seat: str, legal: list[Action]) -> Action:
+        bid = s.tok[s.stack[-1]["token"]]
+        options = [(g, a) for g, a in self.move_options(s, seat, bid) if a in legal]
+        return max(options, key=lambda x: x[0])[1] if options else legal[-1]
+
+    def _recruit(self, s: State, seat: str, legal: list[Action]) -> Action:
+        def worth(a: Action) -> float:
+            if a.verb != "place":
+                return -1
+            d = blocks()[str(a.arg).split("@")[0]]
+            return d.max_cv * d.fire + (3 if not d.greek or d.rebel else 0)
+        return max(legal, key=worth)
+
+    def _pillage_to(self, s: State, seat: str, legal: list[Action]) -> Action:
+        return max(legal, key=lambda a: (s.control.get(str(a.arg)) == seat, len(field(s, str(a.arg), seat))))
+
+    def _ev_city(self, s: State, seat: str, legal: list[Action]) -> Action:
+        g = game_map()
+        if s.stack[-1]["event"] == "treachery":
+            def assault_chance(a: Action) -> float:
+                area = str(a.arg)
+                inside_blocks, militia = defenders_inside(s, area)
+                dfn = [fighter(s, b, area) for b in inside_blocks] + ([("C", 1, militia, False)] if militia else [])
+                return battle_value([fighter(s, b, area) for b in field(s, area, seat)], dfn)[0]
+            return max(legal, key=assault_chance)
+        return max(legal, key=lambda a: (g.cities[str(a.arg)].value, str(a.arg)))
+
+    # --- battles and sieges -------------------------------------------------------------------
+    def _battle_retreat(self, s: State, seat: str, legal: list[Action]) -> Action:
+        from muster.games.hellenes.odds import fighters_of
+
+        battle, key = s.stack[-2], s.stack[-1]["key"]
+        mine, theirs = fighters_of(s, battle, key), fighters_of(s, battle, "dfn" if key == "att" else "att")
+        if key == "att":
+            win, lose, my_loss, enemy_loss = quick_odds(mine, theirs, battle["assault"])
+        else:
+            lose, win, enemy_loss, my_loss = quick_odds(theirs, mine, battle["assault"])
+        if win >= lose or (win > 0.3 and my_loss < enemy_loss):
+            return Action("fight")
+        return Action("retreat")
+
+    def _fortify(self, s: State, seat: str, legal: list[Action]) -> Action:
+        area = s.stack[-1]["area"]
+        mine = [fighter(s, b, area) for b in field(s, area, seat)]
+        theirs = [fighter(s, b, area) for b in field(s, area, other(seat))]
+        win, _ = battle_value(theirs, mine)
+        return Action("fortify") if win > 0.55 else Action("fight")
+
+    def _siege_choice(self, s: State, seat: str, legal: list[Action]) -> Action:
+        area = s.stack[-1]["area"]
+        inside_blocks, militia = defenders_inside(s, area)
+        dfn = [fighter(s, b, area) for b in inside_blocks] + ([("C", 1, militia, False)] if militia > 0 else [])
+        att = [fighter(s, b, area) for b in field(s, area, seat)]
+        if Action("assault", area) in legal and att and dfn:
+            win = quick_odds(att, dfn, True)[0]
+            if win > 0.55:
+                return Action("assault", area)
+        if Action("attrition", area) in legal:
+            return Action("attrition", area)
+        return Action("skip", area)
+
+
+def _factory(rules: Rules, seed: int, options: dict[str, str]) -> HellenesHeuristicBot:
+    return HellenesHeuristicBot(rules, seed, options)
+
+
+register_bot("heuristic", _factory, game="hellenes")

@@ -1,0 +1,262 @@
+"""Battle odds: an exact calculator of a Hellenes battle (6.2–6.3.3 with the DESIGN end rules), and a Monte
+Carlo estimate over the same rules to check it.
+
+Both sides fire in letter order (the defender first on a tie); a block of CV n rolls n dice; each die hits on
+≤ firepower and routs on ≥ 7 − firepower; hits go one at a time to the strongest standing enemy, routs to the
+weakest; Assault defenders cannot be routed and, with Double Defense, need two hits per CV. The battle ends
+when a side has no standing block (it is eliminated or Panics), or after the round limit (undecided). Both
+sides fight on (no voluntary Retreat), which is what "the odds of fighting on" means. Expected losses count
+the CV lost in the Combat Rounds (not Pursuit or Retreat Attrition).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import cache
+from math import comb
+from typing import Any
+
+from muster.games.hellenes.datafiles import design
+
+Fighter = tuple[str, int, int, bool]
+"""(letter, firepower, CV, routed) of one block in a battle, in token order."""
+
+EXACT_LIMIT = 8
+"""With more blocks than this in a battle (or more than ``EXACT_CV`` steps) the calculator falls back to
+Monte Carlo: the exact state space grows as the product of the blocks' CVs."""
+EXACT_CV = 20
+
+
+@dataclass(frozen=True)
+class BattleOdds:
+    """The chances of a battle, from the attacker's side: win, lose, undecided, and expected CV lost."""
+
+    att_win: float
+    def_win: float
+    draw: float
+    att_loss: float
+    def_loss: float
+    exact: bool = True
+
+
+@dataclass(frozen=True)
+class SideOdds:
+    """The same from one side's point of view."""
+
+    win: float
+    lose: float
+    draw: float
+    my_loss: float
+    enemy_loss: float
+
+
+def _order(att: tuple[Fighter, ...], dfn: tuple[Fighter, ...]) -> tuple[tuple[int, int], ...]:
+    """The static firing order: (side 0 = attacker / 1 = defender, index), by letter, the defender first."""
+    rank = {x: i for i, x in enumerate(design()["firing_order"])}
+    entries = [(rank[f[0]], 0, i, 1) for i, f in enumerate(dfn)] + [(rank[f[0]], 1, i, 0) for i, f in enumerate(att)]
+    return tuple((side, i) for _, _, i, side in sorted(entries))
+
+
+@cache
+def _outcomes(n: int, power: int) -> tuple[tuple[int, int, float], ...]:
+    """(hits, routs, probability) of n dice with a firepower: P(hit) = P(rout) = power/6."""
+    p = power / 6
+    rest = 1 - 2 * p
+    out = []
+    for h in range(n + 1):
+        for k in range(n - h + 1):
+            prob = comb(n, h) * comb(n - h, k) * p ** h * p ** k * rest ** (n - h - k)
+            if prob > 0:
+                out.append((h, k, prob))
+    return tuple(out)
+
+
+def _apply(cvs: list[int], routed: list[bool], fires: tuple[int, ...], hits: int, routs: int, double: bool,
+           carry: int, can_rout: bool) -> int:
+    """Apply hits (to the strongest) and routs (to the weakest) to one side in place; return the new carry."""
+    for _ in range(hits):
+        standing = [i for i in range(len(cvs)) if cvs[i] > 0 and not routed[i]]
+        if not standing:
+            break
+        if double:
+            carry += 1
+            if carry < 2:
+                continue
+            carry = 0
+        target = max(standing, key=lambda i: (cvs[i], -fires[i], -i))
+        cvs[target] -= 1
+    if can_rout:
+        for _ in range(routs):
+            standing = [i for i in range(len(cvs)) if cvs[i] > 0 and not routed[i]]
+            if not standing:
+                break
+            routed[min(standing, key=lambda i: (cvs[i], fires[i], i))] = True
+    return carry
+
+
+def battle_odds(att: list[Fighter], dfn: list[Fighter], assault: bool = False, double: bool = False,
+                rounds: int | None = None, start: tuple[int, int] | None = None, carry: int = 0) -> BattleOdds:
+    """The exact odds of a battle fought to its end. ``rounds``: rounds left including the current one
+    (default: the round limit); ``start``: the (side, index) about to fire in the current round."""
+    limit = design()["battle_round_limit"] if rounds is None else rounds
+    a, d = tuple(att), tuple(dfn)
+    if len(a) + len(d) > EXACT_LIMIT or sum(f[2] for f in a + d) > EXACT_CV:
+        return monte_carlo(att, dfn, assault, double, limit, trials=3000, seed=len(a) * 97 + len(d))
+    order = _order(a, d)
+    slot = order.index(start) if start is not None and start in order else 0
+    fires = (tuple(f[1] for f in a), tuple(f[1] for f in d))
+    total0 = (sum(f[2] for f in a), sum(f[2] for f in d))
+
+    @cache
+    def value(rl: int, slot: int, acv: tuple[int, ...], dcv: tuple[int, ...], ar: tuple[bool, ...],
+              dr: tuple[bool, ...], carry: int) -> tuple[float, float, float, float, float]:
+        losses = (total0[0] - sum(acv), total0[1] - sum(dcv))
+        if not any(c > 0 and not r for c, r in zip(acv, ar, strict=True)):
+            return (0.0, 1.0, 0.0, *losses)
+        if not any(c > 0 and not r for c, r in zip(dcv, dr, strict=True)):
+            return (1.0, 0.0, 0.0, *losses)
+        if slot == len(order):
+            if rl <= 1:
+                return (0.0, 0.0, 1.0, *losses)
+            return value(rl - 1, 0, acv, dcv, ar, dr, carry)
+        side, i = order[slot]
+        cvs, rts = (acv, ar) if side == 0 else (dcv, dr)
+        if cvs[i] <= 0 or rts[i]:
+            return value(rl, slot + 1, acv, dcv, ar, dr, carry)
+        power = (a if side == 0 else d)[i][1]
+        acc = [0.0] * 5
+        for h, k, p in _outcomes(cvs[i], power):
+            if side == 0:  # the attacker fires at the defender
+                tc, tr = list(dcv), list(dr)
+                nc = _apply(tc, tr, fires[1], h, k, double, carry, not assault)
+                res = value(rl, slot + 1, acv, tuple(tc), ar, tuple(tr), nc)
+            else:
+                tc, tr = list(acv), list(ar)
+                _apply(tc, tr, fires[0], h, k, False, 0, True)
+                res = value(rl, slot + 1, tuple(tc), dcv, tuple(tr), dr, carry)
+            for j in range(5):
+                acc[j] += p * res[j]
+        return (acc[0], acc[1], acc[2], acc[3], acc[4])
+
+    r = value(limit, slot, tuple(f[2] for f in a), tuple(f[2] for f in d), tuple(f[3] for f in a),
+              tuple(f[3] for f in d), carry)
+    return BattleOdds(*r)
+
+
+def monte_carlo(att: list[Fighter], dfn: list[Fighter], assault: bool = False, double: bool = False,
+                rounds: int | None = None, trials: int = 20000, seed: int = 0) -> BattleOdds:
+    """A Monte Carlo estimate of :func:`battle_odds` by playing the battle with real dice ``trials`` times."""
+    limit = design()["battle_round_limit"] if rounds is None else rounds
+    rng = random.Random(seed)
+    a, d = tuple(att), tuple(dfn)
+    order = _order(a, d)
+    fires = (tuple(f[1] for f in a), tuple(f[1] for f in d))
+    wins = losses = draws = 0
+    lost = [0, 0]
+    for _ in range(trials):
+        cv = [[f[2] for f in a], [f[2] for f in d]]
+        rt = [[f[3] for f in a], [f[3] for f in d]]
+        carry = 0
+        result = None
+        for _round in range(limit):
+            for side, i in order:
+                if not any(c > 0 and not r for c, r in zip(cv[0], rt[0], strict=True)):
+                    result = "d"
+                    break
+                if not any(c > 0 and not r for c, r in zip(cv[1], rt[1], strict=True)):
+                    result = "a"
+                    break
+                if cv[side][i] <= 0 or rt[side][i]:
+                    continue
+                power = (a if side == 0 else d)[i][1]
+                hits = routs = 0
+                for _die in range(cv[side][i]):
+                    x = rng.randint(1, 6)
+                    if x <= power:
+                        hits += 1
+                    elif x >= 7 - power:
+                        routs += 1
+                enemy = 1 - side
+                if enemy == 1:
+                    carry = _apply(cv[1], rt[1], fires[1], hits, routs, double, carry, not assault)
+                else:
+                    _apply(cv[0], rt[0], fires[0], hits, routs, False, 0, True)
+            if result:
+                break
+            if not any(c > 0 and not r for c, r in zip(cv[0], rt[0], strict=True)):
+                result = "d"
+            elif not any(c > 0 and not r for c, r in zip(cv[1], rt[1], strict=True)):
+                result = "a"
+            if result:
+                break
+        if result == "a":
+            wins += 1
+        elif result == "d":
+            losses += 1
+        else:
+            draws += 1
+        lost[0] += sum(f[2] for f in a) - sum(cv[0])
+        lost[1] += sum(f[2] for f in d) - sum(cv[1])
+    n = float(trials)
+    return BattleOdds(wins / n, losses / n, draws / n, lost[0] / n, lost[1] / n, exact=False)
+
+
+def fighters_of(s: Any, f: dict[str, Any], key: str) -> list[Fighter]:
+    """The Fighters of one side of a live battle frame, in token order."""
+    from muster.games.hellenes.rules.combat import alive, stats
+
+    return [(*stats(s, f, t), t in f["routed"]) for t in sorted(alive(s, f, key))]
+
+
+def odds_for_frame(s: Any, f: dict[str, Any], key: str) -> SideOdds:
+    """The odds of fighting on in a live battle, for the side ``key`` (``att`` or ``dfn``)."""
+    att, dfn = fighters_of(s, f, "att"), fighters_of(s, f, "dfn")
+    start = None
+    if f["slot"] < len(f["order"]):
+        k, token = f["order"][f["slot"]]
+        tokens = sorted(t for t in f["att" if k == "att" else "dfn"] if t in [x for x in _alive_tokens(s, f, k)])
+        if token in tokens:
+            start = (0 if k == "att" else 1, tokens.index(token))
+    rounds = design()["battle_round_limit"] - max(f["round"], 1) + 1
+    r = battle_odds(att, dfn, f["assault"], f["double"], rounds=rounds, start=start, carry=f["carry"])
+    if key == "att":
+        return SideOdds(r.att_win, r.def_win, r.draw, r.att_loss, r.def_loss)
+    return SideOdds(r.def_win, r.att_win, r.draw, r.def_loss, r.att_loss)
+
+
+def _alive_tokens(s: Any, f: dict[str, Any], key: str) -> list[int]:
+    from muster.games.hellenes.rules.combat import alive
+
+    return alive(s, f, key)
+
+
+def engage_estimate(view: dict[str, Any], seat: str, attackers: list[str], area: str, samples: int = 6) -> SideOdds:
+    """The odds of ``attackers`` (the seat's block ids) engaging the enemy in ``area``, estimated from public
+    information only: the hidden defenders are drawn ``samples`` times by ``determinize`` and the exact odds
+    averaged (digest 3.4). The defenders' chance to Fortify is not counted."""
+    from muster.games.hellenes.game import HellenesRules
+    from muster.games.hellenes.rules.common import field, other
+
+    rules = HellenesRules()
+    total = [0.0] * 5
+    for k in range(samples):
+        s = rules.determinize(view, seat, 7919 * k + 1)
+        f = {"area": area, "militia": 0}
+        mine = sorted({*attackers, *field(s, area, seat)})
+        att = [_fighter(s, f, b) for b in mine if s.units[b]["area"] is not None]
+        dfn = [_fighter(s, f, b) for b in field(s, area, other(seat))]
+        r = battle_odds(att, dfn)
+        for i, x in enumerate((r.att_win, r.def_win, r.draw, r.att_loss, r.def_loss)):
+            total[i] += x / samples
+    return SideOdds(*total)
+
+
+def _fighter(s: Any, f: dict[str, Any], bid: str) -> Fighter:
+    from muster.games.hellenes.datafiles import blocks, game_map
+
+    d = blocks()[bid]
+    if d.kind == "fleet" and not game_map().is_sea(f["area"]):
+        land = design()["fleet_on_land"]
+        return (str(land["letter"]), int(land["fire"]), int(s.units[bid]["cv"]), False)
+    return (d.letter, d.fire, int(s.units[bid]["cv"]), False)

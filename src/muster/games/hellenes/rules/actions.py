@@ -1,0 +1,105 @@
+"""4.0 Actions and 4.1 Group activity: the Action menu. Each Action moves one Group, Musters, Builds,
+Recruits, detaches a garrison, Pillages, or (in Winter) supplies a block. Unused Actions are lost."""
+
+from __future__ import annotations
+
+from muster.core.interface import Action
+from muster.games.hellenes.datafiles import blocks, game_map
+from muster.games.hellenes.engine import Decision, default_label, frame, push
+from muster.games.hellenes.rules.build import buildable, detach_garrison, garrison_sites, pool, reinforce
+from muster.games.hellenes.rules.common import occupancy, other, season_name
+from muster.games.hellenes.rules.movement import can_move, movers, muster_candidates
+from muster.games.hellenes.rules.pillage import pillage_sites
+from muster.games.hellenes.rules.winter import needs_supply, supply
+from muster.games.hellenes.state import Frame, State
+
+
+def group_areas(s: State, side: str) -> list[str]:
+    """Areas holding a Group with at least one block that can still move."""
+    areas: list[str] = []
+    occ = occupancy(s)
+    for b, u in s.units.items():
+        a = u["area"]
+        if a is None or a in areas or blocks()[b].side != side or u["carrier"] is not None:
+            continue
+        if u["token"] not in s.moved and can_move(s, b, occ):
+            areas.append(a)
+    return areas
+
+
+def muster_cities(s: State, side: str) -> list[str]:
+    """Friendly City-States free of enemy field blocks that some block can Muster into."""
+    occ = occupancy(s)
+    enemy = other(side)
+    pool = movers(s, side)
+    return [a for a, holder in s.control.items() if holder == side and enemy not in occ[0].get(a, ())
+            and muster_candidates(s, side, a, occ, first_only=True, pool=pool)]
+
+
+class ActionMenu(Decision):
+    """4.0: spend the next Action, or end the Action phase."""
+
+    kind = "actions"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        n = s.actions_left
+        return f"{f['seat'].title()}: {season_name(s)} {s.year}: {n} Action{'s' if n != 1 else ''} left"
+
+    def legal(self, s: State, f: Frame) -> list[Action]:
+        side = f["seat"]
+        if s.actions_left <= 0:
+            return []
+        acts = [Action("move", a) for a in group_areas(s, side)]
+        acts += [Action("muster", a) for a in muster_cities(s, side)]
+        acts += [Action("build", b) for b in buildable(s, side)]
+        if pool(s, side):
+            acts.append(Action("recruit"))
+        acts += [Action("garrison", a) for a in garrison_sites(s, side)]
+        acts += [Action("pillage", a) for a in pillage_sites(s, side)]
+        acts += [Action("supply", b) for b in needs_supply(s, side)]
+        acts.append(Action("end"))
+        return acts
+
+    def apply(self, s: State, f: Frame, a: Action) -> None:
+        side = f["seat"]
+        if a.verb == "end":
+            s.stack.pop()
+            if s.actions_left:
+                s.say(f"{side.title()} leaves {s.actions_left} Action(s) unused.")
+            s.actions_left = 0
+            return
+        s.actions_left -= 1
+        if a.verb == "move":
+            s.say(f"{side.title()} moves the Group in {game_map().names[str(a.arg)]}.")
+            push(s, frame("group", seat=side, area=str(a.arg), cur=None, skip=[]))
+        elif a.verb == "muster":
+            s.say(f"{side.title()} musters at {game_map().names[str(a.arg)]}.")
+            push(s, frame("muster", seat=side, city=str(a.arg)))
+        elif a.verb == "build":
+            reinforce(s, str(a.arg))
+        elif a.verb == "recruit":
+            push(s, frame("recruit_draw", side=side, cv=None))
+        elif a.verb == "garrison":
+            detach_garrison(s, side, str(a.arg))
+        elif a.verb == "pillage":
+            push(s, frame("pillage_to", seat=side, area=str(a.arg)))
+        elif a.verb == "supply":
+            supply(s, str(a.arg))
+
+    def label(self, s: State, f: Frame, a: Action) -> str:
+        names = game_map().names
+        if a.verb == "move":
+            return f"Group Move from {names[str(a.arg)]}"
+        if a.verb == "muster":
+            return f"Muster at {names[str(a.arg)]}"
+        if a.verb == "build":
+            return "Build: " + default_label(s, Action("", a.arg)).strip()
+        if a.verb == "recruit":
+            return "Recruit (draw 3 blocks, place 1)"
+        if a.verb == "garrison":
+            return f"detach a garrison in {names[str(a.arg)]}"
+        if a.verb == "pillage":
+            return f"Pillage {names[str(a.arg)]}"
+        if a.verb == "supply":
+            return "Winter supply: " + default_label(s, Action("", a.arg)).strip()
+        return "end the Action phase"

@@ -1,0 +1,115 @@
+"""6.3.4 Panic and Pursuit, 6.4 Retreat, 6.4.1 Retreat Attrition and the end of a battle (DESIGN, digest 2.6):
+the winner gains Prestige, routed blocks recover, the loser leaves the area."""
+
+from __future__ import annotations
+
+from muster.games.hellenes.datafiles import blocks, design, game_map
+from muster.games.hellenes.rules.combat import MILITIA, alive, describe, fire, firing_order, standing
+from muster.games.hellenes.rules.common import (
+    eliminate,
+    enemy_field,
+    enemy_fleet_at,
+    friendly_city,
+    gain_prestige,
+    in_area,
+    is_fleet,
+    lose_step,
+    other,
+    roll,
+)
+from muster.games.hellenes.rules.movement import _relocate
+from muster.games.hellenes.state import Frame, State
+
+
+def finish(s: State, f: Frame, winner: str | None, how: str) -> None:
+    """End a battle: Pursuit after a Panic, the loser's Retreat, Prestige, recovery of the routed."""
+    from muster.games.hellenes.rules.siege import capture
+
+    area, att_side = f["area"], f["att_side"]
+    names = game_map().names
+    for key in ("att", "dfn"):
+        for t in alive(s, f, key):
+            if t != MILITIA:
+                u = s.units[s.tok[t]]
+                u["seen"] = u["cv"]
+    loser_key = None if winner is None else ("att" if winner != att_side else "dfn")
+    if how == "panic" and loser_key is not None:
+        pursuit(s, f, "dfn" if loser_key == "att" else "att")
+    if MILITIA in f["dfn"]:
+        s.militia[area] = max(0, int(f["militia"]))
+    if winner is None:
+        s.say(f"The battle in {names[area]} is undecided after {f['round']} rounds; {att_side.title()} withdraws.")
+        retreat(s, f, "att", attrition=True)
+    else:
+        why = {"retreat": "the enemy retreats", "panic": "the enemy panics"}.get(how, "no enemy left")
+        s.say(f"{winner.title()} wins the {'Assault on' if f['assault'] else 'battle in'} {names[area]} ({why}).")
+        gain_prestige(s, winner, design()["prestige"]["battle"], f"the battle in {names[area]}")
+        if f["assault"] and winner == att_side:
+            capture(s, area, att_side)
+        elif f["assault"]:
+            if how == "panic":
+                retreat(s, f, "att", attrition=True)  # besiegers who Panic leave the area
+        elif loser_key is not None:
+            retreat(s, f, loser_key, attrition=True)
+
+
+def pursuit(s: State, f: Frame, winner_key: str) -> None:
+    """6.3.4: each unrouted block of the winner fires once more; only hits count, on the routed enemy."""
+    loser_key = "dfn" if winner_key == "att" else "att"
+    routed_only = {t for t in alive(s, f, loser_key) if t in f["routed"]}
+    saved = f["routed"]
+    f["routed"] = [t for t in saved if t not in routed_only]  # the routed become targets for this firing
+    f["pursuit"] = True  # only hits count
+    for key, token in firing_order(s, f):
+        if key == winner_key and token in standing(s, f, winner_key):
+            fire(s, f, key, token)
+        if not alive(s, f, loser_key):
+            break
+    f["pursuit"] = False
+    f["routed"] = saved
+
+
+def retreat_targets(s: State, f: Frame, bid: str, side: str, attacking: bool) -> list[str]:
+    """6.4: where a retreating block may go, best first."""
+    g = game_map()
+    area = f["area"]
+    vias = {s.via.get(str(t), "") for t in f["att"]}
+    if is_fleet(bid):
+        seas = list(g.sea_adj[area]) if g.is_sea(area) else list(g.coasts[area])
+        lands = list(g.sea_shores[area]) if g.is_sea(area) else list(g.coast_mates(area))
+        cands = [x for x in seas if not enemy_fleet_at(s, x, side)]
+        cands += [x for x in lands if x not in g.neutral and not enemy_field(s, x, side)]
+    elif g.is_sea(area):
+        return []
+    else:
+        cands = [x for x in g.land_adj[area] if x not in g.neutral and not enemy_field(s, x, side)]
+    own_via = s.via.get(str(s.units[bid]["token"]), "")
+    if attacking:
+        cands = [x for x in cands if x == own_via or friendly_city(s, x, side) or in_area(s, x, side)]
+    else:
+        cands = [x for x in cands if x not in vias]
+    return sorted(cands, key=lambda x: (x != own_via, not friendly_city(s, x, side), -len(in_area(s, x, side)), x))
+
+
+def retreat(s: State, f: Frame, key: str, attrition: bool) -> None:
+    """6.4: every block of the side leaves; 6.4.1: each routed one loses 1 CV on 1–2 first."""
+    side = f["att_side"] if key == "att" else other(f["att_side"])
+    lost = 0
+    for t in alive(s, f, key):
+        if t == MILITIA or t not in s.tok:
+            continue
+        bid = s.tok[t]
+        if attrition and t in f["routed"] and roll(s) <= design()["retreat_attrition_max"]:
+            lost += 1
+            if lose_step(s, bid):
+                continue
+        dests = retreat_targets(s, f, bid, side, key == "att")
+        if dests:
+            _relocate(s, bid, dests[0], "")
+        else:
+            eliminate(s, bid)
+            lost += 1
+    s.say(f"{side.title()} retreats from {game_map().names[f['area']]} ({lost} loss(es) on the way).")
+
+
+__all__ = ["blocks", "describe"]

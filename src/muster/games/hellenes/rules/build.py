@@ -1,0 +1,134 @@
+"""4.2 Build: 4.2.1 Reinforce (+1 CV in the home City), 4.2.2 Recruit (draw 3, place 1), 4.2.3 Detached garrison."""
+
+from __future__ import annotations
+
+from muster.core import rng
+from muster.core.interface import Action
+from muster.games.hellenes.datafiles import blocks, design, game_map
+from muster.games.hellenes.engine import Decision, auto, frame, push
+from muster.games.hellenes.rules.common import (
+    can_build_in,
+    gain_prestige,
+    in_area,
+    on_map,
+    other,
+    place,
+)
+from muster.games.hellenes.state import Frame, State
+
+
+def home_of(s: State, bid: str) -> str:
+    """A block's home City; the Aeolian rebel fleet's home becomes the City it took (4.2.2 sidebar)."""
+    origin = str(s.units[bid]["origin"])
+    if origin.startswith("rebel:"):
+        return origin.split(":", 1)[1]
+    return blocks()[bid].home
+
+
+def buildable(s: State, side: str) -> list[str]:
+    """4.2.1: blocks below their maximum standing in their own home City, where Building is allowed."""
+    out = []
+    for b in on_map(s, side):
+        u = s.units[b]
+        if u["carrier"] is None and u["cv"] < blocks()[b].max_cv and u["area"] == home_of(s, b) \
+                and blocks()[b].greek and can_build_in(s, str(u["area"]), side):
+            out.append(b)
+    return out
+
+
+def pool(s: State, side: str) -> list[str]:
+    """The Recruit Pool: the side's blocks not on the map that are eligible (Odrysians only after their Event)."""
+    return [b for b, u in s.units.items() if u["area"] is None and blocks()[b].side == side
+            and (blocks()[b].requires is None or s.odrysian)]
+
+
+def placements(s: State, bid: str) -> list[str]:
+    """Where a drawn block may legally be placed (4.2.2 and its sidebars)."""
+    d = blocks()[bid]
+    side = d.side
+    if d.rebel == "aeolian":
+        return [a for a in design()["aeolian_places"] if not in_area(s, a, other(side))]
+    if d.rebel == "macedonian":
+        return [a for a in design()["macedonian_places"] if not in_area(s, a, other(side))]
+    if not d.greek:
+        return [d.home] if not in_area(s, d.home, other(side)) else []
+    return [d.home] if can_build_in(s, d.home, side) else []
+
+
+def garrison_sites(s: State, side: str) -> list[str]:
+    """4.2.3: enemy Cities this side holds with a Greek block there and no garrison yet."""
+    out = []
+    for area, holder in s.control.items():
+        if (holder == side and s.loyal.get(area) == other(side) and area not in s.garrison
+                and any(blocks()[b].greek for b in in_area(s, area, side))):
+            out.append(area)
+    return out
+
+
+@auto("recruit_draw")
+def recruit_draw(s: State, f: Frame) -> None:
+    """4.2.2: draw 3 blocks at random from the Pool (seen only by the drawer)."""
+    candidates = pool(s, f["side"])
+    s.rng, shuffled = rng.shuffled(s.rng, list(range(len(candidates))))
+    s.tainted = True
+    s.draw = {"side": f["side"], "ids": [candidates[i] for i in shuffled[:3]], "cv": f.get("cv")}
+    push(s, frame("recruit", seat=f["side"]))
+
+
+class Recruit(Decision):
+    """4.2.2: place one of the drawn blocks in its home (Greek at CV 1, Barbarian at full CV), or none."""
+
+    kind = "recruit"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        return f"{f['seat'].title()}: Recruit: place one of the blocks drawn"
+
+    def legal(self, s: State, f: Frame) -> list[Action]:
+        if not s.draw:
+            return []
+        acts = [Action("place", f"{b}@{a}") for b in s.draw["ids"] for a in placements(s, b)]
+        return acts or [Action("wasted")]
+
+    def apply(self, s: State, f: Frame, a: Action) -> None:
+        s.stack.pop()
+        draw = s.draw or {"ids": [], "cv": None}
+        s.draw = None
+        if a.verb == "wasted":
+            s.say(f"{f['seat'].title()} draws recruits but none can be placed.")
+            return
+        bid, area = str(a.arg).split("@")
+        d = blocks()[bid]
+        cv = d.max_cv if not d.greek or d.rebel == "aeolian" else min(d.max_cv, draw["cv"] or 1)
+        besieged = area in s.sieges and s.sieges[area]["by"] != d.side
+        origin = f"rebel:{area}" if d.rebel == "aeolian" else "recruit"
+        place(s, bid, area, cv, origin, inside_city=besieged)
+        s.say(f"{f['seat'].title()} recruits a block in {game_map().names[area]}.")
+        if d.rebel == "aeolian":
+            # the rebel fleet seizes its City on arrival
+            s.control[area] = d.side
+            s.militia[area] = 0
+            s.sieges.pop(area, None)
+            if area in s.garrison:
+                s.garrison.remove(area)
+            gain_prestige(s, d.side, design()["prestige"]["capture"], f"the rebels take {game_map().cities[area].name}")
+        if not d.greek:
+            push(s, frame("free_move", seat=d.side, token=s.units[bid]["token"]))
+
+    def label(self, s: State, f: Frame, a: Action) -> str:
+        if a.verb == "wasted":
+            return "none can be placed: the Action is wasted"
+        bid, area = str(a.arg).split("@")
+        d = blocks()[bid]
+        return f"place {d.name} {d.letter}{d.fire} (max {d.max_cv}) in {game_map().names[area]}"
+
+
+def reinforce(s: State, bid: str) -> None:
+    """4.2.1: +1 CV (public: a Build in that City; which block is not)."""
+    s.units[bid]["cv"] += 1
+    s.say(f"{blocks()[bid].side.title()} builds in {game_map().names[str(s.units[bid]['area'])]}.")
+
+
+def detach_garrison(s: State, side: str, area: str) -> None:
+    """4.2.3: a garrison keeps the City after every friendly block has left."""
+    s.garrison.append(area)
+    s.say(f"{side.title()} leaves a garrison in {game_map().cities[area].name}.")

@@ -1,0 +1,203 @@
+"""6.0–6.3.3 Combat: battles fought in Combat Rounds; blocks fire in letter order (A, B, C, then fleets' E
+and F; the defender first within a letter); each die hits on ≤ firepower and routs on ≥ 7 − firepower;
+hits go to the strongest enemy block, routs to the weakest; routed blocks neither fire nor take hits."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from muster.core.interface import Action
+from muster.games.hellenes.datafiles import blocks, design, game_map
+from muster.games.hellenes.engine import Decision, auto, frame, push
+from muster.games.hellenes.rules.common import lose_step, other, roll
+from muster.games.hellenes.state import Frame, State
+
+MILITIA = 0
+"""The token standing for a City's Militia in an Assault."""
+
+
+def battle_frame(s: State, area: str, att_side: str, att: list[str], dfn: list[str], assault: bool = False,
+                 double: bool = False, militia: int = 0) -> Frame:
+    """A new battle between blocks (ids) in an area; the Militia (CV) joins the defence of an Assault."""
+    tokens_d = [s.units[b]["token"] for b in dfn] + ([MILITIA] if militia > 0 else [])
+    return frame("battle", area=area, att_side=att_side, att=[s.units[b]["token"] for b in att], dfn=tokens_d,
+                 assault=assault, double=double, militia=militia, routed=[], round=0, order=[], slot=0, asked=[],
+                 carry=0, leave=None, started=False)
+
+
+def stats(s: State, f: Frame, token: int) -> tuple[str, int, int]:
+    """(letter, firepower, CV) of a participant; fleets fight as C1 on land; the Militia is C1."""
+    if token == MILITIA:
+        m = design()["militia"]
+        return str(m["letter"]), int(m["fire"]), int(f["militia"])
+    bid = s.tok[token]
+    d = blocks()[bid]
+    if d.kind == "fleet" and not game_map().is_sea(f["area"]):
+        land = design()["fleet_on_land"]
+        return str(land["letter"]), int(land["fire"]), int(s.units[bid]["cv"])
+    return d.letter, d.fire, int(s.units[bid]["cv"])
+
+
+def alive(s: State, f: Frame, side_key: str) -> list[int]:
+    """Participants of one side (``att`` or ``dfn``) still in the battle (routed or not)."""
+    return [t for t in f[side_key] if (t == MILITIA and f["militia"] > 0) or (t != MILITIA and t in s.tok)]
+
+
+def standing(s: State, f: Frame, side_key: str) -> list[int]:
+    """Unrouted participants of one side."""
+    return [t for t in alive(s, f, side_key) if t not in f["routed"]]
+
+
+def firing_order(s: State, f: Frame) -> list[list[Any]]:
+    """6.2: every unrouted block fires once a round: by letter, the defender first on a tie."""
+    rank = {x: i for i, x in enumerate(design()["firing_order"])}
+    entries = []
+    for key, tie in (("dfn", 0), ("att", 1)):
+        for t in standing(s, f, key):
+            entries.append((rank[stats(s, f, t)[0]], tie, t, key))
+    return [[key, t] for _, _, t, key in sorted(entries)]
+
+
+def strongest(s: State, f: Frame, tokens: list[int]) -> int:
+    """6.3.2: the enemy block with the highest CV takes the hit (ties: the lower firepower, then the token)."""
+    return max(tokens, key=lambda t: (stats(s, f, t)[2], -stats(s, f, t)[1], -t))
+
+
+def weakest(s: State, f: Frame, tokens: list[int]) -> int:
+    """6.3.3: the enemy block with the lowest CV is routed (ties: the lower firepower, then the token)."""
+    return min(tokens, key=lambda t: (stats(s, f, t)[2], stats(s, f, t)[1], t))
+
+
+def take_hit(s: State, f: Frame, token: int) -> None:
+    """Remove 1 CV (6.3.2); the Militia's CV lives in the frame."""
+    if token == MILITIA:
+        f["militia"] -= 1
+    else:
+        lose_step(s, s.tok[token])
+
+
+def fire(s: State, f: Frame, key: str, token: int) -> tuple[int, int]:
+    """6.3.1: a block rolls its CV in dice; hits first, then routs. Returns (hits, routs) rolled."""
+    _, power, cv = stats(s, f, token)
+    hits = routs = 0
+    for _ in range(cv):
+        die = roll(s)
+        if die <= power:
+            hits += 1
+        elif die >= 7 - power:
+            routs += 1
+    enemy = "dfn" if key == "att" else "att"
+    for _ in range(hits):
+        targets = standing(s, f, enemy)
+        if not targets:
+            break
+        if f["double"] and enemy == "dfn":
+            f["carry"] += 1  # 8.1.1 Double Defense: two hits remove one CV
+            if f["carry"] < 2:
+                continue
+            f["carry"] = 0
+        take_hit(s, f, strongest(s, f, targets))
+    # 6.3.3: defenders inside a City cannot be routed; Pursuit (6.3.4) counts hits only
+    if not f.get("pursuit") and not (f["assault"] and enemy == "dfn"):
+        for _ in range(routs):
+            targets = standing(s, f, enemy)
+            if not targets:
+                break
+            f["routed"].append(weakest(s, f, targets))
+    return hits, routs
+
+
+def describe(s: State, f: Frame, key: str) -> str:
+    """The revealed blocks of one side, in words."""
+    parts = []
+    for t in alive(s, f, key):
+        if t == MILITIA:
+            parts.append(f"Militia C1 ({f['militia']})")
+        else:
+            d = blocks()[s.tok[t]]
+            parts.append(f"{d.name} {d.letter}{d.fire} ({s.units[s.tok[t]]['cv']})")
+    return ", ".join(parts) or "nothing"
+
+
+def reveal(s: State, f: Frame) -> None:
+    """6.1: every block in the battle is tipped forward: the enemy now knows it and its CV."""
+    for key in ("att", "dfn"):
+        for t in alive(s, f, key):
+            if t != MILITIA:
+                u = s.units[s.tok[t]]
+                u["known"], u["seen"] = True, u["cv"]
+
+
+def can_retreat(f: Frame, key: str) -> bool:
+    """6.2: a side may Retreat instead of firing its first block of a round (besieged defenders cannot)."""
+    return not (f["assault"] and key == "dfn")
+
+
+@auto("battle")
+def battle(s: State, f: Frame) -> None:
+    """Run the battle until it ends or a side must decide whether to Retreat."""
+    from muster.games.hellenes.rules.battle_end import finish
+
+    defender = other(f["att_side"])
+    if not f["started"]:
+        f["started"] = True
+        reveal(s, f)
+        what = "Assault on" if f["assault"] else "Battle in"
+        s.say(f"{what} {game_map().names[f['area']]}: {f['att_side'].title()} ({describe(s, f, 'att')}) against "
+              f"{defender.title()} ({describe(s, f, 'dfn')}).")
+    while True:
+        if f["leave"] is not None:
+            leaving = f["leave"]
+            finish(s, f, winner=other(leaving), how="retreat")
+            return
+        for key in ("att", "dfn"):
+            if not standing(s, f, key):
+                side = f["att_side"] if key == "att" else defender
+                finish(s, f, winner=other(side), how="panic" if alive(s, f, key) else "eliminated")
+                return
+        if f["slot"] >= len(f["order"]):
+            if f["round"] >= design()["battle_round_limit"]:
+                finish(s, f, winner=None, how="limit")
+                return
+            f["round"] += 1
+            f["order"], f["slot"], f["asked"] = firing_order(s, f), 0, []
+            continue
+        key, token = f["order"][f["slot"]]
+        if token not in standing(s, f, key):
+            f["slot"] += 1
+            continue
+        if key not in f["asked"]:
+            f["asked"].append(key)
+            if can_retreat(f, key):
+                side = f["att_side"] if key == "att" else defender
+                push(s, frame("battle_retreat", seat=side, key=key), f)
+                return
+        fire(s, f, key, token)
+        f["slot"] += 1
+
+
+class BattleRetreat(Decision):
+    """6.2: at a side's first firing of each round: fight on, or Retreat with every block (6.4)."""
+
+    kind = "battle_retreat"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        from muster.games.hellenes.odds import odds_for_frame
+
+        battle_f = s.stack[-2]
+        p = odds_for_frame(s, battle_f, f["key"])
+        what = "call off the Assault" if battle_f["assault"] else "Retreat"
+        return (f"{f['seat'].title()}: round {battle_f['round']} in {game_map().names[battle_f['area']]}: fight on "
+                f"or {what}? (fighting on: win {p.win:.0%}, lose {p.lose:.0%}, undecided {p.draw:.0%}; "
+                f"expected losses {p.my_loss:.1f} vs {p.enemy_loss:.1f} CV)")
+
+    def legal(self, s: State, f: Frame) -> list[Action]:
+        return [Action("fight"), Action("retreat")]
+
+    def apply(self, s: State, f: Frame, a: Action) -> None:
+        s.stack.pop()
+        if a.verb == "retreat":
+            s.stack[-1]["leave"] = f["seat"]
+
+    def label(self, s: State, f: Frame, a: Action) -> str:
+        return "fight on" if a.verb == "fight" else "retreat from the battle"

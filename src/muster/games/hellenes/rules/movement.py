@@ -1,0 +1,367 @@
+"""5.0–5.2.1 and 5.3 Movement: Group Moves (each block to its own destination), Muster, land and sea moves,
+fleets on land, sea transport, and forced marches (the roll itself is in :mod:`muster.games.hellenes.rules.storms`)."""
+
+from __future__ import annotations
+
+from collections import deque
+
+from muster.core.interface import Action
+from muster.games.hellenes.datafiles import blocks, game_map
+from muster.games.hellenes.engine import Decision, default_label
+from muster.games.hellenes.rules.common import (
+    Occupancy,
+    by_token,
+    enemy_field,
+    enemy_fleet_at,
+    is_fleet,
+    movement_allowance,
+    occupancy,
+    passenger_of,
+    side_of,
+)
+from muster.games.hellenes.state import Frame, State
+
+Route = tuple[str, bool, tuple[str, ...]]
+"""(the area entered from, a forced march?, hazardous borders crossed) for one destination."""
+
+
+def border_key(a: str, b: str) -> str:
+    """A sea border's name, the same both ways."""
+    return "|".join(sorted((a, b)))
+
+
+def destinations(s: State, bid: str, muster: bool = False,
+                 occ: tuple[Occupancy, Occupancy] | None = None) -> dict[str, Route]:
+    """Where a block may move this turn, with how it gets there (5.1, 5.2, 5.3, 5.4).
+    ``occ`` is :func:`occupancy` of the state when the caller asks for many blocks at once."""
+    u = s.units[bid]
+    if u["carrier"] is not None or u["area"] is None:
+        return {}
+    allowance = movement_allowance(bid)
+    limit = allowance if muster else allowance + 1
+    fields, fleets = occ or occupancy(s)
+    if is_fleet(bid):
+        return _fleet_destinations(s, bid, allowance, limit, muster, fields, fleets)
+    g = game_map()
+    start, side = str(u["area"]), side_of(bid)
+    enemy = "athens" if side == "sparta" else "sparta"
+    if g.is_sea(start) or (u["inside"] and start in s.sieges):
+        return {}  # 5.1/7.4: besieged blocks cannot move by land
+    out: dict[str, Route] = {}
+    frontier, seen = [start], {start}
+    for dist in range(1, limit + 1):
+        nxt = []
+        for a in frontier:
+            for n in g.land_adj[a]:
+                if n in seen or n in g.neutral or n in s.no_entry:
+                    continue
+                seen.add(n)
+                engaged = enemy in fields.get(n, ())
+                if muster and engaged:
+                    continue  # 5.0: Mustering blocks may not Engage
+                out[n] = (a, dist > allowance, ())
+                if not engaged:
+                    nxt.append(n)  # 5.4: entering an enemy-occupied area stops the block
+        frontier = nxt
+    return out
+
+
+def _fleet_steps(s: State, a: str, start: str, inside: bool) -> list[tuple[str, str]]:
+    """(next area, hazardous border key or "") for one step of a fleet."""
+    g = game_map()
+    if not g.is_sea(a):
+        if a != start:
+            return []  # a fleet stops on entering land (5.1)
+        if inside and a in s.sieges:
+            city = g.cities[a]
+            return [(str(city.offshore), "")]  # 5.2: a besieged Port is left only through its offshore sea
+        return [(c, "") for c in g.coasts[a]] + [(n, "") for n in g.coast_mates(a)]
+    steps = [(n, border_key(a, n) if (a, n) in g.hazardous else "") for n in g.sea_adj[a]]
+    return steps + [(n, "") for n in g.sea_shores[a]]
+
+
+def _fleet_destinations(s: State, bid: str, allowance: int, limit: int, muster: bool, fields: Occupancy,
+                        fleets: Occupancy) -> dict[str, Route]:
+    g = game_map()
+    u = s.units[bid]
+    start, side = str(u["area"]), side_of(bid)
+    enemy = "athens" if side == "sparta" else "sparta"
+    out: dict[str, Route] = {}
+    frontier: list[tuple[str, tuple[str, ...]]] = [(start, ())]
+    seen = {start}
+    for dist in range(1, limit + 1):
+        nxt: list[tuple[str, tuple[str, ...]]] = []
+        for a, borders in sorted(frontier, key=lambda x: len(x[1])):
+            for n, hz in _fleet_steps(s, a, start, bool(u["inside"])):
+                if n in seen or n in g.neutral or n in s.no_entry:
+                    continue
+                path = borders + ((hz,) if hz else ())
+                engaged = enemy in (fleets if g.is_sea(n) else fields).get(n, ())
+                if muster and engaged:
+                    continue
+                seen.add(n)
+                out[n] = (a, dist > allowance, path)
+                if g.is_sea(n) and not engaged:
+                    nxt.append((n, path))
+        frontier = nxt
+    return out
+
+
+def move_block(s: State, bid: str, dest: str, route: Route) -> None:
+    """Carry out one block's move (its passenger goes with it). A forced march stops one short; the roll
+    at the end of the Action phase decides the last step (5.3)."""
+    via, forced, borders = route
+    u = s.units[bid]
+    token = u["token"]
+    crossed = borders
+    if forced:
+        last = ""
+        if borders and game_map().is_sea(via) and game_map().is_sea(dest) and (via, dest) in game_map().hazardous:
+            last, crossed = borders[-1], borders[:-1]
+        s.forced.append([token, dest, last])
+        _relocate(s, bid, via, "")
+    else:
+        _relocate(s, bid, dest, via)
+    for key in crossed:
+        s.crossings.setdefault(key, []).append(token)
+    s.moved.append(token)
+
+
+def _relocate(s: State, bid: str, area: str, via: str) -> None:
+    """Put a block (and its passenger) in an area, outside any City."""
+    u = s.units[bid]
+    u["area"], u["inside"] = area, False
+    s.via[str(u["token"])] = via
+    cargo = passenger_of(s, bid)
+    if cargo is not None:
+        c = s.units[cargo]
+        c["area"], c["inside"] = area, False
+        s.via[str(c["token"])] = via
+        if c["token"] not in s.moved:
+            s.moved.append(c["token"])
+        if not game_map().is_sea(area):
+            c["carrier"] = None  # landed with its fleet (5.2.1)
+
+
+def boardable(s: State, bid: str) -> list[str]:
+    """5.2.1: fleets that may carry this Greek land block: same area, not moved, CV above the block's, empty."""
+    d, u = blocks()[bid], s.units[bid]
+    if d.kind == "fleet" or not d.greek or u["carrier"] is not None:
+        return []
+    out = []
+    for f, fu in s.units.items():
+        if (fu["area"] == u["area"] and fu["inside"] == u["inside"] and blocks()[f].kind == "fleet"
+                and blocks()[f].side == d.side and fu["token"] not in s.moved and fu["cv"] > u["cv"]
+                and passenger_of(s, f) is None):
+            out.append(f)
+    return out
+
+
+def group_blocks(s: State, area: str, side: str) -> list[str]:
+    """4.1: the blocks of a side's Group in an area that have not moved this turn."""
+    return [b for b, u in s.units.items()
+            if u["area"] == area and u["carrier"] is None and u["token"] not in s.moved and blocks()[b].side == side]
+
+
+def can_move(s: State, bid: str, occ: tuple[Occupancy, Occupancy] | None = None) -> bool:
+    """True if the block has somewhere to go (or a fleet to board): the same as ``destinations`` being
+    non-empty, without the search. A fleet always has a sea to enter; a land block needs one enterable land
+    neighbour and must not be besieged (or it may board a fleet)."""
+    u = s.units[bid]
+    if u["carrier"] is not None or u["area"] is None:
+        return False
+    if is_fleet(bid):
+        return True
+    g = game_map()
+    area = str(u["area"])
+    if not g.is_sea(area) and not (u["inside"] and area in s.sieges) and any(
+            n not in g.neutral and n not in s.no_entry for n in g.land_adj[area]):
+        return True
+    return bool(boardable(s, bid))
+
+
+def move_label(s: State, a: Action, side: str) -> str:
+    """'to Attica (Engage)', 'forced march to …'."""
+    g = game_map()
+    dest = str(a.arg)
+    engage = enemy_fleet_at(s, dest, side) if g.is_sea(dest) else enemy_field(s, dest, side)
+    tail = " (Engage)" if engage else ""
+    if a.verb == "forced":
+        return f"forced march to {g.names[dest]}{tail} (needs the roll)"
+    return f"to {g.names[dest]}{tail}"
+
+
+class GroupMove(Decision):
+    """4.1/5.0: move one Group: pick its blocks one by one and send each where it may go."""
+
+    kind = "group"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        where = game_map().names[f["area"]]
+        if f["cur"] is None:
+            return f"{f['seat'].title()}: Group Move from {where}: choose a block, or done"
+        bid = by_token(s, f["cur"])
+        return f"{f['seat'].title()}: move {blocks()[bid].name} from {where}"
+
+    def legal(self, s: State, f: Frame) -> list[Action]:
+        if f["cur"] is None:
+            acts = [Action("block", b) for b in group_blocks(s, f["area"], f["seat"])
+                    if s.units[b]["token"] not in f["skip"] and can_move(s, b)]
+            return [*acts, Action("done")]
+        bid = by_token(s, f["cur"])
+        dests = destinations(s, bid)
+        acts = [Action("forced" if r[1] else "to", d) for d, r in dests.items()]
+        acts += [Action("board", fl) for fl in boardable(s, bid)]
+        return [*acts, Action("stay")]
+
+    def apply(self, s: State, f: Frame, a: Action) -> None:
+        if a.verb == "done":
+            s.stack.pop()
+            return
+        if a.verb == "block":
+            f["cur"] = s.units[str(a.arg)]["token"]
+            return
+        bid = by_token(s, f["cur"])
+        if a.verb in ("to", "forced"):
+            move_block(s, bid, str(a.arg), destinations(s, bid)[str(a.arg)])
+        elif a.verb == "board":
+            s.units[bid]["carrier"] = str(a.arg)
+            s.moved.append(f["cur"])
+        else:
+            f["skip"].append(f["cur"])
+            cargo = passenger_of(s, bid)
+            if cargo is not None and not game_map().is_sea(str(s.units[bid]["area"])):
+                s.units[cargo]["carrier"] = None
+        f["cur"] = None
+
+    def label(self, s: State, f: Frame, a: Action) -> str:
+        if a.verb in ("to", "forced"):
+            return move_label(s, a, f["seat"])
+        if a.verb == "board":
+            return f"board {default_label(s, Action('', a.arg)).strip()} (sea transport)"
+        if a.verb == "stay":
+            return "stay"
+        return default_label(s, a)
+
+
+class Muster(Decision):
+    """5.0 Muster: blocks from other areas move into one friendly City-State (no Engaging, no forced march)."""
+
+    kind = "muster"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        return f"{f['seat'].title()}: Muster to {game_map().names[f['city']]}: choose a block, or done"
+
+    def legal(self, s: State, f: Frame) -> list[Action]:
+        acts = [Action("block", b) for b in muster_candidates(s, f["seat"], f["city"])]
+        return [*acts, Action("done")]
+
+    def apply(self, s: State, f: Frame, a: Action) -> None:
+        if a.verb == "done":
+            s.stack.pop()
+            return
+        bid = str(a.arg)
+        move_block(s, bid, f["city"], destinations(s, bid, muster=True)[f["city"]])
+
+
+Mover = tuple[str, str, bool, bool, int]
+"""(block, area, inside a besieged City, fleet, allowance) of a block that may still move this turn."""
+
+
+def movers(s: State, side: str) -> list[Mover]:
+    """The side's blocks that may still move this turn, with what a Muster search needs to know of them."""
+    bl = blocks()
+    out = []
+    for b, u in s.units.items():
+        area = u["area"]
+        if area is None or u["carrier"] is not None or bl[b].side != side or u["token"] in s.moved:
+            continue
+        out.append((b, area, bool(u["inside"]) and area in s.sieges, bl[b].kind == "fleet", movement_allowance(b)))
+    return out
+
+
+def muster_candidates(s: State, side: str, city: str, occ: tuple[Occupancy, Occupancy] | None = None,
+                      first_only: bool = False, pool: list[Mover] | None = None) -> list[str]:
+    """Blocks that can Muster into ``city`` this turn (5.0: each within its allowance, entering no enemy area).
+
+    One backward search from the City instead of one forward search per block: the fewest steps from every
+    area to the City through areas a Mustering block may enter (the same answer as :func:`destinations`)."""
+    g = game_map()
+    fields, fleets = occ or occupancy(s)
+    enemy = "athens" if side == "sparta" else "sparta"
+
+    def enterable_land(a: str) -> bool:
+        return a not in g.neutral and a not in s.no_entry and enemy not in fields.get(a, ())
+
+    def enterable_sea(a: str) -> bool:
+        return a not in s.no_entry and enemy not in fleets.get(a, ())
+
+    if not enterable_land(city):
+        return []
+    land_steps = {city: 0}
+    todo = deque([city])
+    while todo:
+        a = todo.popleft()
+        for n in g.land_adj[a]:
+            if n not in land_steps:
+                land_steps[n] = land_steps[a] + 1
+                if enterable_land(n):
+                    todo.append(n)
+    sea_steps = {c: 1 for c in g.coasts[city]}
+    todo = deque(g.coasts[city])
+    while todo:
+        a = todo.popleft()
+        if not enterable_sea(a):
+            continue  # a fleet may start here, but none may pass through
+        for n in g.sea_adj[a]:
+            if n not in sea_steps:
+                sea_steps[n] = sea_steps[a] + 1
+                todo.append(n)
+    out = []
+    for b, area, besieged, fleet, allowance in pool if pool is not None else movers(s, side):
+        if area == city:
+            continue
+        if fleet:
+            if area in sea_steps and g.is_sea(area):
+                steps = sea_steps[area]
+            elif g.is_sea(area):
+                continue
+            elif besieged:
+                off = str(g.cities[area].offshore)
+                steps = 1 + sea_steps[off] if off in sea_steps and enterable_sea(off) else 99
+            else:
+                by_sea = [1 + sea_steps[c] for c in g.coasts[area] if c in sea_steps and enterable_sea(c)]
+                steps = min([*by_sea, *([1] if city in g.coast_mates(area) else [])], default=99)
+        elif besieged or area not in land_steps:
+            continue
+        else:
+            steps = land_steps[area]
+        if steps <= allowance:
+            out.append(b)
+            if first_only:
+                break
+    return out
+
+
+class FreeMove(Decision):
+    """4.2.2: a Barbarian recruit may move at once at its full allowance, free of Actions."""
+
+    kind = "free_move"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        return f"{f['seat'].title()}: free move of {blocks()[by_token(s, f['token'])].name}"
+
+    def legal(self, s: State, f: Frame) -> list[Action]:
+        if f["token"] not in s.tok:
+            return []
+        dests = destinations(s, by_token(s, f["token"]))
+        return [*(Action("to", d) for d, r in dests.items() if not r[1]), Action("stay")]
+
+    def apply(self, s: State, f: Frame, a: Action) -> None:
+        s.stack.pop()
+        if a.verb == "to":
+            bid = by_token(s, f["token"])
+            move_block(s, bid, str(a.arg), destinations(s, bid)[str(a.arg)])
+
+    def label(self, s: State, f: Frame, a: Action) -> str:
+        return move_label(s, a, f["seat"]) if a.verb == "to" else "stay"

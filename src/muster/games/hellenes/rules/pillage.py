@@ -1,0 +1,78 @@
+"""4.3 / 5.5 Pillage: a Group besieging an opposing City-State (Siege established in an earlier Season)
+ravages it and withdraws to one adjacent enemy-free area; +1 Prestige, +2 for Athens or Sparta; once per City
+per Year; the pillagers may not re-enter that area this Player Turn."""
+
+from __future__ import annotations
+
+from muster.core.interface import Action
+from muster.games.hellenes.datafiles import design, game_map
+from muster.games.hellenes.engine import Decision
+from muster.games.hellenes.rules.common import (
+    enemy_field,
+    enemy_fleet_at,
+    established,
+    field,
+    gain_prestige,
+    is_fleet,
+    other,
+)
+from muster.games.hellenes.rules.movement import _relocate
+from muster.games.hellenes.state import Frame, State
+
+
+def pillage_sites(s: State, side: str) -> list[str]:
+    """Areas where ``side`` may Pillage now."""
+    out = []
+    for area, siege in s.sieges.items():
+        if (siege["by"] == side and established(s, area) and s.loyal.get(area) == other(side)
+                and s.control.get(area) == other(side) and area not in s.pillaged and field(s, area, side)
+                and withdrawals(s, area, side)):
+            out.append(area)
+    return out
+
+
+def withdrawals(s: State, area: str, side: str) -> list[str]:
+    """Adjacent enemy-free areas every block of the Group can reach in one step."""
+    g = game_map()
+    group = field(s, area, side)
+    fleets = any(is_fleet(b) for b in group)
+    land = any(not is_fleet(b) for b in group)
+    out = []
+    if land:
+        candidates = g.coast_mates(area) if fleets else g.land_adj[area]
+        out = [n for n in candidates if n not in g.neutral and not enemy_field(s, n, side)]
+    else:
+        out = [c for c in g.coasts[area] if not enemy_fleet_at(s, c, side)]
+        out += [n for n in g.coast_mates(area) if n not in g.neutral and not enemy_field(s, n, side)]
+    return out
+
+
+def pillage(s: State, area: str, side: str, dest: str) -> None:
+    """Carry out a Pillage."""
+    city = game_map().cities[area]
+    for b in field(s, area, side):
+        _relocate(s, b, dest, area)
+        if s.units[b]["token"] not in s.moved:
+            s.moved.append(s.units[b]["token"])
+    s.pillaged.append(area)
+    s.no_entry.append(area)
+    capital = area in design()["capitals"].values()
+    p = design()["prestige"]
+    s.say(f"{side.title()} pillages {city.name} and withdraws to {game_map().names[dest]}.")
+    gain_prestige(s, side, p["pillage_capital"] if capital else p["pillage"], f"pillaging {city.name}")
+
+
+class PillageTo(Decision):
+    """5.5: where the pillaging Group withdraws."""
+
+    kind = "pillage_to"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        return f"{f['seat'].title()}: Pillage {game_map().cities[f['area']].name}: withdraw to"
+
+    def legal(self, s: State, f: Frame) -> list[Action]:
+        return [Action("to", a) for a in withdrawals(s, f["area"], f["seat"])]
+
+    def apply(self, s: State, f: Frame, a: Action) -> None:
+        s.stack.pop()
+        pillage(s, f["area"], f["seat"], str(a.arg))

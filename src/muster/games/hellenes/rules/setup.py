@@ -1,0 +1,41 @@
+"""15 (DESIGN scenario "431: the Archidamian War opens"): the starting position from data/scenario_431.json."""
+
+from __future__ import annotations
+
+from muster.core import rng
+from muster.games.hellenes.datafiles import blocks, game_map, scenario
+from muster.games.hellenes.engine import advance, frame, push
+from muster.games.hellenes.rules.common import place
+from muster.games.hellenes.state import State
+
+
+def setup(seed: int, years: int = 3, quiet: bool = False) -> State:
+    """A new game of the 431 scenario lasting ``years`` Years (1–3)."""
+    sc, g = scenario(), game_map()
+    s = State()
+    s.seed, s.rng, s.quiet = seed, rng.seed_state(seed), quiet
+    s.year, s.years = sc.first_year, years
+    s.units = {bid: {"area": None, "cv": 0, "inside": False, "carrier": None, "token": 0, "known": False,
+                     "seen": 0, "origin": ""} for bid in blocks()}
+    for area, city in g.cities.items():
+        s.loyal[area] = sc.loyal.get(area, city.loyal)
+        if city.loyal != "neutral":
+            s.control[area] = sc.control.get(area, city.loyal)
+    for bid, (area, cv) in sc.blocks.items():
+        place(s, bid, area, cv, "setup")
+    for bid, (area, cv) in sc.inside.items():
+        place(s, bid, area, cv, "setup", inside_city=True)
+    for area, city in g.cities.items():
+        # DESIGN 7.2: a loyal City with none of its side's blocks inside defends itself with its Militia
+        holder = s.control.get(area)
+        occupied = any(u["area"] == area and u["inside"] for u in s.units.values())
+        s.militia[area] = city.value if holder is not None and holder == s.loyal[area] and not occupied else 0
+    for area, siege in sc.sieges.items():
+        s.sieges[area] = {"since": -1 if siege.established else 0, "by": siege.besieger}
+    s.prestige = sc.prestige
+    s.leaders = {str(k): v for k, v in sc.leaders.items()}
+    s.deck = [c for c in range(1, 31)]
+    s.say(f"{sc.title}: {years} Year(s) from {sc.first_year} BC.")
+    push(s, frame("new_year"))
+    advance(s)
+    return s

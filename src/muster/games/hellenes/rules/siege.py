@@ -1,0 +1,211 @@
+"""7.0–8.3 Sieges (DESIGN on the seed's hints, digest 2.5): Fortify, laying a Siege (also against a City's
+Militia), Siege Assault with Double Defense, Siege Attrition (three times as deadly in Winter; a Port only
+when blockaded), capture, and City control (4.2.3 garrisons)."""
+
+from __future__ import annotations
+
+from muster.core.interface import Action
+from muster.games.hellenes.datafiles import blocks, design, game_map
+from muster.games.hellenes.engine import Decision, auto, frame, push
+from muster.games.hellenes.rules.battle_end import retreat_targets
+from muster.games.hellenes.rules.combat import battle_frame
+from muster.games.hellenes.rules.common import (
+    blockaded,
+    defenders_inside,
+    eliminate,
+    enemy_field,
+    established,
+    field,
+    gain_prestige,
+    in_area,
+    inside,
+    is_fleet,
+    is_winter,
+    lose_step,
+    militia_active,
+    other,
+    roll,
+)
+from muster.games.hellenes.rules.movement import _relocate
+from muster.games.hellenes.rules.victory import capital_taken
+from muster.games.hellenes.state import Frame, State
+
+
+def capture(s: State, area: str, side: str) -> None:
+    """A City falls: control changes, the Siege and any garrison go, +1 Prestige; the enemy capital wins."""
+    city = game_map().cities[area]
+    s.control[area] = side
+    s.sieges.pop(area, None)
+    if area in s.garrison:
+        s.garrison.remove(area)
+    s.militia[area] = 0
+    s.say(f"{side.title()} takes {city.name}.")
+    gain_prestige(s, side, design()["prestige"]["capture"], f"taking {city.name}")
+    capital_taken(s, area, side)
+
+
+def lay_sieges(s: State, side: str) -> None:
+    """7.2: Greek blocks alone in the area of an enemy City besiege it; an undefended City falls at once."""
+    greek_here: set[str] = set()
+    bl = blocks()
+    for b, u in s.units.items():  # one pass: the areas where this side has a Greek block in the field
+        if u["area"] is not None and not u["inside"] and u["carrier"] is None and bl[b].side == side and bl[b].greek:
+            greek_here.add(u["area"])
+    for area in game_map().cities:
+        holder = s.control.get(area)
+        if area not in greek_here or holder != other(side) or enemy_field(s, area, side):
+            continue
+        blocks_in, militia = defenders_inside(s, area)
+        if not blocks_in and militia <= 0:
+            capture(s, area, side)
+            if s.result is not None:
+                return
+        elif area not in s.sieges:
+            s.sieges[area] = {"since": s.season_index(), "by": side}
+            s.say(f"{side.title()} lays siege to {game_map().cities[area].name}.")
+
+
+def can_fortify(s: State, area: str, side: str) -> bool:
+    """7.1: the defender holds the City and it has room."""
+    city = game_map().cities.get(area)
+    return city is not None and s.control.get(area) == side and len(inside(s, area, side)) < city.value
+
+
+class Fortify(Decision):
+    """7.1/6.1: before a new battle the defender may withdraw into the City (up to its Capacity)."""
+
+    kind = "fortify"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        city = game_map().cities[f["area"]]
+        return f"{f['seat'].title()}: enemy blocks enter {game_map().names[f['area']]}: fortify {city.name} " \
+               f"(room for {city.value - len(inside(s, f['area'], f['seat']))}) or fight in the field?"
+
+    def legal(self, s: State, f: Frame) -> list[Action]:
+        return [Action("fight"), Action("fortify")]
+
+    def apply(self, s: State, f: Frame, a: Action) -> None:
+        s.stack.pop()
+        if a.verb == "fortify":
+            fortify(s, f["area"], f["seat"])
+
+    def label(self, s: State, f: Frame, a: Action) -> str:
+        return "fight in the field" if a.verb == "fight" else "fortify the City (a Siege begins, no battle)"
+
+
+def fortify(s: State, area: str, side: str) -> None:
+    """Move the strongest blocks inside up to Capacity; the rest retreat (without Attrition)."""
+    city = game_map().cities[area]
+    room = city.value - len(inside(s, area, side))
+    cands = sorted((b for b in field(s, area, side) if city.port or not is_fleet(b)),
+                   key=lambda b: -s.units[b]["cv"])
+    for b in cands[:room]:
+        s.units[b]["inside"] = True
+    attackers = [s.units[b]["token"] for b in field(s, area, other(side))]
+    probe = {"area": area, "att": attackers}
+    for b in field(s, area, side):
+        dests = retreat_targets(s, probe, b, side, attacking=False)
+        if dests:
+            _relocate(s, b, dests[0], "")
+        else:
+            eliminate(s, b)
+    if area not in s.sieges:
+        s.sieges[area] = {"since": s.season_index(), "by": other(side)}
+    s.say(f"{side.title()} fortifies {city.name}: a Siege begins.")
+
+
+@auto("assault")
+def assault(s: State, f: Frame) -> None:
+    """8.1: the besiegers attack the blocks inside and the Militia; Double Defense unless ``double`` is off."""
+    area, side = f["area"], f["side"]
+    att = field(s, area, side)
+    blocks_in, militia = defenders_inside(s, area)
+    if not att or (not blocks_in and militia <= 0):
+        return
+    push(s, battle_frame(s, area, side, att, blocks_in, assault=True, double=bool(f.get("double", True)),
+                         militia=militia))
+
+
+def attrition(s: State, area: str, side: str) -> None:
+    """8.2: one die per besieged block and one for the Militia; each 1 (1–3 in Winter) costs a CV.
+    The besieged side loses its Militia first, then its strongest block (which one is not revealed)."""
+    blocks_in, militia = defenders_inside(s, area)
+    dice = len(blocks_in) + (1 if militia > 0 else 0)
+    need = design()["attrition_hit"]["winter" if is_winter(s) else "normal"]
+    losses = sum(1 for _ in range(dice) if roll(s) <= need)
+    city = game_map().cities[area]
+    eliminated = 0
+    for _ in range(losses):
+        if militia_active(s, area):
+            s.militia[area] -= 1
+            continue
+        remaining = inside(s, area, str(s.control[area]))
+        if not remaining:
+            break
+        target = max(remaining, key=lambda b: s.units[b]["cv"])
+        if lose_step(s, target, public=False):
+            eliminated += 1
+    s.say(f"Siege Attrition at {city.name}: {losses} step(s) lost, {eliminated} block(s) eliminated.")
+    blocks_in, militia = defenders_inside(s, area)
+    if not blocks_in and militia <= 0 and field(s, area, side):
+        capture(s, area, side)
+
+
+class SiegeChoice(Decision):
+    """6.0/8.0: for each Siege established in an earlier Season: Assault (Action turns), Attrition, or neither."""
+
+    kind = "siege_choice"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        return f"{f['seat'].title()}: the Siege of {game_map().cities[f['area']].name}"
+
+    def legal(self, s: State, f: Frame) -> list[Action]:
+        area = f["area"]
+        blocks_in, militia = defenders_inside(s, area)
+        if not field(s, area, f["seat"]) or (not blocks_in and militia <= 0) or area not in s.sieges:
+            return []
+        acts = []
+        if s.mode == "actions":
+            acts.append(Action("assault", area))
+        if not game_map().cities[area].port or blockaded(s, area):
+            acts.append(Action("attrition", area))
+        return [*acts, Action("skip", area)]
+
+    def apply(self, s: State, f: Frame, a: Action) -> None:
+        s.stack.pop()
+        if a.verb == "assault":
+            push(s, frame("assault", area=f["area"], side=f["seat"], double=True))
+        elif a.verb == "attrition":
+            attrition(s, f["area"], f["seat"])
+
+    def label(self, s: State, f: Frame, a: Action) -> str:
+        name = game_map().cities[f["area"]].name
+        return {"assault": f"Assault {name} (Double Defense)", "attrition": f"Siege Attrition at {name}",
+                "skip": f"leave {name} besieged"}[a.verb]
+
+
+def sieges_to_resolve(s: State, side: str) -> list[str]:
+    """Established Sieges by ``side`` with besiegers present."""
+    return [a for a, siege in s.sieges.items() if siege["by"] == side and established(s, a) and field(s, a, side)]
+
+
+def upkeep(s: State) -> None:
+    """Sieges without besiegers end; blocks step out of unbesieged Cities; captured Cities with no Greek
+    block of their holder and no garrison revert to their loyal side (4.2.3)."""
+    for area in list(s.sieges):
+        if not field(s, area, s.sieges[area]["by"]):
+            del s.sieges[area]
+    for u in s.units.values():
+        if u["inside"] and u["area"] not in s.sieges:
+            u["inside"] = False
+    for area, holder in list(s.control.items()):
+        loyal = s.loyal.get(area)
+        if (loyal in ("athens", "sparta") and holder != loyal and area not in s.garrison
+                and not any(blocks()[b].greek for b in in_area(s, area, holder))):
+            s.control[area] = str(loyal)
+            s.militia[area] = 0
+            s.sieges.pop(area, None)
+            s.say(f"{game_map().cities[area].name} returns to {str(loyal).title()}.")
+
+
+__all__ = ["established", "gain_prestige"]

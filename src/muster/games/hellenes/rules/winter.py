@@ -1,0 +1,35 @@
+"""4.4 Winter upkeep (1 Action per block outside friendly Cities) and 9.2.3 disbanding at the end of Winter."""
+
+from __future__ import annotations
+
+from muster.games.hellenes.datafiles import blocks
+from muster.games.hellenes.rules.common import eliminate, in_friendly_place, is_winter, on_map
+from muster.games.hellenes.state import State
+
+
+def needs_supply(s: State, side: str) -> list[str]:
+    """Blocks that would disband at the end of Winter unless supplied now."""
+    if not is_winter(s):
+        return []
+    return [b for b in on_map(s, side) if not in_friendly_place(s, b) and s.units[b]["token"] not in s.supplied
+            and s.units[b]["carrier"] is None]
+
+
+def supply(s: State, bid: str) -> None:
+    """4.4: 1 Action supplies one block for the Winter (its passenger with it)."""
+    s.supplied.append(s.units[bid]["token"])
+    for u in s.units.values():
+        if u["carrier"] == bid:
+            s.supplied.append(u["token"])
+    s.say(f"{blocks()[bid].side.title()} supplies a block for the Winter.")
+
+
+def disband(s: State) -> None:
+    """9.2.3: every unsupplied block outside a friendly City returns to the Pool."""
+    gone = {"athens": 0, "sparta": 0}
+    for b in on_map(s):
+        if s.units[b]["area"] is not None and not in_friendly_place(s, b) and s.units[b]["token"] not in s.supplied:
+            gone[blocks()[b].side] += 1
+            eliminate(s, b)
+    s.supplied = []
+    s.say(f"Winter: Athens disbands {gone['athens']} block(s), Sparta {gone['sparta']}.")

@@ -1,0 +1,237 @@
+"""The complete state of a game of Hellenes: plain dicts and lists, JSON-ready, cheap to copy.
+
+Blocks are keyed by id. Every block on the map also carries a *token*, a number given afresh each
+time it enters the map: what an opponent sees of a block standing upright. Frames and the per-turn
+records (moved, routes, supply) name blocks by token only, so a view can show them without
+revealing identities.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from muster.core.interface import CorruptStateError
+from muster.games.hellenes.datafiles import SIDES, blocks, game_map
+
+Frame = dict[str, Any]
+STATE_FORMAT = 1
+
+BLOCK_KEYS = ("area", "cv", "inside", "carrier", "token", "known", "seen", "origin")
+"""Per block: area (None: in the Pool), CV, inside the City (besieged), the fleet carrying it, its token,
+whether the enemy has seen it in battle (and its CV then), and how it entered the map (public)."""
+
+
+def _copy_frame(frame: Frame) -> Frame:
+    out = dict(frame)
+    for key, value in frame.items():
+        if type(value) in (list, dict):
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+class State:
+    """Everything about one game at one decision point (including the random generator)."""
+
+    __slots__ = (
+        "_legal", "actions_left", "active", "committed", "control", "crossings", "deck", "discard", "draw",
+        "first", "forced", "garrison", "hands", "leaders", "log", "loyal", "militia", "mode", "moved",
+        "next_token", "no_entry", "odrysian", "pillaged", "prestige", "quiet", "result", "revealed", "rng",
+        "season", "seed", "sieges", "stack", "step", "supplied", "tainted", "tok", "turn_seat", "turn_start",
+        "units", "via", "year", "years",
+    )
+
+    def __init__(self) -> None:
+        self.seed = 0
+        self.rng = 0
+        self.step = 0
+        self.year = 431
+        self.years = 3
+        self.season = -1
+        """-1 during the New Year, then 0..4 (Spring … Winter)."""
+        self.units: dict[str, dict[str, Any]] = {}
+        self.tok: dict[int, str] = {}
+        self.next_token = 1
+        self.control: dict[str, str] = {}
+        self.loyal: dict[str, str] = {}
+        self.militia: dict[str, int] = {}
+        self.garrison: list[str] = []
+        self.sieges: dict[str, dict[str, Any]] = {}
+        self.pillaged: list[str] = []
+        self.prestige = 0
+        self.leaders: dict[str, str] = {}
+        self.odrysian = False
+        self.deck: list[int] = []
+        self.hands: dict[str, list[int]] = {side: [] for side in SIDES}
+        self.discard: list[int] = []
+        self.committed: dict[str, list[Any] | None] = {side: None for side in SIDES}
+        self.revealed: dict[str, list[Any] | None] = {side: None for side in SIDES}
+        self.first = "sparta"
+        self.active: str | None = None
+        self.mode = ""
+        self.actions_left = 0
+        self.moved: list[int] = []
+        self.via: dict[str, str] = {}
+        self.forced: list[list[Any]] = []
+        self.crossings: dict[str, list[int]] = {}
+        """Hazardous sea borders crossed this turn (\"a|b\") → tokens of the fleets that crossed."""
+        self.supplied: list[int] = []
+        self.no_entry: list[str] = []
+        self.draw: dict[str, Any] | None = None
+        self.stack: list[Frame] = []
+        self.log: list[str] = []
+        self.result: dict[str, Any] | None = None
+        self.turn_seat: str | None = None
+        self.turn_start = 0
+        self.tainted = False
+        self.quiet = False
+        self._legal: tuple[int, list[Any]] | None = None
+
+    # --- helpers ---------------------------------------------------------------------------
+    def say(self, line: str) -> None:
+        """Add a public line to the log (skipped in quiet simulations)."""
+        if not self.quiet:
+            self.log.append(line)
+
+    def season_index(self) -> int:
+        """A global Season counter: Sieges record it to know when they are established."""
+        return (431 - self.year) * 5 + self.season
+
+    def clone(self) -> State:
+        """An independent copy."""
+        c = State.__new__(State)
+        for name in ("seed", "rng", "step", "year", "years", "season", "next_token", "prestige", "odrysian", "first",
+                     "active", "mode", "actions_left", "turn_seat", "turn_start", "tainted", "quiet"):
+            setattr(c, name, getattr(self, name))
+        c.units = {k: dict(v) for k, v in self.units.items()}
+        c.tok = dict(self.tok)
+        c.control, c.loyal, c.militia = dict(self.control), dict(self.loyal), dict(self.militia)
+        c.garrison, c.pillaged, c.no_entry = self.garrison[:], self.pillaged[:], self.no_entry[:]
+        c.sieges = {k: dict(v) for k, v in self.sieges.items()}
+        c.leaders = dict(self.leaders)
+        c.deck, c.discard = self.deck[:], self.discard[:]
+        c.hands = {k: v[:] for k, v in self.hands.items()}
+        c.committed = {k: (v[:] if v else None) for k, v in self.committed.items()}
+        c.revealed = {k: (v[:] if v else None) for k, v in self.revealed.items()}
+        c.moved, c.supplied = self.moved[:], self.supplied[:]
+        c.via = dict(self.via)
+        c.crossings = {k: v[:] for k, v in self.crossings.items()}
+        c.forced = [f[:] for f in self.forced]
+        c.draw = {"side": self.draw["side"], "ids": self.draw["ids"][:], "cv": self.draw["cv"]} if self.draw else None
+        c.stack = [_copy_frame(f) for f in self.stack]
+        c.log = self.log[:]
+        c.result = dict(self.result) if self.result else None
+        c._legal = self._legal
+        return c
+
+    # --- JSON ------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """The whole state as JSON-ready data."""
+        return {
+            "format": STATE_FORMAT,
+            "game": "hellenes",
+            "seed": self.seed, "rng": self.rng, "step": self.step,
+            "year": self.year, "years": self.years, "season": self.season,
+            "units": {k: dict(v) for k, v in self.units.items()},
+            "next_token": self.next_token,
+            "control": dict(self.control), "loyal": dict(self.loyal), "militia": dict(self.militia),
+            "garrison": list(self.garrison), "sieges": {k: dict(v) for k, v in self.sieges.items()},
+            "pillaged": list(self.pillaged), "prestige": self.prestige, "leaders": dict(self.leaders),
+            "odrysian": self.odrysian,
+            "deck": list(self.deck), "hands": {k: list(v) for k, v in self.hands.items()},
+            "discard": list(self.discard),
+            "committed": {k: (list(v) if v else None) for k, v in self.committed.items()},
+            "revealed": {k: (list(v) if v else None) for k, v in self.revealed.items()},
+            "first": self.first, "active": self.active, "mode": self.mode, "actions_left": self.actions_left,
+            "moved": list(self.moved), "via": dict(self.via), "forced": [list(f) for f in self.forced],
+            "crossings": {k: list(v) for k, v in self.crossings.items()}, "supplied": list(self.supplied),
+            "no_entry": list(self.no_entry),
+            "draw": ({"side": self.draw["side"], "ids": list(self.draw["ids"]), "cv": self.draw["cv"]}
+                     if self.draw else None),
+            "stack": [_copy_frame(f) for f in self.stack],
+            "log": list(self.log),
+            "result": dict(self.result) if self.result else None,
+            "turn": {"seat": self.turn_seat, "start": self.turn_start, "tainted": self.tainted},
+            "quiet": self.quiet,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> State:
+        """Rebuild a state; raises CorruptStateError when the data is not a valid state."""
+        try:
+            return cls._from_json(data)
+        except CorruptStateError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            raise CorruptStateError(f"not a valid Hellenes state: {exc!r}") from exc
+
+    @classmethod
+    def _from_json(cls, data: Any) -> State:
+        if not isinstance(data, dict) or data.get("format") != STATE_FORMAT or data.get("game") != "hellenes":
+            raise CorruptStateError("not a Hellenes state")
+        s = cls()
+        s.seed, s.rng, s.step = _int(data["seed"]), _int(data["rng"]), _int(data["step"])
+        s.year, s.years, s.season = _int(data["year"]), _int(data["years"]), _int(data["season"])
+        roster, g = blocks(), game_map()
+        units = dict(data["units"])
+        if set(units) != set(roster):
+            raise CorruptStateError("the state's blocks are not the roster")
+        for bid, rec in units.items():
+            rec = dict(rec)
+            if set(rec) != set(BLOCK_KEYS):
+                raise CorruptStateError(f"block {bid}: bad fields")
+            if rec["area"] is not None and rec["area"] not in g.names:
+                raise CorruptStateError(f"block {bid}: unknown area")
+            s.units[bid] = {"area": rec["area"], "cv": _int(rec["cv"]), "inside": bool(rec["inside"]),
+                            "carrier": rec["carrier"] if rec["carrier"] in roster else None,
+                            "token": _int(rec["token"]), "known": bool(rec["known"]), "seen": _int(rec["seen"]),
+                            "origin": str(rec["origin"])}
+        s.tok = {u["token"]: bid for bid, u in s.units.items() if u["area"] is not None}
+        s.next_token = _int(data["next_token"])
+        s.control = {str(k): _side(v) for k, v in dict(data["control"]).items()}
+        s.loyal = {str(k): str(v) for k, v in dict(data["loyal"]).items()}
+        s.militia = {str(k): _int(v) for k, v in dict(data["militia"]).items()}
+        s.garrison = [str(x) for x in data["garrison"]]
+        s.sieges = {str(k): {"since": _int(v["since"]), "by": _side(v["by"])} for k, v in dict(data["sieges"]).items()}
+        s.pillaged = [str(x) for x in data["pillaged"]]
+        s.prestige = _int(data["prestige"])
+        s.leaders = {_side(k): str(v) for k, v in dict(data["leaders"]).items()}
+        s.odrysian = bool(data["odrysian"])
+        s.deck = [_int(c) for c in data["deck"]]
+        s.hands = {side: [_int(c) for c in data["hands"][side]] for side in SIDES}
+        s.discard = [_int(c) for c in data["discard"]]
+        s.committed = {side: (list(data["committed"][side]) if data["committed"][side] else None) for side in SIDES}
+        s.revealed = {side: (list(data["revealed"][side]) if data["revealed"][side] else None) for side in SIDES}
+        s.first = _side(data["first"])
+        s.active = None if data["active"] is None else _side(data["active"])
+        s.mode, s.actions_left = str(data["mode"]), _int(data["actions_left"])
+        s.moved = [_int(t) for t in data["moved"]]
+        s.via = {str(k): str(v) for k, v in dict(data["via"]).items()}
+        s.forced = [[_int(f[0]), str(f[1]), str(f[2])] for f in data["forced"]]
+        s.crossings = {str(k): [_int(t) for t in v] for k, v in dict(data["crossings"]).items()}
+        s.supplied = [_int(t) for t in data["supplied"]]
+        s.no_entry = [str(x) for x in data["no_entry"]]
+        d = data["draw"]
+        s.draw = {"side": _side(d["side"]), "ids": [str(x) for x in d["ids"]], "cv": d["cv"]} if d else None
+        s.stack = [_copy_frame(dict(f)) for f in data["stack"]]
+        if any(not isinstance(f.get("kind"), str) for f in s.stack):
+            raise CorruptStateError("decision stack frame without a kind")
+        s.log = [str(line) for line in data["log"]]
+        s.result = dict(data["result"]) if data["result"] else None
+        turn = data["turn"]
+        s.turn_seat = turn["seat"]
+        s.turn_start, s.tainted = _int(turn["start"]), bool(turn["tainted"])
+        s.quiet = bool(data.get("quiet", False))
+        return s
+
+
+def _int(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise CorruptStateError(f"expected an integer, got {value!r}")
+    return value
+
+
+def _side(value: Any) -> str:
+    if value not in SIDES:
+        raise CorruptStateError(f"expected a side, got {value!r}")
+    return str(value)

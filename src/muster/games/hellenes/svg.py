@@ -1,0 +1,115 @@
+"""An SVG map of Greece and the Aegean for Hellenes, drawn from data/map.json's coordinates (our own drawing).
+
+Land areas are drawn as labelled discs (the City's name, number and Port mark; its controller's colour),
+sea areas as blue discs; land borders as grey lines, coasts as thin blue lines, sea borders as blue
+lines (hazardous ones thick). Blocks come from a view: a seat sees its own blocks' names and CVs and the
+enemy's as upright blocks (a blank face, or the name and CV last seen in battle).
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from muster.games.hellenes.datafiles import blocks, game_map
+
+WIDTH, HEIGHT = 1040, 760
+COLOURS = {"athens": "#2f5d9e", "sparta": "#b23a2e", "neutral": "#8a8a8a"}
+
+
+def _xy(area: str) -> tuple[float, float]:
+    lon, lat = game_map().xy[area]
+    return 40 + (lon - 19.4) * 118, 40 + (41.4 - lat) * 140
+
+
+def render_svg(view: dict[str, Any]) -> str:
+    """The map with the blocks of a view (``rules.view(state, seat)``; a spectator's view shows every block
+    upright)."""
+    g = game_map()
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" '
+           f'height="{HEIGHT}" font-family="Georgia, serif" role="img" aria-label="Map of Greece and the Aegean">',
+           f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#dbe8f1"/>',
+           '<title>Hellenes: Greece and the Aegean</title>']
+    for a in g.land:  # land borders
+        for n in g.land_adj[a]:
+            if a < n:
+                (x1, y1), (x2, y2) = _xy(a), _xy(n)
+                out.append(f'<line x1="{x1:.0f}" y1="{y1:.0f}" x2="{x2:.0f}" y2="{y2:.0f}" stroke="#9a8f7a" '
+                           'stroke-width="3" stroke-dasharray="6 4"/>')
+        for c in g.coasts[a]:
+            (x1, y1), (x2, y2) = _xy(a), _xy(c)
+            out.append(f'<line x1="{x1:.0f}" y1="{y1:.0f}" x2="{x2:.0f}" y2="{y2:.0f}" stroke="#7fa6c4" '
+                       'stroke-width="1.5"/>')
+    for sea in g.seas:
+        for n in g.sea_adj[sea]:
+            if sea < n:
+                (x1, y1), (x2, y2) = _xy(sea), _xy(n)
+                hazard = (sea, n) in g.hazardous
+                out.append(f'<line x1="{x1:.0f}" y1="{y1:.0f}" x2="{x2:.0f}" y2="{y2:.0f}" stroke="#2b6ca3" '
+                           f'stroke-width="{6 if hazard else 2}"><title>{"hazardous " if hazard else ""}sea border '
+                           f'{escape(g.names[sea])} – {escape(g.names[n])}</title></line>')
+    for sea in g.seas:
+        x, y = _xy(sea)
+        out.append(f'<circle cx="{x:.0f}" cy="{y:.0f}" r="34" fill="#a9c9e2" stroke="#2b6ca3"/>')
+        out.append(f'<text x="{x:.0f}" y="{y - 38:.0f}" text-anchor="middle" font-size="12" font-style="italic" '
+                   f'fill="#1d4f7a">{escape(g.names[sea])}</text>')
+    control = view.get("control", {})
+    sieges = view.get("sieges", {})
+    for a in g.land:
+        x, y = _xy(a)
+        city = g.cities.get(a)
+        holder = control.get(a, "neutral" if a in g.neutral else None)
+        fill = "#d9d0b4" if a not in g.neutral else "#b9b9b9"
+        ring = COLOURS.get(holder or "", "#6b5d45")
+        out.append(f'<circle cx="{x:.0f}" cy="{y:.0f}" r="30" fill="{fill}" stroke="{ring}"'
+                   f' stroke-width="{4 if holder else 1.5}"/>')
+        label = g.names[a]
+        out.append(f'<text x="{x:.0f}" y="{y + 44:.0f}" text-anchor="middle" font-size="12" fill="#3b3224">'
+                   f'{escape(label)}</text>')
+        if city:
+            mark = f'{escape(city.name)} {city.value}{" ⚓" if city.port else ""}'
+            out.append(f'<text x="{x:.0f}" y="{y - 34:.0f}" text-anchor="middle" font-size="11" font-weight="bold" '
+                       f'fill="#3b3224">{mark}</text>')
+        elif a in g.settlements:
+            out.append(f'<text x="{x:.0f}" y="{y - 34:.0f}" text-anchor="middle" font-size="11" font-style="italic" '
+                       f'fill="#3b3224">{escape(g.settlements[a])}</text>')
+        if a in sieges:
+            out.append(f'<circle cx="{x:.0f}" cy="{y:.0f}" r="35" fill="none" stroke="{COLOURS[sieges[a]["by"]]}" '
+                       f'stroke-width="2" stroke-dasharray="3 3"><title>besieged by {sieges[a]["by"]}</title></circle>')
+    out += _blocks(view)
+    prestige = int(view.get("prestige", 0))
+    lead = "level" if prestige == 0 else (f"Sparta +{prestige}" if prestige > 0 else f"Athens +{-prestige}")
+    season = view.get("season", -1)
+    names = ["Spring", "Early Summer", "Late Summer", "Fall", "Winter"]
+    when = "New Year" if season < 0 else names[season]
+    out.append(f'<text x="20" y="{HEIGHT - 20}" font-size="16" fill="#222">{when} {view.get("year")} BC · Prestige '
+               f'{lead}</text>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _blocks(view: dict[str, Any]) -> list[str]:
+    """Small squares around each area: the seat's own blocks with name and CV, the enemy's upright."""
+    per_area: dict[str, list[tuple[str, str, str]]] = {}
+    for bid, u in view.get("units", {}).items():
+        d = blocks()[bid]
+        per_area.setdefault(u["area"], []).append((d.side, f"{d.letter}{d.fire}·{u['cv']}",
+                                                   f"{d.name} {d.letter}{d.fire}, CV {u['cv']}/{d.max_cv}"))
+    for e in view.get("enemy", []):
+        if "known_as" in e:
+            d = blocks()[e["known_as"]]
+            per_area.setdefault(e["area"], []).append((e["side"], f"{d.letter}{d.fire}?{e['seen']}",
+                                                       f"{d.name} (last seen at CV {e['seen']})"))
+        else:
+            per_area.setdefault(e["area"], []).append((e["side"], "", "an upright block"))
+    out = []
+    for area, items in per_area.items():
+        x, y = _xy(area)
+        for i, (side, text, title) in enumerate(sorted(items)):
+            bx = x - 44 + (i % 5) * 18
+            by = y + 50 + (i // 5) * 18
+            out.append(f'<g><title>{escape(title)}</title><rect x="{bx:.0f}" y="{by:.0f}" width="16" height="16" '
+                       f'rx="2" fill="{COLOURS[side]}" stroke="#111"/>'
+                       f'<text x="{bx + 8:.0f}" y="{by + 11:.0f}" text-anchor="middle" font-size="6" fill="#fff">'
+                       f'{escape(text)}</text></g>')
+    return out

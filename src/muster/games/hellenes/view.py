@@ -1,0 +1,202 @@
+"""What each seat may see (blocks stand upright: enemy blocks show only their side and a token until a
+battle reveals them), and rebuilding a full state from one seat's view (digest 3.1–3.3)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from muster.core import rng
+from muster.core.interface import CorruptStateError
+from muster.games.hellenes.datafiles import SIDES, blocks, cards, game_map
+from muster.games.hellenes.state import State
+
+
+def _other(side: str) -> str:
+    return "athens" if side == "sparta" else "sparta"
+
+
+def view(s: State, seat: str | None) -> dict[str, Any]:
+    """The state as ``seat`` may know it (None: a spectator, who sees both sides as an opponent would).
+
+    Hidden: enemy blocks' identity and CV (unless seen in battle: then the identity and the CV last seen),
+    which enemy block carries which, the enemy Pool (only its size), the recruit draw, the enemy hand and
+    committed card, the deck order, the generator and the seed.
+    """
+    data = s.to_json()
+    for key in ("rng", "seed"):
+        data.pop(key)
+    own: dict[str, Any] = {}
+    others: list[dict[str, Any]] = []
+    pools: dict[str, Any] = {}
+    for side in SIDES:
+        pool = [b for b, u in s.units.items() if u["area"] is None and blocks()[b].side == side]
+        pools[side] = pool if side == seat else {"count": len(pool)}
+    for bid, u in s.units.items():
+        if u["area"] is None:
+            continue
+        side = blocks()[bid].side
+        if side == seat:
+            own[bid] = dict(u)
+            continue
+        shown: dict[str, Any] = {"token": u["token"], "side": side, "area": u["area"], "inside": u["inside"],
+                                 "origin": u["origin"]}
+        if u["known"]:
+            shown["known_as"], shown["seen"] = bid, u["seen"]
+        others.append(shown)
+    data["units"] = own
+    data["enemy"] = sorted(others, key=lambda x: x["token"])
+    data["pools"] = pools
+    data["hands"] = {side: (list(cards_) if side == seat else {"count": len(cards_)})
+                     for side, cards_ in s.hands.items()}
+    data["deck"] = {"count": len(s.deck)}
+    data["committed"] = {side: (list(c) if side == seat and c else bool(c)) for side, c in s.committed.items()}
+    data["draw"] = ({"side": s.draw["side"], "ids": list(s.draw["ids"]), "cv": s.draw["cv"]}
+                    if s.draw and s.draw["side"] == seat else ({"side": s.draw["side"]} if s.draw else None))
+    data["stack"] = [{**f, "card": None} if f["kind"] in ("commit", "ny_card") and f["seat"] != seat else f
+                     for f in data["stack"]]
+    data["seat"] = seat
+    return data
+
+
+def determinize(v: dict[str, Any], seat: str, seed: int) -> State:
+    """A full state consistent with ``v`` (a view for ``seat``), the hidden parts drawn at random.
+
+    Enemy tokens are matched at random to enemy blocks that fit what is public (fleets at sea or on a coast,
+    Barbarians never inside a City, recruits in their home, known blocks as known); CVs of unknown blocks
+    are drawn from 1..max, known ones keep the CV last seen; unseen cards are shuffled into the enemy hand
+    and the deck; the generator is seeded afresh.
+    """
+    if v.get("seat") != seat or seat not in SIDES:
+        raise CorruptStateError("determinize needs a view made for that seat")
+    enemy = _other(seat)
+    state = rng.seed_state(seed)
+    data = dict(v)
+    units: dict[str, dict[str, Any]] = {}
+    for bid, b in blocks().items():
+        if b.side == seat:
+            u = v["units"].get(bid)
+            units[bid] = dict(u) if u else {"area": None, "cv": 0, "inside": False, "carrier": None, "token": 0,
+                                            "known": False, "seen": 0, "origin": ""}
+    tokens = list(v["enemy"])
+    known = {t["known_as"]: t for t in tokens if "known_as" in t}
+    unknown_tokens = [t for t in tokens if "known_as" not in t]
+    candidates = [b for b, d in blocks().items() if d.side == enemy and b not in known
+                  and (d.requires is None or v["odrysian"])]
+    if len(unknown_tokens) > len(candidates):
+        raise CorruptStateError("view inconsistent: more enemy blocks on the map than the roster allows")
+    assignment: dict[int, str] | None = None
+    for attempt in range(60):
+        state, order = rng.shuffled(state, list(range(len(candidates))))
+        pool = [candidates[i] for i in order]
+        assignment = _match(unknown_tokens, pool, strict=attempt < 50)
+        if assignment is not None:
+            break
+    if assignment is None:
+        raise CorruptStateError("view inconsistent: no enemy roster fits the tokens on the map")
+    for bid, b in blocks().items():
+        if b.side == enemy:
+            units[bid] = {"area": None, "cv": 0, "inside": False, "carrier": None, "token": 0, "known": False,
+                          "seen": 0, "origin": ""}
+    for t in tokens:
+        bid = t.get("known_as") or assignment[t["token"]]
+        maxcv = blocks()[bid].max_cv
+        if "known_as" in t:
+            cv = max(1, min(maxcv, int(t["seen"])))
+        else:
+            state, r = rng.below(state, maxcv)
+            cv = r + 1
+        units[bid] = {"area": t["area"], "cv": cv, "inside": t["inside"], "carrier": None, "token": t["token"],
+                      "known": "known_as" in t, "seen": int(t.get("seen", 0)), "origin": t["origin"]}
+    _board_passengers(units, enemy)
+    data["units"] = units
+    data["rng"] = rng.seed_state(state ^ (seed * 0x9E3779B97F4A7C15))
+    data["seed"] = 0
+    # cards: everything not seen is in the enemy hand or the deck
+    seen = set(v["hands"][seat]) | set(v["discard"])
+    own_commit = v["committed"].get(seat)
+    if isinstance(own_commit, list):
+        seen.add(int(own_commit[0]))
+    unseen = sorted(set(cards()) - seen)
+    state, unseen = rng.shuffled(state, unseen)
+    n_hand = int(v["hands"][enemy]["count"])
+    enemy_commit = v["committed"].get(enemy)
+    n_commit = 1 if enemy_commit else 0
+    if n_hand + n_commit > len(unseen) or n_hand + n_commit + int(v["deck"]["count"]) != len(unseen):
+        raise CorruptStateError("view inconsistent: card counts do not add up")
+    data["hands"] = {seat: list(v["hands"][seat]), enemy: sorted(unseen[:n_hand])}
+    data["committed"] = {seat: own_commit if isinstance(own_commit, list) else None,
+                         enemy: [unseen[n_hand], "actions"] if n_commit else None}
+    data["deck"] = unseen[n_hand + n_commit:]
+    draw = v.get("draw")
+    if draw and draw.get("side") == enemy:
+        pool_ids = [b for b, u in units.items() if u["area"] is None and blocks()[b].side == enemy]
+        data["draw"] = {"side": enemy, "ids": pool_ids[:3], "cv": None}
+    for key in ("enemy", "pools", "seat"):
+        data.pop(key, None)
+    return State.from_json(data)
+
+
+def _fits(token: dict[str, Any], bid: str) -> bool:
+    """Can this block stand where the token stands, given what is public?"""
+    d = blocks()[bid]
+    g = game_map()
+    area = token["area"]
+    if g.is_sea(area):
+        return d.kind == "fleet" or d.greek
+    if d.kind == "fleet" and not g.coasts[area]:
+        return False
+    if token["inside"] and not d.greek:
+        return False
+    origin = token["origin"]
+    if origin == "recruit" and d.home != area and d.rebel is None:
+        return False
+    return not (origin.startswith("rebel:") and d.rebel != "aeolian")
+
+
+def _match(tokens: list[dict[str, Any]], pool: list[str], strict: bool) -> dict[int, str] | None:
+    """Give each token a distinct block that fits it (greedy over a shuffled pool; None if it fails).
+    Sea tokens: at least one fleet per sea area first, so passengers have a carrier."""
+    out: dict[int, str] = {}
+    free = list(pool)
+    g = game_map()
+    at_sea: dict[str, int] = {}
+    need_fleet: set[int] = set()
+    for t in sorted(tokens, key=lambda t: t["token"]):
+        if g.is_sea(t["area"]):
+            # each fleet carries at most one block: at least half the tokens in a sea area are fleets
+            k = at_sea.get(t["area"], 0)
+            total = sum(1 for x in tokens if x["area"] == t["area"])
+            if k < (total + 1) // 2:
+                need_fleet.add(t["token"])
+            at_sea[t["area"]] = k + 1
+    ordered = sorted(tokens, key=lambda t: (t["token"] not in need_fleet, t["token"]))
+    for t in ordered:
+        fleet_only = t["token"] in need_fleet
+        pick = next((b for b in free if (_fits(t, b) or not strict)
+                     and (not fleet_only or blocks()[b].kind == "fleet")), None)
+        if pick is None:
+            return None
+        free.remove(pick)
+        out[t["token"]] = pick
+    return out
+
+
+def _board_passengers(units: dict[str, dict[str, Any]], side: str) -> None:
+    """Land blocks at sea need a fleet each, with a CV above theirs (5.2.1): pair them and fix CVs."""
+    g = game_map()
+    for bid, u in units.items():
+        if u["area"] is None or not g.is_sea(u["area"]) or blocks()[bid].kind == "fleet" or blocks()[bid].side != side:
+            continue
+        used = {x["carrier"] for x in units.values() if x["carrier"]}
+        fleets = [f for f, fu in units.items() if fu["area"] == u["area"] and blocks()[f].kind == "fleet"
+                  and f not in used]
+        if not fleets:
+            raise CorruptStateError("view inconsistent: a land block at sea without a fleet")
+        fleet = max(fleets, key=lambda f: blocks()[f].max_cv)
+        u["carrier"] = fleet
+        fu = units[fleet]
+        if fu["cv"] <= u["cv"]:
+            fu["cv"] = min(blocks()[fleet].max_cv, u["cv"] + 1)
+            if fu["cv"] <= u["cv"]:
+                u["cv"] = max(1, fu["cv"] - 1)
+                fu["cv"] = max(fu["cv"], u["cv"] + 1)

@@ -1,0 +1,83 @@
+"""The battle-odds calculator: exact, checked against Monte Carlo over the same rules and against the engine."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from muster.games.hellenes.odds import battle_odds, monte_carlo
+
+BATTLES = [
+    ([("C", 2, 3, False)], [("C", 2, 3, False)], False, False),
+    ([("C", 3, 4, False), ("B", 1, 2, False)], [("C", 2, 4, False), ("A", 1, 2, False)], False, False),
+    ([("C", 2, 4, False), ("C", 2, 3, False)], [("C", 2, 3, False), ("C", 1, 3, False)], True, True),
+    ([("E", 2, 3, False), ("E", 2, 2, False)], [("F", 1, 3, False), ("F", 1, 2, False)], False, False),
+]
+
+
+@pytest.mark.parametrize(("att", "dfn", "assault", "double"), BATTLES)
+def test_exact_odds_match_monte_carlo_within_one_point(att, dfn, assault, double) -> None:  # type: ignore[no-untyped-def]
+    # rules 6.2-6.3.3: the exact calculator and 40,000 simulated battles agree within 1 percentage point
+    exact = battle_odds(att, dfn, assault, double)
+    mc = monte_carlo(att, dfn, assault, double, trials=40_000, seed=7)
+    assert abs(exact.att_win + exact.def_win + exact.draw - 1) < 1e-9
+    for a, b in ((exact.att_win, mc.att_win), (exact.def_win, mc.def_win), (exact.draw, mc.draw)):
+        assert abs(a - b) < 0.01
+    assert abs(exact.att_loss - mc.att_loss) < 0.05 and abs(exact.def_loss - mc.def_loss) < 0.05
+
+
+def test_symmetric_battle_favours_the_defender_who_fires_first() -> None:
+    # rule 6.2: the defender fires first on the same letter
+    r = battle_odds([("C", 2, 3, False)], [("C", 2, 3, False)])
+    assert r.def_win > r.att_win
+
+
+def test_routed_blocks_count_as_gone_for_panic() -> None:
+    # rule 6.3.3/6.3.4: a side whose only block is routed has lost
+    r = battle_odds([("C", 2, 3, True)], [("C", 2, 1, False)])
+    assert r.def_win == 1.0
+
+
+def test_odds_match_the_engine() -> None:
+    # the engine's battles (both sides always fighting on) win as often as the calculator says
+    from muster.games.hellenes.rules.common import roll  # noqa: F401 - the engine's dice
+
+    from .kit import act, combat_only, empty, put
+
+    wins = 0
+    n = 600
+    for seed in range(n):
+        s = empty(seed)
+        s.rng = random.Random(seed).getrandbits(64)
+        put(s, "ath_hop4", "phocis", 3)
+        put(s, "boe_hop4", "phocis", 3)
+        combat_only(s, "athens")
+        while s.stack and s.stack[-1]["kind"] == "battle_retreat":
+            act(s, "fight")
+        wins += s.prestige < 0
+    exact = battle_odds([("C", 2, 3, False)], [("C", 2, 3, False)])
+    assert abs(wins / n - exact.att_win) < 0.06  # 600 games: about 3 standard errors
+
+
+def test_odds_are_offered_before_engaging_and_at_each_retreat_question() -> None:
+    # digest 3.4: the terminal shows the odds of an engagement (from public information) and of fighting on
+    from muster.games.hellenes import RULES
+    from muster.games.hellenes.terminal import engage_hints
+
+    from .kit import act, combat_only, empty, put, turn
+
+    s = empty()
+    put(s, "ath_hop4", "attica", 4)
+    put(s, "boe_hop4", "boeotia", 3)
+    turn(s, "athens", actions=1)
+    act(s, ("move", "attica"), ("block", "ath_hop4"))
+    view = RULES.view(s, "athens")
+    labelled = [(a, RULES.label(s, a)) for a in RULES.legal_actions(s)]
+    hints = engage_hints(view, "athens", labelled)
+    assert len(hints) == 1 and hints[0].startswith("Boeotia: win ") and "estimated from what you can see" in hints[0]
+    s = empty()
+    put(s, "ath_hop4", "phocis", 4)
+    put(s, "boe_hop4", "phocis", 3)
+    combat_only(s, "athens")
+    assert "fighting on: win" in RULES.prompt(s)

@@ -1,0 +1,138 @@
+"""Seed 6.0 Combat, 6.1 Battle sequence (Fortify, reveal), 6.2 Combat Rounds, 6.3.1 Fire, 6.3.2 Hits,
+6.3.3 Routs."""
+
+from __future__ import annotations
+
+from muster.core import Action
+from muster.games.hellenes import RULES
+from muster.games.hellenes.rules.combat import battle_frame, firing_order
+from muster.games.hellenes.rules.engage import battle_areas
+
+from .kit import act, combat_only, dice, empty, kinds, legal, put
+
+
+def test_smaller_battles_are_fought_first() -> None:
+    # rule 6.0: resolve smaller battles first (size = the active player's blocks)
+    s = empty()
+    put(s, "ath_hop4", "megaris", 4)
+    put(s, "ath_hop3a", "megaris", 3)
+    put(s, "meg_hop2", "megaris", 2)
+    put(s, "ath_hop2a", "boeotia", 2)
+    put(s, "boe_hop4", "boeotia", 4)
+    assert battle_areas(s, "athens") == ["boeotia", "megaris"]
+
+
+def test_no_assault_in_an_event_turn() -> None:
+    # rule 6.0: after an Event, only Siege Attrition
+    s = empty()
+    put(s, "ath_hop4", "boeotia", 4)
+    put(s, "boe_hop4", "boeotia", 2, inside=True)
+    s.sieges["boeotia"] = {"since": -1, "by": "athens"}
+    combat_only(s, "athens", mode="event")
+    assert legal(s) == [Action("attrition", "boeotia"), Action("skip", "boeotia")]
+    combat_only(s, "athens", mode="actions")
+    assert Action("assault", "boeotia") in legal(s)
+
+
+def test_fortify_refuses_battle_and_starts_a_siege() -> None:
+    # rule 6.1/7.1: before a new battle in its City-State the defender may Fortify up to Capacity; no battle
+    s = empty()
+    put(s, "meg_hop2", "megaris", 2)
+    put(s, "cor_hop3", "megaris", 3)
+    put(s, "boe_hop4", "megaris", 1)
+    put(s, "ath_hop4", "megaris", 4)
+    combat_only(s, "athens")
+    assert kinds(s) == "fortify"
+    act(s, "fortify")
+    inside = sorted(b for b in ("meg_hop2", "cor_hop3", "boe_hop4") if s.units[b]["inside"])
+    assert inside == ["cor_hop3", "meg_hop2"]  # Megara's Capacity is 2: the strongest go in
+    assert s.units["boe_hop4"]["area"] != "megaris"
+    assert "megaris" in s.sieges and not any("Battle in" in line for line in s.log)
+
+
+def test_battle_reveals_every_block() -> None:
+    # rule 6.1: blocks are revealed when the battle begins
+    s = empty()
+    put(s, "ath_hop4", "phocis", 4)
+    put(s, "boe_hop4", "phocis", 3)
+    combat_only(s, "athens")
+    v = RULES.view(s, "athens")
+    assert [e.get("known_as") for e in v["enemy"]] == ["boe_hop4"]
+
+
+def test_firing_order_letters_then_defender_first() -> None:
+    # rule 6.2: A before B before C; the defender first on the same letter; fleets E then F at sea (DESIGN)
+    s = empty()
+    put(s, "ath_arch", "phocis", 2)
+    put(s, "ath_hop4", "phocis", 4)
+    put(s, "spa_ski", "phocis", 2)
+    put(s, "spa_sp4", "phocis", 4)
+    f = battle_frame(s, "phocis", "athens", ["ath_arch", "ath_hop4"], ["spa_ski", "spa_sp4"])
+    order = [s.tok[t] for _, t in firing_order(s, f)]
+    assert order == ["ath_arch", "spa_ski", "spa_sp4", "ath_hop4"]
+    put(s, "ath_fl2a", "aegean", 2)
+    put(s, "cor_fl3", "aegean", 3)
+    f = battle_frame(s, "aegean", "sparta", ["cor_fl3"], ["ath_fl2a"])
+    assert [s.tok[t] for _, t in firing_order(s, f)] == ["ath_fl2a", "cor_fl3"]
+
+
+def test_fleets_fight_as_c1_on_land() -> None:
+    # rule 6.2 (PUBLIC/DESIGN): fleets fight as C1 on land
+    s = empty()
+    put(s, "ath_fl4a", "phocis", 4)
+    put(s, "boe_hop4", "phocis", 3)
+    f = battle_frame(s, "phocis", "athens", ["ath_fl4a"], ["boe_hop4"])
+    from muster.games.hellenes.rules.combat import stats
+
+    assert stats(s, f, s.units["ath_fl4a"]["token"]) == ("C", 1, 4)
+
+
+def test_fire_hits_strongest_then_routs_weakest() -> None:
+    # rules 6.3.1-6.3.3: CV dice; hits (<= firepower) first to the strongest, then routs (>= 7 - firepower)
+    # to the weakest; a routed block neither fires nor takes hits
+    s = empty()
+    put(s, "ath_hop4", "phocis", 4)
+    put(s, "ath_hop2a", "phocis", 2)
+    put(s, "boe_hop4", "phocis", 2)
+    combat_only(s, "athens")
+    assert kinds(s) == "battle_retreat" and s.stack[-1]["seat"] == "sparta"  # the defender fires first (C = C)
+    dice(s, 1, 6)
+    act(s, "fight")
+    battle = s.stack[-2]
+    assert s.units["ath_hop4"]["cv"] == 3
+    assert battle["routed"] == [s.units["ath_hop2a"]["token"]]
+    assert kinds(s) == "battle_retreat" and s.stack[-1]["seat"] == "athens"
+
+
+def test_retreat_is_offered_once_per_round_per_side() -> None:
+    # rule 6.2: a side may Retreat instead of firing its first block of the round
+    s = empty()
+    put(s, "ath_hop4", "phocis", 4)
+    put(s, "ath_hop2a", "phocis", 2)
+    put(s, "boe_hop4", "phocis", 4)
+    combat_only(s, "athens")
+    dice(s, 3, 3, 3, 3)
+    act(s, "fight")
+    dice(s, 3, 3, 3, 3, 3, 3)
+    act(s, "fight")  # Athens' two blocks both fire without a second question
+    assert kinds(s) == "battle_retreat" and s.stack[-2]["round"] == 2 and s.stack[-1]["seat"] == "sparta"
+    act(s, "retreat")
+    assert s.units["boe_hop4"]["area"] != "phocis"
+    assert s.prestige == -1  # rule 6.2: the winner gains Prestige (DESIGN +1)
+
+
+def test_assault_defenders_cannot_be_routed_and_double_defense() -> None:
+    # rules 6.3.3 and 8.1.1 (DESIGN): no routs against defenders inside a City; two hits remove one CV
+    s = empty()
+    put(s, "ath_hop4", "boeotia", 4)
+    put(s, "boe_hop4", "boeotia", 3, inside=True)
+    s.sieges["boeotia"] = {"since": -1, "by": "athens"}
+    combat_only(s, "athens")
+    dice(s, 1, 3, 4)  # besieged defenders cannot retreat, so Thebes fires at once: one hit
+    act(s, ("assault", "boeotia"))
+    assert s.units["ath_hop4"]["cv"] == 3
+    dice(s, 1, 1, 6, 3, 4)  # Athens: two hits and a six; then Thebes' second round does nothing
+    act(s, "fight")
+    battle = s.stack[-2] if kinds(s) == "battle_retreat" else None
+    assert s.units["boe_hop4"]["cv"] == 2  # two hits: one CV
+    assert battle is not None and battle["routed"] == []  # the sixes routed nobody
