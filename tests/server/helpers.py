@@ -30,7 +30,10 @@ def free_port() -> int:
 class Server:
     """A ``muster serve`` subprocess; ``start``/``kill``/``stop`` may be called repeatedly (restart tests)."""
 
-    def __init__(self, database_url: str, workdir: Path, bot_delay_ms: int = 0) -> None:
+    def __init__(self, database_url: str, workdir: Path, bot_delay_ms: int = 0,
+                 env: dict[str, str] | None = None, args: list[str] | None = None) -> None:
+        self.env = env or {}
+        self.args = args or []
         self.database_url = database_url
         self.workdir = workdir
         self.bot_delay_ms = bot_delay_ms
@@ -50,9 +53,10 @@ class Server:
     def start(self) -> None:
         """Start the process and wait until it answers."""
         cmd = [sys.executable, "-m", "muster.cli.main", "serve", "--port", str(self.port),
-               "--database-url", self.database_url, "--bot-delay-ms", str(self.bot_delay_ms)]
+               "--database-url", self.database_url, "--bot-delay-ms", str(self.bot_delay_ms), *self.args]
         log = (self.workdir / "server.log").open("ab")
-        self.proc = subprocess.Popen(cmd, cwd=self.workdir, stdout=log, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(cmd, cwd=self.workdir, stdout=log, stderr=subprocess.STDOUT,
+                                     env={**os.environ, **self.env})
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -78,6 +82,10 @@ class Server:
                 self.proc.wait(10)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+    def log(self) -> str:
+        """What the server wrote so far."""
+        return (self.workdir / "server.log").read_text(errors="replace")
 
     def client(self) -> httpx.Client:
         """An HTTP client for this server."""

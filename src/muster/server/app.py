@@ -20,6 +20,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDiscon
 
 from muster.ai import bot_names
 from muster.core import get_rules
+from muster.server.bots import pool_from_env
 from muster.server.db import make_engine, migrate
 from muster.server.hub import ApiError, Connection, Hub, LiveGame, hash_token, with_log
 from muster.server.replay import Replays
@@ -257,17 +258,18 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         await refuse(ws, exc)
         return
     await ws.accept()
-    conn = Connection(seat, ws.send_json)
-    live.conns.add(conn)
+    conn = Connection(seat, ws.send_text, lambda code: ws.close(code))
+    live.attach(conn)
     try:
-        await conn.send(with_log(seat_payload(live.game, live.id, live.version, seat, live.seats), conn))
-        while True:
+        live = await hub.fresh(live)
+        conn.push(with_log(seat_payload(live.game, live.id, live.version, seat, live.seats), conn))
+        while not conn.closed:
             text = await ws.receive_text()
             await _ws_message(hub, live, seat, conn, text)
     except (WebSocketDisconnect, WebSocketDisconnected):
         pass  # the client went away (possibly while we answered it); it reconnects if it wants
     finally:
-        live.conns.discard(conn)
+        conn.drop(None)
 
 
 async def watch_endpoint(ws: WebSocket) -> None:
@@ -281,16 +283,17 @@ async def watch_endpoint(ws: WebSocket) -> None:
         await refuse(ws, exc)
         return
     await ws.accept()
-    conn = Connection(None, ws.send_json)
-    live.conns.add(conn)
+    conn = Connection(None, ws.send_text, lambda code: ws.close(code))
+    live.attach(conn)
     try:
-        await conn.send(with_log(seat_payload(live.game, live.id, live.version, None, live.seats), conn))
-        while True:
+        live = await hub.fresh(live)
+        conn.push(with_log(seat_payload(live.game, live.id, live.version, None, live.seats), conn))
+        while not conn.closed:
             await ws.receive_text()  # spectators only listen; anything they send is ignored
     except (WebSocketDisconnect, WebSocketDisconnected):
         pass
     finally:
-        live.conns.discard(conn)
+        conn.drop(None)
 
 
 async def _ws_message(hub: Hub, live: LiveGame, seat: str, conn: Connection, text: str) -> None:
@@ -305,19 +308,21 @@ async def _ws_message(hub: Hub, live: LiveGame, seat: str, conn: Connection, tex
             raise ApiError(400, "malformed", "a message is a JSON object with a 'type'")
         msg_id = msg.get("id")
         kind = msg.get("type")
+        def ack(version: int) -> None:  # the acting socket hears first, before the state goes out
+            conn.push({"type": "ack", "id": msg_id, "version": version})
+
         if kind == "action":
-            version = await hub.act(live, seat, msg.get("version"), msg.get("action"))
+            await hub.act(live, seat, msg.get("version"), msg.get("action"), ack=ack)
         elif kind == "undo":
-            version = await hub.undo(live, seat, msg.get("version"))
+            await hub.undo(live, seat, msg.get("version"), ack=ack)
         elif kind == "sync":
+            await hub.fresh(live)
             conn.log_sent, conn.svg_sent = 0, None
-            await conn.send(with_log(seat_payload(live.game, live.id, live.version, seat, live.seats), conn))
-            return
+            conn.push(with_log(seat_payload(live.game, live.id, live.version, seat, live.seats), conn))
         else:
             raise ApiError(400, "malformed", f"unknown message type {kind!r} (use action, undo or sync)")
-        await conn.send({"type": "ack", "id": msg_id, "version": version})
     except ApiError as exc:
-        await conn.send({**exc.to_json(), "id": msg_id})
+        conn.push({**exc.to_json(), "id": msg_id})
 
 
 def page(name: str) -> Any:
@@ -344,7 +349,7 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None)
         """Migrate the database, build the hub and wake waiting bots; stop them at shutdown."""
         engine = make_engine(url)
         await to_thread.run_sync(migrate, engine)
-        app.state.hub = Hub(Store(engine), delay)
+        app.state.hub = Hub(Store(engine), delay, bots=pool_from_env())
         app.state.replays = Replays()
         await app.state.hub.resume_bots()
         try:
