@@ -32,7 +32,7 @@ from muster.core import (
 )
 from muster.server.bots import BotPool, Job, check_spec
 from muster.server.bus import Bus
-from muster.server.store import GroupWriter, SeatInfo, StaleWriteError, Store, StoredGame, Summary
+from muster.server.store import GroupWriter, SeatInfo, StaleWriteError, Store, StoredGame, Summary, Write
 from muster.server.views import seat_payload
 
 log = logging.getLogger("muster.server")
@@ -326,8 +326,8 @@ class Hub:
                 raise ApiError(409, "illegal", str(exc)) from exc
             step = len(old_actions)
             action_json = action.to_json()
-            await self._commit(live, old_state, old_actions, lambda db, new: self.store.append_in(
-                db, live.id, expected, step, seat, action_json, new))
+            await self._commit(live, old_state, old_actions, lambda new: Write(
+                live.id, expected, new, step=step, seat=seat, action=action_json))
             new_version = live.version
         if ack:
             ack(new_version)
@@ -347,8 +347,7 @@ class Hub:
             except UndoError as exc:
                 raise ApiError(409, "undo", str(exc)) from exc
             keep = len(game.actions)
-            await self._commit(live, old_state, old_actions, lambda db, new: self.store.truncate_in(
-                db, live.id, expected, keep, new))
+            await self._commit(live, old_state, old_actions, lambda new: Write(live.id, expected, new, keep=keep))
             new_version = live.version
         if ack:
             ack(new_version)
@@ -356,7 +355,8 @@ class Hub:
         self.changed(live)
         return new_version
 
-    async def _commit(self, live: LiveGame, old_state: Any, old_actions: list[Action], write: Any) -> None:
+    async def _commit(self, live: LiveGame, old_state: Any, old_actions: list[Action],
+                      write: Callable[[Summary], Write]) -> None:
         """Store the change just made to ``live.game``, and only then let anyone see it.
 
         Until the write commits, the game shows its stored position (``old_state``): a reader never
@@ -369,7 +369,7 @@ class Hub:
         new_state, new_actions = game.state, list(game.actions)
         game.state, game.actions = old_state, old_actions
         try:
-            await asyncio.wrap_future(self.writer.submit(lambda db: write(db, summary)))
+            await asyncio.wrap_future(self.writer.submit(write(summary)))
         except StaleWriteError as exc:
             live.stale = True  # our copy is behind the database: rebuilt in place before its next use
             raise ApiError(409, "stale", str(exc)) from exc

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import queue
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from muster.server.db import ActionRow, GameRow, SeatRow, utcnow
+from muster.server.db import SQLITE_PRAGMAS, ActionRow, GameRow, SeatRow, utcnow
 
 _SUMMARISE = (
     update(GameRow)
@@ -173,29 +174,62 @@ class Store:
             return [r[0] for r in rows]
 
 
-Job = tuple[Callable[[Session], None], "Future[None]"]
+@dataclass(frozen=True)
+class Write:
+    """One change for the group writer: append an action (``step``, ``seat``, ``action``) or, with
+    ``keep`` set, undo back to ``keep`` actions; both move the game from ``expected`` to ``summary``."""
+
+    game_id: str
+    expected: int
+    summary: Summary
+    step: int = 0
+    seat: str = ""
+    action: Any = None
+    keep: int | None = None
+
+
+Job = tuple[Write, "Future[None]"]
 
 
 class GroupWriter:
-    """Group commit: one thread writes every change, committing whatever queued up together.
+    """Group commit in plain SQL: one thread writes every change, committing whatever queued up together.
 
     Each change is acknowledged only after the transaction holding it committed (one fsync serves
     many games), so durability before acknowledgement holds at a far higher rate than one commit
-    per action. If a batch fails, its changes are retried one by one, so one bad change cannot sink
-    the others.
+    per action. The statements are plain, prepared SQL on the driver's own connection (the ORM cost
+    more than the database itself). Each change checks the game's version and the step: a change
+    that lost a race fails alone with :class:`StaleWriteError`; if a batch fails otherwise, its
+    changes are retried one by one, so one bad change cannot sink the others.
+
+    ``window_ms``: after the first change of a batch, wait this long for more to join it (0 by
+    default: under load, changes queue up while the previous commit runs anyway).
     """
 
-    def __init__(self, store: Store, max_batch: int = 256) -> None:
+    def __init__(self, store: Store, max_batch: int = 512, window_ms: float = 0.0,
+                 notify: Callable[[list[Write]], list[tuple[str, str]]] | None = None) -> None:
         self.store = store
         self.max_batch = max_batch
+        self.window_ms = window_ms
+        self.notify = notify
         self._queue: queue.Queue[Job | None] = queue.Queue()
+        dialect = store.engine.dialect
+        self._sqlite = dialect.name == "sqlite"
+        mark = "?" if dialect.paramstyle == "qmark" else "%s"
+        self._insert = (f"INSERT INTO actions (game_id, step, seat, action, created_at) VALUES "
+                        f"({mark}, {mark}, {mark}, {mark}, {mark}) ON CONFLICT DO NOTHING")
+        self._update = (f"UPDATE games SET version = {mark}, steps = {mark}, active_seat = {mark}, status = {mark}, "
+                        f"winner = {mark}, result = {mark}, updated_at = {mark} WHERE id = {mark} AND version = {mark}")
+        self._unstep = f"DELETE FROM actions WHERE game_id = {mark} AND step = {mark}"
+        self._truncate = f"DELETE FROM actions WHERE game_id = {mark} AND step >= {mark}"
+        self._notify = f"SELECT pg_notify({mark}, {mark})"
+        self._conn: Any = None
         self._thread = threading.Thread(target=self._run, name="muster-db-writer", daemon=True)
         self._thread.start()
 
-    def submit(self, change: Callable[[Session], None]) -> Future[None]:
+    def submit(self, write: Write) -> Future[None]:
         """Queue a change; the future completes once it is committed (or fails with its error)."""
         future: Future[None] = Future()
-        self._queue.put((change, future))
+        self._queue.put((write, future))
         return future
 
     def close(self) -> None:
@@ -203,12 +237,25 @@ class GroupWriter:
         self._queue.put(None)
         self._thread.join(30)
 
+    def _connect(self) -> Any:
+        if self._sqlite:
+            import sqlite3
+
+            conn = sqlite3.connect(self.store.engine.url.database or ":memory:", isolation_level=None,
+                                   check_same_thread=False, timeout=10)
+            for pragma in SQLITE_PRAGMAS:
+                conn.execute(pragma)
+            return conn
+        return self.store.engine.raw_connection().driver_connection
+
     def _run(self) -> None:
         while True:
             first = self._queue.get()
             if first is None:
                 return
             batch = [first]
+            if self.window_ms:
+                time.sleep(self.window_ms / 1000)
             stop = False
             while len(batch) < self.max_batch:
                 try:
@@ -221,28 +268,70 @@ class GroupWriter:
                 batch.append(item)
             self._commit(batch)
             if stop:
+                if self._conn is not None:
+                    self._conn.close()
                 return
+
+    def _timestamp(self) -> Any:
+        now = utcnow()
+        # SQLAlchemy's SQLite DateTime stores this text form; PostgreSQL takes the datetime itself
+        return now.strftime("%Y-%m-%d %H:%M:%S.%f") if self._sqlite else now
+
+    def _apply(self, cur: Any, write: Write, now: Any) -> Exception | None:
+        """Run one change's statements; a lost race comes back as a StaleWriteError (nothing of it applied)."""
+        s = write.summary
+        result = json.dumps(s.result) if s.result else None
+        if write.keep is None:
+            cur.execute(self._insert, (write.game_id, write.step, write.seat, json.dumps(write.action), now))
+            if cur.rowcount != 1:
+                return StaleWriteError(f"step {write.step} of game {write.game_id} is already taken")
+        cur.execute(self._update, (s.version, s.steps, s.active_seat, s.status, s.winner, result, now,
+                                   write.game_id, write.expected))
+        if cur.rowcount != 1:
+            if write.keep is None:
+                cur.execute(self._unstep, (write.game_id, write.step))
+            return StaleWriteError(f"game {write.game_id} is no longer at version {write.expected}")
+        if write.keep is not None:
+            cur.execute(self._truncate, (write.game_id, write.keep))
+        return None
+
+    def _transaction(self, batch: list[Job]) -> list[Exception | None]:
+        if self._conn is None:
+            self._conn = self._connect()
+        conn = self._conn
+        now = self._timestamp()
+        cur = conn.cursor()
+        try:
+            if self._sqlite:
+                cur.execute("BEGIN IMMEDIATE")
+            outcomes = [self._apply(cur, write, now) for write, _ in batch]
+            if self.notify:
+                done = [write for (write, _), failed in zip(batch, outcomes, strict=True) if failed is None]
+                for channel, payload in self.notify(done):  # delivered with the commit, in commit order
+                    cur.execute(self._notify, (channel, payload))
+            cur.execute("COMMIT") if self._sqlite else conn.commit()
+            return outcomes
+        except BaseException:
+            try:
+                cur.execute("ROLLBACK") if self._sqlite else conn.rollback()
+            except Exception:
+                self._conn = None  # a broken connection: open a fresh one next time
+            raise
+        finally:
+            cur.close()
 
     def _commit(self, batch: list[Job]) -> None:
         try:
-            with self.store.session() as s, s.begin():
-                for change, _ in batch:
-                    change(s)
-        except Exception:
+            outcomes = self._transaction(batch)
+        except Exception as exc:
             if len(batch) == 1:
-                self._one(batch[0])
+                batch[0][1].set_exception(exc)
                 return
             for job in batch:  # find the culprit: each change alone in its own transaction
-                self._one(job)
+                self._commit([job])
             return
-        for _, future in batch:
-            future.set_result(None)
-
-    def _one(self, job: Job) -> None:
-        change, future = job
-        try:
-            self.store.write(change)
-        except Exception as exc:  # handed to the waiting request, which reports it
-            future.set_exception(exc)
-        else:
-            future.set_result(None)
+        for (_, future), failed in zip(batch, outcomes, strict=True):
+            if failed is None:
+                future.set_result(None)
+            else:
+                future.set_exception(failed)
