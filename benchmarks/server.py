@@ -194,7 +194,7 @@ async def drive(base: str, games: int, seconds: float, think: float, label: str,
     ws_base = base.replace("http://", "ws://")
     start = time.monotonic()
     stop_at = start + seconds
-    tasks = [asyncio.create_task(seat_client(f"{ws_base}/ws/{t}", i, stats, stop_at, think))
+    tasks = [asyncio.create_task(seat_client(f"{ws_base}/ws/{t}?board=0", i, stats, stop_at, think))
              for i, t in enumerate(tokens)]
     sampled = False
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[done]} actions"),

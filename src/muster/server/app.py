@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, TypeVar
 
+import orjson
 from anyio import to_thread
 from pydantic import BaseModel, Field, ValidationError
 from starlette.applications import Starlette
@@ -258,11 +259,11 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         await refuse(ws, exc)
         return
     await ws.accept()
-    conn = Connection(seat, ws.send_text, lambda code: ws.close(code))
+    conn = Connection(seat, ws.send_text, lambda code: ws.close(code), drawing=ws.query_params.get("board") != "0")
     live.attach(conn)
     try:
         live = await hub.fresh(live)
-        conn.push(with_log(seat_payload(live.game, live.id, live.version, seat, live.seats), conn))
+        conn.push(with_log(seat_payload(live.game, live.id, live.version, seat, live.seats, conn.drawing), conn))
         while not conn.closed:
             text = await ws.receive_text()
             await _ws_message(hub, live, seat, conn, text)
@@ -283,11 +284,11 @@ async def watch_endpoint(ws: WebSocket) -> None:
         await refuse(ws, exc)
         return
     await ws.accept()
-    conn = Connection(None, ws.send_text, lambda code: ws.close(code))
+    conn = Connection(None, ws.send_text, lambda code: ws.close(code), drawing=ws.query_params.get("board") != "0")
     live.attach(conn)
     try:
         live = await hub.fresh(live)
-        conn.push(with_log(seat_payload(live.game, live.id, live.version, None, live.seats), conn))
+        conn.push(with_log(seat_payload(live.game, live.id, live.version, None, live.seats, conn.drawing), conn))
         while not conn.closed:
             await ws.receive_text()  # spectators only listen; anything they send is ignored
     except (WebSocketDisconnect, WebSocketDisconnected):
@@ -301,7 +302,7 @@ async def _ws_message(hub: Hub, live: LiveGame, seat: str, conn: Connection, tex
     msg_id: Any = None
     try:
         try:
-            msg = json.loads(text)
+            msg = orjson.loads(text)
         except ValueError as exc:
             raise ApiError(400, "malformed", f"message is not JSON: {exc}") from exc
         if not isinstance(msg, dict):
@@ -318,7 +319,7 @@ async def _ws_message(hub: Hub, live: LiveGame, seat: str, conn: Connection, tex
         elif kind == "sync":
             await hub.fresh(live)
             conn.log_sent, conn.svg_sent = 0, None
-            conn.push(with_log(seat_payload(live.game, live.id, live.version, seat, live.seats), conn))
+            conn.push(with_log(seat_payload(live.game, live.id, live.version, seat, live.seats, conn.drawing), conn))
         else:
             raise ApiError(400, "malformed", f"unknown message type {kind!r} (use action, undo or sync)")
     except ApiError as exc:

@@ -71,8 +71,11 @@ class Connection:
     """
 
     def __init__(self, seat: str | None, send_text: Callable[[str], Awaitable[None]],
-                 close: Callable[[int], Awaitable[None]], max_queue: int = 64, send_timeout: float = 5.0) -> None:
+                 close: Callable[[int], Awaitable[None]], max_queue: int = 64, send_timeout: float = 5.0,
+                 drawing: bool = True) -> None:
         self.seat = seat
+        self.drawing = drawing
+        """Whether this client wants the board drawing (``?board=0``: it draws the board itself)."""
         self._send_text = send_text
         self._close = close
         self.max_queue = max_queue
@@ -404,11 +407,12 @@ class Hub:
 
     def broadcast(self, live: LiveGame) -> None:
         """Queue for each connection the state as its seat may see it (never waits for a client)."""
-        cache: dict[str | None, dict[str, Any]] = {}
+        cache: dict[tuple[str | None, bool], dict[str, Any]] = {}
         for conn in list(live.conns):
-            if conn.seat not in cache:
-                cache[conn.seat] = seat_payload(live.game, live.id, live.version, conn.seat, live.seats)
-            conn.push(with_log(cache[conn.seat], conn))
+            key = (conn.seat, conn.drawing)
+            if key not in cache:
+                cache[key] = seat_payload(live.game, live.id, live.version, conn.seat, live.seats, conn.drawing)
+            conn.push(with_log(cache[key], conn))
 
     # --- other server processes ---------------------------------------------------------------
     async def remote_change(self, game_id: str, version: int, kind: str, detail: Any) -> None:

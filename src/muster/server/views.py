@@ -80,8 +80,10 @@ def phase_of(view: dict[str, Any]) -> str:
 
 
 def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
-                 seats: dict[str, SeatInfo]) -> dict[str, Any]:
-    """The full state message for ``seat`` (None: spectator); its ``log`` holds every line."""
+                 seats: dict[str, SeatInfo], drawing: bool = True) -> dict[str, Any]:
+    """The full state message for ``seat`` (None: spectator); its ``log`` holds every line.
+
+    ``drawing=False``: no board drawing (``svg`` null), for clients that draw the board themselves."""
     view = game.view(seat)
     lines: list[str] = list(view.pop("log", []))
     active = game.active_seat
@@ -112,7 +114,7 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
         # discards by name only: they are long lists, and every card's full face is at /api/cards
         "discards": {deck: [card_title(n) for n in cards] for deck, cards in view["discards"].items()},
         "hand_counts": {s: (len(h) if isinstance(h, list) else h["count"]) for s, h in view["hands"].items()},
-        "svg": board_svg(game.state),
+        "svg": board_svg(game.state) if drawing else None,
         "outcome": outcome.to_json() if outcome else None,
         "seats": {s: {"kind": info.kind, "bot": info.bot_spec} for s, info in seats.items()},
         "log_from": 0,
