@@ -12,6 +12,8 @@ def serve(
                                      help="Any SQLAlchemy URL: sqlite:///path or postgresql://user@host/db."),
     bot_delay_ms: int = typer.Option(400, "--bot-delay-ms", min=0, max=10_000,
                                      help="Default pause before each bot move, so people can follow it."),
+    workers: int = typer.Option(1, "--workers", min=1, max=64,
+                                help="Server processes sharing the port (one per core uses every core)."),
 ) -> None:
     """Serve the web app: play Freedom! in the browser against a bot or a person."""
     import uvicorn
@@ -20,11 +22,14 @@ def serve(
 
     check_database(database_url)
 
-    typer.echo(f"muster: serving on http://{host}:{port} (database {database_url.split('@')[-1]})")
-    # No access log: seat tokens travel in URLs and must not end up in log files. No per-message
-    # deflate: it cost a third of the server's CPU under load, and most messages are small deltas.
-    uvicorn.run(create_app(database_url, bot_delay_ms), host=host, port=port, access_log=False,
-                log_level="warning", ws_max_size=64 * 1024, ws_per_message_deflate=False)
+    from muster.server.cluster import UVICORN_OPTIONS, serve_workers
+
+    typer.echo(f"muster: serving on http://{host}:{port} (database {database_url.split('@')[-1]}"
+               f"{f', {workers} processes' if workers > 1 else ''})")
+    if workers > 1:
+        serve_workers(host, port, database_url, bot_delay_ms, workers)
+        return
+    uvicorn.run(create_app(database_url, bot_delay_ms), host=host, port=port, **UVICORN_OPTIONS)
 
 
 def check_database(url: str) -> None:

@@ -22,6 +22,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDiscon
 from muster.ai import bot_names
 from muster.core import get_rules
 from muster.server.bots import pool_from_env
+from muster.server.bus import bus_from_env
 from muster.server.db import make_engine, migrate
 from muster.server.hub import ApiError, Connection, Hub, LiveGame, hash_token, with_log
 from muster.server.replay import Replays
@@ -350,8 +351,10 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None)
         """Migrate the database, build the hub and wake waiting bots; stop them at shutdown."""
         engine = make_engine(url)
         await to_thread.run_sync(migrate, engine)
-        app.state.hub = Hub(Store(engine), delay, bots=pool_from_env())
+        bus = bus_from_env(url)
+        app.state.hub = Hub(Store(engine), delay, bots=pool_from_env(), bus=bus)
         app.state.replays = Replays()
+        await bus.start(app.state.hub.remote_change)
         await app.state.hub.resume_bots()
         try:
             yield

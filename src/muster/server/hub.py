@@ -15,7 +15,7 @@ import random
 import secrets
 from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import orjson
@@ -199,6 +199,9 @@ class Hub:
         if game_id in self.games:
             live = self.games.pop(game_id)  # move to the end: the dict's order is least recently used first
             self.games[game_id] = live
+            if self.bus.size > 1 and not live.stale:  # read your writes made through another process
+                stored_version = await to_thread.run_sync(self.store.version_of, game_id)
+                live.stale = stored_version is not None and stored_version > live.version
             return await self.fresh(live)
         lock = self._loading.setdefault(game_id, asyncio.Lock())
         try:
@@ -292,7 +295,8 @@ class Hub:
                                  delay, seats, live.summary())
         self.games[game_id] = live
         self._evict()
-        self.bus.publish(game_id, 0, "new", None)
+        if self.bus.size > 1:
+            await to_thread.run_sync(self.bus.announce, game_id, self._bot_turn(live, game.active_seat))
         self.schedule_bot(live)
         return game_id, tokens
 
@@ -316,7 +320,7 @@ class Hub:
         except MalformedActionError as exc:
             raise ApiError(400, "malformed", str(exc)) from exc
         async with live.lock:
-            await self._catch_up(live)
+            await self._catch_up(live, version)
             self._check_version(live, version)
             active = live.game.active_seat
             if active is not None and seat != active:
@@ -329,19 +333,20 @@ class Hub:
                 raise ApiError(409, "illegal", str(exc)) from exc
             step = len(old_actions)
             action_json = action.to_json()
-            await self._commit(live, old_state, old_actions, lambda new: Write(
-                live.id, expected, new, step=step, seat=seat, action=action_json))
+            bot_turn = await self._commit(live, old_state, old_actions, lambda new: Write(
+                live.id, expected, new, step=step, seat=seat, action=action_json), "act", [seat, action_json])
             new_version = live.version
         if ack:
             ack(new_version)
-        self.bus.publish(live.id, new_version, "act", [seat, action_json])
+        if not self.bus.in_transaction():
+            self.bus.publish(live.id, new_version, "act", [seat, action_json], bot_turn)
         self.changed(live)
         return new_version
 
     async def undo(self, live: LiveGame, seat: str, version: Any, ack: Callable[[int], None] | None = None) -> int:
         """Take back ``seat``'s current turn (when the rules allow it)."""
         async with live.lock:
-            await self._catch_up(live)
+            await self._catch_up(live, version)
             self._check_version(live, version)
             game, expected = live.game, live.version
             old_state, old_actions = game.state, list(game.actions)
@@ -350,17 +355,20 @@ class Hub:
             except UndoError as exc:
                 raise ApiError(409, "undo", str(exc)) from exc
             keep = len(game.actions)
-            await self._commit(live, old_state, old_actions, lambda new: Write(live.id, expected, new, keep=keep))
+            bot_turn = await self._commit(live, old_state, old_actions,
+                                          lambda new: Write(live.id, expected, new, keep=keep), "undo", keep)
             new_version = live.version
         if ack:
             ack(new_version)
-        self.bus.publish(live.id, new_version, "undo", keep)
+        if not self.bus.in_transaction():
+            self.bus.publish(live.id, new_version, "undo", keep, bot_turn)
         self.changed(live)
         return new_version
 
     async def _commit(self, live: LiveGame, old_state: Any, old_actions: list[Action],
-                      write: Callable[[Summary], Write]) -> None:
-        """Store the change just made to ``live.game``, and only then let anyone see it.
+                      write: Callable[[Summary], Write], kind: str, detail: Any) -> bool:
+        """Store the change just made to ``live.game``, and only then let anyone see it. Returns whether
+        it is now a bot's turn.
 
         Until the write commits, the game shows its stored position (``old_state``): a reader never
         sees, and a player never acts on, a change that could still be lost or refused.
@@ -371,8 +379,12 @@ class Hub:
                           summary.result)
         new_state, new_actions = game.state, list(game.actions)
         game.state, game.actions = old_state, old_actions
+        change = write(summary)
+        bot_turn = self._bot_turn(live, summary.active_seat)
+        if self.bus.in_transaction():
+            change = replace(change, note=self.bus.notification(live.id, summary.version, kind, detail, bot_turn))
         try:
-            await asyncio.wrap_future(self.writer.submit(write(summary)))
+            await asyncio.wrap_future(self.writer.submit(change))
         except StaleWriteError as exc:
             live.stale = True  # our copy is behind the database: rebuilt in place before its next use
             raise ApiError(409, "stale", str(exc)) from exc
@@ -381,10 +393,18 @@ class Hub:
             raise ApiError(503, "storage", "the change could not be stored; nothing was changed") from exc
         game.state, game.actions = new_state, new_actions
         live.version += 1
+        return bot_turn
 
-    async def _catch_up(self, live: LiveGame) -> None:
+    @staticmethod
+    def _bot_turn(live: LiveGame, seat: str | None) -> bool:
+        return seat is not None and live.seats[seat].kind == "bot"
+
+    async def _catch_up(self, live: LiveGame, client_version: Any = None) -> None:
         """With the game's lock held: rebuild a copy known to be behind the database, in place (so
-        every connection holding it sees the current game)."""
+        every connection holding it sees the current game). A client that sent a newer version than
+        ours saw it from another server process: ours is behind too."""
+        if isinstance(client_version, int) and client_version > live.version and self.bus.size > 1:
+            live.stale = True
         if not live.stale:
             return
         stored = await to_thread.run_sync(self.store.load, live.id)
@@ -415,12 +435,12 @@ class Hub:
             conn.push(with_log(cache[key], conn))
 
     # --- other server processes ---------------------------------------------------------------
-    async def remote_change(self, game_id: str, version: int, kind: str, detail: Any) -> None:
+    async def remote_change(self, game_id: str, version: int, kind: str, detail: Any, bot_turn: bool) -> None:
         """Another server process committed a change of ``game_id`` (now at ``version``): bring our copy
         up to date (one action applied, or a rebuild), push it to our clients, wake our bots."""
         live = self.games.get(game_id)
         if live is None:
-            if self.bus.owns(game_id) and not self.closing:
+            if bot_turn and self.bus.owns(game_id) and not self.closing:
                 with contextlib.suppress(ApiError):
                     self.schedule_bot(await self.get(game_id))  # loaded from the database: current
             return

@@ -5,6 +5,7 @@ The functions are synchronous (SQLAlchemy core/ORM); the web app calls them in w
 
 from __future__ import annotations
 
+import fcntl
 import json
 import queue
 import threading
@@ -108,6 +109,12 @@ class Store:
             return StoredGame(row.id, row.game, row.seed, json.loads(row.options), row.rules_version, row.version,
                               row.bot_delay_ms, seats, actions)
 
+    def version_of(self, game_id: str) -> int | None:
+        """The stored version of a game (None if there is no such game)."""
+        with self.engine.connect() as conn:
+            found = conn.execute(select(GameRow.version).where(GameRow.id == game_id)).first()
+            return int(found[0]) if found else None
+
     def seat_for_token(self, token_hash: str) -> tuple[str, str] | None:
         """(game id, seat) claimed by a token hash, or None."""
         with self.session() as s:
@@ -186,6 +193,8 @@ class Write:
     seat: str = ""
     action: Any = None
     keep: int | None = None
+    note: tuple[str, str] | None = None
+    """``pg_notify`` channel and payload, sent in the same transaction (PostgreSQL fan-out)."""
 
 
 Job = tuple[Write, "Future[None]"]
@@ -205,12 +214,10 @@ class GroupWriter:
     default: under load, changes queue up while the previous commit runs anyway).
     """
 
-    def __init__(self, store: Store, max_batch: int = 512, window_ms: float = 0.0,
-                 notify: Callable[[list[Write]], list[tuple[str, str]]] | None = None) -> None:
+    def __init__(self, store: Store, max_batch: int = 512, window_ms: float = 0.0) -> None:
         self.store = store
         self.max_batch = max_batch
         self.window_ms = window_ms
-        self.notify = notify
         self._queue: queue.Queue[Job | None] = queue.Queue()
         dialect = store.engine.dialect
         self._sqlite = dialect.name == "sqlite"
@@ -223,6 +230,8 @@ class GroupWriter:
         self._truncate = f"DELETE FROM actions WHERE game_id = {mark} AND step >= {mark}"
         self._notify = f"SELECT pg_notify({mark}, {mark})"
         self._conn: Any = None
+        self._lock_file: Any = None
+        self._raw: Any = None
         self._thread = threading.Thread(target=self._run, name="muster-db-writer", daemon=True)
         self._thread.start()
 
@@ -241,12 +250,19 @@ class GroupWriter:
         if self._sqlite:
             import sqlite3
 
-            conn = sqlite3.connect(self.store.engine.url.database or ":memory:", isolation_level=None,
-                                   check_same_thread=False, timeout=10)
+            path = self.store.engine.url.database or ":memory:"
+            if path != ":memory:" and self._lock_file is None:
+                # Writers of several server processes take turns through this lock: a waiting writer
+                # sleeps in the kernel and wakes the moment the other commits, where SQLite's own busy
+                # handler would poll with growing sleeps.
+                self._lock_file = open(path + "-writer.lock", "a+b")  # noqa: SIM115 (held for the writer's life)
+            conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=10)
             for pragma in SQLITE_PRAGMAS:
                 conn.execute(pragma)
             return conn
-        return self.store.engine.raw_connection().driver_connection
+        # Held for the writer's whole life: the pool must not hand this connection to anyone else.
+        self._raw = self.store.engine.raw_connection()
+        return self._raw.driver_connection
 
     def _run(self) -> None:
         while True:
@@ -268,8 +284,12 @@ class GroupWriter:
                 batch.append(item)
             self._commit(batch)
             if stop:
-                if self._conn is not None:
+                if self._raw is not None:
+                    self._raw.close()
+                elif self._conn is not None:
                     self._conn.close()
+                if self._lock_file is not None:
+                    self._lock_file.close()
                 return
 
     def _timestamp(self) -> Any:
@@ -301,24 +321,29 @@ class GroupWriter:
         conn = self._conn
         now = self._timestamp()
         cur = conn.cursor()
+        if self._lock_file is not None:
+            fcntl.flock(self._lock_file, fcntl.LOCK_EX)
         try:
             if self._sqlite:
                 cur.execute("BEGIN IMMEDIATE")
             outcomes = [self._apply(cur, write, now) for write, _ in batch]
-            if self.notify:
-                done = [write for (write, _), failed in zip(batch, outcomes, strict=True) if failed is None]
-                for channel, payload in self.notify(done):  # delivered with the commit, in commit order
-                    cur.execute(self._notify, (channel, payload))
+            for (write, _), failed in zip(batch, outcomes, strict=True):
+                if failed is None and write.note:  # delivered with the commit, in commit order
+                    cur.execute(self._notify, write.note)
             cur.execute("COMMIT") if self._sqlite else conn.commit()
             return outcomes
         except BaseException:
             try:
                 cur.execute("ROLLBACK") if self._sqlite else conn.rollback()
-            except Exception:
-                self._conn = None  # a broken connection: open a fresh one next time
+            except Exception:  # a broken connection: open a fresh one next time
+                if self._raw is not None:
+                    self._raw.invalidate()
+                self._conn = self._raw = None
             raise
         finally:
             cur.close()
+            if self._lock_file is not None:
+                fcntl.flock(self._lock_file, fcntl.LOCK_UN)
 
     def _commit(self, batch: list[Job]) -> None:
         try:
