@@ -129,28 +129,55 @@ class Stats:
     dropped: int = 0
 
 
-async def seat_client(url: str, seed: int, stats: Stats, stop_at: float, think: float) -> None:
+@dataclass
+class Clock:
+    """When the measured period starts and stops (set once every client is connected)."""
+
+    start: asyncio.Event = field(default_factory=asyncio.Event)
+    stop_at: float = float("inf")
+    connected: int = 0
+
+
+async def seat_client(url: str, seed: int, stats: Stats, clock: Clock, think: float,
+                      gate: asyncio.Semaphore) -> None:
     """Play one seat: when the newest state offers legal actions, wait ``think`` seconds on average,
-    send a random one and time its acknowledgement."""
+    send a random one and time its acknowledgement. Connects first; acts once the clock starts."""
     chooser = random.Random(seed)
     latest: dict[str, Any] | None = None
     sent_at: float | None = None
     try:
-        async with websockets.connect(url, max_size=2**24, open_timeout=60, ping_interval=None,
-                                      compression=None) as ws:
-            while time.monotonic() < stop_at:
+        async with gate:
+            ws = await websockets.connect(url, max_size=2**24, open_timeout=120, ping_interval=None,
+                                          compression=None)
+            first = await ws.recv()
+        async with ws:
+            latest = orjson.loads(first)
+            clock.connected += 1
+            await clock.start.wait()
+            while True:
+                if sent_at is None and latest and latest.get("legal"):
+                    action = chooser.choice(latest["legal"])["action"]
+                    version = latest["version"]
+                    latest = None  # wait for the state that follows our action before choosing again
+                    if think:
+                        await asyncio.sleep(chooser.uniform(0, 2 * think))
+                    if time.monotonic() >= clock.stop_at:
+                        return
+                    sent_at = time.perf_counter()
+                    await ws.send(orjson.dumps({"type": "action", "version": version, "action": action}).decode())
                 try:
-                    raw = await asyncio.wait_for(ws.recv(), timeout=max(0.01, stop_at - time.monotonic()))
+                    raw = await asyncio.wait_for(ws.recv(), timeout=max(0.01, clock.stop_at - time.monotonic()))
                 except TimeoutError:
-                    break
+                    return
                 message = orjson.loads(raw)
                 kind = message["type"]
                 if kind == "state":
                     stats.push_bytes.append(len(raw))
-                    latest = message
                     if message.get("outcome"):
                         stats.finished += 1
                         return
+                    # a newer state may follow at once (the other seat's bot-free reply): keep the latest
+                    latest = message
                 elif kind == "ack" and sent_at is not None:
                     stats.latencies.append(time.perf_counter() - sent_at)
                     sent_at = None
@@ -158,17 +185,7 @@ async def seat_client(url: str, seed: int, stats: Stats, stop_at: float, think: 
                     stats.refused += 1
                     stats.errors.append(message["error"])
                     sent_at = None
-                if sent_at is None and latest and latest["legal"]:
-                    action = chooser.choice(latest["legal"])["action"]
-                    version = latest["version"]
-                    latest = None  # wait for the state that follows our action before choosing again
-                    if think:
-                        await asyncio.sleep(chooser.uniform(0, 2 * think))
-                        if time.monotonic() >= stop_at:
-                            break
-                    sent_at = time.perf_counter()
-                    await ws.send(orjson.dumps({"type": "action", "version": version, "action": action}).decode())
-    except (OSError, websockets.WebSocketException):
+    except (OSError, TimeoutError, websockets.WebSocketException):
         stats.dropped += 1
 
 
@@ -187,27 +204,35 @@ async def create_games(base: str, games: int) -> list[str]:
 
 
 async def drive(base: str, games: int, seconds: float, think: float, label: str,
-                on_running: Any = None) -> tuple[Stats, float]:
-    """Create the games, then run every seat's client concurrently for ``seconds``."""
+                on_start: Any = None, on_running: Any = None) -> tuple[Stats, float]:
+    """Create the games, connect every seat, then let them all play for ``seconds``."""
     stats = Stats()
     tokens = await create_games(base, games)
     ws_base = base.replace("http://", "ws://")
-    start = time.monotonic()
-    stop_at = start + seconds
-    tasks = [asyncio.create_task(seat_client(f"{ws_base}/ws/{t}?board=0", i, stats, stop_at, think))
+    clock = Clock()
+    gate = asyncio.Semaphore(50)  # connecting: a few at a time, like people arriving
+    tasks = [asyncio.create_task(seat_client(f"{ws_base}/ws/{t}?board=0", i, stats, clock, think, gate))
              for i, t in enumerate(tokens)]
+    deadline = time.monotonic() + 300
+    while clock.connected + stats.dropped < len(tasks) and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    if on_start:
+        on_start()
+    start = time.monotonic()
+    clock.stop_at = start + seconds
+    clock.start.set()
     sampled = False
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[done]} actions"),
                   TimeRemainingColumn(), console=console) as progress:
         bar = progress.add_task(label, total=seconds, done=0)
-        while not all(t.done() for t in tasks) and time.monotonic() < stop_at:
+        while not all(t.done() for t in tasks) and time.monotonic() < clock.stop_at:
             await asyncio.sleep(0.25)
             progress.update(bar, completed=time.monotonic() - start, done=len(stats.latencies))
             if on_running and not sampled and time.monotonic() > start + seconds * 0.8:
                 on_running()
                 sampled = True
     await asyncio.gather(*tasks, return_exceptions=True)
-    return stats, time.monotonic() - start
+    return stats, min(time.monotonic(), clock.stop_at) - start
 
 
 def run_phase(database_url: str, extra: list[str], games: int, seconds: float, think: float,
@@ -224,10 +249,12 @@ def run_phase(database_url: str, extra: list[str], games: int, seconds: float, t
         try:
             time.sleep(0.5)
             idle = rss_mb(proc.pid)
-            before = cpu_seconds(proc.pid)
-            stats, elapsed = asyncio.run(drive(f"http://127.0.0.1:{port}", games, seconds, think, label,
-                                               on_running=lambda: memory.update(rss=rss_mb(proc.pid))))
-            cpu = cpu_seconds(proc.pid) - before
+            before = {"cpu": cpu_seconds(proc.pid)}
+            stats, elapsed = asyncio.run(drive(
+                f"http://127.0.0.1:{port}", games, seconds, think, label,
+                on_start=lambda: before.update(cpu=cpu_seconds(proc.pid)),
+                on_running=lambda: memory.update(rss=rss_mb(proc.pid))))
+            cpu = cpu_seconds(proc.pid) - before["cpu"]
         finally:
             proc.terminate()
             try:

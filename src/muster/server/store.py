@@ -315,6 +315,25 @@ class GroupWriter:
             cur.execute(self._truncate, (write.game_id, write.keep))
         return None
 
+    def _apply_all(self, cur: Any, writes: list[Write], now: Any) -> list[Exception | None] | None:
+        """The common case in a few driver calls: every change is an appended action that wins its race.
+        None if any did not (the caller then rolls back and goes one by one).
+
+        Few calls matter: between two statements this thread must win the interpreter lock back from
+        the busy event loop, so a statement per change would make every commit wait on it."""
+        if any(write.keep is not None for write in writes):
+            return None
+        cur.executemany(self._insert, [(w.game_id, w.step, w.seat, json.dumps(w.action), now) for w in writes])
+        if cur.rowcount != len(writes):
+            return None
+        cur.executemany(self._update, [
+            (w.summary.version, w.summary.steps, w.summary.active_seat, w.summary.status, w.summary.winner,
+             json.dumps(w.summary.result) if w.summary.result else None, now, w.game_id, w.expected)
+            for w in writes])
+        if cur.rowcount != len(writes):
+            return None
+        return [None] * len(writes)
+
     def _transaction(self, batch: list[Job]) -> list[Exception | None]:
         if self._conn is None:
             self._conn = self._connect()
@@ -326,10 +345,16 @@ class GroupWriter:
         try:
             if self._sqlite:
                 cur.execute("BEGIN IMMEDIATE")
-            outcomes = [self._apply(cur, write, now) for write, _ in batch]
-            for (write, _), failed in zip(batch, outcomes, strict=True):
-                if failed is None and write.note:  # delivered with the commit, in commit order
-                    cur.execute(self._notify, write.note)
+            outcomes = self._apply_all(cur, [write for write, _ in batch], now)
+            if outcomes is None:  # some change lost a race: start again, one change at a time
+                cur.execute("ROLLBACK") if self._sqlite else conn.rollback()
+                if self._sqlite:
+                    cur.execute("BEGIN IMMEDIATE")
+                outcomes = [self._apply(cur, write, now) for write, _ in batch]
+            notes = [write.note for (write, _), failed in zip(batch, outcomes, strict=True)
+                     if failed is None and write.note]
+            if notes:  # delivered with the commit, in commit order
+                cur.executemany(self._notify, notes)
             cur.execute("COMMIT") if self._sqlite else conn.commit()
             return outcomes
         except BaseException:
