@@ -31,7 +31,7 @@ HUGE = ["ismcts:seconds=inf", "ismcts:seconds=nan", "ismcts:width=1e20", "ismcts
 @pytest.fixture()
 def quick_bots(tmp_path: Path) -> Iterator[Server]:
     """A server whose bots have 0.3 s per choice (so an ISMCTS with many iterations overruns)."""
-    srv = Server(f"sqlite:///{tmp_path / 'muster.db'}", tmp_path, env={"MUSTER_BOT_TIME_LIMIT": "0.3"})
+    srv = Server(f"sqlite:///{tmp_path / 'muster.db'}", tmp_path, args=["--bot-time-limit", "0.3"])
     srv.start()
     yield srv
     srv.stop()

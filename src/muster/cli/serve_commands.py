@@ -14,13 +14,26 @@ def serve(
                                      help="Default pause before each bot move, so people can follow it."),
     workers: int = typer.Option(1, "--workers", min=1, max=64,
                                 help="Server processes sharing the port (one per core uses every core)."),
+    bot_workers: int = typer.Option(1, "--bot-workers", min=1, max=64,
+                                    help="Bot processes per server process (bots never think in the web process)."),
+    bot_time_limit: float = typer.Option(5.0, "--bot-time-limit", min=0.05, max=120,
+                                         help="Hard limit in seconds on each bot choice; beyond it a random legal "
+                                              "move is played (and logged)."),
 ) -> None:
     """Serve the web app: play Freedom! in the browser against a bot or a person."""
+    import math
+    import os
+
     import uvicorn
 
     from muster.server import create_app
 
+    if not math.isfinite(bot_time_limit):
+        raise typer.BadParameter("give a number of seconds", param_hint="--bot-time-limit")
     check_database(database_url)
+
+    os.environ["MUSTER_BOT_WORKERS"] = str(bot_workers)  # read by every server process (and its workers)
+    os.environ["MUSTER_BOT_TIME_LIMIT"] = str(bot_time_limit)
 
     from muster.server.cluster import UVICORN_OPTIONS, serve_workers
 
