@@ -105,7 +105,8 @@ class Connection:
                     self._wake.clear()
                     await self._wake.wait()
                 text = self._queue.popleft()
-                await asyncio.wait_for(self._send_text(text), self.send_timeout)
+                async with asyncio.timeout(self.send_timeout):  # no extra task per send, unlike wait_for
+                    await self._send_text(text)
         except TimeoutError:
             self.drop(f"a send took over {self.send_timeout:g} s")
         except asyncio.CancelledError:
@@ -384,7 +385,7 @@ class Hub:
         if self.bus.in_transaction():
             change = replace(change, note=self.bus.notification(live.id, summary.version, kind, detail, bot_turn))
         try:
-            await asyncio.wrap_future(self.writer.submit(change))
+            await self.writer.submit(change)
         except StaleWriteError as exc:
             live.stale = True  # our copy is behind the database: rebuilt in place before its next use
             raise ApiError(409, "stale", str(exc)) from exc

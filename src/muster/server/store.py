@@ -5,13 +5,14 @@ The functions are synchronous (SQLAlchemy core/ORM); the web app calls them in w
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import fcntl
 import json
 import queue
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
@@ -197,7 +198,7 @@ class Write:
     """``pg_notify`` channel and payload, sent in the same transaction (PostgreSQL fan-out)."""
 
 
-Job = tuple[Write, "Future[None]"]
+Job = tuple[Write, "asyncio.Future[None]"]
 
 
 class GroupWriter:
@@ -235,9 +236,10 @@ class GroupWriter:
         self._thread = threading.Thread(target=self._run, name="muster-db-writer", daemon=True)
         self._thread.start()
 
-    def submit(self, write: Write) -> Future[None]:
-        """Queue a change; the future completes once it is committed (or fails with its error)."""
-        future: Future[None] = Future()
+    def submit(self, write: Write) -> asyncio.Future[None]:
+        """Queue a change (from the event loop); the future completes once it is committed (or fails
+        with its error)."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._queue.put((write, future))
         return future
 
@@ -371,17 +373,30 @@ class GroupWriter:
                 fcntl.flock(self._lock_file, fcntl.LOCK_UN)
 
     def _commit(self, batch: list[Job]) -> None:
+        outcomes = self._outcomes(batch)
+        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], Exception | None]]] = {}
+        for (_, future), failed in zip(batch, outcomes, strict=True):
+            by_loop.setdefault(future.get_loop(), []).append((future, failed))
+        for loop, settled in by_loop.items():  # one wake-up of the event loop per batch, not per change
+            with contextlib.suppress(RuntimeError):  # that loop has closed: nobody waits any more
+                loop.call_soon_threadsafe(_settle, settled)
+
+    def _outcomes(self, batch: list[Job]) -> list[Exception | None]:
         try:
-            outcomes = self._transaction(batch)
+            return self._transaction(batch)
         except Exception as exc:
             if len(batch) == 1:
-                batch[0][1].set_exception(exc)
-                return
-            for job in batch:  # find the culprit: each change alone in its own transaction
-                self._commit([job])
-            return
-        for (_, future), failed in zip(batch, outcomes, strict=True):
-            if failed is None:
-                future.set_result(None)
-            else:
-                future.set_exception(failed)
+                return [exc]
+            # find the culprit: each change alone in its own transaction
+            return [self._outcomes([job])[0] for job in batch]
+
+
+def _settle(settled: list[tuple[asyncio.Future[None], Exception | None]]) -> None:
+    """In the event loop: complete the futures of a committed batch."""
+    for future, failed in settled:
+        if future.done():  # its request was cancelled (the client left)
+            continue
+        if failed is None:
+            future.set_result(None)
+        else:
+            future.set_exception(failed)
