@@ -252,9 +252,10 @@ def run_phase(database_url: str, extra: list[str], games: int, seconds: float, t
             before = {"cpu": cpu_seconds(proc.pid)}
             stats, elapsed = asyncio.run(drive(
                 f"http://127.0.0.1:{port}", games, seconds, think, label,
-                on_start=lambda: before.update(cpu=cpu_seconds(proc.pid)),
+                on_start=lambda: before.update(cpu=cpu_seconds(proc.pid), client=time.process_time()),
                 on_running=lambda: memory.update(rss=rss_mb(proc.pid))))
             cpu = cpu_seconds(proc.pid) - before["cpu"]
+            client_cpu = time.process_time() - before["client"]
         finally:
             proc.terminate()
             try:
@@ -268,6 +269,7 @@ def run_phase(database_url: str, extra: list[str], games: int, seconds: float, t
             "p99_ms": round(percentile(ms, 99), 2), "refused": stats.refused, "dropped": stats.dropped,
             "errors": sorted(set(stats.errors))[:3],
             "server_cpu_ms_per_action": round(cpu * 1000 / max(1, len(ms)), 3),
+            "client_cpu_share": round(client_cpu / max(elapsed, 1e-9), 2),
             "push_bytes_p50": percentile([float(b) for b in stats.push_bytes], 50),
             "push_bytes_p99": percentile([float(b) for b in stats.push_bytes], 99),
             "rss_mb": round(rss, 1), "rss_kb_per_game": round((rss - idle) * 1024 / games, 1)}
@@ -300,6 +302,7 @@ def main(games: int = typer.Option(100, help="Saturation phase: games acting fla
         "human_games": human_games, "human_actions_per_s": human.get("actions_per_s"),
         "human_p50_ms": human.get("p50_ms"), "human_p99_ms": human.get("p99_ms"),
         "human_server_cpu_ms_per_action": human.get("server_cpu_ms_per_action"),
+        "client_cpu_share": [saturation["client_cpu_share"], human.get("client_cpu_share")],
         "rss_mb": human.get("rss_mb", saturation["rss_mb"]),
         "rss_kb_per_game": human.get("rss_kb_per_game", saturation["rss_kb_per_game"]),
         "refused": saturation["refused"] + human.get("refused", 0),

@@ -81,12 +81,11 @@ class Connection:
         self.max_queue = max_queue
         self.send_timeout = send_timeout
         self._queue: deque[str] = deque()
-        self._wake = asyncio.Event()
         self.closed = False
         self.on_drop: Callable[[Connection], None] | None = None
         self.log_sent = 0
         self.svg_sent: str | None = None
-        self._task = asyncio.get_running_loop().create_task(self._pump())
+        self._task: asyncio.Task[None] | None = None  # the sender, alive only while there is something to send
 
     def push(self, message: dict[str, Any]) -> None:
         """Queue one message (never waits); drops the connection if its queue is full."""
@@ -96,14 +95,12 @@ class Connection:
             self.drop(f"it fell {self.max_queue} messages behind")
             return
         self._queue.append(dumps(message))
-        self._wake.set()
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._pump())
 
     async def _pump(self) -> None:
         try:
-            while True:
-                while not self._queue:
-                    self._wake.clear()
-                    await self._wake.wait()
+            while self._queue:
                 text = self._queue.popleft()
                 async with asyncio.timeout(self.send_timeout):  # no extra task per send, unlike wait_for
                     await self._send_text(text)
@@ -124,7 +121,7 @@ class Connection:
             log.warning("dropped a slow websocket client (%s seat): %s", self.seat or "spectator", why)
         if self.on_drop:
             self.on_drop(self)
-        if self._task is not asyncio.current_task():
+        if self._task is not None and self._task is not asyncio.current_task():
             self._task.cancel()
         if why:
             task = asyncio.get_running_loop().create_task(self._close_quietly())
@@ -134,12 +131,6 @@ class Connection:
     async def _close_quietly(self) -> None:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self._close(1013), 30)  # 1013: try again later
-
-    async def wait_sent(self, timeout: float = 5.0) -> None:
-        """Wait (at most ``timeout`` s) until everything queued has been handed to the socket (tests)."""
-        deadline = asyncio.get_running_loop().time() + timeout
-        while self._queue and not self.closed and asyncio.get_running_loop().time() < deadline:
-            await asyncio.sleep(0.01)
 
 
 _BACKGROUND: set[asyncio.Task[None]] = set()

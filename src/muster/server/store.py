@@ -233,6 +233,8 @@ class GroupWriter:
         self._conn: Any = None
         self._lock_file: Any = None
         self._raw: Any = None
+        self._checkpointer: threading.Thread | None = None
+        self._stopped = threading.Event()
         self._thread = threading.Thread(target=self._run, name="muster-db-writer", daemon=True)
         self._thread.start()
 
@@ -247,6 +249,9 @@ class GroupWriter:
         """Finish the queued changes and stop the thread."""
         self._queue.put(None)
         self._thread.join(30)
+        self._stopped.set()
+        if self._checkpointer is not None:
+            self._checkpointer.join(10)
 
     def _connect(self) -> Any:
         if self._sqlite:
@@ -261,10 +266,28 @@ class GroupWriter:
             conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=10)
             for pragma in SQLITE_PRAGMAS:
                 conn.execute(pragma)
+            if path != ":memory:" and self._checkpointer is None:
+                # Checkpoints (copying the log into the database, with their own fsyncs) run beside the
+                # commits, not inside one: no acknowledgement waits for them.
+                conn.execute("PRAGMA wal_autocheckpoint=0")
+                self._checkpointer = threading.Thread(target=self._checkpoints, args=(path,),
+                                                      name="muster-db-checkpoint", daemon=True)
+                self._checkpointer.start()
             return conn
         # Held for the writer's whole life: the pool must not hand this connection to anyone else.
         self._raw = self.store.engine.raw_connection()
         return self._raw.driver_connection
+
+    def _checkpoints(self, path: str) -> None:
+        import sqlite3
+
+        conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=10)
+        try:
+            while not self._stopped.wait(1.0):
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("PRAGMA wal_checkpoint(PASSIVE)")  # never blocks the writer
+        finally:
+            conn.close()
 
     def _run(self) -> None:
         while True:
