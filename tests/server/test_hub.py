@@ -110,3 +110,28 @@ def test_nobody_sees_a_change_before_it_is_stored(tmp_path: Path) -> None:
         await hub.close()
 
     asyncio.run(scenario())
+
+
+def test_a_batch_with_a_lost_race_commits_the_others(tmp_path: Path) -> None:
+    """The group writer's fast path (one executemany per batch) falls back to one change at a time
+    when a change in the batch lost its race: only that change fails."""
+    from muster.server.store import GroupWriter, StaleWriteError, Summary, Write
+
+    async def scenario() -> None:
+        hub = _hub(tmp_path, keep=10)
+        made = [await hub.create({"imperial": "human", "insurgent": "human"}, "2nd", k, 0) for k in range(3)]
+        writer = GroupWriter(hub.store, window_ms=100)  # everything below lands in one batch
+        summary = Summary(1, 1, "imperial", "active", None, None)
+        futures = [writer.submit(Write(game_id, 0, summary, step=0, seat="imperial", action=["x", k]))
+                   for k, (game_id, _) in enumerate(made)]
+        futures.append(writer.submit(Write(made[1][0], 0, summary, step=0, seat="imperial", action=["y", 0])))
+        results = await asyncio.gather(*futures, return_exceptions=True)
+        assert results[:3] == [None, None, None]
+        assert isinstance(results[3], StaleWriteError)
+        for k, (game_id, _) in enumerate(made):
+            stored = hub.store.load(game_id)
+            assert stored is not None and stored.version == 1 and stored.actions == [["x", k]]
+        writer.close()
+        await hub.close()
+
+    asyncio.run(scenario())

@@ -64,10 +64,12 @@ class Connection:
     """One websocket of one seat (or a spectator), with its own bounded send queue.
 
     Messages are queued by :meth:`push` (which never waits) and sent in order by the
-    connection's own task, each send bounded by ``send_timeout`` seconds. A client that does not
-    keep up (its queue reaches ``max_queue`` messages, or one send times out) is dropped: its
-    socket is closed and it gets no more messages (a page reconnects and resynchronises). So a
-    slow or hostile reader can never hold back a game, another socket or an acknowledgement.
+    connection's own task, each send bounded by ``send_timeout`` seconds. A state waiting to be
+    sent is replaced by a newer one (log lines merged), so a slow reader gets the latest position
+    rather than a backlog. A client that still does not keep up (its queue reaches ``max_queue``
+    messages, or one send times out) is dropped: its socket is closed and it gets no more messages
+    (a page reconnects and resynchronises). So a slow or hostile reader can never hold back a game,
+    another socket or an acknowledgement.
     """
 
     def __init__(self, seat: str | None, send_text: Callable[[str], Awaitable[None]],
@@ -80,7 +82,7 @@ class Connection:
         self._close = close
         self.max_queue = max_queue
         self.send_timeout = send_timeout
-        self._queue: deque[str] = deque()
+        self._queue: deque[dict[str, Any]] = deque()
         self.closed = False
         self.on_drop: Callable[[Connection], None] | None = None
         self.log_sent = 0
@@ -94,14 +96,18 @@ class Connection:
         if len(self._queue) >= self.max_queue:
             self.drop(f"it fell {self.max_queue} messages behind")
             return
-        self._queue.append(dumps(message))
+        if self._queue and message["type"] == "state" and self._queue[-1]["type"] == "state":
+            # not sent yet: the newer state replaces it (a lagging reader gets the latest, not a backlog)
+            self._queue[-1] = coalesce(self._queue[-1], message)
+        else:
+            self._queue.append(message)
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._pump())
 
     async def _pump(self) -> None:
         try:
             while self._queue:
-                text = self._queue.popleft()
+                text = dumps(self._queue.popleft())
                 async with asyncio.timeout(self.send_timeout):  # no extra task per send, unlike wait_for
                     await self._send_text(text)
         except TimeoutError:
@@ -515,6 +521,16 @@ class Hub:
         await to_thread.run_sync(self.writer.close)
         await to_thread.run_sync(self.bots.close)
         self.bus.close()
+
+
+def coalesce(pending: dict[str, Any], newer: dict[str, Any]) -> dict[str, Any]:
+    """One state message standing for two consecutive ones not yet sent to a connection."""
+    merged = dict(newer)
+    if newer["svg"] is None:  # "drawing unchanged" since the pending one: keep the pending drawing
+        merged["svg"] = pending["svg"]
+    if newer["log_from"] == pending["log_from"] + len(pending["log"]):  # the usual case: lines follow on
+        merged["log_from"], merged["log"] = pending["log_from"], pending["log"] + newer["log"]
+    return merged  # otherwise the newer one resent the log from its start (after an undo)
 
 
 def with_log(payload: dict[str, Any], conn: Connection) -> dict[str, Any]:
