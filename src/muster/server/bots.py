@@ -152,11 +152,11 @@ class BotPool:
         self._all: list[Worker] = []
         self._start_lock = threading.Lock()
 
-    def _ensure(self) -> asyncio.Queue[Worker]:
+    async def _ensure(self) -> asyncio.Queue[Worker]:
         if self._idle is None:
             self._idle = asyncio.Queue()
-            for _ in range(self.size):
-                worker = Worker(self._context)
+            for _ in range(self.size):  # starting a process takes a while: not in the event loop
+                worker = await asyncio.to_thread(Worker, self._context)
                 self._all.append(worker)
                 self._idle.put_nowait(worker)
         return self._idle
@@ -164,7 +164,7 @@ class BotPool:
     async def choose(self, job: Job, where: str) -> Action:
         """The bot's choice for ``job``, or a random legal action if it fails, overruns or must wait too long."""
         legal = [Action.from_json(a) for a in job.legal]
-        idle = self._ensure()
+        idle = await self._ensure()
         if self.waiting >= self.max_waiting:
             return self._fallback(legal, where, "the bot queue is full")
         self.waiting += 1
