@@ -437,6 +437,9 @@ class Hub:
         """Another server process committed a change of ``game_id`` (now at ``version``): bring our copy
         up to date (one action applied, or a rebuild), push it to our clients, wake our bots."""
         live = self.games.get(game_id)
+        if live is not None and not live.conns and not self.bus.owns(game_id) and not live.lock.locked():
+            del self.games[game_id]  # nobody here needs it: forget it rather than keep it up to date
+            return
         if live is None:
             if bot_turn and self.bus.owns(game_id) and not self.closing:
                 with contextlib.suppress(ApiError):
