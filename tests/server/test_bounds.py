@@ -167,3 +167,44 @@ def test_a_seat_socket_that_never_reads_does_not_hold_back_the_acknowledgement(s
                 assert acted >= 10
         finally:
             stuck.close()
+
+
+def test_a_lagging_reader_gets_the_newest_state_with_every_log_line() -> None:
+    from muster.server.hub import coalesce
+
+    first = {"type": "state", "version": 1, "svg": "<svg/>", "log_from": 0, "log": ["a", "b"]}
+    second = {"type": "state", "version": 2, "svg": None, "log_from": 2, "log": ["c"]}
+    merged = coalesce(first, second)
+    assert (merged["version"], merged["svg"], merged["log_from"], merged["log"]) == (2, "<svg/>", 0, ["a", "b", "c"])
+    after_undo = {"type": "state", "version": 3, "svg": None, "log_from": 0, "log": ["a"]}
+    assert coalesce(merged, after_undo)["log"] == ["a"]
+
+
+def test_a_socket_whose_send_hangs_is_dropped_and_the_others_are_served() -> None:
+    """The socket layer stands in for a client that never reads: its send never completes."""
+    from muster.server.hub import Connection
+
+    async def scenario() -> None:
+        closed: list[int] = []
+        delivered: list[str] = []
+
+        async def hang(_text: str) -> None:
+            await asyncio.Event().wait()
+
+        async def deliver(text: str) -> None:
+            delivered.append(text)
+
+        async def close(code: int) -> None:
+            closed.append(code)
+
+        stuck = Connection(None, hang, close, send_timeout=0.2)
+        fine = Connection(None, deliver, close, send_timeout=0.2)
+        for k in range(5):
+            for conn in (stuck, fine):
+                conn.push({"type": "ack", "id": k})
+        await asyncio.sleep(0.5)
+        assert stuck.closed and closed == [1013]
+        assert len(delivered) == 5 and not fine.closed
+        stuck.push({"type": "ack", "id": 99})  # ignored: it is gone
+
+    asyncio.run(scenario())
