@@ -529,8 +529,8 @@ class Hub:
 def coalesce(pending: dict[str, Any], newer: dict[str, Any]) -> dict[str, Any]:
     """One state message standing for two consecutive ones not yet sent to a connection."""
     merged = dict(newer)
-    if newer["svg"] is None:  # "drawing unchanged" since the pending one: keep the pending drawing
-        merged["svg"] = pending["svg"]
+    if "svg" in newer and newer["svg"] is None:  # "drawing unchanged" since the pending one: keep it
+        merged["svg"] = pending.get("svg")
     if newer["log_from"] == pending["log_from"] + len(pending["log"]):  # the usual case: lines follow on
         merged["log_from"], merged["log"] = pending["log_from"], pending["log"] + newer["log"]
     return merged  # otherwise the newer one resent the log from its start (after an undo)
@@ -542,6 +542,8 @@ def with_log(payload: dict[str, Any], conn: Connection) -> dict[str, Any]:
     full: list[str] = payload["log"]
     start = conn.log_sent if conn.log_sent <= len(full) else 0  # after an undo the log shrank: resend it
     conn.log_sent = len(full)
+    if "svg" not in payload:  # a payload without a drawing (the browser draws the board)
+        return {**payload, "log_from": start, "log": full[start:]}
     svg = None if payload["svg"] is conn.svg_sent else payload["svg"]
     conn.svg_sent = payload["svg"]
     return {**payload, "log_from": start, "log": full[start:], "svg": svg}
