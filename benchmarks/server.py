@@ -1,13 +1,20 @@
-"""Web server load: N concurrent games driven over websockets by scripted clients, on loopback.
+"""Web server load: real websocket clients against a real ``muster serve`` process, on loopback.
 
-Starts ``muster serve`` (a subprocess, temporary SQLite database in WAL mode), creates N
-person-vs-person games, connects both seats of each over a websocket, and lets scripted clients
-play random legal actions for a bounded time. Measures applied actions per second and the latency
-from sending an action to receiving its acknowledgement (which comes after the durable write).
+Two phases, each against a freshly started server (temporary SQLite database unless
+``--database-url`` is given):
 
-    python3 benchmarks/server.py --games 100 --seconds 20 [--plot latency.png]
+1. **Saturation**: ``--games`` person-vs-person games (default 100) whose two seats act flat out:
+   as soon as a seat's state offers legal actions it sends a random one. Gives acknowledged
+   (durable) actions per second, the server processes' CPU time per action, and the push sizes.
+2. **Human pace**: ``--human-games`` games (default 1,000), both seats connected, each acting
+   on average every ``--think`` seconds (default 2). Gives the latency from sending an action to
+   its acknowledgement (which comes after the commit), and the server's memory per live game.
 
-Prints the numbers; the last line is one JSON object with actions_per_s, p50_ms and p99_ms.
+    python3 benchmarks/server.py [--games 100 --seconds 15 --human-games 1000 --human-seconds 30]
+
+The load client is lean (orjson, no per-message work beyond what it needs) because it shares the
+machine's cores with the server. The last line is one JSON object with ``saturation_actions_per_s``,
+``server_cpu_ms_per_action``, ``human_games``, ``human_p99_ms``, ``push_bytes_p50``, ``rss_mb`` and more.
 """
 
 from __future__ import annotations
@@ -21,10 +28,12 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 import typer
 import websockets
 from rich.console import Console
@@ -40,12 +49,14 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def start_server(port: int, database_url: str) -> subprocess.Popen[bytes]:
+def start_server(port: int, database_url: str, extra: list[str]) -> subprocess.Popen[bytes]:
     """``muster serve`` on the port, waiting until it answers."""
+    # the per-client limits on game creation would refuse the load client's 1,000 games (docs/security.md)
+    env = {**os.environ, "MUSTER_CREATE_PER_MINUTE": "0", "MUSTER_REPLAY_PER_SECOND": "0"}
     proc = subprocess.Popen([sys.executable, "-m", "muster.cli.main", "serve", "--port", str(port),
-                             "--database-url", database_url], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
+                             "--database-url", database_url, *extra], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, env=env)
+    deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
             if httpx.get(f"http://127.0.0.1:{port}/api/meta", timeout=1).status_code == 200:
@@ -56,135 +67,253 @@ def start_server(port: int, database_url: str) -> subprocess.Popen[bytes]:
     raise RuntimeError("the server did not start")
 
 
-class Stats:
-    """Latencies of acknowledged actions and counts of refusals."""
-
-    def __init__(self) -> None:
-        self.latencies: list[float] = []
-        self.refused = 0
-        self.errors: list[str] = []
-        self.finished = 0
-
-
-async def seat_client(url: str, seed: int, stats: Stats, stop_at: float) -> None:
-    """Play one seat: whenever the newest state offers legal actions, send a random one and time its ack."""
-    chooser = random.Random(seed)
-    latest: dict[str, Any] | None = None
-    sent_at: float | None = None
-    async with websockets.connect(url, max_size=2**24) as ws:
-        while time.monotonic() < stop_at:
+def process_tree(pid: int) -> list[int]:
+    """The process and all its descendants (Linux /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
             try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.01, stop_at - time.monotonic()))
-            except TimeoutError:
-                break
-            message = json.loads(raw)
-            if message["type"] == "state":
-                latest = message
-                if message["outcome"]:
-                    stats.finished += 1
-                    return
-            elif message["type"] == "ack" and sent_at is not None:
-                stats.latencies.append(time.perf_counter() - sent_at)
-                sent_at = None
-            elif message["type"] == "error":
-                stats.refused += 1
-                stats.errors.append(message["error"])
-                sent_at = None
-            if sent_at is None and latest and latest["legal"]:
-                action = chooser.choice(latest["legal"])["action"]
-                sent_at = time.perf_counter()
-                await ws.send(json.dumps({"type": "action", "version": latest["version"], "action": action}))
-                latest = None  # wait for the state that follows our action before choosing again
-
-
-async def drive(base: str, games: int, seconds: float) -> tuple[Stats, float]:
-    """Create the games, then run every seat's client concurrently for ``seconds``."""
-    stats = Stats()
-    async with httpx.AsyncClient(base_url=base, timeout=30) as client:
-        tokens: list[str] = []
-        for k in range(games):
-            made = (await client.post("/api/games", json={"imperial": "human", "insurgent": "human",
-                                                           "seed": k})).json()
-            tokens += list(made["tokens"].values())
-    ws_base = base.replace("http://", "ws://")
-    start = time.monotonic()
-    stop_at = start + seconds
-    tasks = [asyncio.create_task(seat_client(f"{ws_base}/ws/{t}", i, stats, stop_at)) for i, t in enumerate(tokens)]
-    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[done]} actions"),
-                  TimeRemainingColumn(), console=console) as progress:
-        bar = progress.add_task(f"{games} games over websockets", total=seconds, done=0)
-        while not all(t.done() for t in tasks) and time.monotonic() < stop_at:
-            await asyncio.sleep(0.25)
-            progress.update(bar, completed=time.monotonic() - start, done=len(stats.latencies))
-    await asyncio.gather(*tasks, return_exceptions=True)
-    return stats, time.monotonic() - start
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry.name))
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        todo += children.get(p, [])
+    return out
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far (Linux /proc), or NaN elsewhere."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return float("nan")
+    """User + system CPU time so far of a process and its descendants (Linux /proc)."""
+    total = 0.0
+    for p in process_tree(pid):
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError, ValueError):
+            continue
+    return total
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of a process and its descendants, in MB."""
+    total = 0
+    for p in process_tree(pid):
+        try:
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except OSError:
+            continue
+    return total / 1024
 
 
 def percentile(values: list[float], q: float) -> float:
     """The q-th percentile (nearest rank) of values."""
+    if not values:
+        return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))]
 
 
-def main(games: int = typer.Option(100, help="Concurrent games (two websocket clients each)."),
-         seconds: float = typer.Option(20.0, help="How long to drive them."),
-         plot: Path | None = typer.Option(None, help="Also save a latency histogram (PNG) here."),
-         server_url: str = typer.Option("", help="Drive a server already running here instead of starting one."),
-         database_url: str = typer.Option("", help="Database of the server started (default: a temporary SQLite "
-                                                   "file)."),
-         ) -> None:
-    """Run the load test and print the numbers (last line: JSON)."""
-    server_cpu = float("nan")
-    if server_url:
-        stats, elapsed = asyncio.run(drive(server_url.rstrip("/"), games, seconds))
-    else:
-        with tempfile.TemporaryDirectory() as tmp:
-            port = free_port()
-            proc = start_server(port, database_url or f"sqlite:///{Path(tmp) / 'bench.db'}")
+@dataclass
+class Stats:
+    """Latencies of acknowledged actions, sizes of state pushes, and refusals."""
+
+    latencies: list[float] = field(default_factory=list)
+    push_bytes: list[int] = field(default_factory=list)
+    refused: int = 0
+    errors: list[str] = field(default_factory=list)
+    finished: int = 0
+    dropped: int = 0
+
+
+@dataclass
+class Clock:
+    """When the measured period starts and stops (set once every client is connected)."""
+
+    start: asyncio.Event = field(default_factory=asyncio.Event)
+    stop_at: float = float("inf")
+    connected: int = 0
+
+
+async def seat_client(url: str, seed: int, stats: Stats, clock: Clock, think: float,
+                      gate: asyncio.Semaphore) -> None:
+    """Play one seat: when the newest state offers legal actions, wait ``think`` seconds on average,
+    send a random one and time its acknowledgement. Connects first; acts once the clock starts."""
+    chooser = random.Random(seed)
+    latest: dict[str, Any] | None = None
+    sent_at: float | None = None
+    try:
+        async with gate:
+            ws = await websockets.connect(url, max_size=2**24, open_timeout=120, ping_interval=None,
+                                          compression=None)
+            first = await ws.recv()
+        async with ws:
+            latest = orjson.loads(first)
+            clock.connected += 1
+            await clock.start.wait()
+            while True:
+                if sent_at is None and latest and latest.get("legal"):
+                    action = chooser.choice(latest["legal"])["action"]
+                    version = latest["version"]
+                    latest = None  # wait for the state that follows our action before choosing again
+                    if think:
+                        await asyncio.sleep(chooser.uniform(0, 2 * think))
+                    if time.monotonic() >= clock.stop_at:
+                        return
+                    sent_at = time.perf_counter()
+                    await ws.send(orjson.dumps({"type": "action", "version": version, "action": action}).decode())
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), timeout=max(0.01, clock.stop_at - time.monotonic()))
+                except TimeoutError:
+                    return
+                message = orjson.loads(raw)
+                kind = message["type"]
+                if kind == "state":
+                    stats.push_bytes.append(len(raw))
+                    if message.get("outcome"):
+                        stats.finished += 1
+                        return
+                    # a newer state may follow at once (the other seat's bot-free reply): keep the latest
+                    latest = message
+                elif kind == "ack" and sent_at is not None:
+                    stats.latencies.append(time.perf_counter() - sent_at)
+                    sent_at = None
+                elif kind == "error":
+                    stats.refused += 1
+                    stats.errors.append(message["error"])
+                    sent_at = None
+    except (OSError, TimeoutError, websockets.WebSocketException):
+        stats.dropped += 1
+
+
+async def create_games(base: str, games: int) -> list[str]:
+    """Create person-vs-person games (a few requests at a time) and return their seat tokens."""
+    tokens: list[str] = []
+    limits = httpx.Limits(max_connections=4)
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as client:
+        async def one(k: int) -> None:
+            response = await client.post("/api/games", json={"imperial": "human", "insurgent": "human"})
+            response.raise_for_status()
+            tokens.extend(response.json()["tokens"].values())
+        for start in range(0, games, 50):
+            await asyncio.gather(*(one(k) for k in range(start, min(games, start + 50))))
+    return tokens
+
+
+async def drive(base: str, games: int, seconds: float, think: float, label: str,
+                on_start: Any = None, on_running: Any = None) -> tuple[Stats, float]:
+    """Create the games, connect every seat, then let them all play for ``seconds``."""
+    stats = Stats()
+    tokens = await create_games(base, games)
+    ws_base = base.replace("http://", "ws://")
+    clock = Clock()
+    gate = asyncio.Semaphore(50)  # connecting: a few at a time, like people arriving
+    tasks = [asyncio.create_task(seat_client(f"{ws_base}/ws/{t}?board=0", i, stats, clock, think, gate))
+             for i, t in enumerate(tokens)]
+    deadline = time.monotonic() + 300
+    while clock.connected + stats.dropped < len(tasks) and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    if on_start:
+        on_start()
+    start = time.monotonic()
+    clock.stop_at = start + seconds
+    clock.start.set()
+    sampled = False
+    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[done]} actions"),
+                  TimeRemainingColumn(), console=console) as progress:
+        bar = progress.add_task(label, total=seconds, done=0)
+        while not all(t.done() for t in tasks) and time.monotonic() < clock.stop_at:
+            await asyncio.sleep(0.25)
+            progress.update(bar, completed=time.monotonic() - start, done=len(stats.latencies))
+            if on_running and not sampled and time.monotonic() > start + seconds * 0.8:
+                on_running()
+                sampled = True
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return stats, min(time.monotonic(), clock.stop_at) - start
+
+
+def run_phase(database_url: str, extra: list[str], games: int, seconds: float, think: float,
+              label: str) -> dict[str, Any]:
+    """Start a server, drive ``games`` games, stop it; return the phase's numbers."""
+    if os.environ.get("MUSTER_BENCH_SERVER"):  # drive a server already running (e.g. under a profiler)
+        stats, elapsed = asyncio.run(drive(os.environ["MUSTER_BENCH_SERVER"], games, seconds, think, label))
+        return {"actions_per_s": round(len(stats.latencies) / elapsed, 1), "actions": len(stats.latencies),
+                "push_bytes_p50": percentile([float(b) for b in stats.push_bytes], 50)}
+    with tempfile.TemporaryDirectory() as tmp:
+        port = free_port()
+        proc = start_server(port, database_url or f"sqlite:///{Path(tmp) / 'bench.db'}", extra)
+        memory: dict[str, float] = {}
+        try:
+            time.sleep(0.5)
+            idle = rss_mb(proc.pid)
+            before = {"cpu": cpu_seconds(proc.pid)}
+            stats, elapsed = asyncio.run(drive(
+                f"http://127.0.0.1:{port}", games, seconds, think, label,
+                on_start=lambda: before.update(cpu=cpu_seconds(proc.pid), client=time.process_time()),
+                on_running=lambda: memory.update(rss=rss_mb(proc.pid))))
+            cpu = cpu_seconds(proc.pid) - before["cpu"]
+            client_cpu = time.process_time() - before["client"]
+        finally:
+            proc.terminate()
             try:
-                before = cpu_seconds(proc.pid)
-                stats, elapsed = asyncio.run(drive(f"http://127.0.0.1:{port}", games, seconds))
-                server_cpu = cpu_seconds(proc.pid) - before
-            finally:
-                proc.terminate()
-                proc.wait(10)
-    if not stats.latencies:
-        raise typer.Exit("no action was acknowledged")
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
     ms = [x * 1000 for x in stats.latencies]
-    backend = "external" if server_url else (database_url or "sqlite").split(":")[0]
-    result = {"database": backend, "games": games, "seconds": round(elapsed, 1), "actions": len(ms),
-              "actions_per_s": round(len(ms) / elapsed, 1), "p50_ms": round(percentile(ms, 50), 2),
-              "p99_ms": round(percentile(ms, 99), 2), "refused": stats.refused, "finished_games": stats.finished,
-              "server_cpu_ms_per_action": round(server_cpu * 1000 / len(ms), 2)}
-    print(f"{result['actions']} actions in {result['seconds']} s over {games} games: "
-          f"{result['actions_per_s']} actions/s, latency p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms "
-          f"({stats.refused} refused, {stats.finished} seat clients saw their game end; "
-          f"server CPU {result['server_cpu_ms_per_action']} ms per action, load average {os.getloadavg()[0]:.1f})")
-    for error in sorted(set(stats.errors))[:5]:
-        print(f"refused: {error}")
-    if plot:
-        import matplotlib
+    rss = memory.get("rss", float("nan"))
+    return {"games": games, "seconds": round(elapsed, 1), "actions": len(ms),
+            "actions_per_s": round(len(ms) / elapsed, 1), "p50_ms": round(percentile(ms, 50), 2),
+            "p99_ms": round(percentile(ms, 99), 2), "refused": stats.refused, "dropped": stats.dropped,
+            "errors": sorted(set(stats.errors))[:3],
+            "server_cpu_ms_per_action": round(cpu * 1000 / max(1, len(ms)), 3),
+            "client_cpu_share": round(client_cpu / max(elapsed, 1e-9), 2),
+            "push_bytes_p50": percentile([float(b) for b in stats.push_bytes], 50),
+            "push_bytes_p99": percentile([float(b) for b in stats.push_bytes], 99),
+            "rss_mb": round(rss, 1), "rss_kb_per_game": round((rss - idle) * 1024 / games, 1)}
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
 
-        fig, ax = plt.subplots(figsize=(7, 4))
-        ax.hist(ms, bins=60, color="#2457a6")
-        ax.set_xlabel("action → acknowledgement (ms)")
-        ax.set_ylabel("actions")
-        ax.set_title(f"{games} concurrent games: {result['actions_per_s']} actions/s")
-        fig.tight_layout()
-        fig.savefig(plot)
-        print(f"histogram written to {plot}")
+def main(games: int = typer.Option(100, help="Saturation phase: games acting flat out."),
+         seconds: float = typer.Option(15.0, help="Saturation phase: how long."),
+         human_games: int = typer.Option(1000, help="Human phase: live games acting at human pace (0: skip)."),
+         human_seconds: float = typer.Option(30.0, help="Human phase: how long."),
+         think: float = typer.Option(2.0, help="Human phase: mean seconds between a game's actions."),
+         database_url: str = typer.Option("", help="Database of the servers started (default: a temporary "
+                                                   "SQLite file per phase)."),
+         server_args: str = typer.Option("", help="Extra arguments for `muster serve`, e.g. '--workers 2'."),
+         ) -> None:
+    """Run both phases and print the numbers (last line: JSON)."""
+    extra = server_args.split()
+    saturation = run_phase(database_url, extra, games, seconds, 0.0, f"{games} games flat out")
+    console.print(f"saturation: {saturation}")
+    human = (run_phase(database_url, extra, human_games, human_seconds, think,
+                       f"{human_games} games at human pace") if human_games else {})
+    if human:
+        console.print(f"human pace: {human}")
+    backend = (database_url or "sqlite").split(":")[0]
+    result = {
+        "database": backend, "server_args": server_args,
+        "saturation_games": games, "saturation_actions_per_s": saturation["actions_per_s"],
+        "saturation_p50_ms": saturation["p50_ms"], "saturation_p99_ms": saturation["p99_ms"],
+        "server_cpu_ms_per_action": saturation["server_cpu_ms_per_action"],
+        "push_bytes_p50": saturation["push_bytes_p50"], "push_bytes_p99": saturation["push_bytes_p99"],
+        "human_games": human_games, "human_actions_per_s": human.get("actions_per_s"),
+        "human_p50_ms": human.get("p50_ms"), "human_p99_ms": human.get("p99_ms"),
+        "human_server_cpu_ms_per_action": human.get("server_cpu_ms_per_action"),
+        "client_cpu_share": [saturation["client_cpu_share"], human.get("client_cpu_share")],
+        "rss_mb": human.get("rss_mb", saturation["rss_mb"]),
+        "rss_kb_per_game": human.get("rss_kb_per_game", saturation["rss_kb_per_game"]),
+        "refused": saturation["refused"] + human.get("refused", 0),
+        "dropped_clients": saturation["dropped"] + human.get("dropped", 0),
+        "load_average": round(os.getloadavg()[0], 2),
+    }
+    print(f"saturation: {result['saturation_actions_per_s']} actions/s over {games} games "
+          f"(p99 {result['saturation_p99_ms']} ms), server CPU {result['server_cpu_ms_per_action']} ms/action, "
+          f"push p50 {result['push_bytes_p50']} B; human pace: {human_games} games, "
+          f"p99 {result['human_p99_ms']} ms, RSS {result['rss_mb']} MB ({result['rss_kb_per_game']} KB/game)")
     print(json.dumps(result))
 
 

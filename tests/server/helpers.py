@@ -31,7 +31,8 @@ class Server:
     """A ``muster serve`` subprocess; ``start``/``kill``/``stop`` may be called repeatedly (restart tests)."""
 
     def __init__(self, database_url: str, workdir: Path, bot_delay_ms: int = 0,
-                 env: dict[str, str] | None = None) -> None:
+                 env: dict[str, str] | None = None, args: list[str] | None = None) -> None:
+        self.args = args or []
         self.database_url = database_url
         self.workdir = workdir
         self.bot_delay_ms = bot_delay_ms
@@ -54,7 +55,7 @@ class Server:
     def start(self) -> None:
         """Start the process and wait until it answers."""
         cmd = [sys.executable, "-m", "muster.cli.main", "serve", "--port", str(self.port),
-               "--database-url", self.database_url, "--bot-delay-ms", str(self.bot_delay_ms)]
+               "--database-url", self.database_url, "--bot-delay-ms", str(self.bot_delay_ms), *self.args]
         log = (self.workdir / "server.log").open("ab")
         self.proc = subprocess.Popen(cmd, cwd=self.workdir, stdout=log, stderr=subprocess.STDOUT,
                                      env={**os.environ, **self.env})
@@ -83,6 +84,10 @@ class Server:
                 self.proc.wait(10)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+    def log(self) -> str:
+        """What the server wrote so far."""
+        return (self.workdir / "server.log").read_text(errors="replace")
 
     def client(self) -> httpx.Client:
         """An HTTP client for this server."""

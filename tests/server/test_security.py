@@ -267,7 +267,7 @@ def test_live_games_in_memory_are_bounded_idle_ones_evicted_busy_ones_refused(tm
         made = [await hub.create({"imperial": "human", "insurgent": "human"}, "2nd", None, 0) for _ in range(5)]
         assert len(hub.games) == 3  # the idle ones beyond the bound were evicted
         for live in hub.games.values():  # now every game held is watched by someone
-            live.conns.add(Connection("imperial", lambda message: asyncio.sleep(0)))
+            live.attach(Connection("imperial", lambda text: asyncio.sleep(0), lambda code: asyncio.sleep(0)))
         with pytest.raises(ApiError) as refused:
             await hub.create({"imperial": "human", "insurgent": "human"}, "2nd", None, 0)
         assert refused.value.status == 503 and refused.value.code == "busy"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import math
 import random
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -55,16 +56,35 @@ def bot_names() -> list[str]:
     return sorted(_FACTORIES)
 
 
+MAX_OPTION_MAGNITUDE = 1e9
+"""Numeric bot options beyond this (or not finite: ``inf``, ``nan``) are refused: no bot needs them,
+and a search told to run ``seconds=inf`` or ``width=1e20`` would never answer."""
+
+
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """``"ismcts:iterations=2000,rollout=heuristic"`` → ("ismcts", {...})."""
+    """``"ismcts:iterations=2000,rollout=heuristic"`` → ("ismcts", {...}).
+
+    Raises BotSpecError for a malformed option or a numeric value that is not finite or is huge."""
     name, _, rest = spec.strip().partition(":")
     options: dict[str, str] = {}
     for part in filter(None, (p.strip() for p in rest.split(","))):
         key, eq, value = part.partition("=")
         if not eq or not key:
             raise BotSpecError(f"bad bot option {part!r} in {spec!r} (use key=value)")
+        _check_number(key.strip(), value.strip())
         options[key.strip()] = value.strip()
     return name, options
+
+
+def _check_number(key: str, value: str) -> None:
+    """Refuse a value that reads as a number but is not finite or is beyond MAX_OPTION_MAGNITUDE."""
+    try:
+        number = float(value)
+    except ValueError:
+        return  # a word option (tree=cards…): the bot checks it
+    if not math.isfinite(number) or abs(number) > MAX_OPTION_MAGNITUDE:
+        raise BotSpecError(f"bot option {key}={value!r} must be a finite number of at most "
+                           f"{MAX_OPTION_MAGNITUDE:g} in size")
 
 
 def make_bot(spec: str, seed: int = 0, rules: Rules | None = None, game: str = "freedom") -> Bot:

@@ -12,22 +12,37 @@ def serve(
                                      help="Any SQLAlchemy URL: sqlite:///path or postgresql://user@host/db."),
     bot_delay_ms: int = typer.Option(400, "--bot-delay-ms", min=0, max=10_000,
                                      help="Default pause before each bot move, so people can follow it."),
+    workers: int = typer.Option(1, "--workers", min=1, max=64,
+                                help="Server processes sharing the port (one per core uses every core)."),
+    bot_workers: int = typer.Option(1, "--bot-workers", min=1, max=64,
+                                    help="Bot processes per server process (bots never think in the web process)."),
+    bot_time_limit: float = typer.Option(5.0, "--bot-time-limit", min=0.05, max=120,
+                                         help="Hard limit in seconds on each bot choice; beyond it a random legal "
+                                              "move is played (and logged)."),
 ) -> None:
     """Serve the web app: play Freedom! in the browser against a bot or a person."""
+    import math
+    import os
+
     import uvicorn
 
     from muster.server import create_app
-    from muster.server.guard import HeadTimeoutProtocol
 
+    if not math.isfinite(bot_time_limit):
+        raise typer.BadParameter("give a number of seconds", param_hint="--bot-time-limit")
     check_database(database_url)
 
-    typer.echo(f"muster: serving on http://{host}:{port} (database {database_url.split('@')[-1]})")
-    # No access log: seat tokens travel in URLs and must not end up in log files. No per-message
-    # deflate: it cost a third of the server's CPU under load, and most messages are small deltas.
-    # HeadTimeoutProtocol: a request's head must arrive within seconds and stay small (no slowloris).
-    uvicorn.run(create_app(database_url, bot_delay_ms), host=host, port=port, access_log=False,
-                log_level="warning", ws_max_size=64 * 1024, ws_per_message_deflate=False,
-                http=HeadTimeoutProtocol, timeout_keep_alive=5, server_header=False)
+    os.environ["MUSTER_BOT_WORKERS"] = str(bot_workers)  # read by every server process (and its workers)
+    os.environ["MUSTER_BOT_TIME_LIMIT"] = str(bot_time_limit)
+
+    from muster.server.cluster import UVICORN_OPTIONS, serve_workers
+
+    typer.echo(f"muster: serving on http://{host}:{port} (database {database_url.split('@')[-1]}"
+               f"{f', {workers} processes' if workers > 1 else ''})")
+    if workers > 1:
+        serve_workers(host, port, database_url, bot_delay_ms, workers)
+        return
+    uvicorn.run(create_app(database_url, bot_delay_ms), host=host, port=port, **UVICORN_OPTIONS)
 
 
 def check_database(url: str) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -20,6 +21,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDiscon
 
 from muster.ai.levels import DEFAULT_LEVEL, LEVELS, level, level_name
 from muster.core import game_names, get_rules
+from muster.server.bots import pool_from_env
+from muster.server.bus import bus_from_env
 from muster.server.db import make_engine, migrate
 from muster.server.games import adapter
 from muster.server.guard import MAX_BODY, Guard, Limits, load_json
@@ -173,7 +176,7 @@ async def seat_name(request: Request) -> Response:
     live, seat = await hub.by_token(request.path_params["token"])
     body = parse(NameBody, await read_json(request))
     name = await to_thread.run_sync(set_name, hub.store.engine, live.id, seat, body.name)
-    await hub.broadcast(live)
+    hub.broadcast(live)
     return JSONResponse({"seat": seat, "name": name})
 
 
@@ -297,17 +300,18 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         return
     await ws.accept()
     await to_thread.run_sync(load_names, hub.store.engine, live.id)
-    conn = Connection(seat, ws.send_json)
-    live.conns.add(conn)
+    conn = Connection(seat, ws.send_text, lambda code: ws.close(code))
+    live.attach(conn)
     try:
-        await conn.send(with_log(seat_payload(live.game, live.id, live.version, seat, live.seats), conn))
-        while True:
+        live = await hub.fresh(live)
+        conn.push(with_log(seat_payload(live.game, live.id, live.version, seat, live.seats), conn))
+        while not conn.closed:
             text = await ws.receive_text()
             await _ws_message(hub, live, seat, conn, text)
     except (WebSocketDisconnect, WebSocketDisconnected):
         pass  # the client went away (possibly while we answered it); it reconnects if it wants
     finally:
-        live.conns.discard(conn)
+        conn.drop(None)
 
 
 async def watch_endpoint(ws: WebSocket) -> None:
@@ -321,16 +325,17 @@ async def watch_endpoint(ws: WebSocket) -> None:
         await refuse(ws, exc)
         return
     await ws.accept()
-    conn = Connection(None, ws.send_json)
-    live.conns.add(conn)
+    conn = Connection(None, ws.send_text, lambda code: ws.close(code))
+    live.attach(conn)
     try:
-        await conn.send(with_log(seat_payload(live.game, live.id, live.version, None, live.seats), conn))
-        while True:
+        live = await hub.fresh(live)
+        conn.push(with_log(seat_payload(live.game, live.id, live.version, None, live.seats), conn))
+        while not conn.closed:
             await ws.receive_text()  # spectators only listen; anything they send is ignored
     except (WebSocketDisconnect, WebSocketDisconnected):
         pass
     finally:
-        live.conns.discard(conn)
+        conn.drop(None)
 
 
 async def _ws_message(hub: Hub, live: LiveGame, seat: str, conn: Connection, text: str) -> None:
@@ -342,19 +347,21 @@ async def _ws_message(hub: Hub, live: LiveGame, seat: str, conn: Connection, tex
             raise ApiError(400, "malformed", "a message is a JSON object with a 'type'")
         msg_id = msg.get("id")
         kind = msg.get("type")
+        def ack(version: int) -> None:  # the acting socket hears first, before the state goes out
+            conn.push({"type": "ack", "id": msg_id, "version": version})
+
         if kind == "action":
-            version = await hub.act(live, seat, msg.get("version"), msg.get("action"))
+            await hub.act(live, seat, msg.get("version"), msg.get("action"), ack=ack)
         elif kind == "undo":
-            version = await hub.undo(live, seat, msg.get("version"))
+            await hub.undo(live, seat, msg.get("version"), ack=ack)
         elif kind == "sync":
+            await hub.fresh(live)
             conn.log_sent = 0
-            await conn.send(with_log(seat_payload(live.game, live.id, live.version, seat, live.seats), conn))
-            return
+            conn.push(with_log(seat_payload(live.game, live.id, live.version, seat, live.seats), conn))
         else:
             raise ApiError(400, "malformed", f"unknown message type {kind!r} (use action, undo or sync)")
-        await conn.send({"type": "ack", "id": msg_id, "version": version})
     except ApiError as exc:
-        await conn.send({**exc.to_json(), "id": msg_id})
+        conn.push({**exc.to_json(), "id": msg_id})
 
 
 def page(name: str) -> Any:
@@ -386,11 +393,16 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None,
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         """Migrate the database, build the hub and wake waiting bots; stop them at shutdown."""
+        # The database writer thread must get the interpreter back soon after each fsync: the default
+        # 5 ms switch interval would add up to 5 ms to every acknowledgement while the event loop is busy.
+        sys.setswitchinterval(0.0005)
         engine = make_engine(url)
         await to_thread.run_sync(migrate, engine)
-        app.state.hub = Hub(Store(engine), delay, keep_games=live_cap)
+        bus = bus_from_env(url)
+        app.state.hub = Hub(Store(engine), delay, keep_games=live_cap, bots=pool_from_env(), bus=bus)
         app.state.replays = Replays()
         app.state.replay_threads = CapacityLimiter(1)
+        await bus.start(app.state.hub.remote_change)
         await app.state.hub.resume_bots()
         try:
             yield

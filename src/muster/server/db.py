@@ -104,14 +104,16 @@ def normalise_url(url: str) -> str:
     return url
 
 
+SQLITE_PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA foreign_keys=ON",
+                  "PRAGMA busy_timeout=10000")
+"""WAL lets readers run beside the writer; synchronous=FULL makes each commit durable (fsync of the
+log) before we acknowledge the action it stores: it survives a power cut, not only a crash."""
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    # WAL lets readers run beside the writer; synchronous=FULL makes each commit durable
-    # before we acknowledge the action it stores.
     cur = dbapi_connection.cursor()
-    cur.execute("PRAGMA journal_mode=WAL")
-    cur.execute("PRAGMA synchronous=FULL")
-    cur.execute("PRAGMA foreign_keys=ON")
-    cur.execute("PRAGMA busy_timeout=10000")
+    for pragma in SQLITE_PRAGMAS:
+        cur.execute(pragma)
     cur.close()
 
 

@@ -8,16 +8,20 @@ the action for that seat, store it durably, and only then acknowledge and broadc
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import random
 import secrets
-from dataclasses import dataclass, field
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from anyio import CapacityLimiter, to_thread
+import orjson
+from anyio import to_thread
 
-from muster.ai import Bot, make_bot
+from muster.ai import BotSpecError
 from muster.core import (
     Action,
     Game,
@@ -26,7 +30,9 @@ from muster.core import (
     UndoError,
     get_rules,
 )
-from muster.server.store import GroupWriter, SeatInfo, StaleWriteError, Store, StoredGame, Summary
+from muster.server.bots import BotPool, Job, check_spec
+from muster.server.bus import Bus
+from muster.server.store import GroupWriter, SeatInfo, StaleWriteError, Store, StoredGame, Summary, Write
 from muster.server.views import seat_payload
 
 log = logging.getLogger("muster.server")
@@ -49,19 +55,87 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+def dumps(message: dict[str, Any]) -> str:
+    """A message as JSON text (orjson: several times faster than the standard library)."""
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
 class Connection:
-    """One websocket of one seat (or a spectator): serialises its sends, remembers the log it has."""
+    """One websocket of one seat (or a spectator), with its own bounded send queue.
 
-    def __init__(self, seat: str | None, send: Any) -> None:
+    Messages are queued by :meth:`push` (which never waits) and sent in order by the
+    connection's own task, each send bounded by ``send_timeout`` seconds. A state waiting to be
+    sent is replaced by a newer one (log lines merged), so a slow reader gets the latest position
+    rather than a backlog. A client that still does not keep up (its queue reaches ``max_queue``
+    messages, or one send times out) is dropped: its socket is closed and it gets no more messages
+    (a page reconnects and resynchronises). So a slow or hostile reader can never hold back a game,
+    another socket or an acknowledgement.
+    """
+
+    def __init__(self, seat: str | None, send_text: Callable[[str], Awaitable[None]],
+                 close: Callable[[int], Awaitable[None]], max_queue: int = 64, send_timeout: float = 5.0) -> None:
         self.seat = seat
-        self._send = send
-        self._lock = asyncio.Lock()
+        self._send_text = send_text
+        self._close = close
+        self.max_queue = max_queue
+        self.send_timeout = send_timeout
+        self._queue: deque[dict[str, Any]] = deque()
+        self.closed = False
+        self.on_drop: Callable[[Connection], None] | None = None
         self.log_sent = 0
+        self._task: asyncio.Task[None] | None = None  # the sender, alive only while there is something to send
 
-    async def send(self, message: dict[str, Any]) -> None:
-        """Send one JSON message (never interleaved with another send on this socket)."""
-        async with self._lock:
-            await self._send(message)
+    def push(self, message: dict[str, Any]) -> None:
+        """Queue one message (never waits); drops the connection if its queue is full."""
+        if self.closed:
+            return
+        if len(self._queue) >= self.max_queue:
+            self.drop(f"it fell {self.max_queue} messages behind")
+            return
+        if self._queue and message["type"] == "state" and self._queue[-1]["type"] == "state":
+            # not sent yet: the newer state replaces it (a lagging reader gets the latest, not a backlog)
+            self._queue[-1] = coalesce(self._queue[-1], message)
+        else:
+            self._queue.append(message)
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._pump())
+
+    async def _pump(self) -> None:
+        try:
+            while self._queue:
+                text = dumps(self._queue.popleft())
+                async with asyncio.timeout(self.send_timeout):  # no extra task per send, unlike wait_for
+                    await self._send_text(text)
+        except TimeoutError:
+            self.drop(f"a send took over {self.send_timeout:g} s")
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the socket died: the client reconnects if it wants
+            self.drop(None)
+
+    def drop(self, why: str | None) -> None:
+        """Stop sending to this client and close its socket (in the background: closing may wait too)."""
+        if self.closed:
+            return
+        self.closed = True
+        self._queue.clear()
+        if why:
+            log.warning("dropped a slow websocket client (%s seat): %s", self.seat or "spectator", why)
+        if self.on_drop:
+            self.on_drop(self)
+        if self._task is not None and self._task is not asyncio.current_task():
+            self._task.cancel()
+        if why:
+            task = asyncio.get_running_loop().create_task(self._close_quietly())
+            _BACKGROUND.add(task)
+            task.add_done_callback(_BACKGROUND.discard)
+
+    async def _close_quietly(self) -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self._close(1013), 30)  # 1013: try again later
+
+
+_BACKGROUND: set[asyncio.Task[None]] = set()
 
 
 @dataclass
@@ -75,8 +149,10 @@ class LiveGame:
     bot_delay_ms: int
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     conns: set[Connection] = field(default_factory=set)
-    bots: dict[str, Bot] = field(default_factory=dict)
+    bot_seeds: dict[str, int] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
+    stale: bool = False
+    """Set when the database turned out to be ahead of this copy: it is rebuilt before its next use."""
 
     def summary(self) -> Summary:
         """The listing fields after the latest change."""
@@ -85,19 +161,15 @@ class LiveGame:
                        "finished" if outcome else "active", outcome.winner if outcome else None,
                        outcome.to_json() if outcome else None)
 
-    def bot(self, seat: str) -> Bot:
-        """The bot playing ``seat`` (built on first use)."""
-        if seat not in self.bots:
-            spec = self.seats[seat].bot_spec or "random"
-            self.bots[seat] = make_bot(spec, seed=bot_seed(self.game.seed, seat))
-        return self.bots[seat]
+    def bot_seed(self, seat: str) -> int:
+        """The seed of the bot playing ``seat``: secret and unrelated to the game's own generator, so the
+        bot's choices reveal nothing about the deal or the dice."""
+        return self.bot_seeds.setdefault(seat, secrets.randbits(62))
 
-
-def bot_seed(game_seed: int, seat: str) -> int:
-    """A bot's own seed, derived one way from the game's: its visible choices must not reveal the game's key
-    (a Mersenne Twister seeded with the key itself could be worked back to it)."""
-    digest = hashlib.blake2b(f"{game_seed}/{seat}".encode(), digest_size=8, person=b"muster-bot-seed").digest()
-    return int.from_bytes(digest, "little") >> 2
+    def attach(self, conn: Connection) -> None:
+        """Start pushing this game's changes to ``conn`` (it leaves by itself when dropped)."""
+        conn.on_drop = self.conns.discard
+        self.conns.add(conn)
 
 
 def secret_seed() -> int:
@@ -109,14 +181,16 @@ def secret_seed() -> int:
 class Hub:
     """All live games of this server process."""
 
-    def __init__(self, store: Store, default_bot_delay_ms: int = 400, keep_games: int = 2000) -> None:
+    def __init__(self, store: Store, default_bot_delay_ms: int = 400, keep_games: int = 2000,
+                 bots: BotPool | None = None, bus: Bus | None = None) -> None:
         self.store = store
         self.writer = GroupWriter(store)
         self.default_bot_delay_ms = default_bot_delay_ms
         self.games: dict[str, LiveGame] = {}
         self.keep_games = keep_games
         self._loading: dict[str, asyncio.Lock] = {}
-        self._bot_threads: CapacityLimiter | None = None
+        self.bots = bots or BotPool()
+        self.bus = bus or Bus()
         self.closing = False
 
     # --- finding games --------------------------------------------------------------------
@@ -125,7 +199,10 @@ class Hub:
         if game_id in self.games:
             live = self.games.pop(game_id)  # move to the end: the dict's order is least recently used first
             self.games[game_id] = live
-            return live
+            if self.bus.size > 1 and not live.stale:  # read your writes made through another process
+                stored_version = await to_thread.run_sync(self.store.version_of, game_id)
+                live.stale = stored_version is not None and stored_version > live.version
+            return await self.fresh(live)
         lock = self._loading.setdefault(game_id, asyncio.Lock())
         try:
             async with lock:
@@ -214,9 +291,9 @@ class Hub:
                 seats.append((SeatInfo(seat, "human", None), hash_token(tokens[seat])))
             else:
                 try:
-                    make_bot(who, seed=0)
+                    check_spec(who, max_seconds=self.bots.time_limit * 0.8)
                 except Exception as exc:  # an unknown bot or a bad option: tell the player why
-                    raise ApiError(400, "malformed", f"bad bot {who!r}: {exc}") from exc
+                    raise ApiError(400, "malformed", f"bad bot {who[:200]!r}: {exc}") from exc
                 seats.append((SeatInfo(seat, "bot", who), None))
         if seed is not None and all(info.kind == "human" for info, _ in seats):
             # Whoever picks the seed of a game between people could compute the other's hand from it.
@@ -232,6 +309,8 @@ class Hub:
                                  delay, seats, live.summary())
         self.games[game_id] = live
         self._evict()
+        if self.bus.size > 1:
+            await to_thread.run_sync(self.bus.announce, game_id, self._bot_turn(live, game.active_seat))
         self.schedule_bot(live)
         return game_id, tokens
 
@@ -244,13 +323,18 @@ class Hub:
             raise ApiError(409, "stale", f"the game has moved on (version {live.version}, you sent {version}); "
                                          "reload the state and choose again")
 
-    async def act(self, live: LiveGame, seat: str, version: Any, raw_action: Any) -> int:
-        """Validate and apply one action for ``seat``; stored durably before returning the new version."""
+    async def act(self, live: LiveGame, seat: str, version: Any, raw_action: Any,
+                  ack: Callable[[int], None] | None = None) -> int:
+        """Validate and apply one action for ``seat``; stored durably before returning the new version.
+
+        ``ack`` (if given) is called with the new version right after the commit, before anyone
+        else is told: the acting client hears first."""
         try:
             action = Action.from_json(raw_action)
         except MalformedActionError as exc:
             raise ApiError(400, "malformed", str(exc)) from exc
         async with live.lock:
+            await self._catch_up(live, version)
             self._check_version(live, version)
             active = live.game.active_seat
             if active is not None and seat != active:
@@ -262,14 +346,21 @@ class Hub:
             except GameError as exc:
                 raise ApiError(409, "illegal", str(exc)) from exc
             step = len(old_actions)
-            await self._commit(live, old_state, old_actions, lambda db, new: self.store.append_in(
-                db, live.id, expected, step, seat, action.to_json(), new))
-        await self.changed(live)
-        return live.version
+            action_json = action.to_json()
+            bot_turn = await self._commit(live, old_state, old_actions, lambda new: Write(
+                live.id, expected, new, step=step, seat=seat, action=action_json), "act", [seat, action_json])
+            new_version = live.version
+        if ack:
+            ack(new_version)
+        if not self.bus.in_transaction():
+            self.bus.publish(live.id, new_version, "act", [seat, action_json], bot_turn)
+        self.changed(live)
+        return new_version
 
-    async def undo(self, live: LiveGame, seat: str, version: Any) -> int:
+    async def undo(self, live: LiveGame, seat: str, version: Any, ack: Callable[[int], None] | None = None) -> int:
         """Take back ``seat``'s current turn (when the rules allow it)."""
         async with live.lock:
+            await self._catch_up(live, version)
             self._check_version(live, version)
             game, expected = live.game, live.version
             old_state, old_actions = game.state, list(game.actions)
@@ -278,13 +369,20 @@ class Hub:
             except UndoError as exc:
                 raise ApiError(409, "undo", str(exc)) from exc
             keep = len(game.actions)
-            await self._commit(live, old_state, old_actions, lambda db, new: self.store.truncate_in(
-                db, live.id, expected, keep, new))
-        await self.changed(live)
-        return live.version
+            bot_turn = await self._commit(live, old_state, old_actions,
+                                          lambda new: Write(live.id, expected, new, keep=keep), "undo", keep)
+            new_version = live.version
+        if ack:
+            ack(new_version)
+        if not self.bus.in_transaction():
+            self.bus.publish(live.id, new_version, "undo", keep, bot_turn)
+        self.changed(live)
+        return new_version
 
-    async def _commit(self, live: LiveGame, old_state: Any, old_actions: list[Action], write: Any) -> None:
-        """Store the change just made to ``live.game``, and only then let anyone see it.
+    async def _commit(self, live: LiveGame, old_state: Any, old_actions: list[Action],
+                      write: Callable[[Summary], Write], kind: str, detail: Any) -> bool:
+        """Store the change just made to ``live.game``, and only then let anyone see it. Returns whether
+        it is now a bot's turn.
 
         Until the write commits, the game shows its stored position (``old_state``): a reader never
         sees, and a player never acts on, a change that could still be lost or refused.
@@ -295,39 +393,94 @@ class Hub:
                           summary.result)
         new_state, new_actions = game.state, list(game.actions)
         game.state, game.actions = old_state, old_actions
+        change = write(summary)
+        bot_turn = self._bot_turn(live, summary.active_seat)
+        if self.bus.in_transaction():
+            change = replace(change, note=self.bus.notification(live.id, summary.version, kind, detail, bot_turn))
         try:
-            await asyncio.wrap_future(self.writer.submit(lambda db: write(db, summary)))
+            await self.writer.submit(change)
         except StaleWriteError as exc:
-            if self.games.get(live.id) is live:  # our copy is behind the database: rebuild it next time
-                del self.games[live.id]
+            live.stale = True  # our copy is behind the database: rebuilt in place before its next use
             raise ApiError(409, "stale", str(exc)) from exc
         except Exception as exc:
             log.exception("could not store a change of game %s", live.id)
             raise ApiError(503, "storage", "the change could not be stored; nothing was changed") from exc
         game.state, game.actions = new_state, new_actions
         live.version += 1
+        return bot_turn
 
-    async def changed(self, live: LiveGame) -> None:
+    @staticmethod
+    def _bot_turn(live: LiveGame, seat: str | None) -> bool:
+        return seat is not None and live.seats[seat].kind == "bot"
+
+    async def _catch_up(self, live: LiveGame, client_version: Any = None) -> None:
+        """With the game's lock held: rebuild a copy known to be behind the database, in place (so
+        every connection holding it sees the current game). A client that sent a newer version than
+        ours saw it from another server process: ours is behind too."""
+        if isinstance(client_version, int) and client_version > live.version and self.bus.size > 1:
+            live.stale = True
+        if not live.stale:
+            return
+        stored = await to_thread.run_sync(self.store.load, live.id)
+        if stored is None:
+            raise ApiError(404, "not_found", f"no game {live.id!r}")
+        fresh = await to_thread.run_sync(self._rebuild, stored)
+        live.game, live.version, live.stale = fresh.game, fresh.version, False
+
+    async def fresh(self, live: LiveGame) -> LiveGame:
+        """The game, rebuilt first if it is known to be behind the database."""
+        if live.stale:
+            async with live.lock:
+                await self._catch_up(live)
+        return live
+
+    def changed(self, live: LiveGame) -> None:
         """After a change: push the new state to everyone watching, and wake the bot if it is its turn."""
-        await self.broadcast(live)
+        self.broadcast(live)
         self.schedule_bot(live)
 
-    async def broadcast(self, live: LiveGame) -> None:
-        """Send each connection the state as its seat may see it."""
+    def broadcast(self, live: LiveGame) -> None:
+        """Queue for each connection the state as its seat may see it (never waits for a client)."""
         cache: dict[str | None, dict[str, Any]] = {}
         for conn in list(live.conns):
-            if conn.seat not in cache:
-                cache[conn.seat] = seat_payload(live.game, live.id, live.version, conn.seat, live.seats)
-            try:
-                await conn.send(with_log(cache[conn.seat], conn))
-            except Exception:  # a socket that died mid-send: forget it, the client reconnects
-                live.conns.discard(conn)
+            key = conn.seat
+            if key not in cache:
+                cache[key] = seat_payload(live.game, live.id, live.version, conn.seat, live.seats)
+            conn.push(with_log(cache[key], conn))
+
+    # --- other server processes ---------------------------------------------------------------
+    async def remote_change(self, game_id: str, version: int, kind: str, detail: Any, bot_turn: bool) -> None:
+        """Another server process committed a change of ``game_id`` (now at ``version``): bring our copy
+        up to date (one action applied, or a rebuild), push it to our clients, wake our bots."""
+        live = self.games.get(game_id)
+        if live is not None and not live.conns and not self.bus.owns(game_id) and not live.lock.locked():
+            del self.games[game_id]  # nobody here needs it: forget it rather than keep it up to date
+            return
+        if live is None:
+            if bot_turn and self.bus.owns(game_id) and not self.closing:
+                with contextlib.suppress(ApiError):
+                    self.schedule_bot(await self.get(game_id))  # loaded from the database: current
+            return
+        async with live.lock:
+            if live.version >= version:
+                return
+            if kind == "act" and live.version == version - 1 and not live.stale:
+                seat, action = detail
+                try:
+                    live.game.apply(Action.from_json(action), seat=seat)
+                    live.version = version
+                except GameError:
+                    live.stale = True
+            else:
+                live.stale = True
+            await self._catch_up(live)
+        self.changed(live)
 
     # --- bots ------------------------------------------------------------------------------
     def schedule_bot(self, live: LiveGame) -> None:
-        """Start the game's bot task if a bot is to act and none is running."""
+        """Start the game's bot task if a bot is to act and none is running (in the process owning it)."""
         seat = live.game.active_seat
-        if self.closing or seat is None or live.seats[seat].kind != "bot":
+        if self.closing or seat is None or live.seats[seat].kind != "bot" or not self.bus.owns(live.id):
             return
         if live.bot_task is None or live.bot_task.done():
             live.bot_task = asyncio.get_running_loop().create_task(self._bot_loop(live))
@@ -335,14 +488,14 @@ class Hub:
     async def _bot_loop(self, live: LiveGame) -> None:
         while not self.closing:
             async with live.lock:
+                await self._catch_up(live)
                 seat = live.game.active_seat
                 if seat is None or live.seats[seat].kind != "bot":
                     return
-                view, legal, version = live.game.view(seat), live.game.legal_actions(), live.version
+                legal, version = live.game.legal_actions(), live.version
+                view = live.game.view(seat) if len(legal) > 1 else {}
             await asyncio.sleep(live.bot_delay_ms / 1000)
-            if self._bot_threads is None:  # bots think in their own few threads: requests never wait on them
-                self._bot_threads = CapacityLimiter(2)
-            action = await to_thread.run_sync(self._choose, live, seat, view, legal, limiter=self._bot_threads)
+            action = await self._choose(live, seat, view, legal)
             try:
                 await self.act(live, seat, version, action.to_json())
             except ApiError as exc:
@@ -350,21 +503,28 @@ class Hub:
                     log.error("bot move refused in game %s: %s", live.id, exc.message)
                     return
 
-    @staticmethod
-    def _choose(live: LiveGame, seat: str, view: dict[str, Any], legal: list[Action]) -> Action:
-        try:
-            action = live.bot(seat).choose(view, legal, seat)
-            if action in legal:
-                return action
-            log.error("bot for %s in game %s chose an illegal action %r", seat, live.id, action)
-        except Exception:
-            log.exception("bot for %s in game %s failed", seat, live.id)
-        # a broken bot must not freeze the game: fall back to a uniformly random legal choice
-        return random.Random(live.version).choice(legal)
+    async def _choose(self, live: LiveGame, seat: str, view: dict[str, Any], legal: list[Action]) -> Action:
+        """The bot's choice, made in a worker process within the pool's time limit (never in this process,
+        except a forced move or the random bot, which need no thought)."""
+        spec = live.seats[seat].bot_spec or "random"
+        try:  # the stored spec is not trusted either: it may predate the limits
+            check_spec(spec, max_seconds=self.bots.time_limit * 0.8)
+        except BotSpecError as exc:
+            log.warning("game %s: the %s bot %r is refused (%s); a random bot plays instead", live.id, seat,
+                        spec[:200], exc)
+            spec = "random"
+        if len(legal) == 1:
+            return legal[0]
+        if spec == "random":
+            return random.Random(live.bot_seed(seat) + live.version).choice(legal)
+        job = Job(f"{live.id}:{seat}", spec, live.bot_seed(seat), seat, view, [a.to_json() for a in legal])
+        return await self.bots.choose(job, where=f"game {live.id}, {seat} bot {spec!r}")
 
     async def resume_bots(self) -> None:
         """After a restart: wake the bots of unfinished games waiting on them."""
         for game_id in await to_thread.run_sync(self.store.bot_games_waiting, get_rules("freedom").info.version):
+            if not self.bus.owns(game_id):
+                continue
             try:
                 self.schedule_bot(await self.get(game_id))
             except Exception:
@@ -378,6 +538,16 @@ class Hub:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         await to_thread.run_sync(self.writer.close)
+        await to_thread.run_sync(self.bots.close)
+        self.bus.close()
+
+
+def coalesce(pending: dict[str, Any], newer: dict[str, Any]) -> dict[str, Any]:
+    """One state message standing for two consecutive ones not yet sent to a connection."""
+    merged = dict(newer)
+    if newer["log_from"] == pending["log_from"] + len(pending["log"]):  # the usual case: lines follow on
+        merged["log_from"], merged["log"] = pending["log_from"], pending["log"] + newer["log"]
+    return merged  # otherwise the newer one resent the log from its start (after an undo)
 
 
 def with_log(payload: dict[str, Any], conn: Connection) -> dict[str, Any]:

@@ -5,11 +5,14 @@ The functions are synchronous (SQLAlchemy core/ORM); the web app calls them in w
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import fcntl
 import json
 import queue
 import threading
+import time
 from collections.abc import Callable
-from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +21,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from muster.server.db import ActionRow, GameRow, SeatRow, utcnow
+from muster.server.db import SQLITE_PRAGMAS, ActionRow, GameRow, SeatRow, utcnow
 
 _SUMMARISE = (
     update(GameRow)
@@ -110,6 +113,12 @@ class Store:
             return StoredGame(row.id, row.game, seed, json.loads(row.options), row.rules_version, row.version,
                               row.bot_delay_ms, seats, actions)
 
+    def version_of(self, game_id: str) -> int | None:
+        """The stored version of a game (None if there is no such game)."""
+        with self.engine.connect() as conn:
+            found = conn.execute(select(GameRow.version).where(GameRow.id == game_id)).first()
+            return int(found[0]) if found else None
+
     def seat_for_token(self, token_hash: str) -> tuple[str, str] | None:
         """(game id, seat) claimed by a token hash, or None."""
         with self.session() as s:
@@ -176,35 +185,112 @@ class Store:
             return [r[0] for r in rows]
 
 
-Job = tuple[Callable[[Session], None], "Future[None]"]
+@dataclass(frozen=True)
+class Write:
+    """One change for the group writer: append an action (``step``, ``seat``, ``action``) or, with
+    ``keep`` set, undo back to ``keep`` actions; both move the game from ``expected`` to ``summary``."""
+
+    game_id: str
+    expected: int
+    summary: Summary
+    step: int = 0
+    seat: str = ""
+    action: Any = None
+    keep: int | None = None
+    note: tuple[str, str] | None = None
+    """``pg_notify`` channel and payload, sent in the same transaction (PostgreSQL fan-out)."""
+
+
+Job = tuple[Write, "asyncio.Future[None]"]
 
 
 class GroupWriter:
-    """Group commit: one thread writes every change, committing whatever queued up together.
+    """Group commit in plain SQL: one thread writes every change, committing whatever queued up together.
 
     Each change is acknowledged only after the transaction holding it committed (one fsync serves
     many games), so durability before acknowledgement holds at a far higher rate than one commit
-    per action. If a batch fails, its changes are retried one by one, so one bad change cannot sink
-    the others.
+    per action. The statements are plain, prepared SQL on the driver's own connection (the ORM cost
+    more than the database itself). Each change checks the game's version and the step: a change
+    that lost a race fails alone with :class:`StaleWriteError`; if a batch fails otherwise, its
+    changes are retried one by one, so one bad change cannot sink the others.
+
+    ``window_ms``: after the first change of a batch, wait this long for more to join it (0 by
+    default: under load, changes queue up while the previous commit runs anyway).
     """
 
-    def __init__(self, store: Store, max_batch: int = 256) -> None:
+    def __init__(self, store: Store, max_batch: int = 512, window_ms: float = 0.0) -> None:
         self.store = store
         self.max_batch = max_batch
+        self.window_ms = window_ms
         self._queue: queue.Queue[Job | None] = queue.Queue()
+        dialect = store.engine.dialect
+        self._sqlite = dialect.name == "sqlite"
+        mark = "?" if dialect.paramstyle == "qmark" else "%s"
+        self._insert = (f"INSERT INTO actions (game_id, step, seat, action, created_at) VALUES "
+                        f"({mark}, {mark}, {mark}, {mark}, {mark}) ON CONFLICT DO NOTHING")
+        self._update = (f"UPDATE games SET version = {mark}, steps = {mark}, active_seat = {mark}, status = {mark}, "
+                        f"winner = {mark}, result = {mark}, updated_at = {mark} WHERE id = {mark} AND version = {mark}")
+        self._unstep = f"DELETE FROM actions WHERE game_id = {mark} AND step = {mark}"
+        self._truncate = f"DELETE FROM actions WHERE game_id = {mark} AND step >= {mark}"
+        self._notify = f"SELECT pg_notify({mark}, {mark})"
+        self._conn: Any = None
+        self._lock_file: Any = None
+        self._raw: Any = None
+        self._checkpointer: threading.Thread | None = None
+        self._stopped = threading.Event()
         self._thread = threading.Thread(target=self._run, name="muster-db-writer", daemon=True)
         self._thread.start()
 
-    def submit(self, change: Callable[[Session], None]) -> Future[None]:
-        """Queue a change; the future completes once it is committed (or fails with its error)."""
-        future: Future[None] = Future()
-        self._queue.put((change, future))
+    def submit(self, write: Write) -> asyncio.Future[None]:
+        """Queue a change (from the event loop); the future completes once it is committed (or fails
+        with its error)."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.put((write, future))
         return future
 
     def close(self) -> None:
         """Finish the queued changes and stop the thread."""
         self._queue.put(None)
         self._thread.join(30)
+        self._stopped.set()
+        if self._checkpointer is not None:
+            self._checkpointer.join(10)
+
+    def _connect(self) -> Any:
+        if self._sqlite:
+            import sqlite3
+
+            path = self.store.engine.url.database or ":memory:"
+            if path != ":memory:" and self._lock_file is None:
+                # Writers of several server processes take turns through this lock: a waiting writer
+                # sleeps in the kernel and wakes the moment the other commits, where SQLite's own busy
+                # handler would poll with growing sleeps.
+                self._lock_file = open(path + "-writer.lock", "a+b")  # noqa: SIM115 (held for the writer's life)
+            conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=10)
+            for pragma in SQLITE_PRAGMAS:
+                conn.execute(pragma)
+            if path != ":memory:" and self._checkpointer is None:
+                # Checkpoints (copying the log into the database, with their own fsyncs) run beside the
+                # commits, not inside one: no acknowledgement waits for them.
+                conn.execute("PRAGMA wal_autocheckpoint=0")
+                self._checkpointer = threading.Thread(target=self._checkpoints, args=(path,),
+                                                      name="muster-db-checkpoint", daemon=True)
+                self._checkpointer.start()
+            return conn
+        # Held for the writer's whole life: the pool must not hand this connection to anyone else.
+        self._raw = self.store.engine.raw_connection()
+        return self._raw.driver_connection
+
+    def _checkpoints(self, path: str) -> None:
+        import sqlite3
+
+        conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=10)
+        try:
+            while not self._stopped.wait(1.0):
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("PRAGMA wal_checkpoint(PASSIVE)")  # never blocks the writer
+        finally:
+            conn.close()
 
     def _run(self) -> None:
         while True:
@@ -212,6 +298,8 @@ class GroupWriter:
             if first is None:
                 return
             batch = [first]
+            if self.window_ms:
+                time.sleep(self.window_ms / 1000)
             stop = False
             while len(batch) < self.max_batch:
                 try:
@@ -224,28 +312,117 @@ class GroupWriter:
                 batch.append(item)
             self._commit(batch)
             if stop:
+                if self._raw is not None:
+                    self._raw.close()
+                elif self._conn is not None:
+                    self._conn.close()
+                if self._lock_file is not None:
+                    self._lock_file.close()
                 return
+
+    def _timestamp(self) -> Any:
+        now = utcnow()
+        # SQLAlchemy's SQLite DateTime stores this text form; PostgreSQL takes the datetime itself
+        return now.strftime("%Y-%m-%d %H:%M:%S.%f") if self._sqlite else now
+
+    def _apply(self, cur: Any, write: Write, now: Any) -> Exception | None:
+        """Run one change's statements; a lost race comes back as a StaleWriteError (nothing of it applied)."""
+        s = write.summary
+        result = json.dumps(s.result) if s.result else None
+        if write.keep is None:
+            cur.execute(self._insert, (write.game_id, write.step, write.seat, json.dumps(write.action), now))
+            if cur.rowcount != 1:
+                return StaleWriteError(f"step {write.step} of game {write.game_id} is already taken")
+        cur.execute(self._update, (s.version, s.steps, s.active_seat, s.status, s.winner, result, now,
+                                   write.game_id, write.expected))
+        if cur.rowcount != 1:
+            if write.keep is None:
+                cur.execute(self._unstep, (write.game_id, write.step))
+            return StaleWriteError(f"game {write.game_id} is no longer at version {write.expected}")
+        if write.keep is not None:
+            cur.execute(self._truncate, (write.game_id, write.keep))
+        return None
+
+    def _apply_all(self, cur: Any, writes: list[Write], now: Any) -> list[Exception | None] | None:
+        """The common case in a few driver calls: every change is an appended action that wins its race.
+        None if any did not (the caller then rolls back and goes one by one).
+
+        Few calls matter: between two statements this thread must win the interpreter lock back from
+        the busy event loop, so a statement per change would make every commit wait on it."""
+        if any(write.keep is not None for write in writes):
+            return None
+        cur.executemany(self._insert, [(w.game_id, w.step, w.seat, json.dumps(w.action), now) for w in writes])
+        if cur.rowcount != len(writes):
+            return None
+        cur.executemany(self._update, [
+            (w.summary.version, w.summary.steps, w.summary.active_seat, w.summary.status, w.summary.winner,
+             json.dumps(w.summary.result) if w.summary.result else None, now, w.game_id, w.expected)
+            for w in writes])
+        if cur.rowcount != len(writes):
+            return None
+        return [None] * len(writes)
+
+    def _transaction(self, batch: list[Job]) -> list[Exception | None]:
+        if self._conn is None:
+            self._conn = self._connect()
+        conn = self._conn
+        now = self._timestamp()
+        cur = conn.cursor()
+        if self._lock_file is not None:
+            fcntl.flock(self._lock_file, fcntl.LOCK_EX)
+        try:
+            if self._sqlite:
+                cur.execute("BEGIN IMMEDIATE")
+            outcomes = self._apply_all(cur, [write for write, _ in batch], now)
+            if outcomes is None:  # some change lost a race: start again, one change at a time
+                cur.execute("ROLLBACK") if self._sqlite else conn.rollback()
+                if self._sqlite:
+                    cur.execute("BEGIN IMMEDIATE")
+                outcomes = [self._apply(cur, write, now) for write, _ in batch]
+            notes = [write.note for (write, _), failed in zip(batch, outcomes, strict=True)
+                     if failed is None and write.note]
+            if notes:  # delivered with the commit, in commit order
+                cur.executemany(self._notify, notes)
+            cur.execute("COMMIT") if self._sqlite else conn.commit()
+            return outcomes
+        except BaseException:
+            try:
+                cur.execute("ROLLBACK") if self._sqlite else conn.rollback()
+            except Exception:  # a broken connection: open a fresh one next time
+                if self._raw is not None:
+                    self._raw.invalidate()
+                self._conn = self._raw = None
+            raise
+        finally:
+            cur.close()
+            if self._lock_file is not None:
+                fcntl.flock(self._lock_file, fcntl.LOCK_UN)
 
     def _commit(self, batch: list[Job]) -> None:
-        try:
-            with self.store.session() as s, s.begin():
-                for change, _ in batch:
-                    change(s)
-        except Exception:
-            if len(batch) == 1:
-                self._one(batch[0])
-                return
-            for job in batch:  # find the culprit: each change alone in its own transaction
-                self._one(job)
-            return
-        for _, future in batch:
-            future.set_result(None)
+        outcomes = self._outcomes(batch)
+        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], Exception | None]]] = {}
+        for (_, future), failed in zip(batch, outcomes, strict=True):
+            by_loop.setdefault(future.get_loop(), []).append((future, failed))
+        for loop, settled in by_loop.items():  # one wake-up of the event loop per batch, not per change
+            with contextlib.suppress(RuntimeError):  # that loop has closed: nobody waits any more
+                loop.call_soon_threadsafe(_settle, settled)
 
-    def _one(self, job: Job) -> None:
-        change, future = job
+    def _outcomes(self, batch: list[Job]) -> list[Exception | None]:
         try:
-            self.store.write(change)
-        except Exception as exc:  # handed to the waiting request, which reports it
-            future.set_exception(exc)
-        else:
+            return self._transaction(batch)
+        except Exception as exc:
+            if len(batch) == 1:
+                return [exc]
+            # find the culprit: each change alone in its own transaction
+            return [self._outcomes([job])[0] for job in batch]
+
+
+def _settle(settled: list[tuple[asyncio.Future[None], Exception | None]]) -> None:
+    """In the event loop: complete the futures of a committed batch."""
+    for future, failed in settled:
+        if future.done():  # its request was cancelled (the client left)
+            continue
+        if failed is None:
             future.set_result(None)
+        else:
+            future.set_exception(failed)
