@@ -13,7 +13,8 @@ import typer
 app = typer.Typer(help="muster: play, watch and measure card-driven wargames (Freedom! Messolonghi 1825–1826).",
                   no_args_is_help=True, add_completion=False)
 
-COMMAND_MODULES = ("engine_commands", "cards_commands", "lab_commands", "play_commands", "serve_commands")
+COMMAND_MODULES = ("engine_commands", "cards_commands", "lab_commands", "play_commands", "serve_commands",
+                   "analysis_commands")
 
 
 def _register_all() -> None:
