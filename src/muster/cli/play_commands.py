@@ -10,6 +10,7 @@ from rich.markup import escape
 
 from muster.ai import make_bot
 from muster.ai.base import Bot, BotSpecError
+from muster.analysis.consent import HintConsent
 from muster.cli.engine_commands import load_error, read_save_file
 from muster.core import CorruptStateError, Game, get_rules
 from muster.games.freedom.constants import IMPERIAL, INSURGENT
@@ -36,6 +37,8 @@ def play(
     load: Path | None = typer.Option(None, help="Continue a game saved with 'save FILE'."),
     compact: bool = typer.Option(False, "--compact", help="A shorter screen for small terminals (the hand without "
                                  "card texts, fewer log and grid lines); 'full' and 'compact' switch during play."),
+    hints: bool = typer.Option(False, "--hints", help="Allow the 'hint' command (between two people, the "
+                               "Insurgent player is asked to agree first)."),
 ) -> None:
     """Play Freedom! in the terminal: two people at one screen, or against bots."""
     console = Console()
@@ -55,7 +58,13 @@ def play(
         raise typer.Exit(2) from exc
     from muster.tui.session import Session  # the session pulls in rich layouts only when playing
 
-    raise typer.Exit(Session(game, players, console, compact=compact).run())
+    humans = tuple(seat for seat, bot in players.items() if bot is None)
+    consent = HintConsent.at_creation(humans, humans[0] if humans else None, hints)
+    if hints and len(humans) == 2:
+        answer = console.input("The Imperial player proposes hints for both sides. Insurgent player, agree? [y/N] ")
+        if answer.strip().lower() in ("y", "yes"):
+            consent.accept(INSURGENT)
+    raise typer.Exit(Session(game, players, console, compact=compact, hints=consent).run())
 
 
 def register(app: typer.Typer) -> None:
