@@ -21,7 +21,7 @@ import numpy as np
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from muster.analysis.selfplay import load_games, play_recorded
+from muster.analysis.selfplay import load_games, play_recorded, replay_positions
 
 app = typer.Typer(add_completion=False)
 
@@ -142,7 +142,7 @@ def _plots(p: np.ndarray, y: np.ndarray, rows: list[dict[str, float]], out: Path
     plt.close(fig)
 
 
-def _speed(records: list[dict[str, Any]], n: int = 200) -> float:
+def _speed(records: list[dict[str, Any]], calib: Any, n: int = 200) -> float:
     """Milliseconds per position: replay one held-out game and estimate from a view at every card point."""
     from muster.ai import make_bot
     from muster.analysis.features import is_card_point
@@ -163,7 +163,7 @@ def _speed(records: list[dict[str, Any]], n: int = 200) -> float:
         rules.apply(state, legal[0] if len(legal) == 1 else bot.choose(view, legal, seat))
     t0 = time.process_time()
     for view, seat in views:
-        imperial_chance(view, seat, rules)
+        imperial_chance(view, seat, rules, calib)
     return 1000 * (time.process_time() - t0) / max(1, len(views))
 
 
@@ -174,7 +174,12 @@ def fit(games_file: Path = typer.Argument(Path("reports/winprob/games.jsonl")),
     """Fit on even seeds, test on odd seeds, write the coefficients, the figures and the plot."""
     from muster.analysis.features import FEATURES
 
-    records = list(load_games(games_file))
+    records = [g for g in load_games(games_file) if "actions" in g]
+    with _progress() as progress:
+        task = progress.add_task("features (replaying the games)", total=len(records))
+        for g in records:
+            g["positions"] = replay_positions(g)
+            progress.advance(task)
     train = [g for g in records if g["seed"] % 2 == 0]
     test = [g for g in records if g["seed"] % 2 == 1]
     x, y, rounds = _arrays(train)
@@ -194,11 +199,11 @@ def fit(games_file: Path = typer.Argument(Path("reports/winprob/games.jsonl")),
         "fitted_on": {"games": len(train), "positions": len(y), "bots": "heuristic vs heuristic",
                       "seeds": "even", "l2": l2, "rules_version": train[0]["rules_version"] if train else ""},
     }, indent=1) + "\n")
-    from muster.analysis.winprob import calibration
+    from muster.analysis.winprob import Calibration, calibration
 
     calibration.cache_clear()
     _plots(pt, yt, rows, docs / "analysis-calibration.png")
-    ms = _speed(test or train)
+    ms = _speed(test or train, Calibration.from_json(json.loads(data.read_text())))
     brier = float(np.mean((pt - yt) ** 2))
     report = {"train_games": len(train), "test_games": len(test), "test_positions": len(yt),
               "imperial_base_rate": overall, "brier": brier,

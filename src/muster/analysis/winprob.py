@@ -65,7 +65,7 @@ def calibration() -> Calibration:
     return Calibration.from_json(json.loads(text))
 
 
-def state_probability(state: State) -> float:
+def state_probability(state: State, calib: Calibration | None = None) -> float:
     """The Imperial side's chance in a full state (1 or 0 once the game is won, 0.5 for a draw).
 
     Only the public parts are read; callers holding a real state should still prefer :func:`imperial_chance`
@@ -74,13 +74,15 @@ def state_probability(state: State) -> float:
     if state.result is not None:
         winner = state.result.get("winner")
         return 1.0 if winner == IMPERIAL else 0.5 if winner is None else 0.0
-    return calibration().probability(features(state))
+    return (calib or calibration()).probability(features(state))
 
 
-def imperial_chance(view: dict[str, Any], seat: str, rules: Rules | None = None) -> float:
-    """The Imperial side's chance of winning, estimated from ``seat``'s view only."""
+def imperial_chance(view: dict[str, Any], seat: str, rules: Rules | None = None,
+                    calib: Calibration | None = None) -> float:
+    """The Imperial side's chance of winning, estimated from ``seat``'s view only (``calib``: other
+    coefficients than the shipped ones)."""
     rules = rules or get_rules("freedom")
-    return state_probability(rules.determinize(view, seat, DETERMINIZATION_SEED))
+    return state_probability(rules.determinize(view, seat, DETERMINIZATION_SEED), calib)
 
 
 def seat_chance(view: dict[str, Any], seat: str, rules: Rules | None = None) -> float:

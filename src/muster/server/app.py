@@ -396,7 +396,10 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None,
             await app.state.hub.close()
             engine.dispose()
 
+    from muster.server.analysis_routes import routes as analysis_routes
+
     routes = [
+        *analysis_routes(page),
         Route("/", page("index.html")),
         Route("/play/{token}", page("play.html")),
         Route("/rules/freedom", page("rules-freedom.html")),

@@ -1,0 +1,66 @@
+"""The post-game analysis page and its API, in Debian's headless Chromium against a real server."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .helpers import Server, create, wait_finished
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+DESKTOP = {"width": 1440, "height": 900}
+
+
+@pytest.fixture(scope="module")
+def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server with a fresh SQLite database; bots move without pause."""
+    tmp = tmp_path_factory.mktemp("analysis")
+    srv = Server(f"sqlite:///{tmp / 'muster.db'}", tmp)
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+def test_analysis_api_is_for_finished_games_and_the_live_curve_for_bot_games(web: Server) -> None:
+    with web.client() as client:
+        people = create(client, imperial="human", insurgent="human")
+        gid = people["game_id"]
+        assert client.get(f"/api/games/{gid}/analysis").status_code == 403
+        assert client.get(f"/api/games/{gid}/win-probability").status_code == 403  # no unagreed hint
+        bots = create(client, imperial="beginner", insurgent="beginner")
+        wait_finished(client, bots["game_id"])
+        curve = client.get(f"/api/games/{bots['game_id']}/win-probability").json()
+        assert curve["finished"] and len(curve["win_probability"]) == len(curve["rounds"]) > 10
+        assert client.get("/api/games/nonexistent/analysis").status_code == 404
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
+def test_post_game_page_shows_the_curve_and_jumps_into_the_replay(web: Server) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with web.client() as client:
+        made = create(client, imperial="beginner", insurgent="beginner")
+        wait_finished(client, made["game_id"])
+    gid = made["game_id"]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
+        page: Any = browser.new_page(viewport=DESKTOP)
+        page.goto(f"{web.url}/replay/{gid}")
+        page.wait_for_function("() => !document.querySelector('#analysis-link').hidden", timeout=60000)
+        page.click("#analysis-link")
+        page.wait_for_function("() => document.body.dataset.ready === '1'", timeout=180000)
+        assert page.locator("#curve svg polyline").count() == 1
+        assert page.locator("#curve svg circle.wp-mark").count() == 3
+        points = page.locator("#turning li.turning-point")
+        assert points.count() == 3
+        assert "strongest bot" in (points.nth(0).text_content() or "")
+        step = points.nth(1).get_attribute("data-step")
+        points.nth(1).locator("a.jump").click()
+        page.wait_for_function(f"() => document.querySelector('#step').textContent.startsWith('step {step} ')",
+                               timeout=60000)
+        browser.close()
