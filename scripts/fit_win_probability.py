@@ -1,7 +1,7 @@
 """Play Heuristic-vs-Heuristic games and (re)fit the win-probability estimate on them.
 
     python scripts/fit_win_probability.py games --games 300 --out reports/winprob/games.jsonl
-    python scripts/fit_win_probability.py fit reports/winprob/games.jsonl
+    python scripts/fit_win_probability.py fit                # every reports/winprob/games*.jsonl
 
 ``games`` streams one JSON line per finished game (so a stopped run keeps what it played); ``fit``
 fits the logistic calibration on the games with an even seed, tests it on the odd ones (never seen
@@ -168,17 +168,25 @@ def _speed(records: list[dict[str, Any]], calib: Any, n: int = 200) -> float:
 
 
 @app.command()
-def fit(games_file: Path = typer.Argument(Path("reports/winprob/games.jsonl")),
-        l2: float = typer.Option(1.0, min=0.0), data: Path = DATA,
+def fit(games_files: list[Path] = typer.Argument(None, help="JSON-lines files of recorded games "
+                                                 "(default: reports/winprob/games*.jsonl)."),
+        l2: float = typer.Option(1000.0, min=0.0), data: Path = DATA,
         docs: Path = DOCS) -> None:
-    """Fit on even seeds, test on odd seeds, write the coefficients, the figures and the plot."""
+    """Fit on even seeds, test on odd seeds, write the coefficients, the figures and the plot.
+
+    A game recorded with its actions is replayed to compute this build's features; a game recorded
+    without them is used only if it stored exactly these features (``"features"``).
+    """
     from muster.analysis.features import FEATURES
 
-    records = [g for g in load_games(games_file) if "actions" in g]
+    files = games_files or sorted(Path("reports/winprob").glob("games*.jsonl"))
+    pool = {g["seed"]: g for f in files for g in load_games(f)}
+    records = [g for g in pool.values() if "actions" in g or g.get("features") == list(FEATURES)]
     with _progress() as progress:
         task = progress.add_task("features (replaying the games)", total=len(records))
         for g in records:
-            g["positions"] = replay_positions(g)
+            if "actions" in g:
+                g["positions"] = replay_positions(g)
             progress.advance(task)
     train = [g for g in records if g["seed"] % 2 == 0]
     test = [g for g in records if g["seed"] % 2 == 1]
@@ -196,7 +204,7 @@ def fit(games_file: Path = typer.Argument(Path("reports/winprob/games.jsonl")),
     data.write_text(json.dumps({
         "version": FORMAT_VERSION, "features": list(FEATURES), "mean": mean.tolist(), "std": std.tolist(),
         "coef": coef.tolist(), "intercept": intercept,
-        "fitted_on": {"games": len(train), "positions": len(y), "bots": "heuristic vs heuristic",
+        "fitted_on": {"games": len(train), "files": [f.name for f in files], "positions": len(y), "bots": "heuristic vs heuristic",
                       "seeds": "even", "l2": l2, "rules_version": train[0]["rules_version"] if train else ""},
     }, indent=1) + "\n")
     from muster.analysis.winprob import Calibration, calibration

@@ -64,3 +64,35 @@ def test_post_game_page_shows_the_curve_and_jumps_into_the_replay(web: Server) -
         page.wait_for_function(f"() => document.querySelector('#step').textContent.startsWith('step {step} ')",
                                timeout=60000)
         browser.close()
+
+
+def test_hints_need_both_people_and_are_refused_until_then(web: Server) -> None:
+    with web.client() as client:
+        made = create(client, imperial="human", insurgent="human", hints="imperial")
+        imp, ins = made["tokens"]["imperial"], made["tokens"]["insurgent"]
+        status = client.get(f"/api/seat/{ins}/hints/status").json()
+        assert status["proposed"] and not status["hinted"]
+        for token in (imp, ins):
+            refused = client.get(f"/api/seat/{token}/hints")
+            assert refused.status_code == 403 and "agreement" in refused.json()["error"]
+        accepted = client.post(f"/api/seat/{ins}/hints/accept")
+        assert accepted.status_code == 200 and accepted.json()["hinted"]
+        for token in (imp, ins):
+            assert client.get(f"/api/seat/{token}/hints/status").json()["hinted"]
+        answer = client.get(f"/api/seat/{imp}/hints")
+        assert answer.status_code == 200
+        suggestions = answer.json()["hints"]
+        assert 1 <= len(suggestions) <= 3 and suggestions[0]["strongest"]
+        assert client.get(f"/api/seat/{ins}/hints").json()["hints"] == []  # not the Insurgent's turn
+
+
+def test_hints_off_unless_set_at_creation(web: Server) -> None:
+    with web.client() as client:
+        plain = create(client, imperial="human", insurgent="human")
+        token = plain["tokens"]["insurgent"]
+        assert client.post(f"/api/seat/{token}/hints/accept").status_code == 409  # nothing proposed
+        assert client.get(f"/api/seat/{token}/hints").status_code == 403
+        bad = client.post("/api/games", json={"imperial": "human", "insurgent": "beginner", "hints": "insurgent"})
+        assert bad.status_code == 400
+        solo = create(client, imperial="human", insurgent="beginner", hints="imperial")
+        assert client.get(f"/api/seat/{solo['tokens']['imperial']}/hints").status_code == 200

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from muster.ai.evaluation import BOT_BEACH_THREAT, TERMS, Weights, terms
-from muster.games.freedom.constants import IMPERIAL, IMPERIAL_CANNON, INSURGENT
 from muster.games.freedom.datafiles import design
 from muster.games.freedom.state import State
 
@@ -19,28 +18,18 @@ BOT_WEIGHTS = Weights(beach_threat=BOT_BEACH_THREAT)
 
 ROUNDS = int(design()["rounds"])
 
-RAW = ("imperial_morale", "insurgent_morale", "imperial_money", "imperial_supplies", "insurgent_supplies",
-       "pressure", "population", "civilians", "imperial_units", "insurgent_units", "imperial_cannons",
-       "wall_damage", "imperial_areas", "cards_in_hands")
-"""Public counts read straight from the board and the tracks."""
-
-FEATURES: tuple[str, ...] = (*TERMS, *(f"{t}_late" for t in TERMS), *RAW,
-                             *(f"round_{r}" for r in range(2, ROUNDS + 1)))
+FEATURES: tuple[str, ...] = (*TERMS, *(f"{t}_late" for t in TERMS), *(f"round_{r}" for r in range(2, ROUNDS + 1)))
 """The estimate's inputs, in the order of :func:`features`. ``<term>_late`` is the term times the
 share of the game already played, so a part may count for more (or less) as the clock runs out;
-``round_<r>`` is 1 in round r (each round gets its own base rate)."""
+``round_<r>`` is 1 in round r (each round gets its own base rate). Raw counts (Money, Supplies,
+units, Morale…) were tried as well and predicted worse on held-out games (docs/analysis.md)."""
 
 
 def features(s: State) -> list[float]:
     """The feature vector of an unfinished position (see :data:`FEATURES`)."""
     parts = terms(s, BOT_WEIGHTS)
     late = (s.round - 1) / max(1, ROUNDS - 1)
-    imp, ins = s.tracks[IMPERIAL], s.tracks[INSURGENT]
-    raw = (imp["morale"], ins["morale"], imp["money"], imp["supplies"], ins["supplies"], ins.get("pressure", 0),
-           ins.get("population", 0), s.civilians, sum(s.exp) + sum(s.ally), sum(s.ins),
-           sum(1 for c in s.cannon if c == IMPERIAL_CANNON) + s.camp_cannons, sum(s.damage),
-           sum(1 for side in s.area_side if side == IMPERIAL), sum(len(hand) for hand in s.hands.values()))
-    return [*(parts[t] for t in TERMS), *(parts[t] * late for t in TERMS), *map(float, raw),
+    return [*(parts[t] for t in TERMS), *(parts[t] * late for t in TERMS),
             *(1.0 if s.round == r else 0.0 for r in range(2, ROUNDS + 1))]
 
 
