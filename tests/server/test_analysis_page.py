@@ -96,3 +96,28 @@ def test_hints_off_unless_set_at_creation(web: Server) -> None:
         assert bad.status_code == 400
         solo = create(client, imperial="human", insurgent="beginner", hints="imperial")
         assert client.get(f"/api/seat/{solo['tokens']['imperial']}/hints").status_code == 200
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
+def test_play_page_agrees_to_and_shows_hints(web: Server) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with web.client() as client:
+        made = create(client, imperial="human", insurgent="human", hints="imperial")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
+        page: Any = browser.new_page(viewport=DESKTOP)
+        page.goto(f"{web.url}{made['links']['imperial']}")
+        page.wait_for_function("() => !document.querySelector('#hints-panel').hidden", timeout=30000)
+        assert page.locator("#hints-ask").count() == 0  # the invited seat has not agreed yet
+        guest = browser.new_page(viewport=DESKTOP)
+        guest.goto(f"{web.url}{made['links']['insurgent']}")
+        guest.wait_for_selector("#hints-accept", timeout=30000)
+        guest.click("#hints-accept")
+        guest.wait_for_selector("#hints-ask")
+        page.reload()
+        page.wait_for_selector("#hints-ask", timeout=30000)
+        page.click("#hints-ask")
+        page.wait_for_function("() => document.querySelectorAll('#hints-list li').length >= 1", timeout=120000)
+        assert "strongest bot" in (page.text_content("#hints-list") or "")
+        browser.close()
