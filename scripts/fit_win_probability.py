@@ -204,7 +204,8 @@ def fit(games_files: list[Path] = typer.Argument(None, help="JSON-lines files of
     data.write_text(json.dumps({
         "version": FORMAT_VERSION, "features": list(FEATURES), "mean": mean.tolist(), "std": std.tolist(),
         "coef": coef.tolist(), "intercept": intercept,
-        "fitted_on": {"games": len(train), "files": [f.name for f in files], "positions": len(y), "bots": "heuristic vs heuristic",
+        "fitted_on": {"games": len(train), "files": [f.name for f in files], "positions": len(y),
+                      "bots": "heuristic vs heuristic",
                       "seeds": "even", "l2": l2, "rules_version": train[0]["rules_version"] if train else ""},
     }, indent=1) + "\n")
     from muster.analysis.winprob import Calibration, calibration
