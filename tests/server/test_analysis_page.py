@@ -16,6 +16,22 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
 DESKTOP = {"width": 1440, "height": 900}
 
 
+def serious(page: Any) -> list[str]:
+    """axe-core's critical and serious violations on the page."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [f"{v['id']} ({v['impact']}): {v['help']} {[n['target'] for n in v['nodes']][:3]}"
+            for v in results.response["violations"] if v["impact"] in ("critical", "serious")]
+
+
+def csp_watch(page: Any) -> list[str]:
+    """Collect the page's Content-Security-Policy complaints (the CSP forbids inline and eval'd code)."""
+    seen: list[str] = []
+    page.on("console", lambda m: seen.append(m.text) if "Content Security Policy" in m.text else None)
+    return seen
+
+
 @pytest.fixture(scope="module")
 def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """A server with a fresh SQLite database; bots move without pause."""
@@ -50,6 +66,7 @@ def test_post_game_page_shows_the_curve_and_jumps_into_the_replay(web: Server) -
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
         page: Any = browser.new_page(viewport=DESKTOP)
+        csp = csp_watch(page)
         page.goto(f"{web.url}/replay/{gid}")
         page.wait_for_function("() => !document.querySelector('#analysis-link').hidden", timeout=60000)
         page.click("#analysis-link")
@@ -59,10 +76,12 @@ def test_post_game_page_shows_the_curve_and_jumps_into_the_replay(web: Server) -
         points = page.locator("#turning li.turning-point")
         assert points.count() == 3
         assert "strongest bot" in (points.nth(0).text_content() or "")
+        assert serious(page) == []
         step = points.nth(1).get_attribute("data-step")
         points.nth(1).locator("a.jump").click()
         page.wait_for_function(f"() => document.querySelector('#step').textContent.startsWith('step {step} ')",
                                timeout=60000)
+        assert csp == []
         browser.close()
 
 
@@ -120,4 +139,5 @@ def test_play_page_agrees_to_and_shows_hints(web: Server) -> None:
         page.click("#hints-ask")
         page.wait_for_function("() => document.querySelectorAll('#hints-list li').length >= 1", timeout=120000)
         assert "strongest bot" in (page.text_content("#hints-list") or "")
+        assert serious(page) == []
         browser.close()
