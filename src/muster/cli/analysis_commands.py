@@ -22,7 +22,8 @@ def analyze_command(
     from muster.analysis.postgame import analyze_save
 
     try:
-        data = analyze_save(read_save_file(save), out)
+        with console.status("Replaying the game, estimating each card and asking the strongest bot…"):
+            data = analyze_save(read_save_file(save), out)
     except (OSError, CorruptStateError) as exc:
         console.print(escape(load_error(save, exc)), style="red", highlight=False)
         raise typer.Exit(1) from exc
