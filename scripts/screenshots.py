@@ -209,6 +209,20 @@ def shots(base: str, out: Path) -> None:
         page.wait_for_timeout(500)
         shot(page, out, "replay.png")
 
+        # The post-game analysis of that game (curve and turning points)
+        page.goto(f"{base}/analysis/{made['game_id']}")
+        page.wait_for_function("() => document.body.dataset.ready === '1'", timeout=300000)
+        shot(page, out, "analysis.png", full_page=True)
+
+        # Hints in a game against the Standard bot, set at creation
+        made = api.post("/api/games", json={"imperial": "human", "insurgent": "standard", "seed": 11,
+                                            "bot_delay_ms": 0, "hints": "imperial"}).json()
+        page.goto(base + made["links"]["imperial"])
+        page.wait_for_selector("#hints-ask", timeout=30000)
+        page.click("#hints-ask")
+        page.wait_for_function("() => document.querySelectorAll('#hints-list li').length >= 1", timeout=120000)
+        shot(page, out, "hints.png")
+
         # A phone
         phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2).new_page()
         made = api.post("/api/games", json={"imperial": "human", "insurgent": "standard", "seed": 11,

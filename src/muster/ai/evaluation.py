@@ -144,6 +144,19 @@ def evaluate(s: State, w: Weights = DEFAULT) -> float:
     return _forces(s, w) + _wall(s, w) + _economy(s, w) + _morale(s, w) + _areas(s, w) + _beach_threat(s, w)
 
 
+TERMS = ("forces", "wall", "economy", "morale", "areas", "lagoon")
+"""The names of the evaluation's parts, in the order :func:`terms` returns them."""
+
+
+def terms(s: State, w: Weights = DEFAULT) -> dict[str, float]:
+    """The evaluation of an unfinished position split into its parts (points for the Imperial side).
+
+    Their sum is :func:`evaluate`; the win-probability estimate and the hints read them one by one.
+    """
+    return {"forces": _forces(s, w), "wall": _wall(s, w), "economy": _economy(s, w),
+            "morale": _morale(s, w), "areas": _areas(s, w), "lagoon": _beach_threat(s, w)}
+
+
 def _forces(s: State, w: Weights) -> float:
     b = board()
     mainland, _walls, _forts, _beaches, front = _geometry()

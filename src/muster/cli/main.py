@@ -27,7 +27,8 @@ def _main(version: bool = typer.Option(False, "--version", callback=_version, is
     """muster: play, watch and measure card-driven wargames."""
 
 
-COMMAND_MODULES = ("engine_commands", "cards_commands", "lab_commands", "play_commands", "serve_commands")
+COMMAND_MODULES = ("engine_commands", "cards_commands", "lab_commands", "play_commands", "serve_commands",
+                   "analysis_commands")
 
 
 def _register_all() -> None:

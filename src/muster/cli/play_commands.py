@@ -10,6 +10,7 @@ from rich.markup import escape
 
 from muster.ai import make_bot
 from muster.ai.base import Bot, BotSpecError
+from muster.analysis.consent import HintConsent
 from muster.cli.engine_commands import load_error, read_save_file
 from muster.core import CorruptStateError, Game, get_rules
 from muster.games.freedom.constants import IMPERIAL, INSURGENT
@@ -40,6 +41,8 @@ def play(
     athens: str = typer.Option(HUMAN, help="Hellenes: who plays Athens: 'human' or a bot spec."),
     sparta: str = typer.Option(HUMAN, help="Hellenes: who plays Sparta: 'human' or a bot spec."),
     years: str = typer.Option("3", help="Hellenes: how many Years of the 431 scenario (1-3)."),
+    hints: bool = typer.Option(False, "--hints", help="Allow the 'hint' command (between two people, the "
+                               "Insurgent player is asked to agree first)."),
 ) -> None:
     """Play Freedom! (or Hellenes, with --game hellenes) in the terminal: two people at one screen, or against bots."""
     console = Console()
@@ -64,7 +67,13 @@ def play(
         raise typer.Exit(2) from exc
     from muster.tui.session import Session  # the session pulls in rich layouts only when playing
 
-    raise typer.Exit(Session(game, players, console, compact=compact).run())
+    humans = tuple(seat for seat, bot in players.items() if bot is None)
+    consent = HintConsent.at_creation(humans, humans[0] if humans else None, hints)
+    if hints and len(humans) == 2:
+        answer = console.input("The Imperial player proposes hints for both sides. Insurgent player, agree? [y/N] ")
+        if answer.strip().lower() in ("y", "yes"):
+            consent.accept(INSURGENT)
+    raise typer.Exit(Session(game, players, console, compact=compact, hints=consent).run())
 
 
 def _play_hellenes(console: Console, athens: str, sparta: str, years: str, seed: int, load: Path | None,

@@ -46,6 +46,8 @@ class CreateGame(BaseModel):
     seed: int | None = Field(default=None, ge=0, lt=2**62)
     bot_delay_ms: int | None = Field(default=None, ge=0, le=10_000)
     names: dict[str, str] = Field(default_factory=dict, max_length=2)
+    hints: str | None = Field(default=None, pattern="^(imperial|insurgent)$")
+    """The creator's seat when the creator turns hints on (the other person must still accept)."""
 
 
 class NameBody(BaseModel):
@@ -161,10 +163,16 @@ async def create_game(request: Request) -> Response:
                "insurgent": player_spec("insurgent", body.insurgent)}
     if any(seat not in players or players[seat] != "human" for seat in body.names):
         raise ApiError(400, "malformed", "names may be given only for seats played by people")
+    if body.hints and players[body.hints] != "human":
+        raise ApiError(400, "malformed", "hints must be proposed by a seat played by a person")
     hub = hub_of(request)
     game_id, tokens = await hub.create(players, body.ruleset, body.seed, body.bot_delay_ms)
     for seat, name in body.names.items():
         await to_thread.run_sync(set_name, hub.store.engine, game_id, seat, name)
+    if body.hints:
+        from muster.server.hints_routes import propose_at_creation
+
+        await propose_at_creation(hub.store.engine, await hub.get(game_id), body.hints)
     return JSONResponse({"game_id": game_id, "tokens": tokens,
                          "links": {seat: f"/play/{t}" for seat, t in tokens.items()}}, status_code=201)
 
@@ -410,7 +418,12 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None,
             await app.state.hub.close()
             engine.dispose()
 
+    from muster.server.analysis_routes import routes as analysis_routes
+    from muster.server.hints_routes import routes as hint_routes
+
     routes = [
+        *analysis_routes(page),
+        *hint_routes(),
         Route("/", page("index.html")),
         Route("/play/{token}", page("play.html")),
         Route("/rules/freedom", page("rules-freedom.html")),

@@ -97,6 +97,14 @@ class PlayerNameRow(Base):
     name: Mapped[str] = mapped_column(String(40))
 
 
+class HintConsentRow(Base):
+    """A seat that agreed to hints in its game (migration 0005; see muster.server.hints_routes)."""
+
+    __tablename__ = "hint_consent"
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[str] = mapped_column(String(16), primary_key=True)
+
+
 def normalise_url(url: str) -> str:
     """Use the psycopg 3 driver for plain ``postgresql://`` URLs (psycopg2 is not a dependency)."""
     if url.startswith("postgresql://") or url.startswith("postgres://"):

@@ -22,6 +22,7 @@ from rich.panel import Panel
 from rich.text import Text
 
 from muster.ai.base import Bot
+from muster.analysis.consent import HintConsent, HintsRefusedError
 from muster.core import Game, GameError
 
 LOG_LINES = 10
@@ -102,9 +103,12 @@ class Session:
         console: Console,
         read: Callable[[str], str] | None = None,
         compact: bool = False,
+        hints: HintConsent | None = None,
     ) -> None:
         self.game = game
         self.ui = terminal_ui(game.rules.info.name)
+        self.hints = hints
+        """The game's hint option (None: hints off)."""
         self.compact = compact
         """Draw the short screen (see :func:`muster.tui.render.screen`); 'compact'/'full' switch it."""
         self.players = players
@@ -240,6 +244,8 @@ class Session:
             self.show_log(rest)
         elif word == "hand":
             self.message = self.ui.hand_panel(self.game.view(seat), seat)
+        elif word == "hint":
+            self.hint(seat)
         elif word in ("compact", "full"):
             self.compact = word == "compact"
             self.message = Text(f"Screen layout: {word}.", style="green")
@@ -250,9 +256,29 @@ class Session:
         else:
             self.message = Text(
                 f"Not understood: {_shorten(text)!r}. Type a number from 1 to {count}, or one of: "
-                "help, undo, save FILE, log [N], hand, compact, full, quit.",
+                "help, undo, save FILE, log [N], hand, hint, compact, full, quit.",
                 style="red",
             )
+
+    def hint(self, seat: str) -> None:
+        """Show the strongest bot's top three choices with estimated chances (if hints are agreed)."""
+        from muster.analysis import texts as analysis_texts
+        from muster.analysis.advice import hints
+
+        try:
+            if self.hints is None:
+                raise HintsRefusedError(analysis_texts.HINTS_OFF)
+            self.hints.check(seat)
+        except HintsRefusedError as exc:
+            self.message = Text(str(exc), style="yellow")
+            return
+        legal = self.game.legal_actions()
+        lines = [analysis_texts.HINT_HEADER.format(side=analysis_texts.SIDE.get(seat, seat))]
+        for advice in hints(self.game.view(seat), legal, seat, rules=self.game.rules):
+            number = legal.index(advice.action) + 1
+            mark = f" ({analysis_texts.STRONGEST_PICK})" if advice.strongest else ""
+            lines.append(f"  {number}. {advice.label}: {advice.chance:.0%}{mark} — {advice.reason}")
+        self.message = Text("\n".join(lines))
 
     def choose(self, seat: str, number: int, count: int) -> None:
         """Apply choice ``number`` (1-based) if it exists."""

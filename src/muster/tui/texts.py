@@ -95,7 +95,9 @@ COMMANDS_HELP = (
     "Commands: a number picks that choice; 'help' shows this text; 'undo' goes back to the start of your "
     "turn (only while no dice were rolled and no cards drawn); 'save FILE' writes a save file (load it "
     "with 'muster play --load FILE'); 'log [N]' shows the last N log lines; 'hand' shows your cards "
-    "with their texts; 'compact' and 'full' switch between the short screen and the full one; 'quit' "
+    "with their texts; 'hint' shows the strongest bot's top three choices (when the game was started "
+    "with hints and, between two people, both agreed); 'compact' and 'full' switch between the short "
+    "screen and the full one; 'quit' "
     "stops (offering to save). Ctrl-C also offers to save."
 )
 

@@ -55,6 +55,7 @@ form.addEventListener("submit", async (event) => {
   if (name && mode !== "bots") body.names = { [side]: name };
   if (form.seed.value !== "") body.seed = Number(form.seed.value);
   if (form.delay.value !== "") body.bot_delay_ms = Number(form.delay.value);
+  if (form.hints.checked && mode !== "bots") body.hints = side;
   try {
     const made = await api("/api/games", body);
     if (mode === "bots") {

@@ -145,6 +145,8 @@ function renderTop(s) {
   $("status").textContent = statusText(s);
   $("status").dataset.version = s.version;
   $("status").dataset.step = s.step;
+  $("analysis-link").hidden = !s.outcome;
+  if (s.outcome) $("analysis-link").href = `/analysis/${encodeURIComponent(s.game_id)}`;
   const me = s.seats[s.seat], them = s.seats[other(s.seat)];
   $("players").textContent = `You: ${seatName(s.seat)}${me.name ? ` (${me.name})` : ""} · against ${playerText(them)}`;
   const active = s.active_seat;

@@ -3,6 +3,7 @@ import { api, el, loadGame, rememberedSeats } from "./common.js";
 import { enableCardFaces } from "./cards.js";
 import { latestDice, renderLog } from "./log.js";
 import { enableZoom } from "./zoom.js";
+import { TEXT as WP_TEXT, drawCurve } from "./winprob.js";
 
 const $ = (id) => document.getElementById(id);
 const SEAT_NAME = { imperial: "Imperial", insurgent: "Insurgent" };
@@ -89,7 +90,28 @@ async function openReplay() {
   setControls(true);
   $("export-link").href = `/api/games/${gameId}/export?${query.slice(1)}`;
   await show(0);
-  await show(total);
+  const wanted = Number.parseInt(params.get("step") || "", 10); // a turning point from the analysis page
+  await show(Number.isFinite(wanted) ? Math.max(0, Math.min(total, wanted)) : total);
+  if ($("outcome").textContent && !token) {
+    $("analysis-link").href = `/analysis/${encodeURIComponent(gameId)}`;
+    $("analysis-link").hidden = false;
+  }
+}
+
+let curveAsked = 0;
+/** Spectators of a game between bots see the win-probability curve grow (at most every 3 s). */
+async function refreshLiveCurve() {
+  const now = Date.now();
+  if (now - curveAsked < 3000) return;
+  curveAsked = now;
+  try {
+    const c = await api(`/api/games/${gameId}/win-probability`);
+    $("live-curve-title").textContent = WP_TEXT.liveTitle;
+    drawCurve($("live-curve-svg"), c.start_probability, c.win_probability, c.rounds, [], 160);
+    $("live-curve").hidden = false;
+  } catch (err) {
+    $("live-curve").hidden = true;
+  }
 }
 
 /** A game between bots still running: watch it live, then open its replay when it ends. */
@@ -107,6 +129,7 @@ function watchLive() {
     $("step").textContent = `step ${m.step}`;
     $("outcome").textContent = m.active_seat ? `${SEAT_NAME[m.active_seat]} to decide` : "";
     $("last-line").textContent = "";
+    refreshLiveCurve();
     if (m.outcome) {
       watching.close();
       openReplay().catch((err) => showError(err.message));

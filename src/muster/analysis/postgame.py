@@ -1,0 +1,126 @@
+"""After the game: the win-probability curve card by card, and the turning points."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from muster.analysis import texts
+from muster.analysis.advice import choice_chance, strongest_choice
+from muster.analysis.features import is_card_point
+from muster.analysis.winprob import imperial_chance, state_probability
+from muster.core import Game, get_rules
+from muster.core.interface import Action
+from muster.games.freedom.constants import IMPERIAL
+
+TURNING_POINTS = 3
+"""How many of the largest swings are reported."""
+
+
+def curve(game: Game) -> dict[str, Any]:
+    """Replay a game and estimate Imperial's chance at the start and after each card.
+
+    Each estimate is read from the Imperial seat's view at the moment the next card is chosen (the
+    estimate reads only public facts, so either seat's view gives the same figure).
+    """
+    rules = game.rules
+    replay = Game(rules, game.seed, game.options)
+    start = state_probability(replay.state)
+    cards: list[dict[str, Any]] = []
+    current: dict[str, Any] | None = None
+    for action in game.actions:
+        seat = replay.active_seat
+        assert seat is not None
+        view = replay.view(seat)
+        if is_card_point(view):
+            if current is not None:
+                current["after"] = imperial_chance(replay.view(IMPERIAL), IMPERIAL, rules)
+                cards.append(current)
+            current = {"seat": seat, "round": replay.state.round, "step": rules.action_count(replay.state),
+                       "action": action.to_json(), "label": rules.label(replay.state, action),
+                       "before": cards[-1]["after"] if cards else start}
+        replay.apply(action)
+    if current is not None:
+        current["after"] = state_probability(replay.state)
+        cards.append(current)
+    outcome = replay.outcome
+    return {"start_probability": start, "cards": cards,
+            "win_probability": [round(c["after"], 4) for c in cards],
+            "winner": outcome.winner if outcome else None, "reason": outcome.reason if outcome else None}
+
+
+def turning_points(game: Game, cards: list[dict[str, Any]], count: int = TURNING_POINTS) -> list[dict[str, Any]]:
+    """The ``count`` cards with the largest swings, with what the strongest bot would have played there."""
+    rules = game.rules
+    ranked = sorted(range(len(cards)), key=lambda i: -abs(cards[i]["after"] - cards[i]["before"]))[:count]
+    out = []
+    for i in sorted(ranked):
+        card = cards[i]
+        replay = Game(rules, game.seed, game.options)
+        for action in game.actions[:card["step"]]:
+            replay.apply(action)
+        seat = card["seat"]
+        view = replay.view(seat)
+        legal = replay.legal_actions()
+        best = strongest_choice(view, legal, seat, rules)
+        best_chance, before, _after = choice_chance(view, seat, best, rules)
+        played_chance, _b, _a = choice_chance(view, seat, Action.from_json(card["action"]), rules)
+        to_imperial = (lambda p: p) if seat == IMPERIAL else (lambda p: 1.0 - p)
+        out.append({
+            "card": i + 1, "step": card["step"], "round": card["round"], "seat": seat,
+            "side": texts.SIDE[seat], "played": card["label"], "swing": round(card["after"] - card["before"], 4),
+            "before": round(card["before"], 4), "after": round(card["after"], 4),
+            "played_estimate": round(to_imperial(played_chance), 4),
+            "strongest": {"action": best.to_json(), "label": rules.label(before, best),
+                          "estimate": round(to_imperial(best_chance), 4)},
+        })
+    return out
+
+
+def analyze(game: Game) -> dict[str, Any]:
+    """The whole analysis of a game as JSON-ready data (estimates are Imperial's chance)."""
+    data = curve(game)
+    data["turning_points"] = turning_points(game, data["cards"])
+    data["seed"] = game.seed
+    data["rules_version"] = game.rules.info.version
+    return data
+
+
+def plot(data: dict[str, Any], path: Path) -> None:
+    """Draw the curve with the turning points marked, as PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    ys = [data["start_probability"], *data["win_probability"]]
+    fig, ax = plt.subplots(figsize=(10, 4))
+    ax.plot(range(len(ys)), ys, color="#8b1e1e", linewidth=1.8)
+    ax.axhline(0.5, color="grey", linestyle=":", linewidth=0.8)
+    for tp in data["turning_points"]:
+        ax.annotate(f"{tp['side']}: {tp['played']}"[:40], (tp["card"], tp["after"]), fontsize=7,
+                    xytext=(0, 12 if tp["swing"] > 0 else -16), textcoords="offset points", ha="center",
+                    arrowprops={"arrowstyle": "-", "color": "#555"})
+        ax.plot([tp["card"]], [tp["after"]], "o", color="#2f5d8a")
+    rounds = [c["round"] for c in data["cards"]]
+    for i in range(1, len(rounds)):
+        if rounds[i] != rounds[i - 1]:
+            ax.axvline(i + 0.5, color="#ccc", linewidth=0.6)
+    ax.set_ylim(0, 1)
+    ax.set_xlabel(texts.PLOT_X)
+    ax.set_ylabel(texts.PLOT_Y)
+    ax.set_title(texts.PLOT_TITLE)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def analyze_save(text: str | bytes, out: Path) -> dict[str, Any]:
+    """Load a save file, analyze it and write ``analysis.json`` and ``win-probability.png`` into ``out``."""
+    game = Game.loads(get_rules("freedom"), text)
+    data = analyze(game)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "analysis.json").write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    plot(data, out / "win-probability.png")
+    return data

@@ -1,0 +1,34 @@
+// The post-game page: the win-probability curve and the turning points, each linked into the replay.
+import { api, el } from "./common.js";
+import { TEXT, drawCurve } from "./winprob.js";
+
+const $ = (id) => document.getElementById(id);
+const gameId = decodeURIComponent(location.pathname.split("/").pop());
+
+async function start() {
+  $("status").textContent = TEXT.status(gameId);
+  $("title").textContent = TEXT.title;
+  $("turning-title").textContent = TEXT.turningTitle;
+  $("summary").textContent = TEXT.loading;
+  $("replay-link").href = `/replay/${encodeURIComponent(gameId)}`;
+  const data = await api(`/api/games/${encodeURIComponent(gameId)}/analysis`);
+  const winner = TEXT[data.winner] || TEXT.nobody;
+  $("summary").textContent = TEXT.summary(winner, data.win_probability.length);
+  drawCurve($("curve"), data.start_probability, data.win_probability, data.cards.map((c) => c.round),
+    data.turning_points.map((tp) => tp.card));
+  $("caption").textContent = TEXT.caption;
+  $("turning").replaceChildren(...data.turning_points.map((tp) => {
+    const same = JSON.stringify(tp.strongest.action) === JSON.stringify(data.cards[tp.card - 1].action);
+    return el("li", { class: "turning-point", "data-step": tp.step },
+      el("p", {}, TEXT.turning(tp)),
+      el("p", { class: "muted" }, same ? TEXT.sameAsBot : TEXT.strongest(tp)),
+      el("a", { href: `/replay/${encodeURIComponent(gameId)}?step=${tp.step}`, class: "jump" }, TEXT.showInReplay));
+  }));
+  $("method").textContent = TEXT.method;
+  document.body.dataset.ready = "1";
+}
+
+start().catch((err) => {
+  $("error").textContent = err.message;
+  $("error").hidden = false;
+});

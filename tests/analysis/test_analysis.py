@@ -1,0 +1,150 @@
+"""The win-probability estimate, hints and ``muster analyze``: only what a seat may know, and the files."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from muster.analysis.advice import hints
+from muster.analysis.consent import HintConsent, HintsRefusedError
+from muster.analysis.features import is_card_point
+from muster.analysis.winprob import imperial_chance, seat_chance, state_probability
+from muster.cli.main import app
+from muster.core import Game, get_rules
+from muster.games.freedom.constants import IMPERIAL, INSURGENT
+
+RULES = get_rules("freedom")
+
+
+def _card_point(seed: int, cards: int) -> Game:
+    """A game played at random until a side is about to choose its ``cards``-th card."""
+    game = Game(RULES, seed)
+    chooser = random.Random(seed)
+    seen = 0
+    while game.active_seat is not None:
+        seat = game.active_seat
+        if is_card_point(game.view(seat)):
+            seen += 1
+            if seen == cards:
+                return game
+        game.apply(chooser.choice(game.legal_actions()))
+    raise AssertionError("the game ended first")
+
+
+def _scrambled(game: Game, seat: str, seed: int) -> object:
+    """Another true state the seat cannot tell apart: the opponent's hand and the piles dealt anew."""
+    other = RULES.determinize(game.view(seat), seat, seed)
+    assert RULES.view(other, seat) == game.view(seat)
+    assert other.hands != game.state.hands or other.decks != game.state.decks
+    return other
+
+
+@pytest.mark.parametrize("seat", [IMPERIAL, INSURGENT])
+def test_estimate_ignores_hidden_information(seat: str) -> None:
+    game = _card_point(11, 9)
+    view = game.view(seat)
+    estimates = {round(state_probability(RULES.determinize(view, seat, k)), 12) for k in range(6)}
+    assert len(estimates) == 1
+    scrambled = _scrambled(game, seat, 1234)
+    assert imperial_chance(RULES.view(scrambled, seat), seat) == imperial_chance(view, seat)
+    assert 0.0 < imperial_chance(view, seat) < 1.0
+    mine = seat_chance(view, seat)
+    assert mine == pytest.approx(imperial_chance(view, seat) if seat == IMPERIAL else 1 - imperial_chance(view, seat))
+
+
+def test_hints_ignore_hidden_information() -> None:
+    game = _card_point(4, 6)
+    seat = game.active_seat
+    assert seat is not None
+    first = [a.to_json() for a in hints(game.view(seat), game.legal_actions(), seat)]
+    scrambled = _scrambled(game, seat, 99)
+    again = [a.to_json() for a in hints(RULES.view(scrambled, seat), RULES.legal_actions(scrambled), seat)]
+    assert first == again
+    assert 1 <= len(first) <= 3
+    assert first[0]["strongest"] is True
+    assert all(0.0 <= a["chance"] <= 1.0 and a["reason"] for a in first)
+
+
+def test_hints_refused_between_two_people_until_both_agree() -> None:
+    consent = HintConsent.at_creation((IMPERIAL, INSURGENT), IMPERIAL, hints=True)
+    for seat in (IMPERIAL, INSURGENT):
+        with pytest.raises(HintsRefusedError):
+            consent.check(seat)
+    assert not consent.to_json()["hinted"]
+    consent.accept(INSURGENT)
+    consent.check(IMPERIAL)
+    consent.check(INSURGENT)
+    assert consent.to_json()["hinted"]
+
+
+def test_hints_off_unless_set_at_creation() -> None:
+    consent = HintConsent.at_creation((IMPERIAL, INSURGENT), IMPERIAL, hints=False)
+    with pytest.raises(ValueError):
+        consent.accept(INSURGENT)  # nothing was proposed
+    with pytest.raises(HintsRefusedError):
+        consent.check(IMPERIAL)
+    solo = HintConsent.at_creation((INSURGENT,), INSURGENT, hints=True)  # against a bot: one person decides
+    solo.check(INSURGENT)
+    with pytest.raises(HintsRefusedError):
+        solo.check(IMPERIAL)  # the bot's seat
+
+
+def test_analyze_writes_both_files(tmp_path: Path) -> None:
+    game = Game(RULES, 5)
+    chooser = random.Random(5)
+    while game.active_seat is not None:
+        game.apply(chooser.choice(game.legal_actions()))
+    save = tmp_path / "game.json"
+    save.write_text(game.dumps(), encoding="utf-8")
+    result = CliRunner().invoke(app, ["analyze", str(save), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    data = json.loads((tmp_path / "out" / "analysis.json").read_text())
+    assert (tmp_path / "out" / "win-probability.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len(data["win_probability"]) == len(data["cards"]) > 10
+    assert all(0.0 <= p <= 1.0 for p in data["win_probability"])
+    assert data["win_probability"][-1] == (1.0 if game.outcome and game.outcome.winner == IMPERIAL else 0.0)
+    assert 1 <= len(data["turning_points"]) <= 3
+    for tp in data["turning_points"]:
+        assert tp["played"] and tp["strongest"]["label"]
+        assert 0.0 <= tp["strongest"]["estimate"] <= 1.0
+
+
+def test_analyze_refuses_a_bad_file(tmp_path: Path) -> None:
+    save = tmp_path / "bad.json"
+    save.write_text("{not json", encoding="utf-8")
+    result = CliRunner().invoke(app, ["analyze", str(save), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 1
+    assert "Cannot load" in result.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_terminal_hint_command() -> None:
+    import io
+
+    from rich.console import Console
+
+    from muster.ai import make_bot
+    from muster.tui.session import Session
+
+    game = _card_point(8, 3)
+    seat = game.active_seat
+    assert seat is not None
+    other = INSURGENT if seat == IMPERIAL else IMPERIAL
+    console = Console(file=io.StringIO(), width=120)
+    players = {seat: None, other: make_bot("random", seed=1)}
+    off = Session(game, players, console)
+    off.handle(seat, "hint")
+    assert "off" in str(off.message)
+    on = Session(game, players, console, hints=HintConsent.at_creation((seat,), seat, hints=True))
+    on.handle(seat, "hint")
+    text = str(on.message)
+    assert text.startswith("Hints") and "strongest bot's choice" in text
+    assert len(text.splitlines()) == 4
+    two = HintConsent.at_creation((IMPERIAL, INSURGENT), IMPERIAL, hints=True)
+    refused = Session(game, {IMPERIAL: None, INSURGENT: None}, console, hints=two)
+    refused.handle(seat, "hint")
+    assert "agreement" in str(refused.message)
