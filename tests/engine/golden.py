@@ -34,7 +34,12 @@ BOT_GAMES = [("heuristic", "heuristic", 4), ("ismcts:iterations=3", "ismcts:iter
 """(Imperial bot, Insurgent bot, games per ruleset)."""
 
 NOTES: list[str] = [
-    "r1 (rules r1-board…-design1): recorded from main before the engine work of issue 15.",
+    "r1 (rules r1-…-design1): recorded from main before the engine work of issue 15.",
+    "r2 (rules r2-…-design2), the two rules corrections of issue 15: 146 of the 148 2nd-edition games changed "
+    "(all but random seed 63 and Heuristic-vs-ISMCTS seed 1000); none of the 68 1st-edition games. The Raid's "
+    "shortest clear path (targets off the column) alone changes 146 of them, mostly because the AP menu now "
+    "offers Raid where it did not, so the legal lists differ; Build Cannon without a once-a-round limit "
+    "alone changes 101. Re-recorded by playing the same seeds and bots again.",
 ]
 """Why the set was re-recorded, newest last: which games changed and the rule that changed them."""
 

@@ -24,6 +24,7 @@ from muster.games.freedom.rules.common import (
     insurgent_room,
     log,
     name,
+    ruleset,
     set_damage,
     track_range,
 )
@@ -108,30 +109,69 @@ class InsurgentAttackOp(Op):
         insurgent_attack(s, b.index[str(src)], b.index[dst])
 
 
-def raid_targets(s: State, src: int) -> list[tuple[int, int]]:
-    """(target, AP cost) of Raids from space ``src``.
+def raid_targets(s: State, src: int, reach: int = 99) -> list[tuple[int, int]]:
+    """(target, AP cost) of Raids from space ``src`` costing at most ``reach``, in board order.
 
-    From a Wall section: a mainland space straight out from it, at least 2 rows away, with no
-    Imperial unit in between; the cost is its distance (row − 3). From Klisova (held): an outer
-    water space with Imperial units while the inner ring holds none, for 2 AP.
+    From a Wall section: a mainland space holding Imperial units, not adjacent to the Wall (Row 5 or
+    beyond); the cost is the length of the shortest path from the section out through mainland
+    spaces holding no Imperial unit (2nd edition). The 1st edition's raid runs straight out along
+    the section's column to the first space with Imperial units (``raid_paths``: ``column``).
+    From Klisova (held): an outer water space with Imperial units while the inner ring holds none, for 2 AP.
     """
     b = board()
     out: list[tuple[int, int]] = []
     if b.kind[src] == "wall":
-        col = b.col[src]
-        for row in range(4, 9):
-            j = b.at(row, col)
-            if j is None:
-                break
-            if imperial_units(s, j):
-                if row >= 5:
-                    out.append((j, row - 3))
-                break
-    elif b.ids[src] == "klisova":
+        if ruleset(s)["raid_paths"] == "column":
+            return _column_raid_targets(s, src, reach)
+        return _path_raid_targets(s, src, reach)
+    if b.ids[src] == "klisova":
         ring = [i for i in b.adj[src] if b.ring[i]]
         if not any(imperial_units(s, i) for i in ring if b.ring[i] == "inner"):
             out += [(i, COST["klisova_raid"]) for i in ring if b.ring[i] == "outer" and imperial_units(s, i)]
     return out
+
+
+def _column_raid_targets(s: State, src: int, reach: int) -> list[tuple[int, int]]:
+    """1st edition: the first space with Imperial units straight out from the section, at row − 3 AP."""
+    b = board()
+    col = b.col[src]
+    for row in range(4, 9):
+        j = b.at(row, col)
+        if j is None:
+            break
+        if imperial_units(s, j):
+            return [(j, row - 3)] if row >= 5 and row - 3 <= reach else []
+    return []
+
+
+def _path_raid_targets(s: State, src: int, reach: int) -> list[tuple[int, int]]:
+    """2nd edition: breadth-first out from the section through mainland spaces free of Imperial units.
+
+    A space with Imperial units ends a path (nothing may lie between raider and target); it is a
+    target unless it is adjacent to the Wall. The search stops at distance ``reach``.
+    """
+    b = board()
+    mainland, exp, ally = b.kind, s.exp, s.ally
+    seen = {src}
+    frontier = [src]
+    found: list[tuple[int, int]] = []
+    distance = 0
+    while frontier and distance < reach:
+        distance += 1
+        nxt = []
+        for i in frontier:
+            for j in b.adj[i]:
+                if j in seen or mainland[j] != "mainland":
+                    continue
+                seen.add(j)
+                if exp[j] or ally[j]:
+                    if b.row[j] >= 5:
+                        found.append((j, distance))
+                else:
+                    nxt.append(j)
+        frontier = nxt
+    found.sort()
+    return found
 
 
 class RaidOp(Op):
@@ -140,12 +180,13 @@ class RaidOp(Op):
     name = "raid"
 
     def prompt(self, s: State, f: Frame) -> str:
-        return "Raid: choose the raiding unit, then the target (AP = distance from the Wall)."
+        return "Raid: choose the raiding unit, then the target (AP = length of the clear path to it)."
 
     def _affordable(self, s: State, src: int) -> list[int]:
         ap = find_ap(s)
         assert ap is not None
-        return [j for j, cost in raid_targets(s, src) if affordable(s, ap, cost)]
+        reach = ap["ap"] + s.tracks[INSURGENT]["preparation"]  # no Raid costs more than the card and the track hold
+        return [j for j, cost in raid_targets(s, src, reach) if affordable(s, ap, cost)]
 
     def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
         b = board()
@@ -222,7 +263,7 @@ class TrainOp(Op):
 
 
 class InsurgentBuildOp(Op):
-    """Build Cannon: 4 AP + 1 Supply, a unit in the space and no cannon there; once a round."""
+    """Build Cannon: 4 AP + 1 Supply, a unit in the space and no cannon there (1st edition: once a round)."""
 
     name = "insurgent_build"
     single = True
@@ -289,7 +330,8 @@ def _pressure_start(s: State, f: Frame) -> None:
 
 
 def _build_ok(s: State, f: Frame) -> bool:
-    return not s.built_this_round and card_mode(f) and has_choice("insurgent_build", s, f, COST["build"])
+    once = ruleset(s)["insurgent_build_once_per_round"]
+    return not (once and s.built_this_round) and card_mode(f) and has_choice("insurgent_build", s, f, COST["build"])
 
 
 register_verbs(
@@ -312,5 +354,5 @@ register_verbs(
     Verb("pressure", "Pressure the Government for Help (3 AP)", _pressure_ok, _pressure_start),
     Verb("repair", "Repair Wall (4 AP)", _op_verb("repair", COST["repair"]), _push_op("repair")),
     Verb("train", "Train Civilians (4 AP)", _op_verb("train", COST["train"]), _push_op("train")),
-    Verb("build", "Build Cannon (4 AP + 1 Supply, once a round)", _build_ok, _push_op("insurgent_build")),
+    Verb("build", "Build Cannon (4 AP + 1 Supply)", _build_ok, _push_op("insurgent_build")),
 )
