@@ -5,7 +5,9 @@ For each decision the bot rebuilds a full state from its own view with ``rules.d
 every legal action by applying it to a copy and evaluating the result with
 :mod:`muster.ai.evaluation`. Compound choices (a verb, then a unit, then a destination) are
 looked through to their end, dice rolls are averaged over a few re-rolled copies, and Action
-Points carry a price, so the bot buys an action only when it gains more than it costs. The
+Points carry a price, so the bot buys an action only when it gains more than it costs. Where an event
+(or an action) leaves a choice to the opponent — which unit it loses to *Deserters*, say — the result is
+scored after the opponent's best answer (the choice worst for the bot), not before it is resolved. The
 same rule decides between playing a card as an event, for its AP, or discarding it to take the
 opponent's event. On a side's last card of an Action phase — the card that decides whether a fort is
 held when the phase ends — the bot plans the whole card instead: a small beam search over sequences
@@ -222,11 +224,14 @@ class HeuristicBot:
         return c
 
     def _continue(self, kind: str, a: Action, s: State, seat: str, depth: int) -> float:
-        if depth <= 0 or s.result is not None or self._nodes >= self.max_nodes:
+        if depth <= 0 or s.result is not None or self._nodes >= self.max_nodes or not _mid_action(kind, a, s):
             return value(s, seat, self.weights)
-        if self.rules.active_seat(s) != seat or not _mid_action(kind, a, s):
-            return value(s, seat, self.weights)
-        return max(self._score(s, a2, seat, depth - 1) for a2 in self.rules.legal_actions(s))
+        legal = self.rules.legal_actions(s)
+        if self.rules.active_seat(s) == seat:
+            return max(self._score(s, a2, seat, depth - 1) for a2 in legal)
+        # The opponent's part of an event or action (e.g. 46A Deserters: it picks the unit it loses): score
+        # it after the opponent's best answer, not before it is resolved, when it would look worthless.
+        return min(self._score(s, a2, seat, depth - 1) for a2 in legal)
 
 
 def _same_card(s: State, card_frame: dict[str, Any], seat: str) -> bool:
