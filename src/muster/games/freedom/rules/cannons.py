@@ -10,7 +10,7 @@ from muster.core.interface import Action
 from muster.games.freedom.board import board
 from muster.games.freedom.constants import BOMBARD, IMPERIAL, IMPERIAL_CANNON, INSURGENT, cannon_owner
 from muster.games.freedom.datafiles import design
-from muster.games.freedom.engine import Decision, auto, frame, push
+from muster.games.freedom.engine import ACTIONS, Decision, auto, frame, push
 from muster.games.freedom.rules.combat import imperial_loses_unit, insurgent_loses_unit
 from muster.games.freedom.rules.common import (
     SIDE_NAME,
@@ -56,7 +56,8 @@ def cannon_targets(s: State, i: int) -> list[tuple[int, int]]:
         targets += b.reach["island"][i] + b.reach["marmarou"][i]
     elif b.kind[i] == "beach":
         targets += b.reach["beach"][i]
-    return [(j, need) for j, need in targets if imperial_units(s, j) or cannon_owner(s.cannon[j]) == IMPERIAL]
+    exp, ally, cannon = s.exp, s.ally, s.cannon
+    return [(j, need) for j, need in targets if exp[j] or ally[j] or cannon_owner(cannon[j]) == IMPERIAL]
 
 
 _REVERSE: dict[str, list[list[tuple[int, int]]]] = {}
@@ -165,8 +166,8 @@ class Cannons(Decision):
     def legal(self, s: State, f: Frame) -> list[Action]:
         b = board()
         if f["src"] is None:
-            return [Action("cannon", b.ids[i]) for i in self._ready(s, f)]
-        return [Action("target", b.ids[j]) for j, _ in cannon_targets(s, b.index[f["src"]])]
+            return [ACTIONS["cannon", b.ids[i]] for i in self._ready(s, f)]
+        return [ACTIONS["target", b.ids[j]] for j, _ in cannon_targets(s, b.index[f["src"]])]
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
         b = board()

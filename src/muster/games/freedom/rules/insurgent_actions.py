@@ -150,8 +150,7 @@ def _path_raid_targets(s: State, src: int, reach: int) -> list[tuple[int, int]]:
     A space with Imperial units ends a path (nothing may lie between raider and target); it is a
     target unless it is adjacent to the Wall. The search stops at distance ``reach``.
     """
-    b = board()
-    mainland, exp, ally = b.kind, s.exp, s.ally
+    exp, ally = s.exp, s.ally
     seen = {src}
     frontier = [src]
     found: list[tuple[int, int]] = []
@@ -160,18 +159,24 @@ def _path_raid_targets(s: State, src: int, reach: int) -> list[tuple[int, int]]:
         distance += 1
         nxt = []
         for i in frontier:
-            for j in b.adj[i]:
-                if j in seen or mainland[j] != "mainland":
+            for j in _MAINLAND_ADJ[i]:
+                if j in seen:
                     continue
                 seen.add(j)
                 if exp[j] or ally[j]:
-                    if b.row[j] >= 5:
+                    if _RAIDABLE[j]:
                         found.append((j, distance))
                 else:
                     nxt.append(j)
         frontier = nxt
     found.sort()
     return found
+
+
+_MAINLAND_ADJ = tuple(tuple(j for j in adj if board().kind[j] == "mainland") for adj in board().adj)
+"""Each space's mainland neighbours: the spaces a Raid's path may run through."""
+_RAIDABLE = tuple(board().kind[i] == "mainland" and board().row[i] >= 5 for i in range(len(board().ids)))
+"""Mainland spaces not adjacent to the Wall (Row 5 or beyond)."""
 
 
 class RaidOp(Op):

@@ -35,6 +35,9 @@ def _row_key(i: int) -> str:
     return "camp" if i == b.camp else str(b.row[i])
 
 
+_ADVANCE_SOURCES = (board().camp, *board().mainland)
+
+
 class AdvanceOp(Op):
     """One unit of the Imperial advance."""
 
@@ -46,12 +49,14 @@ class AdvanceOp(Op):
 
     def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
         b = board()
+        ids, exp, ally, arrived = b.ids, s.exp, s.ally, f["arrived"]
         one_row = ruleset(s)["opening_single_row"] and f.get("row") is not None
-        for i in [b.camp, *b.mainland]:
-            if one_row and _row_key(i) != f["row"]:
+        for i in _ADVANCE_SOURCES:
+            n = exp[i] + ally[i]
+            if not n or (one_row and _row_key(i) != f["row"]):
                 continue
-            if _free_units(s, f, i) > 0 and any(opening_destinations(s, i, k) for k in kinds_at(s, i)):
-                yield b.ids[i]
+            if n > arrived.get(ids[i], 0) and any(opening_destinations(s, i, k) for k in kinds_at(s, i)):
+                yield ids[i]
 
     def classes(self, s: State, f: Frame, src: str) -> list[str]:
         kinds = kinds_at(s, board().index[src])
