@@ -50,7 +50,9 @@ class HeuristicBot:
     card; ``off``), ``beam`` (plans kept per step of that search, default 6), ``branch`` (alternatives tried at
     each sub-choice of a planned action, default 3) and ``completions`` (ways to carry out one action
     that the plan compares, default 4) and ``beach_threat`` (the evaluation's weight for Imperial units
-    close to an unblocked Beach space, default 12 as for ISMCTS)."""
+    close to an unblocked Beach space, default 12 as for ISMCTS) and ``answers`` (``on``, the default: the
+    opponent's part of an event is scored after its best answer; ``off``: before it is resolved, as until
+    issue 15)."""
 
     def __init__(self, rules: Rules, seed: int = 0, options: dict[str, str] | None = None) -> None:
         opts = dict(options or {})
@@ -64,12 +66,15 @@ class HeuristicBot:
             self.branch = max(1, int(opts.pop("branch", "3")))
             self.completions = max(1, int(opts.pop("completions", "4")))
             beach_threat = float(opts.pop("beach_threat", str(BOT_BEACH_THREAT)))
+            self.answers = opts.pop("answers", "on")
         except ValueError as exc:
             raise BotSpecError(f"bad heuristic option: {exc}") from exc
+        if self.answers not in ("on", "off"):
+            raise BotSpecError("heuristic answers must be 'on' or 'off'")
         if self.plan not in ("last", "all", "off"):
             raise BotSpecError("heuristic plan must be 'last', 'all' or 'off'")
         if opts:
-            known = "samples, nodes, trigger_penalty, card_ap, plan, beam, branch, completions, beach_threat"
+            known = "samples, nodes, trigger_penalty, card_ap, plan, beam, branch, completions, beach_threat, answers"
             raise BotSpecError(f"unknown heuristic option(s) {sorted(opts)}; known: {known}")
         self.name = "heuristic"
         self.rules = rules
@@ -229,6 +234,8 @@ class HeuristicBot:
         legal = self.rules.legal_actions(s)
         if self.rules.active_seat(s) == seat:
             return max(self._score(s, a2, seat, depth - 1) for a2 in legal)
+        if self.answers == "off":  # the behaviour before issue 15, kept for comparisons
+            return value(s, seat, self.weights)
         # The opponent's part of an event or action (e.g. 46A Deserters: it picks the unit it loses): score
         # it after the opponent's best answer, not before it is resolved, when it would look worthless.
         return min(self._score(s, a2, seat, depth - 1) for a2 in legal)
