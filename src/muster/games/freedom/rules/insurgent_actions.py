@@ -49,9 +49,14 @@ class RegroupOp(Op):
 
     def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
         b = board()
-        open_spaces = [j for j in b.insurgent_spaces if insurgent_room(s, j)]
+        ins, exp, ally, limit = s.ins, s.exp, s.ally, b.limit
+        # insurgent_room() over the Insurgent spaces, inlined: this runs at every AP menu
+        open_spaces = [j for j in b.insurgent_spaces if ins[j] < limit[j] and not exp[j] and not ally[j]]
+        if not open_spaces:
+            return
+        only = open_spaces[0] if len(open_spaces) == 1 else -1  # a unit there has nowhere else to go
         for i in b.insurgent_spaces:
-            if s.ins[i] and any(j != i for j in open_spaces):
+            if ins[i] and i != only:
                 yield b.ids[i]
 
     def targets(self, s: State, f: Frame, src: str | None) -> list[str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import cache
 
 from muster.games.freedom.board import board
-from muster.games.freedom.rules.common import imperial_holds, imperial_room, ruleset
+from muster.games.freedom.rules.common import imperial_holds, ruleset
 from muster.games.freedom.state import Frame, State
 
 
@@ -90,20 +90,27 @@ def slow_destinations(s: State, a: int, kind: str, lagoon_only: bool = False) ->
     destroyed); along the Wall any section without Insurgent units may be entered. Thick
     Lagoon spaces need an Imperial unit on their island.
     """
+    candidates = _SLOW_STEPS[a]
+    if not candidates:
+        return []
     bd = board()
     min_damage = ruleset(s)["wall_entry_min_damage"]
+    from_wall = bd.kind[a] == "wall"
     out = []
-    for b in bd.adj[a]:
-        if not bd.slow[b] or bd.depth[b] > bd.depth[a] or not imperial_room(s, b, kind):
+    for b in candidates:
+        if not _room(s, b, kind) or (lagoon_only and not bd.lagoon[b]):
             continue
-        if lagoon_only and not bd.lagoon[b]:
-            continue
-        if bd.kind[b] == "wall" and bd.kind[a] != "wall" and s.damage[b] < min_damage:
+        if not from_wall and bd.kind[b] == "wall" and s.damage[b] < min_damage:
             continue
         if bd.thick[b] >= 0 and not imperial_holds(s, bd.thick[b]):
             continue
         out.append(b)
     return out
+
+
+_SLOW_STEPS = tuple(tuple(b for b in board().adj[a] if board().slow[b] and board().depth[b] <= board().depth[a]
+                          and board().kind[b] != "city") for a in range(len(board().ids)))
+"""Per space, the slow neighbours a unit may step into whatever the pieces (never backwards)."""
 
 
 def opening_destinations(s: State, a: int, kind: str) -> list[int]:
