@@ -144,31 +144,46 @@ def evaluate(s: State, w: Weights = DEFAULT) -> float:
     return _forces(s, w) + _wall(s, w) + _economy(s, w) + _morale(s, w) + _areas(s, w) + _beach_threat(s, w)
 
 
-def _forces(s: State, w: Weights) -> float:
+@lru_cache(maxsize=8)
+def _space_terms(w: Weights) -> tuple[tuple[tuple[int, float, bool, int], ...], tuple[float, ...]]:
+    """Per mainland space (index, worth of a unit there, lone-unit penalty applies, the Wall section in
+    front or -1); per space the worth of an Imperial cannon there. Computed once per weights, with the
+    same arithmetic as before, so evaluations are unchanged to the last bit."""
     b = board()
     mainland, _walls, _forts, _beaches, front = _geometry()
+    spaces = tuple((i, w.imp_unit + w.advance_per_row * (8 - b.row[i]), b.row[i] <= 6, front.get(i, -1))
+                   for i in mainland)
+    cannons = tuple(w.imp_cannon + (w.imp_cannon_close if b.row[i] in (4, 5) else 0.0) for i in range(len(b.ids)))
+    return spaces, cannons
+
+
+def _forces(s: State, w: Weights) -> float:
+    b = board()
+    spaces, cannon_worth = _space_terms(w)
+    exp, ally, ins, damage = s.exp, s.ally, s.ins, s.damage
     score = 0.0
-    for i in mainland:
-        n = s.exp[i] + s.ally[i]
+    for i, worth, exposed, wall in spaces:
+        n = exp[i] + ally[i]
         if n:
-            score += n * (w.imp_unit + w.advance_per_row * (8 - b.row[i]))
-            if n == 1 and b.row[i] <= 6:
+            score += n * worth
+            if n == 1 and exposed:
                 score -= w.lone_unit  # a lone unit under the guns: its loss also costs Morale
-            if i in front:
-                wall = front[i]
-                score += min(n, 3) * w.row4_vs_damage * s.damage[wall]
-                if s.damage[wall] >= 2:
-                    score += w.breach * (1 if s.ins[wall] else 2)
+            if wall >= 0:
+                score += min(n, 3) * w.row4_vs_damage * damage[wall]
+                if damage[wall] >= 2:
+                    score += w.breach * (1 if ins[wall] else 2)
     camp = b.camp
-    score += (s.exp[camp] + s.ally[camp]) * w.camp_unit
+    score += (exp[camp] + ally[camp]) * w.camp_unit
+    water_unit = w.imp_unit + 0.3
     for i in _water():
-        score += (s.exp[i] + s.ally[i]) * (w.imp_unit + 0.3)
+        score += (exp[i] + ally[i]) * water_unit
+    island_unit = w.imp_unit + 1.0
     for i in b.islands:
-        score += (s.exp[i] + s.ally[i]) * (w.imp_unit + 1.0)
-    score -= sum(s.ins) * w.ins_unit + s.civilians * w.civilian
+        score += (exp[i] + ally[i]) * island_unit
+    score -= sum(ins) * w.ins_unit + s.civilians * w.civilian
     for i, code in enumerate(s.cannon):
         if code == IMPERIAL_CANNON:
-            score += w.imp_cannon + (w.imp_cannon_close if b.row[i] in (4, 5) else 0.0)
+            score += cannon_worth[i]
         elif code:
             score -= w.ins_cannon
     score += s.camp_cannons * w.camp_cannon

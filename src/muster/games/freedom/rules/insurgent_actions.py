@@ -195,7 +195,9 @@ class RaidOp(Op):
     def _affordable(self, s: State, src: int) -> list[int]:
         ap = find_ap(s)
         assert ap is not None
-        reach = ap["ap"] + s.tracks[INSURGENT]["preparation"]  # no Raid costs more than the card and the track hold
+        reach = ap["ap"]  # the dearest Raid affordable: the card's AP, plus the track where it may still pay
+        if ap["mode"] == "card" and not ap["prep_used"]:
+            reach += s.tracks[INSURGENT]["preparation"]
         return [j for j, cost in raid_targets(s, src, reach) if affordable(s, ap, cost)]
 
     def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
