@@ -106,17 +106,21 @@ class CardTurn(Decision):
         s.trigger = None
         push(s, frame("after_turn", seat=seat))
         if a.verb == "event":
-            log(s, f"{SIDE_NAME[seat]} plays {card_name(number)} as an event.")
+            if not s.quiet:
+                log(s, f"{SIDE_NAME[seat]} plays {card_name(number)} as an event.")
             start_event(s, seat, number)
         elif a.verb == "ap":
             ap = card(number).ap
-            log(s, f"{SIDE_NAME[seat]} plays {card_name(number)} for {ap} AP.")
+            if not s.quiet:
+                log(s, f"{SIDE_NAME[seat]} plays {card_name(number)} for {ap} AP.")
             if favours(number, other(seat)):
                 s.trigger = {"seat": other(seat), "card": number}
             push(s, ap_frame(seat, number, ap))
         else:
             assert pending is not None
-            log(s, f"{SIDE_NAME[seat]} discards {card_name(number)} to use the event of {card_name(pending['card'])}.")
+            if not s.quiet:
+                log(s, f"{SIDE_NAME[seat]} discards {card_name(number)} to use the event of "
+                       f"{card_name(pending['card'])}.")
             start_event(s, seat, pending["card"])
 
     def label(self, s: State, f: Frame, a: Action) -> str:

@@ -257,6 +257,14 @@ class ImperialBuildOp(Op):
             if (s.exp[i] or s.ally[i]) and not s.cannon[i] and affordable(s, ap, cost)
         ]
 
+    def available(self, s: State, f: Frame) -> bool:
+        # targets() with an early exit: the AP menu asks this at every choice
+        ap = find_ap(s)
+        if ap is None or s.camp_cannons <= 0:
+            return False
+        exp, ally, cannon = s.exp, s.ally, s.cannon
+        return any((exp[i] or ally[i]) and not cannon[i] and affordable(s, ap, cost) for i, cost in build_sites())
+
     def resolve(self, s: State, f: Frame, src: str | None, dst: str) -> None:
         i = board().index[dst]
         ap = find_ap(s)

@@ -262,6 +262,13 @@ class TrainOp(Op):
             return []
         return [board().ids[i] for i in train_targets(s)]
 
+    def available(self, s: State, f: Frame) -> bool:
+        # targets() with an early exit (insurgent_room inlined): the AP menu asks this at every choice
+        if s.civilians <= 0 or s.pools["insurgent"] <= 0:
+            return False
+        ins, exp, ally, limit = s.ins, s.exp, s.ally, board().limit
+        return any(ins[i] < limit[i] and not exp[i] and not ally[i] for i in board().insurgent_spaces)
+
     def resolve(self, s: State, f: Frame, src: str | None, dst: str) -> None:
         i = board().index[dst]
         ap = find_ap(s)
@@ -288,6 +295,13 @@ class InsurgentBuildOp(Op):
             return []
         b = board()
         return [b.ids[i] for i in b.insurgent_spaces if s.ins[i] and not s.cannon[i]]
+
+    def available(self, s: State, f: Frame) -> bool:
+        # targets() with an early exit: the AP menu asks this at every choice
+        if s.pools["cannons"] <= 0 or s.tracks[INSURGENT]["supplies"] < COST["build_supplies"]:
+            return False
+        ins, cannon = s.ins, s.cannon
+        return any(ins[i] and not cannon[i] for i in board().insurgent_spaces)
 
     def resolve(self, s: State, f: Frame, src: str | None, dst: str) -> None:
         i = board().index[dst]

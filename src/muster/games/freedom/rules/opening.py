@@ -73,7 +73,8 @@ class AdvanceOp(Op):
         i, j = b.index[str(src)], b.index[dst]
         kind = f.get("cls") or kinds_at(s, i)[0]
         move_unit(s, i, j, kind)
-        log(s, f"Imperial unit advances from {name(i)} to {name(j)}.")
+        if not s.quiet:
+            log(s, f"Imperial unit advances from {name(i)} to {name(j)}.")
         arrived = dict(f["arrived"])
         arrived[dst] = arrived.get(dst, 0) + 1
         if f["left"] > 1:
