@@ -150,7 +150,13 @@ def _column_raid_targets(s: State, src: int, reach: int) -> list[tuple[int, int]
 
 
 def _path_raid_targets(s: State, src: int, reach: int) -> list[tuple[int, int]]:
-    """2nd edition: breadth-first out from the section through mainland spaces free of Imperial units.
+    """2nd edition: the targets of :func:`_raid_walk`, in board order."""
+    return sorted(_raid_walk(s, src, reach))
+
+
+def _raid_walk(s: State, src: int, reach: int) -> Iterator[tuple[int, int]]:
+    """Breadth-first out from the section through mainland spaces free of Imperial units, yielding
+    (target, distance), nearest first.
 
     A space with Imperial units ends a path (nothing may lie between raider and target); it is a
     target unless it is adjacent to the Wall. The search stops at distance ``reach``.
@@ -158,7 +164,6 @@ def _path_raid_targets(s: State, src: int, reach: int) -> list[tuple[int, int]]:
     exp, ally = s.exp, s.ally
     seen = {src}
     frontier = [src]
-    found: list[tuple[int, int]] = []
     distance = 0
     while frontier and distance < reach:
         distance += 1
@@ -170,12 +175,10 @@ def _path_raid_targets(s: State, src: int, reach: int) -> list[tuple[int, int]]:
                 seen.add(j)
                 if exp[j] or ally[j]:
                     if _RAIDABLE[j]:
-                        found.append((j, distance))
+                        yield j, distance
                 else:
                     nxt.append(j)
         frontier = nxt
-    found.sort()
-    return found
 
 
 _MAINLAND_ADJ = tuple(tuple(j for j in adj if board().kind[j] == "mainland") for adj in board().adj)
@@ -192,12 +195,35 @@ class RaidOp(Op):
     def prompt(self, s: State, f: Frame) -> str:
         return "Raid: choose the raiding unit, then the target (AP = length of the clear path to it)."
 
+    def available(self, s: State, f: Frame) -> bool:
+        # iter_sources() stopping at the first affordable target: the AP menu asks this at every choice
+        ap = find_ap(s)
+        assert ap is not None
+        b = board()
+        reach = self._reach(s, ap)
+        path_raids = ruleset(s)["raid_paths"] != "column"
+        for i in b.insurgent_spaces:
+            if not s.ins[i]:
+                continue
+            if path_raids and b.kind[i] == "wall":
+                if any(affordable(s, ap, cost) for _j, cost in _raid_walk(s, i, reach)):
+                    return True
+            elif any(affordable(s, ap, cost) for _j, cost in raid_targets(s, i, reach)):
+                return True
+        return False
+
+    @staticmethod
+    def _reach(s: State, ap: Frame) -> int:
+        """The dearest Raid affordable: the card's AP, plus the track where it may still pay."""
+        reach = int(ap["ap"])
+        if ap["mode"] == "card" and not ap["prep_used"]:
+            reach += s.tracks[INSURGENT]["preparation"]
+        return reach
+
     def _affordable(self, s: State, src: int) -> list[int]:
         ap = find_ap(s)
         assert ap is not None
-        reach = ap["ap"]  # the dearest Raid affordable: the card's AP, plus the track where it may still pay
-        if ap["mode"] == "card" and not ap["prep_used"]:
-            reach += s.tracks[INSURGENT]["preparation"]
+        reach = self._reach(s, ap)
         return [j for j, cost in raid_targets(s, src, reach) if affordable(s, ap, cost)]
 
     def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
