@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from muster.core.interface import Action
 from muster.games.freedom.board import board
-from muster.games.freedom.constants import BOMBARD, IMPERIAL, IMPERIAL_CANNON, INSURGENT, cannon_owner
+from muster.games.freedom.constants import BOMBARD, IMPERIAL, IMPERIAL_CANNON, INSURGENT, INSURGENT_CANNON, cannon_owner
 from muster.games.freedom.datafiles import design
 from muster.games.freedom.engine import ACTIONS, Decision, auto, frame, push
 from muster.games.freedom.rules.combat import imperial_loses_unit, insurgent_loses_unit
@@ -33,6 +33,10 @@ def cannons_phase(s: State, f: Frame) -> None:
     push(s, frame("cannons", seat=IMPERIAL, fired=[], src=None), frame("cannons", seat=INSURGENT, fired=[], src=None))
 
 
+_INSURGENT_CODES = (INSURGENT_CANNON, BOMBARD)
+"""The cannon codes :func:`cannon_owner` gives to the Insurgent."""
+
+
 def cannon_targets(s: State, i: int) -> list[tuple[int, int]]:
     """(target, roll needed) for the cannon in space ``i`` (ignoring whether it may fire)."""
     b = board()
@@ -43,7 +47,7 @@ def cannon_targets(s: State, i: int) -> list[tuple[int, int]]:
         out = [
             (w, need)
             for w, need in _reverse("ordinary")[i]
-            if s.damage[w] < 2 or s.ins[w] or cannon_owner(s.cannon[w]) == INSURGENT
+            if s.damage[w] < 2 or s.ins[w] or s.cannon[w] in _INSURGENT_CODES
         ]
         out += [(m, need) for m, need in _reverse("marmarou")[i] if s.ins[m] or s.cannon[m]]
         return out
@@ -57,7 +61,7 @@ def cannon_targets(s: State, i: int) -> list[tuple[int, int]]:
     elif b.kind[i] == "beach":
         targets += b.reach["beach"][i]
     exp, ally, cannon = s.exp, s.ally, s.cannon
-    return [(j, need) for j, need in targets if exp[j] or ally[j] or cannon_owner(cannon[j]) == IMPERIAL]
+    return [(j, need) for j, need in targets if exp[j] or ally[j] or cannon[j] == IMPERIAL_CANNON]
 
 
 _REVERSE: dict[str, list[list[tuple[int, int]]]] = {}
