@@ -118,6 +118,11 @@ def opening_destinations(s: State, a: int, kind: str) -> list[int]:
     return [b for b in _FORWARD[a] if _room(s, b, kind)]
 
 
+def can_advance(s: State, a: int, kind: str) -> bool:
+    """True if :func:`opening_destinations` is not empty (an early-exit test)."""
+    return any(_room(s, b, kind) for b in _FORWARD[a])
+
+
 def kinds_at(s: State, i: int) -> list[str]:
     """The Imperial unit kinds present in space ``i`` (E, A)."""
     if s.ally[i] > 0:

@@ -10,7 +10,7 @@ from muster.games.freedom.constants import IMPERIAL, INSURGENT
 from muster.games.freedom.datafiles import design
 from muster.games.freedom.engine import Op, auto, push, select
 from muster.games.freedom.rules.common import imperial_units, log, name, ruleset
-from muster.games.freedom.rules.movement import kinds_at, move_unit, opening_destinations
+from muster.games.freedom.rules.movement import can_advance, kinds_at, move_unit, opening_destinations
 from muster.games.freedom.state import Frame, State
 
 
@@ -55,7 +55,7 @@ class AdvanceOp(Op):
             n = exp[i] + ally[i]
             if not n or (one_row and _row_key(i) != f["row"]):
                 continue
-            if n > arrived.get(ids[i], 0) and any(opening_destinations(s, i, k) for k in kinds_at(s, i)):
+            if n > arrived.get(ids[i], 0) and any(can_advance(s, i, k) for k in kinds_at(s, i)):
                 yield ids[i]
 
     def classes(self, s: State, f: Frame, src: str) -> list[str]:
