@@ -151,19 +151,19 @@ def _column_raid_targets(s: State, src: int, reach: int) -> list[tuple[int, int]
 
 def _path_raid_targets(s: State, src: int, reach: int) -> list[tuple[int, int]]:
     """2nd edition: the targets of :func:`_raid_walk`, in board order."""
-    return sorted(_raid_walk(s, src, reach))
+    return sorted(_raid_walk(s, (src,), reach))
 
 
-def _raid_walk(s: State, src: int, reach: int) -> Iterator[tuple[int, int]]:
-    """Breadth-first out from the section through mainland spaces free of Imperial units, yielding
-    (target, distance), nearest first.
+def _raid_walk(s: State, sources: tuple[int, ...] | list[int], reach: int) -> Iterator[tuple[int, int]]:
+    """Breadth-first out from the sections through mainland spaces free of Imperial units, yielding
+    (target, distance), nearest first (with several sections: the distance from the nearest).
 
     A space with Imperial units ends a path (nothing may lie between raider and target); it is a
     target unless it is adjacent to the Wall. The search stops at distance ``reach``.
     """
     exp, ally = s.exp, s.ally
-    seen = {src}
-    frontier = [src]
+    seen = set(sources)
+    frontier = list(sources)
     distance = 0
     while frontier and distance < reach:
         distance += 1
@@ -202,13 +202,20 @@ class RaidOp(Op):
         b = board()
         reach = self._reach(s, ap)
         path_raids = ruleset(s)["raid_paths"] != "column"
+        if path_raids:
+            raiders = [i for i in b.walls if s.ins[i]]
+            # One search from every manned section at once gives each target's shortest distance: nothing
+            # in reach means no Raid; an affordable one means a Raid. Otherwise (a shortest distance in the
+            # gap between the AP left and the card's printed AP) a longer path may still be affordable.
+            nearest = [cost for _j, cost in _raid_walk(s, raiders, reach)]
+            if any(affordable(s, ap, cost) for cost in nearest):
+                return True
+            if nearest and any(affordable(s, ap, cost) for i in raiders for _j, cost in _raid_walk(s, (i,), reach)):
+                return True
         for i in b.insurgent_spaces:
-            if not s.ins[i]:
+            if not s.ins[i] or (path_raids and b.kind[i] == "wall"):
                 continue
-            if path_raids and b.kind[i] == "wall":
-                if any(affordable(s, ap, cost) for _j, cost in _raid_walk(s, i, reach)):
-                    return True
-            elif any(affordable(s, ap, cost) for _j, cost in raid_targets(s, i, reach)):
+            if any(affordable(s, ap, cost) for _j, cost in raid_targets(s, i, reach)):
                 return True
         return False
 
