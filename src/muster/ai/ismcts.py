@@ -34,8 +34,10 @@ rounds). ``playout_plan`` (``off``, ``last`` or ``all``) is the plan used by the
 heuristic of the ``cards`` playouts. ``beach_threat`` (12) is the evaluation's weight for Imperial
 units close to a Beach space no Insurgent unit blocks (see :mod:`muster.ai.evaluation`): with it the
 playouts show the Insurgent what an unguarded Lagoon costs, and the Imperial what it offers.
-``answers`` (``on``) is handed to the inner heuristics: ``off`` scores an event before the opponent's part
-of it is resolved, as every bot did until issue 15 (``ismcts:answers=off`` is that ISMCTS, for comparisons).
+``answers`` (``off``) is handed to the inner heuristics: ``on`` scores an event after the opponent's answer to
+its part of it, as the Heuristic does since issue 15. It stays off here until an arena shows it helps the
+search: in a first small sample ISMCTS with it (and 16 playouts) did not beat ISMCTS without it
+(``docs/balance.md``).
 """
 
 from __future__ import annotations
@@ -56,7 +58,7 @@ from muster.games.freedom.constants import IMPERIAL, INSURGENT
 POOL = 24
 """Determinizations built per decision; iterations beyond that reuse copies of them."""
 
-STRONGEST = "ismcts:iterations=16"
+STRONGEST = "ismcts"
 """The spec of the strongest bot that answers a card within a second of CPU at the 95th percentile
 (``benchmarks/bots.py``): what a web app's "strongest" level should offer."""
 
@@ -94,7 +96,7 @@ class IsmctsBot:
             self.width = max(1, int(opts.pop("width", "3")))
             self.horizon = max(0, int(opts.pop("horizon", "1")))
             self.weights = replace(DEFAULT, beach_threat=float(opts.pop("beach_threat", str(BOT_BEACH_THREAT))))
-            answers = opts.pop("answers", "on")
+            answers = opts.pop("answers", "off")
         except ValueError as exc:
             raise BotSpecError(f"bad ismcts option: {exc}") from exc
         if opts:
