@@ -207,10 +207,12 @@ class RaidOp(Op):
             # One search from every manned section at once gives each target's shortest distance: nothing
             # in reach means no Raid; an affordable one means a Raid. Otherwise (a shortest distance in the
             # gap between the AP left and the card's printed AP) a longer path may still be affordable.
-            nearest = [cost for _j, cost in _raid_walk(s, raiders, reach)]
-            if any(affordable(s, ap, cost) for cost in nearest):
-                return True
-            if nearest and any(affordable(s, ap, cost) for i in raiders for _j, cost in _raid_walk(s, (i,), reach)):
+            found = False
+            for _j, cost in _raid_walk(s, raiders, reach):  # nearest first: usually decided at once
+                if affordable(s, ap, cost):
+                    return True
+                found = True
+            if found and any(affordable(s, ap, cost) for i in raiders for _j, cost in _raid_walk(s, (i,), reach)):
                 return True
         for i in b.insurgent_spaces:
             if not s.ins[i] or (path_raids and b.kind[i] == "wall"):
