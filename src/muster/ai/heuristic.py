@@ -6,8 +6,8 @@ every legal action by applying it to a copy and evaluating the result with
 :mod:`muster.ai.evaluation`. Compound choices (a verb, then a unit, then a destination) are
 looked through to their end, dice rolls are averaged over a few re-rolled copies, and Action
 Points carry a price, so the bot buys an action only when it gains more than it costs. Where an event
-(or an action) leaves a choice to the opponent — which unit it loses to *Deserters*, say — the result is
-scored after the opponent's best answer (the choice worst for the bot), not before it is resolved. The
+leaves a choice to the opponent — which unit it loses to *Deserters*, say — the result is scored after the
+opponent's best answer (the choice worst for the bot), not before it is resolved. The
 same rule decides between playing a card as an event, for its AP, or discarding it to take the
 opponent's event. On a side's last card of an Action phase — the card that decides whether a fort is
 held when the phase ends — the bot plans the whole card instead: a small beam search over sequences
@@ -234,10 +234,12 @@ class HeuristicBot:
         legal = self.rules.legal_actions(s)
         if self.rules.active_seat(s) == seat:
             return max(self._score(s, a2, seat, depth - 1) for a2 in legal)
-        if self.answers == "off":  # the behaviour before issue 15, kept for comparisons
+        if self.answers == "off" or not s.stack[-1]["kind"].startswith("ev_"):
+            # Only the opponent's part of an *event* is answered: looking into its other decisions (the
+            # cannons after a turn that ends by itself, say) would charge some actions and not others.
             return value(s, seat, self.weights)
-        # The opponent's part of an event or action (e.g. 46A Deserters: it picks the unit it loses): score
-        # it after the opponent's best answer, not before it is resolved, when it would look worthless.
+        # The opponent's part of an event (e.g. 46A Deserters: it picks the unit it loses): score it after the
+        # opponent's best answer, not before it is resolved, when the event would look worthless.
         return min(self._score(s, a2, seat, depth - 1) for a2 in legal)
 
 
