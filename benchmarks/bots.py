@@ -3,20 +3,26 @@
 Usage: ``python benchmarks/bots.py [--positions N] [--iterations N] [--playouts N]``. Prints the
 numbers; the last line is one JSON object with the keys ``ismcts_iterations_per_s`` (the default
 ``tree=cards``: playouts of a card and the opponent's answer, measured at card turns),
-``ismcts_actions_iterations_per_s`` (``tree=actions``: iterations over single moves) and
-``heuristic_decisions_per_s``.
+``ismcts_actions_iterations_per_s`` (``tree=actions``: iterations over single moves),
+``heuristic_decisions_per_s`` and ``strongest_card_think_p95_s``: the 95th percentile of the CPU seconds the
+strongest bot (``--strongest``, default :data:`muster.ai.ismcts.STRONGEST`) spends on one card — the choice of
+the card and every decision of its own until its next card — over ``--card-games`` games against the Heuristic,
+with seats swapped (issue 15's target: at most 1.0).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
+import statistics
 import time
 
 from rich.progress import track
 
 from muster.ai import make_bot
+from muster.ai.ismcts import STRONGEST
 from muster.core import get_rules
 
 
@@ -93,6 +99,45 @@ def bench_heuristic(games: int) -> float:
     return decisions / spent
 
 
+def card_think_times(spec: str, games: int) -> list[float]:
+    """CPU seconds ``spec`` spends per card: from choosing a card to just before choosing its next one."""
+    rules = get_rules("freedom")
+    times: list[float] = []
+    for g in track(range(games), description=spec):
+        state = rules.setup(2000 + g, {"quiet": "1"})
+        seat_of = dict(zip(rules.info.seats, (spec, "heuristic") if g % 2 == 0 else ("heuristic", spec), strict=True))
+        bots = {seat: make_bot(s, seed=g * 2 + i) for i, (seat, s) in enumerate(seat_of.items())}
+        pending: float | None = None
+        while rules.outcome(state) is None:
+            seat = rules.active_seat(state)
+            assert seat is not None
+            legal = rules.legal_actions(state)
+            if len(legal) == 1:
+                rules.apply(state, legal[0])
+                continue
+            new_card = bool(state.stack) and state.stack[-1]["kind"] == "card_turn"
+            view = rules.view(state, seat)
+            t0 = time.process_time()
+            action = bots[seat].choose(view, legal, seat)
+            spent = time.process_time() - t0
+            if seat_of[seat] == spec:
+                if new_card:
+                    if pending is not None:
+                        times.append(pending)
+                    pending = 0.0
+                pending = (pending or 0.0) + spent
+            rules.apply(state, action)
+        if pending is not None:
+            times.append(pending)
+    return times
+
+
+def p95(values: list[float]) -> float:
+    """The 95th percentile (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(0.95 * len(ordered)) - 1))]
+
+
 def main() -> None:
     """Run both benchmarks and print the results."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -100,7 +145,11 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=300, help="tree=actions iterations per decision")
     parser.add_argument("--playouts", type=int, default=8, help="tree=cards playouts per card turn")
     parser.add_argument("--games", type=int, default=2)
+    parser.add_argument("--strongest", default=STRONGEST, help="the bot spec the web app offers as strongest")
+    parser.add_argument("--card-games", type=int, default=2, help="games for the strongest bot's time per card")
     args = parser.parse_args()
+    card_times = card_think_times(args.strongest, args.card_games)
+    card_p95 = p95(card_times)
     cards, per_card = bench_ismcts(positions(args.positions, card_turns=True), f"ismcts:iterations={args.playouts}")
     states = positions(args.positions)
     actions, _ = bench_ismcts(states, f"ismcts:tree=actions,iterations={args.iterations}")
@@ -110,8 +159,12 @@ def main() -> None:
     print(f"ISMCTS (tree=actions): {actions:.0f} iterations/s on one core ({len(states)} positions, "
           f"{args.iterations} each)")
     print(f"Heuristic: {heuristic:.1f} decisions/s on one core ({args.games} games)")
+    print(f"Strongest ({args.strongest}): {len(card_times)} cards, median {statistics.median(card_times):.3f} s, "
+          f"95th percentile {card_p95:.3f} s, max {max(card_times):.3f} s of CPU per card")
     print(json.dumps({"ismcts_iterations_per_s": round(cards, 1), "ismcts_actions_iterations_per_s": round(actions, 1),
-                      "heuristic_decisions_per_s": round(heuristic, 1)}))
+                      "heuristic_decisions_per_s": round(heuristic, 1),
+                      "strongest_card_think_p95_s": round(card_p95, 3),
+                      "strongest": args.strongest}))
 
 
 if __name__ == "__main__":

@@ -1,7 +1,10 @@
-"""Engine speed on one core: random games/s, decisions/s, state copies/s, save/load time, JSON size.
+"""Engine speed on one core (CPU time): random games/s, decisions/s, state copies/s, save/load time, JSON size,
+and python-chess's random playouts measured in the same run for scale.
 
-Run: ``python benchmarks/engine.py [--games 60]``. The last line printed is one JSON object with
-the keys ``games_per_s``, ``decisions_per_s`` and ``clones_per_s`` (floors: 20 games/s, 20,000 clones/s).
+Run: ``python benchmarks/engine.py [--games 60] [--chess-games 30]``. The last line printed is one JSON object
+with the keys ``games_per_s``, ``decisions_per_s``, ``clones_per_s``, ``python_chess_moves_per_s`` and
+``vs_python_chess`` (our decisions per python-chess move, both per CPU-second; issue 15's targets:
+``decisions_per_s`` ≥ 200,000 and ``vs_python_chess`` ≥ 4). python-chess is a dev dependency used only here.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ def random_games(count: int) -> tuple[float, float, list[State]]:
     """Play ``count`` quiet random games; return (games/s, decisions/s, a few mid-game states)."""
     decisions = 0
     samples: list[State] = []
-    start = time.perf_counter()
+    start = time.process_time()
     for seed in track(range(count), description="random games"):
         state = RULES.setup(seed, {"quiet": "1"})
         chooser = random.Random(seed)
@@ -36,16 +39,31 @@ def random_games(count: int) -> tuple[float, float, list[State]]:
             if step == 300 and len(samples) < 20:
                 samples.append(RULES.clone(state))
         decisions += step
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     return count / elapsed, decisions / elapsed, samples
+
+
+def chess_moves_per_s(count: int) -> float:
+    """python-chess random playouts (legal moves listed, one picked at random, game-over checked), moves/s."""
+    import chess  # a dev dependency, used only by this benchmark
+
+    moves = 0
+    chooser = random.Random(0)
+    start = time.process_time()
+    for _ in track(range(count), description="python-chess"):
+        board = chess.Board()
+        while not board.is_game_over():
+            board.push(chooser.choice(list(board.legal_moves)))
+            moves += 1
+    return moves / (time.process_time() - start)
 
 
 def clones_per_s(states: list[State], rounds: int = 5000) -> float:
     """State copies per second (mid-game states)."""
-    start = time.perf_counter()
+    start = time.process_time()
     for k in range(rounds):
         states[k % len(states)].clone()
-    return rounds / (time.perf_counter() - start)
+    return rounds / (time.process_time() - start)
 
 
 def save_load(seed: int = 1) -> tuple[float, float, int, int]:
@@ -68,8 +86,10 @@ def main() -> None:
     """Measure and print."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=60)
+    parser.add_argument("--chess-games", type=int, default=30)
     args = parser.parse_args()
     games_s, decisions_s, samples = random_games(args.games)
+    chess_s = chess_moves_per_s(args.chess_games)
     clones = statistics.median(clones_per_s(samples) for _ in range(3))
     save_ms, load_ms, state_bytes, file_bytes = save_load()
     table = Table(title="muster engine benchmark (one core)")
@@ -78,12 +98,14 @@ def main() -> None:
     for name, value in [("random games / s", f"{games_s:.1f}"), ("decisions / s", f"{decisions_s:,.0f}"),
                         ("state copies / s", f"{clones:,.0f}"), ("save (dumps) ms", f"{save_ms:.1f}"),
                         ("load (replay + check) ms", f"{load_ms:.1f}"), ("state JSON bytes", f"{state_bytes:,}"),
-                        ("save file bytes", f"{file_bytes:,}")]:
+                        ("save file bytes", f"{file_bytes:,}"), ("python-chess moves / s", f"{chess_s:,.0f}"),
+                        ("decisions per python-chess move", f"{decisions_s / chess_s:.2f}")]:
         table.add_row(name, value)
     Console().print(table)
     print(json.dumps({"games_per_s": round(games_s, 2), "decisions_per_s": round(decisions_s),
                       "clones_per_s": round(clones), "save_ms": round(save_ms, 2), "load_ms": round(load_ms, 2),
-                      "state_json_bytes": state_bytes, "save_file_bytes": file_bytes}))
+                      "state_json_bytes": state_bytes, "save_file_bytes": file_bytes,
+                      "python_chess_moves_per_s": round(chess_s), "vs_python_chess": round(decisions_s / chess_s, 2)}))
 
 
 if __name__ == "__main__":

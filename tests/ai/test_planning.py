@@ -8,11 +8,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules"))  # the rule tests' position builder
 
 import pytest
-from rulekit import RULES, board_with, play_ap
+from rulekit import RULES, board_with, card_turn, play_ap
 
 from muster.ai import BotSpecError, make_bot
+from muster.ai.evaluation import value
+from muster.core import Action
 from muster.games.freedom.board import board
-from muster.games.freedom.constants import IMPERIAL
+from muster.games.freedom.constants import IMPERIAL, INSURGENT
 from muster.games.freedom.rules.common import imperial_units
 from muster.games.freedom.state import State
 
@@ -66,3 +68,17 @@ def test_last_card_plan_lands_on_the_beach_through_the_lagoon() -> None:
 def test_planning_options_are_checked(spec: str) -> None:
     with pytest.raises(BotSpecError):
         make_bot(spec)
+
+
+def test_heuristic_scores_an_event_after_the_opponents_answer() -> None:
+    # 46A Deserters (grey): "your opponent removes 1 of its own units"; the Imperial picks which. Scored before
+    # that choice the event changed nothing and was never played; scored after the Imperial's best answer it
+    # costs the Imperial a unit, which is worth something to the Insurgent.
+    s = board_with(("w4", {"ins": 2}), ("w6", {"ins": 2}), ("r4c5", {"exp": 2}), ("r6c5", {"exp": 3}))
+    card_turn(s, INSURGENT, 46)
+    bot = make_bot("heuristic", seed=1)
+    legal = RULES.legal_actions(s)
+    event = Action("event", 46)
+    assert event in legal
+    score = bot.scores(s, legal, INSURGENT)[legal.index(event)]  # type: ignore[attr-defined]
+    assert score > value(s, INSURGENT, bot.weights) + 1.0  # type: ignore[attr-defined]

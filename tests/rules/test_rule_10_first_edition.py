@@ -154,3 +154,34 @@ def test_first_edition_replenishment_morale_loss_can_end_the_game() -> None:
     run(s, frame("replenishment"))
     assert s.result is not None and s.result["winner"] == INSURGENT
     assert track(s, IMPERIAL, "supplies") == supplies
+
+
+@pytest.mark.parametrize(("ruleset", "second_build"), [("2nd", True), ("1st", False)])
+def test_insurgent_build_cannon_once_a_round_only_in_the_first_edition(ruleset: str, second_build: bool) -> None:
+    # 1st edition rule 4.3.2 Build Cannon: "IMPORTANT: This action may only be performed once each round";
+    # the 2nd edition's Build Cannon carries no such limit
+    s = clear_board(new_state(ruleset=ruleset))
+    place(s, "w5", ins=1)
+    place(s, "w4", ins=1)
+    play_ap(s, INSURGENT, 39)
+    acts(s, ("build",), ("to", "w5"))
+    play_ap(s, INSURGENT, 30)
+    assert ("build" in verbs(s)) == second_build
+    s.round += 1
+    run(s, frame("round_end"))  # a new round lifts the 1st edition's limit
+    play_ap(s, INSURGENT, 36)
+    assert "build" in verbs(s)
+
+
+@pytest.mark.parametrize(("ruleset", "targets"), [("2nd", {"r5c5", "r5c6", "r6c4"}), ("1st", {"r5c5"})])
+def test_raid_off_the_column_only_in_the_second_edition(ruleset: str, targets: set[str]) -> None:
+    # 1st edition rule 4.3.2 Raid: "a space in the 3rd row from the Wall, the cost is 3 AP": straight out along
+    # the section's column; the 2nd edition's "at least 3 AP" takes spaces off the column too
+    s = clear_board(new_state(ruleset=ruleset))
+    place(s, "w5", ins=1)
+    place(s, "r5c5", exp=1)
+    place(s, "r5c6", exp=1)
+    place(s, "r6c4", exp=1)
+    play_ap(s, INSURGENT, 30)
+    acts(s, ("raid",), ("from", "w5"))
+    assert args(s, "to") == targets

@@ -24,6 +24,7 @@ from rulekit import (
 
 from muster.games.freedom.constants import IMPERIAL, INSURGENT, INSURGENT_CANNON
 from muster.games.freedom.rules.common import area_index
+from muster.games.freedom.rules.insurgent_actions import raid_targets
 
 # --- Regroup and Attack ---------------------------------------------------------------------------
 
@@ -184,6 +185,40 @@ def test_raid_cost_needs_preparation_beyond_the_card() -> None:
     assert track(s2, INSURGENT, "preparation") == 0
 
 
+def test_raid_off_the_column_costs_the_shortest_clear_path() -> None:
+    # rule 4.3.2 Raid (2nd edition): "the AP cost is the distance from the raiding unit's space to the target
+    # space"; a Row 5 space one column aside is 3 steps from the section (Row 4, Row 5, then aside)
+    s = board_with(("w5", {"ins": 1}), ("r5c6", {"exp": 1}))
+    play_ap(s, INSURGENT, 38)
+    acts(s, ("raid",), ("from", "w5"))
+    assert args(s, "to") == {"r5c6"}
+    force_dice(s, *d8(2))
+    act(s, "to", "r5c6")
+    assert ap_turn_ended(s) and units(s, "r5c6") == (1, 0, 0)  # 3 AP spent: the turn ends by itself
+
+
+def test_raid_path_goes_around_imperial_units() -> None:
+    # rule 4.3.2 Raid: "the path between the raider's space and the target space can have no Imperial units":
+    # a space behind an occupied one is reached around it, at the cost of the longer path
+    s = board_with(("w5", {"ins": 1}), ("r5c5", {"exp": 1}), ("r6c5", {"ally": 1}))
+    assert dict(raid_targets(s, idx("w5"))) == {idx("r5c5"): 2, idx("r6c5"): 5}
+    s.tracks[INSURGENT]["preparation"] = 2
+    play_ap(s, INSURGENT, 38)
+    force_dice(s, *d8(8))
+    acts(s, ("raid",), ("from", "w5"), ("to", "r6c5"))
+    assert units(s, "r6c5") == (0, 0, 0)
+    assert track(s, INSURGENT, "preparation") == 0  # 3 AP from the card, 2 stored
+
+
+def test_raid_path_leaves_through_the_sections_own_row_4_space() -> None:
+    # rule 4.3.2 Raid: the raider strikes "further away in the mainland"; the path runs through mainland spaces
+    # only (not along the Wall), so an Imperial unit right in front of the section closes every path; and a
+    # space adjacent to the Wall is never a target
+    s = board_with(("w5", {"ins": 1}), ("r4c5", {"exp": 1}), ("r5c6", {"exp": 1}), ("w6", {"ins": 1}))
+    assert raid_targets(s, idx("w5")) == []
+    assert dict(raid_targets(s, idx("w6"))) == {idx("r5c6"): 2}
+
+
 def test_klisova_raid() -> None:
     # rule 4.3.2 Raid: around Klisova (held by the Insurgent) on the outer ring, if the inner ring is free; 2 AP
     s = board_with(("klisova", {"ins": 1}), ("kli2", {"exp": 1}))
@@ -249,10 +284,18 @@ def test_kutahi_build_cannon_example() -> None:
     acts(s, ("build",), ("to", "w5"))
     assert s.cannon[idx("w5")] == INSURGENT_CANNON
     assert track(s, INSURGENT, "supplies") == 7
-    # DESIGN (digest §4): once per round
-    s.tracks[INSURGENT]["preparation"] = 6
-    play_ap(s, INSURGENT, 36)
-    assert "build" not in verbs(s)
+
+
+def test_insurgent_builds_more_than_once_a_round() -> None:
+    # rule 4.3.2 Build Cannon - Cost: 4 AP + 1 Supply (2nd edition): no once-a-round limit (the 1st edition's
+    # "IMPORTANT: ... only once each round" is gone from the text and the player aid)
+    s = board_with(("w5", {"ins": 1}), ("w4", {"ins": 1}))
+    play_ap(s, INSURGENT, 39)
+    acts(s, ("build",), ("to", "w5"))
+    play_ap(s, INSURGENT, 30)
+    acts(s, ("build",), ("to", "w4"))
+    assert s.cannon[idx("w4")] == INSURGENT_CANNON and s.cannon[idx("w5")] == INSURGENT_CANNON
+    assert track(s, INSURGENT, "supplies") == 6
 
 
 def test_insurgent_build_needs_supply_and_unit() -> None:

@@ -106,12 +106,38 @@ def test_any_position_regroup(data: tuple[dict[str, int], dict[str, int], dict[s
 @SETTINGS
 @given(positions)
 def test_any_position_raid(data: tuple[dict[str, int], dict[str, int], dict[str, int]]) -> None:
-    # rule 4.3.2 Raid: from a Wall section, straight out, Row 5 or beyond, nothing Imperial in between,
-    # affordable with the card's 4 AP (distance = row - 3)
+    # rule 4.3.2 Raid (2nd edition): from a Wall section to any mainland space with Imperial units, Row 5 or
+    # beyond, along a path through mainland spaces holding no Imperial unit, for as many AP as the path is long;
+    # the card's 4 AP pay paths of up to 4 steps. Checked against every walk of up to 4 steps.
     s = _position(data)
     play_ap(s, INSURGENT, 30)
     if "raid" not in verbs(s):
         return
+    act(s, "raid")
+    for src in args(s, "from"):
+        act(s, "from", src)
+        i = idx(src)
+        assert B.kind[i] == "wall"
+        assert args(s, "to") == _walk_targets(s, i, 4)
+        return
+
+
+def _walk_targets(s: State, src: int, steps: int) -> set[str]:
+    """Raid targets by brute force: every walk from ``src`` of at most ``steps`` mainland spaces."""
+    found: set[str] = set()
+
+    def walk(at: int, left: int) -> None:
+        for j in B.adj[at]:
+            if B.kind[j] != "mainland":
+                continue
+            if s.exp[j] + s.ally[j]:
+                if B.row[j] >= 5:
+                    found.add(B.ids[j])
+            elif left > 1:
+                walk(j, left - 1)
+
+    walk(src, steps)
+    return found
     act(s, "raid")
     for src in args(s, "from"):
         act(s, "from", src)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from muster.games.freedom.board import board
 from muster.games.freedom.constants import IMPERIAL, IMPERIAL_CANNON, INSURGENT
@@ -157,31 +158,56 @@ def terms(s: State, w: Weights = DEFAULT) -> dict[str, float]:
             "morale": _morale(s, w), "areas": _areas(s, w), "lagoon": _beach_threat(s, w)}
 
 
-def _forces(s: State, w: Weights) -> float:
+_TERMS: dict[int, tuple[Weights, Any]] = {}
+
+
+def _space_terms(w: Weights) -> tuple[tuple[tuple[int, float, bool, int], ...], tuple[float, ...]]:
+    """Per mainland space (index, worth of a unit there, lone-unit penalty applies, the Wall section in
+    front or -1); per space the worth of an Imperial cannon there. Computed once per weights, with the
+    same arithmetic as before, so evaluations are unchanged to the last bit. (Keyed by the object's id:
+    hashing a dataclass of weights on every evaluation costs more than the table saves.)"""
+    hit = _TERMS.get(id(w))
+    if hit is not None and hit[0] is w:
+        terms: tuple[tuple[tuple[int, float, bool, int], ...], tuple[float, ...]] = hit[1]
+        return terms
+    if len(_TERMS) > 64:
+        _TERMS.clear()
     b = board()
     mainland, _walls, _forts, _beaches, front = _geometry()
+    spaces = tuple((i, w.imp_unit + w.advance_per_row * (8 - b.row[i]), b.row[i] <= 6, front.get(i, -1))
+                   for i in mainland)
+    cannons = tuple(w.imp_cannon + (w.imp_cannon_close if b.row[i] in (4, 5) else 0.0) for i in range(len(b.ids)))
+    _TERMS[id(w)] = (w, (spaces, cannons))
+    return spaces, cannons
+
+
+def _forces(s: State, w: Weights) -> float:
+    b = board()
+    spaces, cannon_worth = _space_terms(w)
+    exp, ally, ins, damage = s.exp, s.ally, s.ins, s.damage
     score = 0.0
-    for i in mainland:
-        n = s.exp[i] + s.ally[i]
+    for i, worth, exposed, wall in spaces:
+        n = exp[i] + ally[i]
         if n:
-            score += n * (w.imp_unit + w.advance_per_row * (8 - b.row[i]))
-            if n == 1 and b.row[i] <= 6:
+            score += n * worth
+            if n == 1 and exposed:
                 score -= w.lone_unit  # a lone unit under the guns: its loss also costs Morale
-            if i in front:
-                wall = front[i]
-                score += min(n, 3) * w.row4_vs_damage * s.damage[wall]
-                if s.damage[wall] >= 2:
-                    score += w.breach * (1 if s.ins[wall] else 2)
+            if wall >= 0:
+                score += min(n, 3) * w.row4_vs_damage * damage[wall]
+                if damage[wall] >= 2:
+                    score += w.breach * (1 if ins[wall] else 2)
     camp = b.camp
-    score += (s.exp[camp] + s.ally[camp]) * w.camp_unit
+    score += (exp[camp] + ally[camp]) * w.camp_unit
+    water_unit = w.imp_unit + 0.3
     for i in _water():
-        score += (s.exp[i] + s.ally[i]) * (w.imp_unit + 0.3)
+        score += (exp[i] + ally[i]) * water_unit
+    island_unit = w.imp_unit + 1.0
     for i in b.islands:
-        score += (s.exp[i] + s.ally[i]) * (w.imp_unit + 1.0)
-    score -= sum(s.ins) * w.ins_unit + s.civilians * w.civilian
+        score += (exp[i] + ally[i]) * island_unit
+    score -= sum(ins) * w.ins_unit + s.civilians * w.civilian
     for i, code in enumerate(s.cannon):
         if code == IMPERIAL_CANNON:
-            score += w.imp_cannon + (w.imp_cannon_close if b.row[i] in (4, 5) else 0.0)
+            score += cannon_worth[i]
         elif code:
             score -= w.ins_cannon
     score += s.camp_cannons * w.camp_cannon
@@ -190,21 +216,24 @@ def _forces(s: State, w: Weights) -> float:
 
 def _wall(s: State, w: Weights) -> float:
     _mainland, walls, forts, beaches, _front = _geometry()
+    exp, ally, ins, damage = s.exp, s.ally, s.ins, s.damage
+    wall_damage, imp_capture, ins_on_wall = w.wall_damage, w.imp_capture, w.ins_on_wall
     score = 0.0
     on_wall = 0
     for i in walls:
-        score += w.wall_damage[min(s.damage[i], 2)]
-        imp = s.exp[i] + s.ally[i]
+        score += wall_damage[min(damage[i], 2)]
+        imp = exp[i] + ally[i]
+        fort = i in forts
         if imp:
             on_wall += imp
-            if i in forts:
-                score += w.imp_capture
-        score -= s.ins[i] * w.ins_on_wall
-        if i in forts and s.ins[i]:
+            if fort:
+                score += imp_capture
+        score -= ins[i] * ins_on_wall
+        if fort and ins[i]:
             score -= w.manned_fort
     for i in beaches:
-        if s.exp[i] + s.ally[i]:
-            score += w.imp_capture
+        if exp[i] + ally[i]:
+            score += imp_capture
     # A foothold on the Wall is worth much; a second unit there much less.
     score += w.imp_on_wall * min(on_wall, 1) + 0.3 * w.imp_on_wall * max(on_wall - 1, 0)
     return score

@@ -5,7 +5,9 @@ For each decision the bot rebuilds a full state from its own view with ``rules.d
 every legal action by applying it to a copy and evaluating the result with
 :mod:`muster.ai.evaluation`. Compound choices (a verb, then a unit, then a destination) are
 looked through to their end, dice rolls are averaged over a few re-rolled copies, and Action
-Points carry a price, so the bot buys an action only when it gains more than it costs. The
+Points carry a price, so the bot buys an action only when it gains more than it costs. Where an event
+leaves a choice to the opponent — which unit it loses to *Deserters*, say — the result is scored after the
+opponent's best answer (the choice worst for the bot), not before it is resolved. The
 same rule decides between playing a card as an event, for its AP, or discarding it to take the
 opponent's event. On a side's last card of an Action phase — the card that decides whether a fort is
 held when the phase ends — the bot plans the whole card instead: a small beam search over sequences
@@ -48,7 +50,9 @@ class HeuristicBot:
     card; ``off``), ``beam`` (plans kept per step of that search, default 6), ``branch`` (alternatives tried at
     each sub-choice of a planned action, default 3) and ``completions`` (ways to carry out one action
     that the plan compares, default 4) and ``beach_threat`` (the evaluation's weight for Imperial units
-    close to an unblocked Beach space, default 12 as for ISMCTS)."""
+    close to an unblocked Beach space, default 12 as for ISMCTS) and ``answers`` (``on``, the default: the
+    opponent's part of an event is scored after its best answer; ``off``: before it is resolved, as until
+    issue 15)."""
 
     def __init__(self, rules: Rules, seed: int = 0, options: dict[str, str] | None = None) -> None:
         opts = dict(options or {})
@@ -62,12 +66,15 @@ class HeuristicBot:
             self.branch = max(1, int(opts.pop("branch", "3")))
             self.completions = max(1, int(opts.pop("completions", "4")))
             beach_threat = float(opts.pop("beach_threat", str(BOT_BEACH_THREAT)))
+            self.answers = opts.pop("answers", "on")
         except ValueError as exc:
             raise BotSpecError(f"bad heuristic option: {exc}") from exc
+        if self.answers not in ("on", "off"):
+            raise BotSpecError("heuristic answers must be 'on' or 'off'")
         if self.plan not in ("last", "all", "off"):
             raise BotSpecError("heuristic plan must be 'last', 'all' or 'off'")
         if opts:
-            known = "samples, nodes, trigger_penalty, card_ap, plan, beam, branch, completions, beach_threat"
+            known = "samples, nodes, trigger_penalty, card_ap, plan, beam, branch, completions, beach_threat, answers"
             raise BotSpecError(f"unknown heuristic option(s) {sorted(opts)}; known: {known}")
         self.name = "heuristic"
         self.rules = rules
@@ -222,11 +229,18 @@ class HeuristicBot:
         return c
 
     def _continue(self, kind: str, a: Action, s: State, seat: str, depth: int) -> float:
-        if depth <= 0 or s.result is not None or self._nodes >= self.max_nodes:
+        if depth <= 0 or s.result is not None or self._nodes >= self.max_nodes or not _mid_action(kind, a, s):
             return value(s, seat, self.weights)
-        if self.rules.active_seat(s) != seat or not _mid_action(kind, a, s):
+        legal = self.rules.legal_actions(s)
+        if self.rules.active_seat(s) == seat:
+            return max(self._score(s, a2, seat, depth - 1) for a2 in legal)
+        if self.answers == "off" or not s.stack[-1]["kind"].startswith("ev_"):
+            # Only the opponent's part of an *event* is answered: looking into its other decisions (the
+            # cannons after a turn that ends by itself, say) would charge some actions and not others.
             return value(s, seat, self.weights)
-        return max(self._score(s, a2, seat, depth - 1) for a2 in self.rules.legal_actions(s))
+        # The opponent's part of an event (e.g. 46A Deserters: it picks the unit it loses): score it after the
+        # opponent's best answer, not before it is resolved, when the event would look worthless.
+        return min(self._score(s, a2, seat, depth - 1) for a2 in legal)
 
 
 def _same_card(s: State, card_frame: dict[str, Any], seat: str) -> bool:

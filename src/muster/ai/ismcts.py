@@ -34,6 +34,10 @@ rounds). ``playout_plan`` (``off``, ``last`` or ``all``) is the plan used by the
 heuristic of the ``cards`` playouts. ``beach_threat`` (12) is the evaluation's weight for Imperial
 units close to a Beach space no Insurgent unit blocks (see :mod:`muster.ai.evaluation`): with it the
 playouts show the Insurgent what an unguarded Lagoon costs, and the Imperial what it offers.
+``answers`` (``off``) is handed to the inner heuristics: ``on`` scores an event after the opponent's answer to
+its part of it, as the Heuristic does since issue 15. It stays off here until an arena shows it helps the
+search: in a first small sample ISMCTS with it (and 16 playouts) did not beat ISMCTS without it
+(``docs/balance.md``).
 """
 
 from __future__ import annotations
@@ -53,6 +57,10 @@ from muster.games.freedom.constants import IMPERIAL, INSURGENT
 
 POOL = 24
 """Determinizations built per decision; iterations beyond that reuse copies of them."""
+
+STRONGEST = "ismcts"
+"""The spec of the strongest bot that answers a card within a second of CPU at the 95th percentile
+(``benchmarks/bots.py``): what a web app's "strongest" level should offer."""
 
 
 class Node:
@@ -88,12 +96,15 @@ class IsmctsBot:
             self.width = max(1, int(opts.pop("width", "3")))
             self.horizon = max(0, int(opts.pop("horizon", "1")))
             self.weights = replace(DEFAULT, beach_threat=float(opts.pop("beach_threat", str(BOT_BEACH_THREAT))))
+            answers = opts.pop("answers", "off")
         except ValueError as exc:
             raise BotSpecError(f"bad ismcts option: {exc}") from exc
         if opts:
-            known = ("tree, iterations, seconds, width, horizon, playout_plan, plan, beach_threat, per_action, "
-                     "card_ap, c, scale, rollout")
+            known = ("tree, iterations, seconds, width, horizon, playout_plan, plan, beach_threat, answers, "
+                     "per_action, card_ap, c, scale, rollout")
             raise BotSpecError(f"unknown ismcts option(s) {sorted(opts)}; known: {known}")
+        if answers not in ("on", "off"):
+            raise BotSpecError("ismcts answers must be 'on' or 'off'")
         if self.rollout not in ("none", "greedy"):
             raise BotSpecError("ismcts rollout must be 'none' or 'greedy'")
         if self.tree not in ("cards", "actions"):
@@ -106,7 +117,7 @@ class IsmctsBot:
         self.rules = rules
         self._rng = random.Random(seed)
         # The heuristics inside the search share its evaluation weights.
-        threat = {"beach_threat": str(self.weights.beach_threat)}
+        threat = {"beach_threat": str(self.weights.beach_threat), "answers": answers}
         self._greedy: Any = None
         if self.rollout == "greedy":
             self._greedy = HeuristicBot(rules, seed, {"samples": "1", "nodes": "60", **threat})

@@ -46,6 +46,19 @@ def frame(kind: str, **fields: Any) -> Frame:
     return {"kind": kind, **fields}
 
 
+class _Interned(dict[tuple[str, Any], Action]):
+    """One shared :class:`Action` per (verb, arg): legal lists are rebuilt at every decision, and looking an
+    action up is cheaper than constructing it. Actions are immutable, so sharing them is safe."""
+
+    def __missing__(self, key: tuple[str, Any]) -> Action:
+        action = self[key] = Action(*key)
+        return action
+
+
+ACTIONS = _Interned()
+"""``ACTIONS[verb, arg]`` is ``Action(verb, arg)``, built once."""
+
+
 def count_down(s: State, f: Frame) -> None:
     """One of the frame's ``left`` repetitions is done; the frame ends after the last."""
     f["left"] -= 1
@@ -164,11 +177,13 @@ class Select(Decision):
             if src is not None and f.get("cls") is None:
                 classes = op.classes(s, f, src)
                 if classes:
-                    return [Action("unit", c) for c in classes]
-            return [Action(op.verb_to, t) for t in op.targets(s, f, src)]
-        acts = [Action(op.verb_from, x) for x in op.sources(s, f)]
+                    return [ACTIONS["unit", c] for c in classes]
+            verb = op.verb_to
+            return [ACTIONS[verb, t] for t in op.targets(s, f, src)]
+        verb = op.verb_from
+        acts = [ACTIONS[verb, x] for x in op.sources(s, f)]
         if op.optional:
-            acts.append(Action("done"))
+            acts.append(ACTIONS["done", None])
         return acts
 
     def apply(self, s: State, f: Frame, a: Action) -> None:

@@ -22,7 +22,7 @@ from muster.games.freedom.view import determinize, view
 
 _effects.check_effects()
 
-RULES_REVISION = 1
+RULES_REVISION = 2
 """Bump it when a change to the rules code alters how a recorded action list replays (the data files
 carry their own versions)."""
 

@@ -15,7 +15,7 @@ from functools import cache
 from muster.core.interface import Action
 from muster.games.freedom.constants import COLOUR_OF_SEAT, GREY, IMPERIAL, INSURGENT, other
 from muster.games.freedom.datafiles import CardData, cards_file, design
-from muster.games.freedom.engine import Decision, auto, frame, push
+from muster.games.freedom.engine import ACTIONS, Decision, auto, frame, push
 from muster.games.freedom.rules.common import SIDE_NAME, log, track_range
 from muster.games.freedom.state import Frame, State
 
@@ -89,10 +89,10 @@ class CardTurn(Decision):
         acts: list[Action] = []
         for n in s.hands[seat]:
             if can_play_event(seat, n):
-                acts.append(Action("event", n))
-            acts.append(Action("ap", n))
+                acts.append(ACTIONS["event", n])
+            acts.append(ACTIONS["ap", n])
         if s.trigger and s.trigger["seat"] == seat:
-            acts += [Action("trigger", n) for n in s.hands[seat]]
+            acts += [ACTIONS["trigger", n] for n in s.hands[seat]]
         return acts
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
@@ -106,17 +106,21 @@ class CardTurn(Decision):
         s.trigger = None
         push(s, frame("after_turn", seat=seat))
         if a.verb == "event":
-            log(s, f"{SIDE_NAME[seat]} plays {card_name(number)} as an event.")
+            if not s.quiet:
+                log(s, f"{SIDE_NAME[seat]} plays {card_name(number)} as an event.")
             start_event(s, seat, number)
         elif a.verb == "ap":
             ap = card(number).ap
-            log(s, f"{SIDE_NAME[seat]} plays {card_name(number)} for {ap} AP.")
+            if not s.quiet:
+                log(s, f"{SIDE_NAME[seat]} plays {card_name(number)} for {ap} AP.")
             if favours(number, other(seat)):
                 s.trigger = {"seat": other(seat), "card": number}
             push(s, ap_frame(seat, number, ap))
         else:
             assert pending is not None
-            log(s, f"{SIDE_NAME[seat]} discards {card_name(number)} to use the event of {card_name(pending['card'])}.")
+            if not s.quiet:
+                log(s, f"{SIDE_NAME[seat]} discards {card_name(number)} to use the event of "
+                       f"{card_name(pending['card'])}.")
             start_event(s, seat, pending["card"])
 
     def label(self, s: State, f: Frame, a: Action) -> str:
@@ -268,9 +272,9 @@ class SpendAP(Decision):
         return f"{SIDE_NAME[f['seat']]}: choose {what} ({f['ap']} AP left, {prep} stored)."
 
     def legal(self, s: State, f: Frame) -> list[Action]:
-        acts = [Action(v.name) for v in VERBS[f["seat"]] if v.available(s, f)]
+        acts = [ACTIONS[v.name, None] for v in VERBS[f["seat"]] if v.available(s, f)]
         if acts or f["ap"] > 0:
-            acts.append(Action("end"))
+            acts.append(ACTIONS["end", None])
         return acts  # no AP left and nothing stored AP can buy: the turn ends by itself
 
     def apply(self, s: State, f: Frame, a: Action) -> None:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from muster.core.interface import Action
 from muster.games.freedom.board import board
-from muster.games.freedom.constants import BOMBARD, IMPERIAL, IMPERIAL_CANNON, INSURGENT, cannon_owner
+from muster.games.freedom.constants import BOMBARD, IMPERIAL, IMPERIAL_CANNON, INSURGENT, INSURGENT_CANNON, cannon_owner
 from muster.games.freedom.datafiles import design
-from muster.games.freedom.engine import Decision, auto, frame, push
+from muster.games.freedom.engine import ACTIONS, Decision, auto, frame, push
 from muster.games.freedom.rules.combat import imperial_loses_unit, insurgent_loses_unit
 from muster.games.freedom.rules.common import (
     SIDE_NAME,
@@ -33,6 +33,10 @@ def cannons_phase(s: State, f: Frame) -> None:
     push(s, frame("cannons", seat=IMPERIAL, fired=[], src=None), frame("cannons", seat=INSURGENT, fired=[], src=None))
 
 
+_INSURGENT_CODES = (INSURGENT_CANNON, BOMBARD)
+"""The cannon codes :func:`cannon_owner` gives to the Insurgent."""
+
+
 def cannon_targets(s: State, i: int) -> list[tuple[int, int]]:
     """(target, roll needed) for the cannon in space ``i`` (ignoring whether it may fire)."""
     b = board()
@@ -43,7 +47,7 @@ def cannon_targets(s: State, i: int) -> list[tuple[int, int]]:
         out = [
             (w, need)
             for w, need in _reverse("ordinary")[i]
-            if s.damage[w] < 2 or s.ins[w] or cannon_owner(s.cannon[w]) == INSURGENT
+            if s.damage[w] < 2 or s.ins[w] or s.cannon[w] in _INSURGENT_CODES
         ]
         out += [(m, need) for m, need in _reverse("marmarou")[i] if s.ins[m] or s.cannon[m]]
         return out
@@ -56,7 +60,8 @@ def cannon_targets(s: State, i: int) -> list[tuple[int, int]]:
         targets += b.reach["island"][i] + b.reach["marmarou"][i]
     elif b.kind[i] == "beach":
         targets += b.reach["beach"][i]
-    return [(j, need) for j, need in targets if imperial_units(s, j) or cannon_owner(s.cannon[j]) == IMPERIAL]
+    exp, ally, cannon = s.exp, s.ally, s.cannon
+    return [(j, need) for j, need in targets if exp[j] or ally[j] or cannon[j] == IMPERIAL_CANNON]
 
 
 _REVERSE: dict[str, list[list[tuple[int, int]]]] = {}
@@ -166,8 +171,8 @@ class Cannons(Decision):
     def legal(self, s: State, f: Frame) -> list[Action]:
         b = board()
         if f["src"] is None:
-            return [Action("cannon", b.ids[i]) for i in self._ready(s, f)]
-        return [Action("target", b.ids[j]) for j, _ in cannon_targets(s, b.index[f["src"]])]
+            return [ACTIONS["cannon", b.ids[i]] for i in self._ready(s, f)]
+        return [ACTIONS["target", b.ids[j]] for j, _ in cannon_targets(s, b.index[f["src"]])]
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
         b = board()

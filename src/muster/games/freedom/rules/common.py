@@ -83,7 +83,7 @@ def adjust(s: State, side: str, track: str, delta: int) -> int:
         return 0
     new = max(low, min(high, old + delta))
     t[track] = new
-    if new != old:
+    if new != old and not s.quiet:  # (the check first: quiet simulations skip building the words)
         log(s, f"{SIDE_NAME[side]} {TRACK_NAME[track]} {old} → {new}.")
     if track == "morale" and new == 0:
         loser = side

@@ -86,12 +86,13 @@ class UnitMoveOp(Op):
 
     def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
         ids = board().ids
+        exp, ally = s.exp, s.ally
+        moved_to = f.get("moved_to")
         for i in self.candidates():
-            if (
-                (s.exp[i] or s.ally[i])
-                and movers(s, f, i) > 0
-                and any(self.can_start(s, f, i, k) for k in kinds_at(s, i))
-            ):
+            n = exp[i] + ally[i]
+            if not n or (n == 1 and moved_to == ids[i]):  # empty, or only the unit that just moved
+                continue
+            if any(self.can_start(s, f, i, k) for k in kinds_at(s, i)):
                 yield ids[i]
 
     def classes(self, s: State, f: Frame, src: str) -> list[str]:
@@ -256,6 +257,14 @@ class ImperialBuildOp(Op):
             if (s.exp[i] or s.ally[i]) and not s.cannon[i] and affordable(s, ap, cost)
         ]
 
+    def available(self, s: State, f: Frame) -> bool:
+        # targets() with an early exit: the AP menu asks this at every choice
+        ap = find_ap(s)
+        if ap is None or s.camp_cannons <= 0:
+            return False
+        exp, ally, cannon = s.exp, s.ally, s.cannon
+        return any((exp[i] or ally[i]) and not cannon[i] and affordable(s, ap, cost) for i, cost in build_sites())
+
     def resolve(self, s: State, f: Frame, src: str | None, dst: str) -> None:
         i = board().index[dst]
         ap = find_ap(s)
@@ -291,7 +300,16 @@ class SupportOp(Op):
 
 def has_choice(op: str, s: State, f: Frame, cost: int = 0) -> bool:
     """True if ``cost`` AP can be paid and the op has at least one complete choice."""
-    return affordable(s, f, cost) and OPS[op].available(s, select(op, f["seat"]))
+    if not affordable(s, f, cost):
+        return False
+    key = (op, f["seat"])
+    probe = _PROBES.get(key)
+    if probe is None:
+        probe = _PROBES[key] = select(op, f["seat"])
+    return OPS[op].available(s, dict(probe))  # a copy of the fresh select frame the verb would push
+
+
+_PROBES: dict[tuple[str, str], Frame] = {}
 
 
 def card_mode(f: Frame) -> bool:

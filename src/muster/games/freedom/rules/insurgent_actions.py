@@ -24,6 +24,7 @@ from muster.games.freedom.rules.common import (
     insurgent_room,
     log,
     name,
+    ruleset,
     set_damage,
     track_range,
 )
@@ -48,9 +49,14 @@ class RegroupOp(Op):
 
     def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
         b = board()
-        open_spaces = [j for j in b.insurgent_spaces if insurgent_room(s, j)]
+        ins, exp, ally, limit = s.ins, s.exp, s.ally, b.limit
+        # insurgent_room() over the Insurgent spaces, inlined: this runs at every AP menu
+        open_spaces = [j for j in b.insurgent_spaces if ins[j] < limit[j] and not exp[j] and not ally[j]]
+        if not open_spaces:
+            return
+        only = open_spaces[0] if len(open_spaces) == 1 else -1  # a unit there has nowhere else to go
         for i in b.insurgent_spaces:
-            if s.ins[i] and any(j != i for j in open_spaces):
+            if ins[i] and i != only:
                 yield b.ids[i]
 
     def targets(self, s: State, f: Frame, src: str | None) -> list[str]:
@@ -108,30 +114,77 @@ class InsurgentAttackOp(Op):
         insurgent_attack(s, b.index[str(src)], b.index[dst])
 
 
-def raid_targets(s: State, src: int) -> list[tuple[int, int]]:
-    """(target, AP cost) of Raids from space ``src``.
+def raid_targets(s: State, src: int, reach: int = 99) -> list[tuple[int, int]]:
+    """(target, AP cost) of Raids from space ``src`` costing at most ``reach``, in board order.
 
-    From a Wall section: a mainland space straight out from it, at least 2 rows away, with no
-    Imperial unit in between; the cost is its distance (row − 3). From Klisova (held): an outer
-    water space with Imperial units while the inner ring holds none, for 2 AP.
+    From a Wall section: a mainland space holding Imperial units, not adjacent to the Wall (Row 5 or
+    beyond); the cost is the length of the shortest path from the section out through mainland
+    spaces holding no Imperial unit (2nd edition). The 1st edition's raid runs straight out along
+    the section's column to the first space with Imperial units (``raid_paths``: ``column``).
+    From Klisova (held): an outer water space with Imperial units while the inner ring holds none, for 2 AP.
     """
     b = board()
     out: list[tuple[int, int]] = []
     if b.kind[src] == "wall":
-        col = b.col[src]
-        for row in range(4, 9):
-            j = b.at(row, col)
-            if j is None:
-                break
-            if imperial_units(s, j):
-                if row >= 5:
-                    out.append((j, row - 3))
-                break
-    elif b.ids[src] == "klisova":
+        if ruleset(s)["raid_paths"] == "column":
+            return _column_raid_targets(s, src, reach)
+        return _path_raid_targets(s, src, reach)
+    if b.ids[src] == "klisova":
         ring = [i for i in b.adj[src] if b.ring[i]]
         if not any(imperial_units(s, i) for i in ring if b.ring[i] == "inner"):
             out += [(i, COST["klisova_raid"]) for i in ring if b.ring[i] == "outer" and imperial_units(s, i)]
     return out
+
+
+def _column_raid_targets(s: State, src: int, reach: int) -> list[tuple[int, int]]:
+    """1st edition: the first space with Imperial units straight out from the section, at row − 3 AP."""
+    b = board()
+    col = b.col[src]
+    for row in range(4, 9):
+        j = b.at(row, col)
+        if j is None:
+            break
+        if imperial_units(s, j):
+            return [(j, row - 3)] if row >= 5 and row - 3 <= reach else []
+    return []
+
+
+def _path_raid_targets(s: State, src: int, reach: int) -> list[tuple[int, int]]:
+    """2nd edition: the targets of :func:`_raid_walk`, in board order."""
+    return sorted(_raid_walk(s, (src,), reach))
+
+
+def _raid_walk(s: State, sources: tuple[int, ...] | list[int], reach: int) -> Iterator[tuple[int, int]]:
+    """Breadth-first out from the sections through mainland spaces free of Imperial units, yielding
+    (target, distance), nearest first (with several sections: the distance from the nearest).
+
+    A space with Imperial units ends a path (nothing may lie between raider and target); it is a
+    target unless it is adjacent to the Wall. The search stops at distance ``reach``.
+    """
+    exp, ally = s.exp, s.ally
+    seen = set(sources)
+    frontier = list(sources)
+    distance = 0
+    while frontier and distance < reach:
+        distance += 1
+        nxt = []
+        for i in frontier:
+            for j in _MAINLAND_ADJ[i]:
+                if j in seen:
+                    continue
+                seen.add(j)
+                if exp[j] or ally[j]:
+                    if _RAIDABLE[j]:
+                        yield j, distance
+                else:
+                    nxt.append(j)
+        frontier = nxt
+
+
+_MAINLAND_ADJ = tuple(tuple(j for j in adj if board().kind[j] == "mainland") for adj in board().adj)
+"""Each space's mainland neighbours: the spaces a Raid's path may run through."""
+_RAIDABLE = tuple(board().kind[i] == "mainland" and board().row[i] >= 5 for i in range(len(board().ids)))
+"""Mainland spaces not adjacent to the Wall (Row 5 or beyond)."""
 
 
 class RaidOp(Op):
@@ -140,12 +193,47 @@ class RaidOp(Op):
     name = "raid"
 
     def prompt(self, s: State, f: Frame) -> str:
-        return "Raid: choose the raiding unit, then the target (AP = distance from the Wall)."
+        return "Raid: choose the raiding unit, then the target (AP = length of the clear path to it)."
+
+    def available(self, s: State, f: Frame) -> bool:
+        # iter_sources() stopping at the first affordable target: the AP menu asks this at every choice
+        ap = find_ap(s)
+        assert ap is not None
+        b = board()
+        reach = self._reach(s, ap)
+        path_raids = ruleset(s)["raid_paths"] != "column"
+        if path_raids:
+            raiders = [i for i in b.walls if s.ins[i]]
+            # One search from every manned section at once gives each target's shortest distance: nothing
+            # in reach means no Raid; an affordable one means a Raid. Otherwise (a shortest distance in the
+            # gap between the AP left and the card's printed AP) a longer path may still be affordable.
+            found = False
+            for _j, cost in _raid_walk(s, raiders, reach):  # nearest first: usually decided at once
+                if affordable(s, ap, cost):
+                    return True
+                found = True
+            if found and any(affordable(s, ap, cost) for i in raiders for _j, cost in _raid_walk(s, (i,), reach)):
+                return True
+        for i in b.insurgent_spaces:
+            if not s.ins[i] or (path_raids and b.kind[i] == "wall"):
+                continue
+            if any(affordable(s, ap, cost) for _j, cost in raid_targets(s, i, reach)):
+                return True
+        return False
+
+    @staticmethod
+    def _reach(s: State, ap: Frame) -> int:
+        """The dearest Raid affordable: the card's AP, plus the track where it may still pay."""
+        reach = int(ap["ap"])
+        if ap["mode"] == "card" and not ap["prep_used"]:
+            reach += s.tracks[INSURGENT]["preparation"]
+        return reach
 
     def _affordable(self, s: State, src: int) -> list[int]:
         ap = find_ap(s)
         assert ap is not None
-        return [j for j, cost in raid_targets(s, src) if affordable(s, ap, cost)]
+        reach = self._reach(s, ap)
+        return [j for j, cost in raid_targets(s, src, reach) if affordable(s, ap, cost)]
 
     def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
         b = board()
@@ -209,6 +297,13 @@ class TrainOp(Op):
             return []
         return [board().ids[i] for i in train_targets(s)]
 
+    def available(self, s: State, f: Frame) -> bool:
+        # targets() with an early exit (insurgent_room inlined): the AP menu asks this at every choice
+        if s.civilians <= 0 or s.pools["insurgent"] <= 0:
+            return False
+        ins, exp, ally, limit = s.ins, s.exp, s.ally, board().limit
+        return any(ins[i] < limit[i] and not exp[i] and not ally[i] for i in board().insurgent_spaces)
+
     def resolve(self, s: State, f: Frame, src: str | None, dst: str) -> None:
         i = board().index[dst]
         ap = find_ap(s)
@@ -222,7 +317,7 @@ class TrainOp(Op):
 
 
 class InsurgentBuildOp(Op):
-    """Build Cannon: 4 AP + 1 Supply, a unit in the space and no cannon there; once a round."""
+    """Build Cannon: 4 AP + 1 Supply, a unit in the space and no cannon there (1st edition: once a round)."""
 
     name = "insurgent_build"
     single = True
@@ -235,6 +330,13 @@ class InsurgentBuildOp(Op):
             return []
         b = board()
         return [b.ids[i] for i in b.insurgent_spaces if s.ins[i] and not s.cannon[i]]
+
+    def available(self, s: State, f: Frame) -> bool:
+        # targets() with an early exit: the AP menu asks this at every choice
+        if s.pools["cannons"] <= 0 or s.tracks[INSURGENT]["supplies"] < COST["build_supplies"]:
+            return False
+        ins, cannon = s.ins, s.cannon
+        return any(ins[i] and not cannon[i] for i in board().insurgent_spaces)
 
     def resolve(self, s: State, f: Frame, src: str | None, dst: str) -> None:
         i = board().index[dst]
@@ -289,7 +391,8 @@ def _pressure_start(s: State, f: Frame) -> None:
 
 
 def _build_ok(s: State, f: Frame) -> bool:
-    return not s.built_this_round and card_mode(f) and has_choice("insurgent_build", s, f, COST["build"])
+    once = ruleset(s)["insurgent_build_once_per_round"]
+    return not (once and s.built_this_round) and card_mode(f) and has_choice("insurgent_build", s, f, COST["build"])
 
 
 register_verbs(
@@ -312,5 +415,5 @@ register_verbs(
     Verb("pressure", "Pressure the Government for Help (3 AP)", _pressure_ok, _pressure_start),
     Verb("repair", "Repair Wall (4 AP)", _op_verb("repair", COST["repair"]), _push_op("repair")),
     Verb("train", "Train Civilians (4 AP)", _op_verb("train", COST["train"]), _push_op("train")),
-    Verb("build", "Build Cannon (4 AP + 1 Supply, once a round)", _build_ok, _push_op("insurgent_build")),
+    Verb("build", "Build Cannon (4 AP + 1 Supply)", _build_ok, _push_op("insurgent_build")),
 )

@@ -6,17 +6,43 @@ is backwards (towards the Camp) and never allowed; equal depth is sideways.
 
 from __future__ import annotations
 
+from functools import cache
+
 from muster.games.freedom.board import board
-from muster.games.freedom.rules.common import imperial_holds, imperial_room, ruleset
+from muster.games.freedom.rules.common import imperial_holds, ruleset
 from muster.games.freedom.state import Frame, State
 
 
 def normal_step(s: State, a: int, b: int) -> bool:
     """One step of Normal Movement from a to b, ignoring where the move ends (pass-through rules)."""
+    return s.ins[b] == 0 and b in _STEPS[a]
+
+
+@cache
+def _static_steps() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    """Per space, in adjacency order: the neighbours a Normal Movement step may enter whatever the
+    pieces (mainland, not slow, not backwards), and those one space forward (the Opening's steps)."""
     bd = board()
-    return (
-        not bd.slow[b] and s.ins[b] == 0 and bd.kind[b] == "mainland" and (a == bd.camp or bd.depth[b] <= bd.depth[a])
-    )
+    steps, forward = [], []
+    for a in range(len(bd.ids)):
+        ok = [b for b in bd.adj[a] if not bd.slow[b] and bd.kind[b] == "mainland"
+              and (a == bd.camp or bd.depth[b] <= bd.depth[a])]
+        steps.append(tuple(ok))
+        forward.append(tuple(b for b in ok if a == bd.camp or bd.depth[b] < bd.depth[a]))
+    return tuple(steps), tuple(forward)
+
+
+_STEPS, _FORWARD = _static_steps()
+_LIMIT = board().limit
+_CAMP = board().camp
+
+
+def _room(s: State, b: int, kind: str) -> bool:
+    """:func:`imperial_room` for a mainland space (the City Center is never a step), inlined for speed."""
+    exp, ally = s.exp, s.ally
+    if s.ins[b] or exp[b] + ally[b] >= _LIMIT[b]:
+        return False
+    return b == _CAMP or (ally[b] == 0 if kind == "E" else exp[b] == 0)
 
 
 def normal_destinations(s: State, a: int, kind: str) -> list[int]:
@@ -25,36 +51,36 @@ def normal_destinations(s: State, a: int, kind: str) -> list[int]:
     A unit may pass through a full space of its own side or (Period B) one of the other kind
     of Imperial unit, but never through an Insurgent or slow space (rules 4.2 and 5).
     """
-    bd = board()
+    ins = s.ins
     out: set[int] = set()
-    for m in bd.adj[a]:
-        if not normal_step(s, a, m):
+    for m in _STEPS[a]:
+        if ins[m]:
             continue
-        if imperial_room(s, m, kind):
+        if _room(s, m, kind):
             out.add(m)
-        for b in bd.adj[m]:
-            if b != a and b not in out and normal_step(s, m, b) and imperial_room(s, b, kind):
+        for b in _STEPS[m]:
+            if b != a and b not in out and not ins[b] and _room(s, b, kind):
                 out.add(b)
     return sorted(out)
 
 
 def can_move_normally(s: State, a: int, kind: str) -> bool:
     """True if one unit in ``a`` has any Normal Movement destination (an early-exit test)."""
-    bd = board()
-    for m in bd.adj[a]:
-        if not normal_step(s, a, m):
+    ins = s.ins
+    for m in _STEPS[a]:
+        if ins[m]:
             continue
-        if imperial_room(s, m, kind):
+        if _room(s, m, kind):
             return True
-        for b in bd.adj[m]:
-            if b != a and normal_step(s, m, b) and imperial_room(s, b, kind):
+        for b in _STEPS[m]:
+            if b != a and not ins[b] and _room(s, b, kind):
                 return True
     return False
 
 
 def single_step_destinations(s: State, a: int, kind: str) -> list[int]:
     """Where one unit may end a one-space Normal Movement."""
-    return [b for b in board().adj[a] if normal_step(s, a, b) and imperial_room(s, b, kind)]
+    return [b for b in _STEPS[a] if _room(s, b, kind)]
 
 
 def slow_destinations(s: State, a: int, kind: str, lagoon_only: bool = False) -> list[int]:
@@ -64,15 +90,17 @@ def slow_destinations(s: State, a: int, kind: str, lagoon_only: bool = False) ->
     destroyed); along the Wall any section without Insurgent units may be entered. Thick
     Lagoon spaces need an Imperial unit on their island.
     """
+    candidates = _SLOW_STEPS[a]
+    if not candidates:
+        return []
     bd = board()
     min_damage = ruleset(s)["wall_entry_min_damage"]
+    from_wall = bd.kind[a] == "wall"
     out = []
-    for b in bd.adj[a]:
-        if not bd.slow[b] or bd.depth[b] > bd.depth[a] or not imperial_room(s, b, kind):
+    for b in candidates:
+        if not _room(s, b, kind) or (lagoon_only and not bd.lagoon[b]):
             continue
-        if lagoon_only and not bd.lagoon[b]:
-            continue
-        if bd.kind[b] == "wall" and bd.kind[a] != "wall" and s.damage[b] < min_damage:
+        if not from_wall and bd.kind[b] == "wall" and s.damage[b] < min_damage:
             continue
         if bd.thick[b] >= 0 and not imperial_holds(s, bd.thick[b]):
             continue
@@ -80,19 +108,26 @@ def slow_destinations(s: State, a: int, kind: str, lagoon_only: bool = False) ->
     return out
 
 
+_SLOW_STEPS = tuple(tuple(b for b in board().adj[a] if board().slow[b] and board().depth[b] <= board().depth[a]
+                          and board().kind[b] != "city") for a in range(len(board().ids)))
+"""Per space, the slow neighbours a unit may step into whatever the pieces (never backwards)."""
+
+
 def opening_destinations(s: State, a: int, kind: str) -> list[int]:
     """Rule 4.2: one space forward (from the Camp: to any adjacent space), no slow movement."""
-    bd = board()
-    return [
-        b
-        for b in bd.adj[a]
-        if normal_step(s, a, b) and imperial_room(s, b, kind) and (a == bd.camp or bd.depth[b] < bd.depth[a])
-    ]
+    return [b for b in _FORWARD[a] if _room(s, b, kind)]
+
+
+def can_advance(s: State, a: int, kind: str) -> bool:
+    """True if :func:`opening_destinations` is not empty (an early-exit test)."""
+    return any(_room(s, b, kind) for b in _FORWARD[a])
 
 
 def kinds_at(s: State, i: int) -> list[str]:
     """The Imperial unit kinds present in space ``i`` (E, A)."""
-    return [k for k, arr in (("E", s.exp), ("A", s.ally)) if arr[i] > 0]
+    if s.ally[i] > 0:
+        return ["E", "A"] if s.exp[i] > 0 else ["A"]
+    return ["E"] if s.exp[i] > 0 else []
 
 
 def used_counts(f: Frame | None, space: str, units: int) -> list[int]:

@@ -10,7 +10,7 @@ from muster.games.freedom.constants import IMPERIAL, INSURGENT
 from muster.games.freedom.datafiles import design
 from muster.games.freedom.engine import Op, auto, push, select
 from muster.games.freedom.rules.common import imperial_units, log, name, ruleset
-from muster.games.freedom.rules.movement import kinds_at, move_unit, opening_destinations
+from muster.games.freedom.rules.movement import can_advance, kinds_at, move_unit, opening_destinations
 from muster.games.freedom.state import Frame, State
 
 
@@ -35,6 +35,9 @@ def _row_key(i: int) -> str:
     return "camp" if i == b.camp else str(b.row[i])
 
 
+_ADVANCE_SOURCES = (board().camp, *board().mainland)
+
+
 class AdvanceOp(Op):
     """One unit of the Imperial advance."""
 
@@ -46,12 +49,14 @@ class AdvanceOp(Op):
 
     def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
         b = board()
+        ids, exp, ally, arrived = b.ids, s.exp, s.ally, f["arrived"]
         one_row = ruleset(s)["opening_single_row"] and f.get("row") is not None
-        for i in [b.camp, *b.mainland]:
-            if one_row and _row_key(i) != f["row"]:
+        for i in _ADVANCE_SOURCES:
+            n = exp[i] + ally[i]
+            if not n or (one_row and _row_key(i) != f["row"]):
                 continue
-            if _free_units(s, f, i) > 0 and any(opening_destinations(s, i, k) for k in kinds_at(s, i)):
-                yield b.ids[i]
+            if n > arrived.get(ids[i], 0) and any(can_advance(s, i, k) for k in kinds_at(s, i)):
+                yield ids[i]
 
     def classes(self, s: State, f: Frame, src: str) -> list[str]:
         kinds = kinds_at(s, board().index[src])
@@ -68,7 +73,8 @@ class AdvanceOp(Op):
         i, j = b.index[str(src)], b.index[dst]
         kind = f.get("cls") or kinds_at(s, i)[0]
         move_unit(s, i, j, kind)
-        log(s, f"Imperial unit advances from {name(i)} to {name(j)}.")
+        if not s.quiet:
+            log(s, f"Imperial unit advances from {name(i)} to {name(j)}.")
         arrived = dict(f["arrived"])
         arrived[dst] = arrived.get(dst, 0) + 1
         if f["left"] > 1:

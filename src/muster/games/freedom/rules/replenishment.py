@@ -6,7 +6,7 @@ from muster.core.interface import Action
 from muster.games.freedom.board import board
 from muster.games.freedom.constants import IMPERIAL, INSURGENT, INSURGENT_CANNON
 from muster.games.freedom.datafiles import Reward, areas_file, design
-from muster.games.freedom.engine import Decision, auto, count_down, frame, push
+from muster.games.freedom.engine import ACTIONS, Decision, auto, count_down, frame, push
 from muster.games.freedom.rules.common import (
     SIDE_NAME,
     add_imperial,
@@ -148,17 +148,19 @@ class RemoveUnits(Decision):
         if f["left"] <= 0:
             return []
         b = board()
+        ids = b.ids
+        if f["side"] != IMPERIAL:
+            ins = s.ins
+            return [ACTIONS["remove", ids[i]] for i in range(len(ids)) if ins[i]]
         acts = []
-        for i in range(len(b.ids)):
-            if f["side"] == IMPERIAL:
-                if f.get("exclude_row") and b.row[i] == f["exclude_row"] and b.kind[i] == "mainland":
-                    continue
-                if s.exp[i] and s.ally[i]:
-                    acts += [Action("remove", f"{b.ids[i]}:E"), Action("remove", f"{b.ids[i]}:A")]
-                elif imperial_units(s, i):
-                    acts.append(Action("remove", b.ids[i]))
-            elif s.ins[i]:
-                acts.append(Action("remove", b.ids[i]))
+        exclude, exp, ally = f.get("exclude_row"), s.exp, s.ally
+        for i in range(len(ids)):
+            if not (exp[i] or ally[i]) or (exclude and b.row[i] == exclude and b.kind[i] == "mainland"):
+                continue
+            if exp[i] and ally[i]:
+                acts += [ACTIONS["remove", f"{ids[i]}:E"], ACTIONS["remove", f"{ids[i]}:A"]]
+            else:
+                acts.append(ACTIONS["remove", ids[i]])
         return acts
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
