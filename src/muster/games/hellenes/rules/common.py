@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from muster.core import rng
@@ -74,16 +75,38 @@ def occupancy(s: State) -> tuple[Occupancy, Occupancy]:
     """In one pass: the sides with blocks in the field of each area, and with fleets in each area."""
     fields: Occupancy = {}
     fleets: Occupancy = {}
-    bl = blocks()
-    for b, u in s.units.items():
+    units = s.units
+    for b, side, fleet, _ in _roster():
+        u = units[b]
         a = u["area"]
         if a is None or u["inside"]:
             continue
-        d = bl[b]
-        fields.setdefault(a, set()).add(d.side)
-        if d.kind == "fleet":
-            fleets.setdefault(a, set()).add(d.side)
+        if a in fields:
+            fields[a].add(side)
+        else:
+            fields[a] = {side}
+        if fleet:
+            if a in fleets:
+                fleets[a].add(side)
+            else:
+                fleets[a] = {side}
     return fields, fleets
+
+
+@cache
+def _roster() -> tuple[tuple[str, str, bool, int], ...]:
+    """(id, side, fleet?, movement allowance) of every block in roster order: what the hot loops need."""
+    return tuple((b, d.side, d.kind == "fleet", _allowance(d.kind)) for b, d in blocks().items())
+
+
+@cache
+def _allowances() -> dict[str, int]:
+    return {b: allowance for b, _, _, allowance in _roster()}
+
+
+def _allowance(kind: str) -> int:
+    m = design()["movement"]
+    return int(m["fleet"] if kind == "fleet" else m["cavalry"] if kind == "cavalry" else m["foot"])
 
 
 def enemy_fleet_at(s: State, area: str, side: str) -> bool:
@@ -184,9 +207,7 @@ def in_friendly_place(s: State, bid: str) -> bool:
 
 def movement_allowance(bid: str) -> int:
     """Areas a block may enter in one move (DESIGN: 2 on foot, 3 cavalry, 4 fleets)."""
-    kind = blocks()[bid].kind
-    m = design()["movement"]
-    return int(m["fleet"] if kind == "fleet" else m["cavalry"] if kind == "cavalry" else m["foot"])
+    return _allowances()[bid]
 
 
 def season_name(s: State) -> str:

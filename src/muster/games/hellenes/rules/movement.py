@@ -298,27 +298,36 @@ def muster_candidates(s: State, side: str, city: str, occ: tuple[Occupancy, Occu
 
     if not enterable_land(city):
         return []
+    pool = pool if pool is not None else movers(s, side)
+    # The searches stop at the largest allowance among the blocks that could use them: farther areas are
+    # out of everyone's reach, so the answer is the same and the search much shorter.
+    land_reach = max((m[4] for m in pool if not m[3]), default=0)
+    sea_reach = max((m[4] for m in pool if m[3]), default=0)
     land_steps = {city: 0}
-    todo = deque([city])
+    todo = deque([city]) if land_reach else deque()
+    land_adj = g.land_adj
     while todo:
         a = todo.popleft()
-        for n in g.land_adj[a]:
+        step = land_steps[a] + 1
+        for n in land_adj[a]:
             if n not in land_steps:
-                land_steps[n] = land_steps[a] + 1
-                if enterable_land(n):
+                land_steps[n] = step
+                if step < land_reach and enterable_land(n):
                     todo.append(n)
     sea_steps = {c: 1 for c in g.coasts[city]}
-    todo = deque(g.coasts[city])
+    todo = deque(g.coasts[city]) if sea_reach else deque()
+    sea_adj = g.sea_adj
     while todo:
         a = todo.popleft()
-        if not enterable_sea(a):
+        step = sea_steps[a] + 1
+        if step > sea_reach or not enterable_sea(a):
             continue  # a fleet may start here, but none may pass through
-        for n in g.sea_adj[a]:
+        for n in sea_adj[a]:
             if n not in sea_steps:
-                sea_steps[n] = sea_steps[a] + 1
+                sea_steps[n] = step
                 todo.append(n)
     out = []
-    for b, area, besieged, fleet, allowance in pool if pool is not None else movers(s, side):
+    for b, area, besieged, fleet, allowance in pool:
         if area == city:
             continue
         if fleet:
@@ -341,6 +350,30 @@ def muster_candidates(s: State, side: str, city: str, occ: tuple[Occupancy, Occu
             if first_only:
                 break
     return out
+
+
+def land_reaches(s: State, enemy: str, city: str, fields: Occupancy, land_best: dict[str, int]) -> bool:
+    """True if a land block can Muster into ``city`` (the land half of :func:`muster_candidates`, stopping
+    at the first block found). ``land_best``: area → the largest allowance of a land block there that may
+    still move and is not besieged."""
+    g = game_map()
+    neutral, no_entry = g.neutral, s.no_entry
+    if city in neutral or city in no_entry or enemy in fields.get(city, ()):
+        return False
+    reach = max(land_best.values(), default=0)
+    steps = {city: 0}
+    todo = deque([city])
+    while todo:
+        a = todo.popleft()
+        step = steps[a] + 1
+        for n in g.land_adj[a]:
+            if n not in steps:
+                steps[n] = step
+                if land_best.get(n, 0) >= step:
+                    return True
+                if step < reach and n not in neutral and n not in no_entry and enemy not in fields.get(n, ()):
+                    todo.append(n)
+    return False
 
 
 class FreeMove(Decision):
