@@ -8,7 +8,7 @@ from muster.games.hellenes.datafiles import blocks, game_map
 from muster.games.hellenes.engine import Decision, default_label, frame, push
 from muster.games.hellenes.rules.build import buildable, detach_garrison, garrison_sites, pool, reinforce
 from muster.games.hellenes.rules.common import Occupancy, occupancy, other, season_name
-from muster.games.hellenes.rules.movement import can_move, land_reaches, movers, muster_candidates
+from muster.games.hellenes.rules.movement import can_move, fleet_reaches, land_reaches, movers, sea_distances
 from muster.games.hellenes.rules.pillage import pillage_sites
 from muster.games.hellenes.rules.winter import needs_supply, supply
 from muster.games.hellenes.state import Frame, State
@@ -39,9 +39,11 @@ def muster_cities(s: State, side: str, occ: tuple[Occupancy, Occupancy] | None =
     for _, area, besieged, fleet, allowance in pool:
         if not fleet and not besieged and allowance > land_best.get(area, 0):
             land_best[area] = allowance
+    dist = sea_distances(s, enemy, occ[1]) if fleets else {}
     return [a for a, holder in s.control.items() if holder == side and enemy not in occ[0].get(a, ())
             and (land_reaches(s, enemy, a, occ[0], land_best)
-                 or (fleets and muster_candidates(s, side, a, occ, first_only=True, pool=fleets)))]
+                 or (fleets and a not in game_map().neutral and a not in s.no_entry
+                     and fleet_reaches(s, enemy, a, occ[1], fleets, dist)))]
 
 
 class ActionMenu(Decision):

@@ -376,6 +376,58 @@ def land_reaches(s: State, enemy: str, city: str, fields: Occupancy, land_best: 
     return False
 
 
+def sea_distances(s: State, enemy: str, fleets: Occupancy) -> dict[str, dict[str, int]]:
+    """From each sea: the fewest steps to every sea a Mustering fleet may pass into (free of enemy fleets
+    and open to entry), the start itself at 0. What :func:`fleet_reaches` needs for every City at once."""
+    g = game_map()
+    no_entry = s.no_entry
+    out: dict[str, dict[str, int]] = {}
+    for start in g.sea_adj:
+        dist = {start: 0}
+        frontier = [start]
+        while frontier:
+            nxt = []
+            for a in frontier:
+                step = dist[a] + 1
+                for n in g.sea_adj[a]:
+                    if n not in dist and n not in no_entry and enemy not in fleets.get(n, ()):
+                        dist[n] = step
+                        nxt.append(n)
+            frontier = nxt
+        out[start] = dist
+    return out
+
+
+def fleet_reaches(s: State, enemy: str, city: str, fleets: Occupancy, pool: list[Mover],
+                  dist: dict[str, dict[str, int]]) -> bool:
+    """True if one of the fleets in ``pool`` can Muster into ``city`` (the fleet half of
+    :func:`muster_candidates`, with the sea distances of :func:`sea_distances`)."""
+    g = game_map()
+    coasts = g.coasts[city]
+
+    def via_sea(sea: str) -> int:
+        d = dist[sea]
+        return min((1 + d[c] for c in coasts if c in d), default=99)
+
+    def open_sea(a: str) -> bool:
+        return a not in s.no_entry and enemy not in fleets.get(a, ())
+
+    for _, area, besieged, _, allowance in pool:
+        if area == city:
+            continue
+        if g.is_sea(area):
+            steps = via_sea(area)
+        elif besieged:
+            off = str(g.cities[area].offshore)
+            steps = 1 + via_sea(off) if open_sea(off) else 99
+        else:
+            by_sea = [1 + via_sea(c) for c in g.coasts[area] if open_sea(c)]
+            steps = min([*by_sea, *([1] if city in g.coast_mates(area) else [])], default=99)
+        if steps <= allowance:
+            return True
+    return False
+
+
 class FreeMove(Decision):
     """4.2.2: a Barbarian recruit may move at once at its full allowance, free of Actions."""
 
