@@ -76,7 +76,7 @@ def occupancy(s: State) -> tuple[Occupancy, Occupancy]:
     fields: Occupancy = {}
     fleets: Occupancy = {}
     units = s.units
-    for b, side, fleet, _ in _roster():
+    for b, side, fleet, _ in roster():
         u = units[b]
         a = u["area"]
         if a is None or u["inside"]:
@@ -94,14 +94,14 @@ def occupancy(s: State) -> tuple[Occupancy, Occupancy]:
 
 
 @cache
-def _roster() -> tuple[tuple[str, str, bool, int], ...]:
+def roster() -> tuple[tuple[str, str, bool, int], ...]:
     """(id, side, fleet?, movement allowance) of every block in roster order: what the hot loops need."""
     return tuple((b, d.side, d.kind == "fleet", _allowance(d.kind)) for b, d in blocks().items())
 
 
 @cache
 def _allowances() -> dict[str, int]:
-    return {b: allowance for b, _, _, allowance in _roster()}
+    return {b: allowance for b, _, _, allowance in roster()}
 
 
 def _allowance(kind: str) -> int:

@@ -17,6 +17,7 @@ from muster.games.hellenes.rules.common import (
     movement_allowance,
     occupancy,
     passenger_of,
+    roster,
     side_of,
 )
 from muster.games.hellenes.state import Frame, State
@@ -270,13 +271,16 @@ Mover = tuple[str, str, bool, bool, int]
 
 def movers(s: State, side: str) -> list[Mover]:
     """The side's blocks that may still move this turn, with what a Muster search needs to know of them."""
-    bl = blocks()
+    units, moved, sieges = s.units, set(s.moved), s.sieges
     out = []
-    for b, u in s.units.items():
-        area = u["area"]
-        if area is None or u["carrier"] is not None or bl[b].side != side or u["token"] in s.moved:
+    for b, b_side, fleet, allowance in roster():
+        if b_side != side:
             continue
-        out.append((b, area, bool(u["inside"]) and area in s.sieges, bl[b].kind == "fleet", movement_allowance(b)))
+        u = units[b]
+        area = u["area"]
+        if area is None or u["carrier"] is not None or u["token"] in moved:
+            continue
+        out.append((b, area, bool(u["inside"]) and area in sieges, fleet, allowance))
     return out
 
 
