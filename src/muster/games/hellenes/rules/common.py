@@ -72,7 +72,10 @@ Occupancy = dict[str, set[str]]
 
 
 def occupancy(s: State) -> tuple[Occupancy, Occupancy]:
-    """In one pass: the sides with blocks in the field of each area, and with fleets in each area."""
+    """The sides with blocks in the field of each area, and with fleets in each area (read-only: cached in
+    the state until a block's area or City flag changes)."""
+    if s._occ is not None:
+        return s._occ
     fields: Occupancy = {}
     fleets: Occupancy = {}
     units = s.units
@@ -90,6 +93,7 @@ def occupancy(s: State) -> tuple[Occupancy, Occupancy]:
                 fleets[a].add(side)
             else:
                 fleets[a] = {side}
+    s._occ = (fields, fleets)
     return fields, fleets
 
 
@@ -144,6 +148,7 @@ def place(s: State, bid: str, area: str, cv: int, origin: str, inside_city: bool
     token = s.next_token
     s.next_token += 1
     u.update(area=area, cv=cv, inside=inside_city, carrier=None, token=token, known=False, seen=0, origin=origin)
+    s._occ = None
     s.tok[token] = bid
 
 
@@ -155,6 +160,7 @@ def eliminate(s: State, bid: str) -> None:
     cargo = passenger_of(s, bid)
     s.tok.pop(u["token"], None)
     u.update(area=None, cv=0, inside=False, carrier=None, token=0, known=False, seen=0, origin="")
+    s._occ = None
     if cargo is not None:
         eliminate(s, cargo)
 

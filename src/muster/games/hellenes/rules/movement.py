@@ -132,6 +132,7 @@ def _relocate(s: State, bid: str, area: str, via: str) -> None:
     """Put a block (and its passenger) in an area, outside any City."""
     u = s.units[bid]
     u["area"], u["inside"] = area, False
+    s._occ = None
     s.via[str(u["token"])] = via
     cargo = passenger_of(s, bid)
     if cargo is not None:

@@ -101,6 +101,7 @@ def fortify(s: State, area: str, side: str) -> None:
                    key=lambda b: -s.units[b]["cv"])
     for b in cands[:room]:
         s.units[b]["inside"] = True
+    s._occ = None
     attackers = [s.units[b]["token"] for b in field(s, area, other(side))]
     probe = {"area": area, "att": attackers}
     for b in field(s, area, side):
@@ -198,6 +199,7 @@ def upkeep(s: State) -> None:
     for u in s.units.values():
         if u["inside"] and u["area"] not in s.sieges:
             u["inside"] = False
+            s._occ = None
     for area, holder in list(s.control.items()):
         loyal = s.loyal.get(area)
         if (loyal in ("athens", "sparta") and holder != loyal and area not in s.garrison
