@@ -4,6 +4,7 @@ fleets on land, sea transport, and forced marches (the roll itself is in :mod:`m
 from __future__ import annotations
 
 from collections import deque
+from functools import cache
 
 from muster.core.interface import Action
 from muster.games.hellenes.datafiles import blocks, game_map
@@ -385,7 +386,14 @@ def sea_distances(s: State, enemy: str, fleets: Occupancy) -> dict[str, dict[str
     """From each sea: the fewest steps to every sea a Mustering fleet may pass into (free of enemy fleets
     and open to entry), the start itself at 0. What :func:`fleet_reaches` needs for every City at once."""
     g = game_map()
-    no_entry = s.no_entry
+    closed = frozenset(a for a in g.sea_adj if a in s.no_entry or enemy in fleets.get(a, ()))
+    return _sea_distances(closed)
+
+
+@cache
+def _sea_distances(closed: frozenset[str]) -> dict[str, dict[str, int]]:
+    """:func:`sea_distances` for a set of closed seas (a pure function of the map: cached; read-only)."""
+    g = game_map()
     out: dict[str, dict[str, int]] = {}
     for start in g.sea_adj:
         dist = {start: 0}
@@ -395,7 +403,7 @@ def sea_distances(s: State, enemy: str, fleets: Occupancy) -> dict[str, dict[str
             for a in frontier:
                 step = dist[a] + 1
                 for n in g.sea_adj[a]:
-                    if n not in dist and n not in no_entry and enemy not in fleets.get(n, ()):
+                    if n not in dist and n not in closed:
                         dist[n] = step
                         nxt.append(n)
             frontier = nxt
