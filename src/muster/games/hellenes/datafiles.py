@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections import deque
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from typing import Any, Literal
 
@@ -183,8 +183,15 @@ class Map:
 
     def coast_mates(self, area: str) -> tuple[str, ...]:
         """Adjacent land areas that share a sea with ``area`` (a fleet's one step along the coast, 5.1)."""
-        mine = set(self.coasts[area])
-        return tuple(n for n in self.land_adj[area] if mine & set(self.coasts[n]))
+        return self._coast_mates[area]
+
+    @cached_property
+    def _coast_mates(self) -> dict[str, tuple[str, ...]]:
+        out = {}
+        for area in self.land_adj:
+            mine = set(self.coasts.get(area, ()))
+            out[area] = tuple(n for n in self.land_adj[area] if mine & set(self.coasts.get(n, ())))
+        return out
 
 
 @cache

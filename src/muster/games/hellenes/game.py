@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from muster.core.interface import Action, CorruptStateError, GameInfo, IllegalActionError, Outcome
 from muster.games.hellenes import engine
 from muster.games.hellenes import rules as _rules  # noqa: F401 - registers the rule handlers
+from muster.games.hellenes.action_space import action_space
 from muster.games.hellenes.datafiles import blocks, blocks_file, cards_file, design, map_file, scenario
+from muster.games.hellenes.observation import information_state_from_view, observation_from_view, observation_size
 from muster.games.hellenes.rules.common import SEATS
 from muster.games.hellenes.rules.events import check_events
 from muster.games.hellenes.rules.setup import setup
@@ -131,3 +135,27 @@ class HellenesRules:
     def determinize(self, view_data: dict[str, Any], seat: str, seed: int) -> State:
         """A full state consistent with a seat's view (hidden parts at random)."""
         return determinize(view_data, seat, seed)
+
+    # --- for learning agents (muster.core.spaces.LearningRules) ----------------------------
+    action_space = action_space()
+    """Every action the rules can offer, numbered (see :mod:`muster.games.hellenes.action_space`)."""
+
+    def action_index(self, action: Action) -> int:
+        """The fixed index of an action (IllegalActionError for one the game never offers)."""
+        return self.action_space.index(action)
+
+    def action_from_index(self, index: int) -> Action:
+        """The action with a fixed index."""
+        return self.action_space.action(index)
+
+    def observation_shape(self) -> tuple[int, ...]:
+        """The observation vector's shape (see :mod:`muster.games.hellenes.observation`)."""
+        return (observation_size(),)
+
+    def observation(self, state: State, seat: str) -> np.ndarray:
+        """What ``seat`` may know as a ``float32`` vector, built only from its view."""
+        return observation_from_view(self.view(state, seat))
+
+    def information_state(self, state: State, seat: str) -> str:
+        """What ``seat`` may know as a string (its view as canonical JSON, without the log)."""
+        return information_state_from_view(self.view(state, seat))

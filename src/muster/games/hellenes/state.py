@@ -34,7 +34,7 @@ class State:
     """Everything about one game at one decision point (including the random generator)."""
 
     __slots__ = (
-        "_legal", "actions_left", "active", "committed", "control", "crossings", "deck", "discard", "draw",
+        "_legal", "_occ", "actions_left", "active", "committed", "control", "crossings", "deck", "discard", "draw",
         "first", "forced", "garrison", "hands", "leaders", "log", "loyal", "militia", "mode", "moved",
         "next_token", "no_entry", "odrysian", "pillaged", "prestige", "quiet", "result", "revealed", "rng",
         "season", "seed", "sieges", "stack", "step", "supplied", "tainted", "tok", "turn_seat", "turn_start",
@@ -86,6 +86,9 @@ class State:
         self.tainted = False
         self.quiet = False
         self._legal: tuple[int, list[Any]] | None = None
+        self._occ: tuple[dict[str, set[str]], dict[str, set[str]]] | None = None
+        """Which sides stand in each area (``rules.common.occupancy``), kept until a block moves: every
+        change of a block's area or City flag goes through a rule helper that clears it."""
 
     # --- helpers ---------------------------------------------------------------------------
     def say(self, line: str) -> None:
@@ -122,6 +125,7 @@ class State:
         c.log = self.log[:]
         c.result = dict(self.result) if self.result else None
         c._legal = self._legal
+        c._occ = self._occ  # never changed in place, only replaced: safe to share
         return c
 
     # --- JSON ------------------------------------------------------------------------------

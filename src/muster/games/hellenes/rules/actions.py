@@ -7,17 +7,17 @@ from muster.core.interface import Action
 from muster.games.hellenes.datafiles import blocks, game_map
 from muster.games.hellenes.engine import Decision, default_label, frame, push
 from muster.games.hellenes.rules.build import buildable, detach_garrison, garrison_sites, pool, reinforce
-from muster.games.hellenes.rules.common import occupancy, other, season_name
-from muster.games.hellenes.rules.movement import can_move, movers, muster_candidates
+from muster.games.hellenes.rules.common import Occupancy, occupancy, other, season_name
+from muster.games.hellenes.rules.movement import can_move, fleet_reaches, land_reaches, movers, sea_distances
 from muster.games.hellenes.rules.pillage import pillage_sites
 from muster.games.hellenes.rules.winter import needs_supply, supply
 from muster.games.hellenes.state import Frame, State
 
 
-def group_areas(s: State, side: str) -> list[str]:
+def group_areas(s: State, side: str, occ: tuple[Occupancy, Occupancy] | None = None) -> list[str]:
     """Areas holding a Group with at least one block that can still move."""
     areas: list[str] = []
-    occ = occupancy(s)
+    occ = occ or occupancy(s)
     for b, u in s.units.items():
         a = u["area"]
         if a is None or a in areas or blocks()[b].side != side or u["carrier"] is not None:
@@ -27,13 +27,23 @@ def group_areas(s: State, side: str) -> list[str]:
     return areas
 
 
-def muster_cities(s: State, side: str) -> list[str]:
+def muster_cities(s: State, side: str, occ: tuple[Occupancy, Occupancy] | None = None) -> list[str]:
     """Friendly City-States free of enemy field blocks that some block can Muster into."""
-    occ = occupancy(s)
+    occ = occ or occupancy(s)
     enemy = other(side)
     pool = movers(s, side)
+    fleets = [m for m in pool if m[3]]
+    # Land blocks first, by a short search that stops at the first block in reach; fleets (rarer, with
+    # more ways to arrive) by the full search. The union is exactly ``muster_candidates`` being non-empty.
+    land_best: dict[str, int] = {}
+    for _, area, besieged, fleet, allowance in pool:
+        if not fleet and not besieged and allowance > land_best.get(area, 0):
+            land_best[area] = allowance
+    dist = sea_distances(s, enemy, occ[1]) if fleets else {}
     return [a for a, holder in s.control.items() if holder == side and enemy not in occ[0].get(a, ())
-            and muster_candidates(s, side, a, occ, first_only=True, pool=pool)]
+            and (land_reaches(s, enemy, a, occ[0], land_best)
+                 or (fleets and a not in game_map().neutral and a not in s.no_entry
+                     and fleet_reaches(s, enemy, a, occ[1], fleets, dist)))]
 
 
 class ActionMenu(Decision):
@@ -49,8 +59,9 @@ class ActionMenu(Decision):
         side = f["seat"]
         if s.actions_left <= 0:
             return []
-        acts = [Action("move", a) for a in group_areas(s, side)]
-        acts += [Action("muster", a) for a in muster_cities(s, side)]
+        occ = occupancy(s)
+        acts = [Action("move", a) for a in group_areas(s, side, occ)]
+        acts += [Action("muster", a) for a in muster_cities(s, side, occ)]
         acts += [Action("build", b) for b in buildable(s, side)]
         if pool(s, side):
             acts.append(Action("recruit"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from muster.core import rng
@@ -71,19 +72,45 @@ Occupancy = dict[str, set[str]]
 
 
 def occupancy(s: State) -> tuple[Occupancy, Occupancy]:
-    """In one pass: the sides with blocks in the field of each area, and with fleets in each area."""
+    """The sides with blocks in the field of each area, and with fleets in each area (read-only: cached in
+    the state until a block's area or City flag changes)."""
+    if s._occ is not None:
+        return s._occ
     fields: Occupancy = {}
     fleets: Occupancy = {}
-    bl = blocks()
-    for b, u in s.units.items():
+    units = s.units
+    for b, side, fleet, _ in roster():
+        u = units[b]
         a = u["area"]
         if a is None or u["inside"]:
             continue
-        d = bl[b]
-        fields.setdefault(a, set()).add(d.side)
-        if d.kind == "fleet":
-            fleets.setdefault(a, set()).add(d.side)
+        if a in fields:
+            fields[a].add(side)
+        else:
+            fields[a] = {side}
+        if fleet:
+            if a in fleets:
+                fleets[a].add(side)
+            else:
+                fleets[a] = {side}
+    s._occ = (fields, fleets)
     return fields, fleets
+
+
+@cache
+def roster() -> tuple[tuple[str, str, bool, int], ...]:
+    """(id, side, fleet?, movement allowance) of every block in roster order: what the hot loops need."""
+    return tuple((b, d.side, d.kind == "fleet", _allowance(d.kind)) for b, d in blocks().items())
+
+
+@cache
+def _allowances() -> dict[str, int]:
+    return {b: allowance for b, _, _, allowance in roster()}
+
+
+def _allowance(kind: str) -> int:
+    m = design()["movement"]
+    return int(m["fleet"] if kind == "fleet" else m["cavalry"] if kind == "cavalry" else m["foot"])
 
 
 def enemy_fleet_at(s: State, area: str, side: str) -> bool:
@@ -121,6 +148,7 @@ def place(s: State, bid: str, area: str, cv: int, origin: str, inside_city: bool
     token = s.next_token
     s.next_token += 1
     u.update(area=area, cv=cv, inside=inside_city, carrier=None, token=token, known=False, seen=0, origin=origin)
+    s._occ = None
     s.tok[token] = bid
 
 
@@ -132,6 +160,7 @@ def eliminate(s: State, bid: str) -> None:
     cargo = passenger_of(s, bid)
     s.tok.pop(u["token"], None)
     u.update(area=None, cv=0, inside=False, carrier=None, token=0, known=False, seen=0, origin="")
+    s._occ = None
     if cargo is not None:
         eliminate(s, cargo)
 
@@ -184,9 +213,7 @@ def in_friendly_place(s: State, bid: str) -> bool:
 
 def movement_allowance(bid: str) -> int:
     """Areas a block may enter in one move (DESIGN: 2 on foot, 3 cavalry, 4 fleets)."""
-    kind = blocks()[bid].kind
-    m = design()["movement"]
-    return int(m["fleet"] if kind == "fleet" else m["cavalry"] if kind == "cavalry" else m["foot"])
+    return _allowances()[bid]
 
 
 def season_name(s: State) -> str:

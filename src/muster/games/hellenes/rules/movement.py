@@ -4,6 +4,7 @@ fleets on land, sea transport, and forced marches (the roll itself is in :mod:`m
 from __future__ import annotations
 
 from collections import deque
+from functools import cache
 
 from muster.core.interface import Action
 from muster.games.hellenes.datafiles import blocks, game_map
@@ -17,6 +18,7 @@ from muster.games.hellenes.rules.common import (
     movement_allowance,
     occupancy,
     passenger_of,
+    roster,
     side_of,
 )
 from muster.games.hellenes.state import Frame, State
@@ -131,6 +133,7 @@ def _relocate(s: State, bid: str, area: str, via: str) -> None:
     """Put a block (and its passenger) in an area, outside any City."""
     u = s.units[bid]
     u["area"], u["inside"] = area, False
+    s._occ = None
     s.via[str(u["token"])] = via
     cargo = passenger_of(s, bid)
     if cargo is not None:
@@ -270,13 +273,16 @@ Mover = tuple[str, str, bool, bool, int]
 
 def movers(s: State, side: str) -> list[Mover]:
     """The side's blocks that may still move this turn, with what a Muster search needs to know of them."""
-    bl = blocks()
+    units, moved, sieges = s.units, set(s.moved), s.sieges
     out = []
-    for b, u in s.units.items():
-        area = u["area"]
-        if area is None or u["carrier"] is not None or bl[b].side != side or u["token"] in s.moved:
+    for b, b_side, fleet, allowance in roster():
+        if b_side != side:
             continue
-        out.append((b, area, bool(u["inside"]) and area in s.sieges, bl[b].kind == "fleet", movement_allowance(b)))
+        u = units[b]
+        area = u["area"]
+        if area is None or u["carrier"] is not None or u["token"] in moved:
+            continue
+        out.append((b, area, bool(u["inside"]) and area in sieges, fleet, allowance))
     return out
 
 
@@ -298,27 +304,36 @@ def muster_candidates(s: State, side: str, city: str, occ: tuple[Occupancy, Occu
 
     if not enterable_land(city):
         return []
+    pool = pool if pool is not None else movers(s, side)
+    # The searches stop at the largest allowance among the blocks that could use them: farther areas are
+    # out of everyone's reach, so the answer is the same and the search much shorter.
+    land_reach = max((m[4] for m in pool if not m[3]), default=0)
+    sea_reach = max((m[4] for m in pool if m[3]), default=0)
     land_steps = {city: 0}
-    todo = deque([city])
+    todo = deque([city]) if land_reach else deque()
+    land_adj = g.land_adj
     while todo:
         a = todo.popleft()
-        for n in g.land_adj[a]:
+        step = land_steps[a] + 1
+        for n in land_adj[a]:
             if n not in land_steps:
-                land_steps[n] = land_steps[a] + 1
-                if enterable_land(n):
+                land_steps[n] = step
+                if step < land_reach and enterable_land(n):
                     todo.append(n)
     sea_steps = {c: 1 for c in g.coasts[city]}
-    todo = deque(g.coasts[city])
+    todo = deque(g.coasts[city]) if sea_reach else deque()
+    sea_adj = g.sea_adj
     while todo:
         a = todo.popleft()
-        if not enterable_sea(a):
+        step = sea_steps[a] + 1
+        if step > sea_reach or not enterable_sea(a):
             continue  # a fleet may start here, but none may pass through
-        for n in g.sea_adj[a]:
+        for n in sea_adj[a]:
             if n not in sea_steps:
-                sea_steps[n] = sea_steps[a] + 1
+                sea_steps[n] = step
                 todo.append(n)
     out = []
-    for b, area, besieged, fleet, allowance in pool if pool is not None else movers(s, side):
+    for b, area, besieged, fleet, allowance in pool:
         if area == city:
             continue
         if fleet:
@@ -341,6 +356,89 @@ def muster_candidates(s: State, side: str, city: str, occ: tuple[Occupancy, Occu
             if first_only:
                 break
     return out
+
+
+def land_reaches(s: State, enemy: str, city: str, fields: Occupancy, land_best: dict[str, int]) -> bool:
+    """True if a land block can Muster into ``city`` (the land half of :func:`muster_candidates`, stopping
+    at the first block found). ``land_best``: area → the largest allowance of a land block there that may
+    still move and is not besieged."""
+    g = game_map()
+    neutral, no_entry = g.neutral, s.no_entry
+    if city in neutral or city in no_entry or enemy in fields.get(city, ()):
+        return False
+    reach = max(land_best.values(), default=0)
+    steps = {city: 0}
+    todo = deque([city])
+    while todo:
+        a = todo.popleft()
+        step = steps[a] + 1
+        for n in g.land_adj[a]:
+            if n not in steps:
+                steps[n] = step
+                if land_best.get(n, 0) >= step:
+                    return True
+                if step < reach and n not in neutral and n not in no_entry and enemy not in fields.get(n, ()):
+                    todo.append(n)
+    return False
+
+
+def sea_distances(s: State, enemy: str, fleets: Occupancy) -> dict[str, dict[str, int]]:
+    """From each sea: the fewest steps to every sea a Mustering fleet may pass into (free of enemy fleets
+    and open to entry), the start itself at 0. What :func:`fleet_reaches` needs for every City at once."""
+    g = game_map()
+    closed = frozenset(a for a in g.sea_adj if a in s.no_entry or enemy in fleets.get(a, ()))
+    return _sea_distances(closed)
+
+
+@cache
+def _sea_distances(closed: frozenset[str]) -> dict[str, dict[str, int]]:
+    """:func:`sea_distances` for a set of closed seas (a pure function of the map: cached; read-only)."""
+    g = game_map()
+    out: dict[str, dict[str, int]] = {}
+    for start in g.sea_adj:
+        dist = {start: 0}
+        frontier = [start]
+        while frontier:
+            nxt = []
+            for a in frontier:
+                step = dist[a] + 1
+                for n in g.sea_adj[a]:
+                    if n not in dist and n not in closed:
+                        dist[n] = step
+                        nxt.append(n)
+            frontier = nxt
+        out[start] = dist
+    return out
+
+
+def fleet_reaches(s: State, enemy: str, city: str, fleets: Occupancy, pool: list[Mover],
+                  dist: dict[str, dict[str, int]]) -> bool:
+    """True if one of the fleets in ``pool`` can Muster into ``city`` (the fleet half of
+    :func:`muster_candidates`, with the sea distances of :func:`sea_distances`)."""
+    g = game_map()
+    coasts = g.coasts[city]
+
+    def via_sea(sea: str) -> int:
+        d = dist[sea]
+        return min((1 + d[c] for c in coasts if c in d), default=99)
+
+    def open_sea(a: str) -> bool:
+        return a not in s.no_entry and enemy not in fleets.get(a, ())
+
+    for _, area, besieged, _, allowance in pool:
+        if area == city:
+            continue
+        if g.is_sea(area):
+            steps = via_sea(area)
+        elif besieged:
+            off = str(g.cities[area].offshore)
+            steps = 1 + via_sea(off) if open_sea(off) else 99
+        else:
+            by_sea = [1 + via_sea(c) for c in g.coasts[area] if open_sea(c)]
+            steps = min([*by_sea, *([1] if city in g.coast_mates(area) else [])], default=99)
+        if steps <= allowance:
+            return True
+    return False
 
 
 class FreeMove(Decision):

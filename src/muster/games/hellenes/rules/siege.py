@@ -13,7 +13,6 @@ from muster.games.hellenes.rules.common import (
     blockaded,
     defenders_inside,
     eliminate,
-    enemy_field,
     established,
     field,
     gain_prestige,
@@ -23,6 +22,7 @@ from muster.games.hellenes.rules.common import (
     is_winter,
     lose_step,
     militia_active,
+    occupancy,
     other,
     roll,
 )
@@ -53,8 +53,8 @@ def lay_sieges(s: State, side: str) -> None:
             greek_here.add(u["area"])
     for area in game_map().cities:
         holder = s.control.get(area)
-        if area not in greek_here or holder != other(side) or enemy_field(s, area, side):
-            continue
+        if area not in greek_here or holder != other(side) or other(side) in occupancy(s)[0].get(area, ()):
+            continue  # occupancy()[0] holds the sides in the field: the same test as enemy_field
         blocks_in, militia = defenders_inside(s, area)
         if not blocks_in and militia <= 0:
             capture(s, area, side)
@@ -101,6 +101,7 @@ def fortify(s: State, area: str, side: str) -> None:
                    key=lambda b: -s.units[b]["cv"])
     for b in cands[:room]:
         s.units[b]["inside"] = True
+    s._occ = None
     attackers = [s.units[b]["token"] for b in field(s, area, other(side))]
     probe = {"area": area, "att": attackers}
     for b in field(s, area, side):
@@ -198,6 +199,7 @@ def upkeep(s: State) -> None:
     for u in s.units.values():
         if u["inside"] and u["area"] not in s.sieges:
             u["inside"] = False
+            s._occ = None
     for area, holder in list(s.control.items()):
         loyal = s.loyal.get(area)
         if (loyal in ("athens", "sparta") and holder != loyal and area not in s.garrison
