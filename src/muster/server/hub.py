@@ -24,6 +24,7 @@ from muster.core import (
     GameError,
     MalformedActionError,
     UndoError,
+    game_names,
     get_rules,
 )
 from muster.server.store import GroupWriter, SeatInfo, StaleWriteError, Store, StoredGame, Summary
@@ -89,7 +90,7 @@ class LiveGame:
         """The bot playing ``seat`` (built on first use)."""
         if seat not in self.bots:
             spec = self.seats[seat].bot_spec or "random"
-            self.bots[seat] = make_bot(spec, seed=bot_seed(self.game.seed, seat))
+            self.bots[seat] = make_bot(spec, seed=bot_seed(self.game.seed, seat), rules=self.game.rules)
         return self.bots[seat]
 
 
@@ -199,12 +200,13 @@ class Hub:
 
     # --- creating -------------------------------------------------------------------------
     async def create(self, players: dict[str, str], ruleset: str, seed: int | None,
-                     bot_delay_ms: int | None) -> tuple[str, dict[str, str]]:
-        """Start a game; ``players`` maps each seat to "human" or a bot spec. Returns (id, tokens)."""
-        rules = get_rules("freedom")
+                     bot_delay_ms: int | None, game_name: str = "freedom") -> tuple[str, dict[str, str]]:
+        """Start a game of ``game_name``; ``players`` maps each seat to "human" or a bot spec. Returns (id, tokens)."""
+        rules = get_rules(game_name)
         if set(players) != set(rules.info.seats):
             raise ApiError(400, "malformed", f"give a player for each seat: {', '.join(rules.info.seats)}")
-        if ruleset not in rules.info.options["ruleset"]:
+        options = {"ruleset": ruleset} if "ruleset" in rules.info.options else {}
+        if options and ruleset not in rules.info.options["ruleset"]:
             raise ApiError(400, "malformed", f"unknown ruleset {ruleset!r}")
         seats: list[tuple[SeatInfo, str | None]] = []
         tokens: dict[str, str] = {}
@@ -214,7 +216,7 @@ class Hub:
                 seats.append((SeatInfo(seat, "human", None), hash_token(tokens[seat])))
             else:
                 try:
-                    make_bot(who, seed=0)
+                    make_bot(who, seed=0, rules=rules)  # refused if the bot does not play this game
                 except Exception as exc:  # an unknown bot or a bad option: tell the player why
                     raise ApiError(400, "malformed", f"bad bot {who!r}: {exc}") from exc
                 seats.append((SeatInfo(seat, "bot", who), None))
@@ -226,10 +228,10 @@ class Hub:
         self._make_room()
         delay = self.default_bot_delay_ms if bot_delay_ms is None else bot_delay_ms
         game_id = secrets.token_hex(8)
-        game = Game(rules, seed, {"ruleset": ruleset})
+        game = Game(rules, seed, options)
         live = LiveGame(game_id, game, 0, {info.seat: info for info, _ in seats}, delay)
-        await to_thread.run_sync(self.store.create_game, game_id, "freedom", rules.info.version, seed, game.options,
-                                 delay, seats, live.summary())
+        await to_thread.run_sync(self.store.create_game, game_id, rules.info.name, rules.info.version, seed,
+                                 game.options, delay, seats, live.summary())
         self.games[game_id] = live
         self._evict()
         self.schedule_bot(live)
@@ -364,7 +366,9 @@ class Hub:
 
     async def resume_bots(self) -> None:
         """After a restart: wake the bots of unfinished games waiting on them."""
-        for game_id in await to_thread.run_sync(self.store.bot_games_waiting, get_rules("freedom").info.version):
+        waiting = [g for name in game_names()
+                   for g in await to_thread.run_sync(self.store.bot_games_waiting, get_rules(name).info.version)]
+        for game_id in waiting:
             try:
                 self.schedule_bot(await self.get(game_id))
             except Exception:
