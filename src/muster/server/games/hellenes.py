@@ -7,12 +7,14 @@ neither can leak a hidden block.
 
 from __future__ import annotations
 
+import logging
 from functools import cache
 from typing import Any
 
 from muster.core import Action
 from muster.games.hellenes.datafiles import blocks, cards, design, game_map
-from muster.games.hellenes.terminal import phase_help
+
+log = logging.getLogger("muster.server")
 
 SEATS = {"athens": {"name": "Athens", "colour": "blue", "people": "the Delian League"},
          "sparta": {"name": "Sparta", "colour": "red", "people": "the Peloponnesian League"}}
@@ -38,6 +40,22 @@ VERB_HINT = {
     "board": "Board a fleet to cross the sea.",
     "place": "Place the recruited block here.",
     "forced": "Forced march: one area further, but a roll decides and a failure costs CV.",
+}
+
+# One line on each kind of decision (the stack's top frame), in our words.
+DECISION_HELP = {
+    "ny_card": "New Year: play a card for its Event, or sacrifice it.",
+    "commit": "Both sides commit a card face down; fewer Actions act first (an Event counts 0, Sparta wins ties).",
+    "actions": "Spend an Action: move a Group, Muster, Build, Recruit, garrison, Pillage or (in Winter) supply.",
+    "group": "Each block of the Group goes to its own destination; entering enemy blocks Engages them "
+             "(the battle odds show on each such choice).",
+    "free_move": "Move this block; entering enemy blocks Engages them.",
+    "muster": "Choose the blocks that march to the mustering City.",
+    "recruit": "Place the block drawn from your pool.",
+    "fortify": "Withdraw into the City (a Siege begins) or fight in the open.",
+    "battle_retreat": "Fight another round (A, B, C fire in turn, defender first) or retreat.",
+    "siege_choice": "Assault the besieged City (defenders count double) or keep the Siege.",
+    "ev_city": "Choose the City the Event takes.",
 }
 
 
@@ -117,7 +135,13 @@ class HellenesAdapter:
 
             if len(self._odds) > 256:
                 self._odds.clear()
-            self._odds[key] = engage_estimate(view, seat, [mover], area)
+            # the server takes the log out of a view before asking for hints; determinize needs the key
+            full = view if "log" in view else {**view, "log": []}
+            try:
+                self._odds[key] = engage_estimate(full, seat, [mover], area)
+            except Exception:  # odds are advice: a failure must never block the game
+                log.exception("battle odds failed for %s engaging in %s", seat, area)
+                self._odds[key] = None
         return self._odds[key]
 
     def hint(self, view: dict[str, Any], action: Action, seat: str | None) -> str:
@@ -130,8 +154,9 @@ class HellenesAdapter:
         return VERB_HINT.get(action.verb, "")
 
     def decision_help(self, view: dict[str, Any]) -> str:
-        """A few words on the sequence of play."""
-        return phase_help(view)
+        """One line on the decision on top of the stack."""
+        stack = view.get("stack") or []
+        return DECISION_HELP.get(stack[-1].get("kind", "") if stack else "", "")
 
     def warning(self, view: dict[str, Any], action: Action, seat: str | None, legal: list[Action]) -> str:
         """Ask twice before engaging at poor odds, or ending the Action phase with Actions left."""
