@@ -159,12 +159,12 @@ class HellenesAdapter:
         return DECISION_HELP.get(stack[-1].get("kind", "") if stack else "", "")
 
     def warning(self, view: dict[str, Any], action: Action, seat: str | None, legal: list[Action]) -> str:
-        """Ask twice before engaging at poor odds, or ending the Action phase with Actions left."""
+        """Ask twice before engaging (the battle odds in words), or ending the Action phase with Actions left."""
         if seat and action.verb in ("to", "forced") and isinstance(action.arg, str) and len(legal) > 1:
             p = self.odds(view, seat, action.arg)
-            if p is not None and p.win < 0.5:
+            if p is not None:  # every engagement shows its odds before the click is final
                 return (f"Battle odds from what you can see: win {p.win:.0%}, lose {p.lose:.0%}, expected losses "
-                        f"{p.my_loss:.1f} CV to {p.enemy_loss:.1f}. Engage anyway?")
+                        f"{p.my_loss:.1f} CV to {p.enemy_loss:.1f}. {'Engage anyway' if p.win < 0.5 else 'Engage'}?")
         if action.verb == "end" and len(legal) > 1 and int(view.get("actions_left", 0)) > 0:
             left = int(view["actions_left"])
             return f"You still have {left} Action{'s' if left > 1 else ''}; ending loses them. End anyway?"

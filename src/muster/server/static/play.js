@@ -78,7 +78,7 @@ function openMenu(anchor, title, items, face) {
   const buttons = items.map((item) => el("button", { type: "button", class: "menu-item",
     "data-verb": item.action[0], onclick: () => (item.confirm ? confirmStep(anchor, item) : choose(item.action)) },
   el("span", { class: "menu-label" }, item.text), item.hint ? el("span", { class: "menu-hint" }, item.hint) : null,
-  item.confirm ? el("span", { class: "menu-warn" }, "gives your opponent something: asks again") : null));
+  item.confirm ? el("span", { class: "menu-warn" }, "asks once more before it is final") : null));
   menu.replaceChildren(...(face ? [face] : [el("p", { class: "menu-title" }, title)]), ...buttons,
     el("button", { type: "button", class: "menu-cancel", onclick: () => { closeMenu(); anchor.focus(); } }, "Cancel"));
   menu.setAttribute("aria-label", title);
@@ -91,7 +91,7 @@ function openMenu(anchor, title, items, face) {
 function confirmStep(anchor, item) {
   const menu = $("card-menu");
   const yes = el("button", { type: "button", class: "menu-item danger", "data-confirm": "yes",
-    onclick: () => choose(item.action) }, el("span", { class: "menu-label" }, `Yes: ${item.text.toLowerCase()}`));
+    onclick: () => choose(item.action) }, el("span", { class: "menu-label" }, `Yes: ${item.text.charAt(0).toLowerCase()}${item.text.slice(1)}`));
   menu.replaceChildren(el("p", { class: "menu-warning", role: "alert" }, item.confirm), yes,
     el("button", { type: "button", class: "menu-cancel", onclick: () => { closeMenu(); anchor.focus(); } }, "No, go back"));
   placeMenu(menu, anchor);

@@ -192,7 +192,9 @@ export function createBoard(container, data, handlers) {
         g.classList.add("besieged");
         pieceLayer.append(s("circle", { cx: x, cy: y, r: 33, class: `hl-siege by-${siege.by}` }));
       }
-      if ((view.pillaged || []).includes(sp.id)) pieceLayer.append(s("text", { x: x - 30, y: y - 14, class: "hl-pillaged" }, "🔥"));
+      if ((view.pillaged || []).includes(sp.id)) {  // a flame-coloured triangle: shape and colour both say it
+        pieceLayer.append(s("path", { d: `M${x - 30} ${y - 6} l9 -18 l9 18 z`, class: "hl-pillaged" }));
+      }
       const items = blocksIn(data, view, sp.id);
       const per = 4, size = 26, gap = 3;
       items.forEach((b, i) => {
