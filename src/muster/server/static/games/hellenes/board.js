@@ -356,6 +356,7 @@ export function polish(line) {
     .replace(/\b1 Action\(s\)/g, "1 Action").replace(/Action\(s\)/g, "Actions")
     .replace(/\b0 loss\(es\)/g, "no losses").replace(/\b1 loss\(es\)/g, "1 loss").replace(/loss\(es\)/g, "losses")
     .replace(/\b0 (\w+) fleet\(s\)/g, "no $1 fleet").replace(/fleet\(s\)/g, "fleets")
+    .replace(/\b0 block\(s\)/g, "no blocks").replace(/\b1 block\(s\)/g, "1 block").replace(/block\(s\)/g, "blocks")
     .replace(/\ba Athens\b/g, "an Athenian").replace(/\ba Sparta\b/g, "a Spartan");
 }
 
