@@ -200,3 +200,51 @@ def test_hellenes_page_has_no_serious_accessibility_violations(web: Server, brow
     page.check("input[name=game][value=hellenes]")
     assert serious(page) == []
     page.close()
+
+
+def test_no_push_names_a_hidden_enemy_block(web: Server) -> None:
+    """Over the websocket, as the game runs: no enemy identity beyond what battles revealed, no enemy card."""
+    import random
+
+    from .helpers import ws_connect, ws_recv
+
+    chooser = random.Random(3)
+    with web.client() as c:
+        made = _create(c, game="hellenes", athens="human", sparta="standard", seed=21, bot_delay_ms=0)
+    token = made["tokens"]["athens"]
+    states = 0
+    with ws_connect(web.ws_url, token) as ws:
+        while states < 150:
+            message = ws_recv(ws, timeout=30)
+            if message["type"] != "state":
+                continue
+            states += 1
+            assert not _leaks(message, "athens"), _leaks(message, "athens")
+            assert all(set(h) == {"count"} for s, h in message["view"]["hands"].items() if s == "sparta")
+            for moved in message["last"]["actions"]:
+                if moved["seat"] == "sparta":
+                    verb, arg = moved["action"]
+                    assert verb != "card" or arg is None
+                    assert not (isinstance(arg, str) and (arg in blocks() or "@" in arg))
+            if message["outcome"]:
+                break
+            if message["legal"]:
+                choice = chooser.choice(message["legal"])["action"]
+                ws.send(json.dumps({"type": "action", "version": message["version"], "action": choice}))
+    assert states > 20
+
+
+def test_every_level_has_a_bot_for_every_web_game() -> None:
+    """Each lobby level builds a bot that knows the game; a bot that does not is refused."""
+    from muster.ai import make_bot
+    from muster.ai.base import BotSpecError
+    from muster.ai.levels import LEVELS, level, level_name
+    from muster.core import get_rules
+
+    for game in ("freedom", "hellenes"):
+        for lv in LEVELS:
+            assert make_bot(lv.spec_for(game), seed=0, rules=get_rules(game)) is not None
+    assert level("strongest").spec_for("hellenes") == "heuristic"
+    assert level_name("heuristic", "hellenes") == "Standard"
+    with pytest.raises(BotSpecError):
+        make_bot("ismcts", seed=0, rules=get_rules("hellenes"))
