@@ -248,3 +248,26 @@ def test_every_level_has_a_bot_for_every_web_game() -> None:
     assert level_name("heuristic", "hellenes") == "Standard"
     with pytest.raises(BotSpecError):
         make_bot("ismcts", seed=0, rules=get_rules("hellenes"))
+
+
+def test_a_hellenes_area_is_chosen_with_the_keyboard(web: Server, browser: Any) -> None:
+    """Legal areas take the focus and Enter picks them (a menu opens where an area has several choices)."""
+    page = browser.new_page(viewport=DESKTOP)
+    start_hellenes(page, web.url, seed=6)
+    for turn in range(20):
+        wait_my_turn_or(page)
+        if page.locator("#board g.legal").count():
+            break
+        act_by_clicking(page, turn)
+    target = page.locator("#board g.legal").first
+    assert target.get_attribute("tabindex") == "0" and target.get_attribute("role") == "button"
+    old = version(page)
+    target.focus()
+    assert page.evaluate("() => document.activeElement.classList.contains('legal')")
+    page.keyboard.press("Enter")
+    if page.locator("#card-menu .menu-item").count():
+        page.keyboard.press("Enter")  # the menu's first item has the focus
+    if page.locator("#card-menu [data-confirm=yes]").count():
+        page.keyboard.press("Enter")
+    wait_changed(page, old)
+    page.close()
