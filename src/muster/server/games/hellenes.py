@@ -108,6 +108,34 @@ def _enemy_in(view: dict[str, Any], area: str) -> int:
     return sum(1 for e in view.get("enemy", []) if e["area"] == area)
 
 
+EXACT_BLOCKS, EXACT_STEPS, TRIALS, SAMPLES = 3, 7, 300, 4
+"""The web answers every state message at once, so its odds stay cheap: exact for small battles (at most
+this many blocks and steps), else Monte Carlo with this many trials, over this many drawings of the hidden
+blocks. The terminal's :func:`~muster.games.hellenes.odds.engage_estimate` is exact up to larger battles."""
+
+
+def _quick_estimate(view: dict[str, Any], seat: str, mover: str, area: str) -> Any:
+    """The odds of ``mover`` (and the seat's blocks already in ``area``) engaging there, from the view only:
+    the hidden blocks drawn by ``determinize`` (public facts only), the battle computed per drawing."""
+    from muster.games.hellenes.game import HellenesRules
+    from muster.games.hellenes.odds import SideOdds, _fighter, battle_odds, monte_carlo
+    from muster.games.hellenes.rules.common import field, other
+
+    rules = HellenesRules()
+    total = [0.0] * 5
+    for k in range(SAMPLES):
+        s = rules.determinize(view, seat, 7919 * k + 1)
+        f = {"area": area, "militia": 0}
+        mine = sorted({mover, *field(s, area, seat)})
+        att = [_fighter(s, f, b) for b in mine if s.units[b]["area"] is not None]
+        dfn = [_fighter(s, f, b) for b in field(s, area, other(seat))]
+        small = len(att) + len(dfn) <= EXACT_BLOCKS and sum(x[2] for x in att + dfn) <= EXACT_STEPS
+        r = battle_odds(att, dfn) if small else monte_carlo(att, dfn, trials=TRIALS, seed=k)
+        for i, x in enumerate((r.att_win, r.def_win, r.draw, r.att_loss, r.def_loss)):
+            total[i] += x / SAMPLES
+    return SideOdds(*total)
+
+
 class HellenesAdapter:
     """Hellenes' answers to :class:`muster.server.games.WebAdapter`."""
 
@@ -131,14 +159,12 @@ class HellenesAdapter:
             return None
         key = (int(view.get("step", 0)), seat, mover, area)
         if key not in self._odds:
-            from muster.games.hellenes.odds import engage_estimate
-
             if len(self._odds) > 256:
                 self._odds.clear()
             # the server takes the log out of a view before asking for hints; determinize needs the key
             full = view if "log" in view else {**view, "log": []}
             try:
-                self._odds[key] = engage_estimate(full, seat, [mover], area)
+                self._odds[key] = _quick_estimate(full, seat, mover, area)
             except Exception:  # odds are advice: a failure must never block the game
                 log.exception("battle odds failed for %s engaging in %s", seat, area)
                 self._odds[key] = None
