@@ -92,6 +92,8 @@ def open_seat(page: Page, base: str, token: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="docs/screenshots", type=Path)
+    parser.add_argument("--only", choices=("all", "hellenes"), default="all",
+                        help="take every picture, or only the Hellenes ones")
     args = parser.parse_args()
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
@@ -108,7 +110,9 @@ def main() -> None:
                     break
             except httpx.HTTPError:
                 time.sleep(0.1)
-        shots(base, out)
+        if args.only == "all":
+            shots(base, out)
+        hellenes_shots(base, out)
     finally:
         server.terminate()
         server.wait(10)
@@ -245,6 +249,35 @@ def shots(base: str, out: Path) -> None:
         phone.tap("#hand .hand-card.legal >> nth=0")
         phone.wait_for_selector("#card-menu .menu-item")
         shot(phone, out, "mobile-card-menu.png")
+        browser.close()
+
+
+def hellenes_shots(base: str, out: Path) -> None:
+    """Hellenes: the lobby with the game chosen, the map in a Season, and the battle odds before engaging."""
+    api = httpx.Client(base_url=base, timeout=30)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        page = browser.new_page(viewport=DESKTOP)
+        page.goto(base + "/")
+        page.wait_for_selector("#level-strongest")
+        page.check("input[name=game][value=hellenes]")
+        shot(page, out, "hellenes-lobby.png")
+        made = api.post("/api/games", json={"game": "hellenes", "athens": "human", "sparta": "standard",
+                                            "seed": 3, "bot_delay_ms": 0}).json()
+        token = made["tokens"]["athens"]
+        driver = Driver(base, token, seed=2)
+        driver.until(lambda st: st["view"]["season"] >= 0 and st["view"]["stack"][-1]["kind"] == "actions")
+        open_seat(page, base, token)
+        shot(page, out, "hellenes.png")
+        st = driver.until(lambda st: any(i.get("confirm", "").startswith("Battle odds") for i in st["legal"]),
+                          limit=300)
+        item = next(i for i in st["legal"] if i.get("confirm", "").startswith("Battle odds"))
+        open_seat(page, base, token)
+        page.click(f"#board g.legal[data-space={item['action'][1]}]")
+        if page.locator(f"#card-menu .menu-item[data-verb={item['action'][0]}]").count():
+            page.click(f"#card-menu .menu-item[data-verb={item['action'][0]}]")
+        page.wait_for_selector("#card-menu [data-confirm=yes]")
+        shot(page, out, "hellenes-odds.png")
         browser.close()
 
 

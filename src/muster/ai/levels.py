@@ -21,15 +21,30 @@ class Level:
     description: str
     """One sentence on how it plays, for players, not programmers."""
     spec: str
-    """The bot spec (see :func:`muster.ai.make_bot`) that plays at this level."""
+    """The bot spec (see :func:`muster.ai.make_bot`) that plays Freedom! at this level."""
+    per_game: tuple[tuple[str, str], ...] = ()
+    """``(game, spec)`` pairs where another game needs another bot (a bot plays only the games it knows)."""
+    description_per_game: tuple[tuple[str, str], ...] = ()
+    """``(game, sentence)`` pairs where the level plays another game differently."""
+
+    def spec_for(self, game: str) -> str:
+        """The bot spec playing ``game`` at this level."""
+        return dict(self.per_game).get(game, self.spec)
+
+    def description_for(self, game: str) -> str:
+        """How this level plays ``game``, for players."""
+        return dict(self.description_per_game).get(game, self.description)
 
 
 LEVELS: tuple[Level, ...] = (
     Level("beginner", "Beginner", "Plays any legal move: good for learning the rules.", "random"),
     Level("standard", "Standard", "Weighs the board and plans the last card of each phase; answers at once.",
-          "heuristic"),
+          "heuristic",
+          description_per_game=(("hellenes", "Weighs the map, the battle odds and Prestige; answers at once."),)),
     Level("strongest", "Strongest", "Looks ahead through the cards you might hold; about a second per card.",
-          "ismcts"),
+          "ismcts", per_game=(("hellenes", "heuristic"),),
+          description_per_game=(("hellenes", "The best Hellenes bot so far (the Standard one: the look-ahead bot "
+                                             "plays Freedom! only)."),)),
 )
 """Weakest first, as measured in docs/balance.md."""
 
@@ -45,9 +60,10 @@ def level(level_id: str) -> Level:
     raise KeyError(level_id)
 
 
-def level_name(spec: str | None) -> str | None:
-    """The player-facing name of the level a bot spec plays at (None if no level uses that spec)."""
+def level_name(spec: str | None, game: str = "freedom") -> str | None:
+    """The player-facing name of the weakest level a bot spec plays ``game`` at (None if no level uses it):
+    a level that borrows a weaker level's bot is named as that level, so players are not misled."""
     for found in LEVELS:
-        if found.spec == spec:
+        if found.spec_for(game) == spec:
             return found.name
     return None

@@ -24,7 +24,7 @@ from muster.core import game_names, get_rules
 from muster.server.bots import pool_from_env
 from muster.server.bus import bus_from_env
 from muster.server.db import make_engine, migrate
-from muster.server.games import adapter
+from muster.server.games import WebAdapter, adapter
 from muster.server.guard import MAX_BODY, Guard, Limits, load_json
 from muster.server.hub import ApiError, Connection, Hub, LiveGame, hash_token, with_log
 from muster.server.names import MAX_NAME, load_names, set_name
@@ -40,8 +40,11 @@ class CreateGame(BaseModel):
     """A new game: each seat is "human" or a bot level id (see /api/meta); optional ruleset, seed,
     bot pace and the names of the people playing."""
 
-    imperial: str = Field(min_length=1, max_length=200)
-    insurgent: str = Field(min_length=1, max_length=200)
+    game: str = Field(default="freedom", max_length=40)
+    imperial: str | None = Field(default=None, min_length=1, max_length=200)
+    insurgent: str | None = Field(default=None, min_length=1, max_length=200)
+    athens: str | None = Field(default=None, min_length=1, max_length=200)
+    sparta: str | None = Field(default=None, min_length=1, max_length=200)
     ruleset: str = "2nd"
     seed: int | None = Field(default=None, ge=0, lt=2**62)
     bot_delay_ms: int | None = Field(default=None, ge=0, le=10_000)
@@ -120,8 +123,14 @@ def api(fn: Any) -> Any:
 async def meta(request: Request) -> Response:
     """What can be chosen when creating a game: seats, rulesets, bot levels (named for players)."""
     rules = get_rules("freedom")
-    games = [{"name": n, "title": get_rules(n).info.title, "seats": list(get_rules(n).info.seats),
-              "web": n == "freedom"} for n in game_names()]  # Hellenes plays in the terminal; its web board is to come
+    games = []
+    for n in game_names():
+        info = get_rules(n).info
+        web = web_adapter(n)
+        games.append({"name": n, "title": info.title, "seats": list(info.seats), "web": web is not None,
+                      "seat_names": {s: d["name"] for s, d in web.static_data()["seats"].items()} if web else {},
+                      "levels": [{"id": lv.id, "name": lv.name, "description": lv.description_for(n)}
+                                 for lv in LEVELS]})
     return JSONResponse({"game": rules.info.name, "seats": list(rules.info.seats), "games": games,
                          "seat_names": SEAT_NAME, "rulesets": list(rules.info.options["ruleset"]),
                          "levels": [{"id": lv.id, "name": lv.name, "description": lv.description} for lv in LEVELS],
@@ -144,12 +153,23 @@ async def game_data(request: Request) -> Response:
     return JSONResponse(data, headers={"Cache-Control": "public, max-age=3600"})
 
 
-def player_spec(seat: str, choice: str) -> str:
-    """A seat's player from the lobby: "human" or a level id (never a free bot spec)."""
+def web_adapter(game: str) -> WebAdapter | None:
+    """The game's web adapter, or None if the game has no web board."""
+    try:
+        return adapter(game)
+    except KeyError:
+        return None
+
+
+def player_spec(seat: str, choice: str | None, game: str = "freedom") -> str:
+    """A seat's player from the lobby: "human" or a level id (never a free bot spec), as the bot playing
+    ``game`` at that level."""
+    if choice is None:
+        raise ApiError(400, "malformed", f"{seat}: choose \"human\" or a bot level")
     if choice == "human":
         return choice
     try:
-        return level(choice).spec
+        return level(choice).spec_for(game)
     except KeyError as exc:
         ids = ", ".join(lv.id for lv in LEVELS)
         raise ApiError(400, "malformed", f"{seat}: choose \"human\" or a bot level ({ids})") from exc
@@ -159,14 +179,20 @@ def player_spec(seat: str, choice: str) -> str:
 async def create_game(request: Request) -> Response:
     """Start a game; the answer holds one secret token per human seat."""
     body = parse(CreateGame, await read_json(request))
-    players = {"imperial": player_spec("imperial", body.imperial),
-               "insurgent": player_spec("insurgent", body.insurgent)}
+    if body.game not in game_names() or web_adapter(body.game) is None:
+        raise ApiError(400, "malformed", f"unknown game {body.game!r}; web games: "
+                                         f"{', '.join(n for n in game_names() if web_adapter(n))}")
+    seats = get_rules(body.game).info.seats
+    others = {"imperial", "insurgent", "athens", "sparta"} - set(seats)
+    if any(getattr(body, seat) is not None for seat in others):
+        raise ApiError(400, "malformed", f"{body.game} has the seats {', '.join(seats)}")
+    players = {seat: player_spec(seat, getattr(body, seat), body.game) for seat in seats}
     if any(seat not in players or players[seat] != "human" for seat in body.names):
         raise ApiError(400, "malformed", "names may be given only for seats played by people")
     if body.hints and players[body.hints] != "human":
         raise ApiError(400, "malformed", "hints must be proposed by a seat played by a person")
     hub = hub_of(request)
-    game_id, tokens = await hub.create(players, body.ruleset, body.seed, body.bot_delay_ms)
+    game_id, tokens = await hub.create(players, body.ruleset, body.seed, body.bot_delay_ms, game_name=body.game)
     for seat, name in body.names.items():
         await to_thread.run_sync(set_name, hub.store.engine, game_id, seat, name)
     if body.hints:
@@ -223,9 +249,9 @@ async def my_games(request: Request) -> Response:
     body = parse(MyGames, await read_json(request))
     by_hash = {hash_token(t): t for t in body.tokens if isinstance(t, str)}
     rows = await to_thread.run_sync(hub_of(request).store.games_for_tokens, list(by_hash))
-    current = get_rules("freedom").info.version
+    current = {n: get_rules(n).info.version for n in game_names()}
     games = [{**info, "token": by_hash[h], "your_turn": info["active_seat"] == info["seat"],
-              "outdated": info["rules_version"] != current} for h, info in rows]
+              "outdated": info["rules_version"] != current.get(info["game"])} for h, info in rows]
     games.sort(key=lambda g: (not g["your_turn"], g["status"] != "active", g["updated_at"] or ""), reverse=False)
     return JSONResponse({"games": games})
 
@@ -239,7 +265,8 @@ async def game_status(request: Request) -> Response:
                          "active_seat": live.game.active_seat, "steps": len(live.game.actions),
                          "version": live.version, "winner": outcome.winner if outcome else None,
                          "players": {s: info.bot_spec or "human" for s, info in live.seats.items()},
-                         "levels": {s: level_name(info.bot_spec) for s, info in live.seats.items() if info.bot_spec}})
+                         "levels": {s: level_name(info.bot_spec, live.game.rules.info.name)
+                                    for s, info in live.seats.items() if info.bot_spec}})
 
 
 async def _replay_access(request: Request) -> tuple[LiveGame, str | None]:
@@ -284,7 +311,9 @@ async def export(request: Request) -> Response:
     else:
         view = game.view(seat)
         data = {"format": "muster-seat-export", "game": game.rules.info.name, "seat": seat,
-                "options": game.options, "actions": [a.to_json() for a in game.actions], "view": view}
+                "options": game.options, "view": view,
+                # a game with hidden choices (Hellenes' face-down cards, upright blocks) shows them masked
+                "actions": [adapter(game.rules.info.name).public_action(a) for a in game.actions]}
     data["game_id"] = live.id
     data["players"] = {s: info.bot_spec or "human" for s, info in live.seats.items()}
     headers = {"Content-Disposition": f'attachment; filename="muster-{live.id}.json"'}
@@ -427,6 +456,7 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None,
         Route("/", page("index.html")),
         Route("/play/{token}", page("play.html")),
         Route("/rules/freedom", page("rules-freedom.html")),
+        Route("/rules/hellenes", page("rules-hellenes.html")),
         Route("/replay/{game_id}", page("replay.html")),
         Route("/favicon.ico", favicon),
         Route("/api/meta", meta),

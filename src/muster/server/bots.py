@@ -39,10 +39,10 @@ NUMERIC_LIMITS: dict[str, tuple[float, float]] = {
 MAX_SPEC_LENGTH = 200
 
 
-def check_spec(spec: str, max_seconds: float = 10.0) -> None:
-    """Refuse a bot spec the server will not run: unknown bot, or a numeric option that is not a finite
-    number within :data:`NUMERIC_LIMITS` (``inf``, ``nan``, ``1e20``…), or a time budget
-    (``seconds``) beyond ``max_seconds``. Raises :class:`BotSpecError`."""
+def check_spec(spec: str, max_seconds: float = 10.0, game: str = "freedom") -> None:
+    """Refuse a bot spec the server will not run: unknown bot, a bot that does not play ``game``, or a
+    numeric option that is not a finite number within :data:`NUMERIC_LIMITS` (``inf``, ``nan``,
+    ``1e20``…), or a time budget (``seconds``) beyond ``max_seconds``. Raises :class:`BotSpecError`."""
     if not isinstance(spec, str) or not spec.strip() or len(spec) > MAX_SPEC_LENGTH:
         raise BotSpecError(f"a bot spec is a name with options, at most {MAX_SPEC_LENGTH} characters")
     name, options = parse_spec(spec)
@@ -60,7 +60,7 @@ def check_spec(spec: str, max_seconds: float = 10.0) -> None:
             raise BotSpecError(f"bot option {key}={text!r} is not a number") from None
         if not math.isfinite(value) or not low <= value <= high:
             raise BotSpecError(f"bot option {key}={text!r} is out of range: give a number from {low:g} to {high:g}")
-    make_bot(spec, seed=0)  # the bot's own checks (unknown options, bad words)
+    make_bot(spec, seed=0, game=game)  # the bot's own checks (unknown options, bad words, other games)
 
 
 @dataclass(frozen=True)
@@ -73,6 +73,8 @@ class Job:
     seat: str
     view: dict[str, Any]
     legal: list[Any]
+    game: str = "freedom"
+    """The registered name of the game the bot plays."""
 
 
 def _worker_main(conn: Connection) -> None:
@@ -89,7 +91,7 @@ def _worker_main(conn: Connection) -> None:
         if job is None:
             return
         try:
-            bot = bots.pop(job.key, None) or make_bot(job.spec, seed=job.seed)
+            bot = bots.pop(job.key, None) or make_bot(job.spec, seed=job.seed, game=job.game)
             bots[job.key] = bot
             while len(bots) > 512:
                 bots.popitem(last=False)

@@ -28,6 +28,7 @@ from muster.core import (
     GameError,
     MalformedActionError,
     UndoError,
+    game_names,
     get_rules,
 )
 from muster.server.bots import BotPool, Job, check_spec
@@ -276,12 +277,13 @@ class Hub:
 
     # --- creating -------------------------------------------------------------------------
     async def create(self, players: dict[str, str], ruleset: str, seed: int | None,
-                     bot_delay_ms: int | None) -> tuple[str, dict[str, str]]:
-        """Start a game; ``players`` maps each seat to "human" or a bot spec. Returns (id, tokens)."""
-        rules = get_rules("freedom")
+                     bot_delay_ms: int | None, game_name: str = "freedom") -> tuple[str, dict[str, str]]:
+        """Start a game of ``game_name``; ``players`` maps each seat to "human" or a bot spec. Returns (id, tokens)."""
+        rules = get_rules(game_name)
         if set(players) != set(rules.info.seats):
             raise ApiError(400, "malformed", f"give a player for each seat: {', '.join(rules.info.seats)}")
-        if ruleset not in rules.info.options["ruleset"]:
+        options = {"ruleset": ruleset} if "ruleset" in rules.info.options else {}
+        if options and ruleset not in rules.info.options["ruleset"]:
             raise ApiError(400, "malformed", f"unknown ruleset {ruleset!r}")
         seats: list[tuple[SeatInfo, str | None]] = []
         tokens: dict[str, str] = {}
@@ -291,7 +293,7 @@ class Hub:
                 seats.append((SeatInfo(seat, "human", None), hash_token(tokens[seat])))
             else:
                 try:
-                    check_spec(who, max_seconds=self.bots.time_limit * 0.8)
+                    check_spec(who, max_seconds=self.bots.time_limit * 0.8, game=rules.info.name)
                 except Exception as exc:  # an unknown bot or a bad option: tell the player why
                     raise ApiError(400, "malformed", f"bad bot {who[:200]!r}: {exc}") from exc
                 seats.append((SeatInfo(seat, "bot", who), None))
@@ -303,10 +305,10 @@ class Hub:
         self._make_room()
         delay = self.default_bot_delay_ms if bot_delay_ms is None else bot_delay_ms
         game_id = secrets.token_hex(8)
-        game = Game(rules, seed, {"ruleset": ruleset})
+        game = Game(rules, seed, options)
         live = LiveGame(game_id, game, 0, {info.seat: info for info, _ in seats}, delay)
-        await to_thread.run_sync(self.store.create_game, game_id, "freedom", rules.info.version, seed, game.options,
-                                 delay, seats, live.summary())
+        await to_thread.run_sync(self.store.create_game, game_id, rules.info.name, rules.info.version, seed,
+                                 game.options, delay, seats, live.summary())
         self.games[game_id] = live
         self._evict()
         if self.bus.size > 1:
@@ -508,7 +510,7 @@ class Hub:
         except a forced move or the random bot, which need no thought)."""
         spec = live.seats[seat].bot_spec or "random"
         try:  # the stored spec is not trusted either: it may predate the limits
-            check_spec(spec, max_seconds=self.bots.time_limit * 0.8)
+            check_spec(spec, max_seconds=self.bots.time_limit * 0.8, game=live.game.rules.info.name)
         except BotSpecError as exc:
             log.warning("game %s: the %s bot %r is refused (%s); a random bot plays instead", live.id, seat,
                         spec[:200], exc)
@@ -517,12 +519,15 @@ class Hub:
             return legal[0]
         if spec == "random":
             return random.Random(live.bot_seed(seat) + live.version).choice(legal)
-        job = Job(f"{live.id}:{seat}", spec, live.bot_seed(seat), seat, view, [a.to_json() for a in legal])
+        job = Job(f"{live.id}:{seat}", spec, live.bot_seed(seat), seat, view, [a.to_json() for a in legal],
+                  game=live.game.rules.info.name)
         return await self.bots.choose(job, where=f"game {live.id}, {seat} bot {spec!r}")
 
     async def resume_bots(self) -> None:
         """After a restart: wake the bots of unfinished games waiting on them."""
-        for game_id in await to_thread.run_sync(self.store.bot_games_waiting, get_rules("freedom").info.version):
+        waiting = [g for name in game_names()
+                   for g in await to_thread.run_sync(self.store.bot_games_waiting, get_rules(name).info.version)]
+        for game_id in waiting:
             if not self.bus.owns(game_id):
                 continue
             try:

@@ -15,6 +15,7 @@ from collections import OrderedDict
 from typing import Any
 
 from muster.core import Action, Game
+from muster.server.games import adapter
 from muster.server.hub import ApiError, LiveGame
 from muster.server.views import phase_of
 
@@ -89,6 +90,8 @@ class Replays:
         view = game.view(seat)
         lines = view.pop("log", [])
         last = actions[step - 1].to_json() if step > 0 else None
+        if last is not None and live.game.outcome is None:  # while the game runs, hidden choices stay hidden
+            last = adapter(game.rules.info.name).public_action(actions[step - 1])
         return {"game": game.rules.info.name, "step": step, "total": len(actions), "seat": seat, "view": view,
                 "log": lines,
                 "active_seat": game.active_seat, "phase": phase_of(view, game.rules.info.name),

@@ -167,7 +167,7 @@ class Store:
             out = []
             for seat, game in rows:
                 out.append((seat.token_hash or "", {
-                    "game_id": game.id, "seat": seat.seat, "players": players.get(game.id, {}),
+                    "game_id": game.id, "game": game.game, "seat": seat.seat, "players": players.get(game.id, {}),
                     "status": game.status, "active_seat": game.active_seat,
                     "winner": game.winner, "steps": game.steps, "options": json.loads(game.options),
                     "rules_version": game.rules_version,

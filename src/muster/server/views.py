@@ -86,17 +86,20 @@ def last_moves(game_id: str, game: Game, seat: str | None) -> dict[str, Any]:
             delta = {k: new.get(k, 0) - old.get(k, 0) for k in set(old) | set(new) if new.get(k, 0) != old.get(k, 0)}
             if delta:
                 changes[sid] = delta
-    acts = [{"seat": trail.actors[k], "action": game.actions[k].to_json()} for k in range(start, n)]
+    acts = [{"seat": trail.actors[k],
+             "action": game.actions[k].to_json() if seat is not None and trail.actors[k] == seat
+             else ad.public_action(game.actions[k])} for k in range(start, n)]
     card = next((ad.card_played(game.actions[k]) for k in range(n - 1, start - 1, -1)
                  if ad.card_played(game.actions[k]) is not None), None)
     return {"from_step": start, "actions": acts, "changes": changes, "card": card}
 
 
-def players(seats: dict[str, SeatInfo], names: dict[str, str] | None = None) -> dict[str, dict[str, Any]]:
+def players(seats: dict[str, SeatInfo], names: dict[str, str] | None = None,
+            game: str = "freedom") -> dict[str, dict[str, Any]]:
     """Who plays each seat: a person (with the name they gave) or a bot named by its level."""
     out: dict[str, dict[str, Any]] = {}
     for seat, info in seats.items():
-        out[seat] = {"kind": info.kind, "bot": info.bot_spec, "level": level_name(info.bot_spec),
+        out[seat] = {"kind": info.kind, "bot": info.bot_spec, "level": level_name(info.bot_spec, game),
                      "name": (names or {}).get(seat)}
     return out
 
@@ -109,16 +112,17 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
     view = game.view(seat)
     lines: list[str] = list(view.pop("log", []))
     ad = adapter(game.rules.info.name)
+    seat_name = {s: d["name"] for s, d in ad.static_data()["seats"].items()}
     active = game.active_seat
     mine = seat is not None and active == seat and seats[seat].kind == "human"
     outcome = game.outcome
     if outcome:
-        winner = f"{SEAT_NAME.get(outcome.winner, outcome.winner)} wins" if outcome.winner else "A draw"
+        winner = f"{seat_name.get(outcome.winner, outcome.winner)} wins" if outcome.winner else "A draw"
         prompt = f"Game over. {winner}: {outcome.detail or outcome.reason}"
     elif mine:
         prompt = game.prompt
     else:
-        prompt = f"Waiting for the {SEAT_NAME.get(active or '', active)} player."
+        prompt = f"Waiting for the {seat_name.get(active or '', active)} player."
     legal: list[dict[str, Any]] = []
     if mine:
         labelled = game.labelled_actions()
@@ -150,7 +154,7 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
         "hand_counts": {s: (len(h) if isinstance(h, list) else h["count"]) for s, h in view["hands"].items()},
         "last": last_moves(game_id, game, seat),
         "outcome": outcome.to_json() if outcome else None,
-        "seats": players(seats, cached_names(game_id)),
+        "seats": players(seats, cached_names(game_id), game.rules.info.name),
         "log_from": 0,
         "log": lines,
     }

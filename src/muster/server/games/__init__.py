@@ -3,7 +3,7 @@
 The shell (``static/shell.js``) and :mod:`muster.server.views` know nothing of any one game; each game
 registers an adapter here that supplies its public static data (board geometry, card faces, track
 ranges), the one-line rule hints for its choices, the phase of a view, and the board facts whose
-changes mark the last move. A second game adds one module and one branch in :func:`adapter`.
+changes mark the last move. Each game adds one module and one branch in :func:`adapter`.
 """
 
 from __future__ import annotations
@@ -45,6 +45,10 @@ class WebAdapter(Protocol):
         """The card an action plays (its number), if it plays one."""
         ...
 
+    def public_action(self, action: Action) -> list[Any]:
+        """The action as ``[verb, arg]`` the way the other seats may see it (hidden parts as None)."""
+        ...
+
 
 def adapter(game: str) -> WebAdapter:
     """The web adapter of a game by its registered name."""
@@ -52,4 +56,8 @@ def adapter(game: str) -> WebAdapter:
         from muster.server.games import freedom
 
         return freedom.ADAPTER
+    if game == "hellenes":
+        from muster.server.games import hellenes
+
+        return hellenes.ADAPTER
     raise KeyError(f"no web adapter for game {game!r}")

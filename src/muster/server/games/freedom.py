@@ -122,5 +122,9 @@ class FreedomAdapter:
             return action.arg
         return None
 
+    def public_action(self, action: Action) -> list[Any]:
+        """Every Freedom! action is public (cards are played face up)."""
+        return action.to_json()
+
 
 ADAPTER = FreedomAdapter()

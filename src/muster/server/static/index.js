@@ -4,22 +4,51 @@ import { api, el, rememberSeat, rememberWatched, rememberedSeats, watchedGames }
 const form = document.getElementById("new-game");
 const errorBox = document.getElementById("error");
 let meta = { seat_names: { imperial: "Imperial", insurgent: "Insurgent" }, levels: [] };
-const seatName = (seat) => meta.seat_names[seat] || seat;
+const ALL_SEATS = { athens: "Athens", sparta: "Sparta" };
+const seatName = (seat) => meta.seat_names[seat] || ALL_SEATS[seat] || seat;
 
 function showError(message) {
   errorBox.textContent = message;
   errorBox.hidden = !message;
 }
 
+// The lobby's words for each game's sides (one place, for translation).
+const SIDES = {
+  freedom: [["imperial", "Imperial", "the Ottoman besiegers: attack"],
+    ["insurgent", "Insurgent", "the Greek defenders of Messolonghi: hold out"]],
+  hellenes: [["athens", "Athens", "the Delian League: the fleets and the walls of Athens"],
+    ["sparta", "Sparta", "the Peloponnesian League: the hoplites of Sparta"]],
+};
+const TITLES = { freedom: "Freedom! Messolonghi 1825–1826", hellenes: "Hellenes: Campaigns of the Peloponnesian War" };
+const chosenGame = () => form.game.value || "freedom";
+const seatsOf = (game) => SIDES[game].map(([seat]) => seat);
+
+/** Sides, levels, intro and rules link for the game chosen in the lobby. */
+function showGame(game) {
+  const info = (meta.games || []).find((g) => g.name === game) || {};
+  meta.seat_names = { ...meta.seat_names, ...(info.seat_names || {}) };
+  const sides = document.getElementById("sides");
+  sides.replaceChildren(el("legend", {}, "Your side"), ...SIDES[game].map(([seat, name, small], k) => el("label", { class: "choice" },
+    el("input", { type: "radio", name: "side", value: seat, checked: k === 0 ? "" : null }), el("span", {}, name, el("small", {}, small)))));
+  const chosen = form.level?.value || meta.default_level;
+  const box = document.getElementById("levels");
+  box.replaceChildren(el("legend", {}, "Computer strength"), ...(info.levels || meta.levels).map((level) => el("label", { class: "choice" },
+    el("input", { type: "radio", name: "level", value: level.id, id: `level-${level.id}`, checked: level.id === chosen ? "" : null }),
+    el("span", {}, level.name, el("small", {}, level.description)))));
+  for (const name of Object.keys(SIDES)) document.getElementById(`intro-${name}`).hidden = name !== game;
+  document.getElementById("ruleset-field").hidden = game !== "freedom";
+  document.getElementById("game-title").textContent = TITLES[game];
+  document.getElementById("rules-top").href = `/rules/${game}`;
+}
+
 async function loadMeta() {
   meta = await api("/api/meta");
-  const box = document.getElementById("levels");
-  for (const level of meta.levels) {
-    box.append(el("label", { class: "choice" },
-      el("input", { type: "radio", name: "level", value: level.id, id: `level-${level.id}`,
-        checked: level.id === meta.default_level ? "" : null }),
-      el("span", {}, level.name, el("small", {}, level.description))));
+  for (const input of form.querySelectorAll("input[name=game]")) {
+    const info = (meta.games || []).find((g) => g.name === input.value);
+    if (!info || !info.web) input.closest("label").remove();
+    input.addEventListener("change", () => showGame(chosenGame()));
   }
+  showGame(chosenGame());
   const ruleset = document.getElementById("ruleset");
   for (const name of meta.rulesets) ruleset.append(el("option", { value: name }, `${name} edition`));
   document.getElementById("delay").value = meta.bot_delay_ms;
@@ -44,12 +73,13 @@ function inviteBox(link, other, myLink) {
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
   showError("");
+  const game = chosenGame();
   const side = form.side.value;
-  const other = side === "imperial" ? "insurgent" : "imperial";
+  const other = seatsOf(game).find((seat) => seat !== side);
   const mode = form.opponent.value;
   const level = form.level.value || meta.default_level;
-  const body = { ruleset: form.ruleset.value, [side]: mode === "bots" ? level : "human",
-    [other]: mode === "human" ? "human" : level };
+  const body = { game, [side]: mode === "bots" ? level : "human", [other]: mode === "human" ? "human" : level };
+  if (game === "freedom") body.ruleset = form.ruleset.value;
   const name = form.name.value.trim();
   localStorage.setItem("muster.name", name);
   if (name && mode !== "bots") body.names = { [side]: name };
@@ -84,7 +114,8 @@ function turnText(game) {
 }
 
 function opponentText(game) {
-  const other = game.seat === "imperial" ? "insurgent" : "imperial";
+  const other = Object.values(SIDES).map((list) => list.map(([seat]) => seat)).find((seats) => seats.includes(game.seat))
+    ?.find((seat) => seat !== game.seat);
   const who = game.players[other];
   if (who === "human") return "a person";
   const level = meta.levels.find((l) => who === l.id || (game.levels || {})[other] === l.name);
@@ -105,7 +136,7 @@ async function refresh() {
       const s = await api(`/api/games/${id}/status`);
       const names = Object.fromEntries(Object.entries(s.players).map(([seat, spec]) => [seat, (s.levels || {})[seat] || spec]));
       rows.push(el("tr", {}, el("td", {}, id.slice(0, 8)), el("td", {}, "watching"),
-        el("td", {}, `${names.imperial} vs ${names.insurgent}`),
+        el("td", {}, Object.values(names).join(" vs ")),
         el("td", {}, s.status === "finished" ? `finished: ${seatName(s.winner) || "nobody"} won` : "bots playing"),
         el("td", {}, s.steps), el("td", {}, el("a", { href: `/replay/${id}` }, "watch / replay"))));
     } catch { /* a game from another server's database: skip it */ }

@@ -78,7 +78,7 @@ function openMenu(anchor, title, items, face) {
   const buttons = items.map((item) => el("button", { type: "button", class: "menu-item",
     "data-verb": item.action[0], onclick: () => (item.confirm ? confirmStep(anchor, item) : choose(item.action)) },
   el("span", { class: "menu-label" }, item.text), item.hint ? el("span", { class: "menu-hint" }, item.hint) : null,
-  item.confirm ? el("span", { class: "menu-warn" }, "gives your opponent something: asks again") : null));
+  item.confirm ? el("span", { class: "menu-warn" }, "asks once more before it is final") : null));
   menu.replaceChildren(...(face ? [face] : [el("p", { class: "menu-title" }, title)]), ...buttons,
     el("button", { type: "button", class: "menu-cancel", onclick: () => { closeMenu(); anchor.focus(); } }, "Cancel"));
   menu.setAttribute("aria-label", title);
@@ -91,7 +91,7 @@ function openMenu(anchor, title, items, face) {
 function confirmStep(anchor, item) {
   const menu = $("card-menu");
   const yes = el("button", { type: "button", class: "menu-item danger", "data-confirm": "yes",
-    onclick: () => choose(item.action) }, el("span", { class: "menu-label" }, `Yes: ${item.text.toLowerCase()}`));
+    onclick: () => choose(item.action) }, el("span", { class: "menu-label" }, `Yes: ${item.text.charAt(0).toLowerCase()}${item.text.slice(1)}`));
   menu.replaceChildren(el("p", { class: "menu-warning", role: "alert" }, item.confirm), yes,
     el("button", { type: "button", class: "menu-cancel", onclick: () => { closeMenu(); anchor.focus(); } }, "No, go back"));
   placeMenu(menu, anchor);
@@ -131,6 +131,7 @@ function pick(kind, id, element) {
 
 // --- rendering ------------------------------------------------------------------------------
 function statusText(s) {
+  if (game.mod.statusText) return `${s.outcome ? "Game over · " : ""}${game.mod.statusText(game.data, s)}`;
   const period = s.round >= game.data.period_b_from_round ? "B" : "A";
   let text = `Round ${s.round} of ${game.data.rounds} · Period ${period}${s.outcome ? "" : ` · ${s.phase}`}`;
   if (s.phase === "Action phase" && s.active_seat && s.view.played) {
@@ -161,9 +162,12 @@ function renderPrompt(s) {
   $("prompt").replaceChildren(...richText(game, s.prompt, spotlight),
     ...(playing ? [el("span", { class: "playing" }, " · with ", cardLink(playing))] : []));
   $("hint").textContent = s.help || "";
-  const buttons = groups.other.map((item) => {
-    // "Normal Movement (1 AP): 2 units 1 space…": the name on the button, the rest as its hint
-    const [name, ...rest] = item.label.split(": ");
+  const heads = groups.other.map((item) => item.label.split(": ")[0]);
+  const buttons = groups.other.map((item, k) => {
+    // "Normal Movement (1 AP): 2 units 1 space…": the name on the button, the rest as its hint —
+    // unless several choices share that name ("Build: <block>"), then the whole label tells them apart
+    const unique = heads.filter((h) => h === heads[k]).length === 1;
+    const [name, ...rest] = unique ? item.label.split(": ") : [item.label];
     const more = [rest.join(": "), item.hint].filter(Boolean).join(" · ");
     const b = el("button", { type: "button", class: `action${item.confirm ? " costly" : ""}`, "data-verb": item.action[0],
       "data-arg": item.action[1] ?? "", title: more || null,
@@ -186,10 +190,16 @@ function cardUses(card, items) {
   const c = game.data.cardsByNumber[card];
   return items.map((item) => {
     const [verb] = item.action;
+    if (game.mod.cardUseText) return { ...item, text: game.mod.cardUseText(game.data, item) };
     const text = verb === "event" ? "Play the event" : verb === "ap" ? `Use for ${c.ap} AP` : item.label;
     const hint = verb === "event" ? "" : item.hint;
     return { ...item, text: text.charAt(0).toUpperCase() + text.slice(1), hint };
   });
+}
+
+/** What a hand card shows beside its name (Freedom!: its AP; a game may say otherwise). */
+function badge(n) {
+  return game.mod.cardBadge ? game.mod.cardBadge(game.data, n) : `${game.data.cardsByNumber[n].ap} AP`;
 }
 
 function renderHand(s) {
@@ -198,19 +208,21 @@ function renderHand(s) {
     const items = groups.card.get(n) || [];
     const b = el("button", { type: "button", class: `hand-card side-${c.side}${items.length ? " legal" : ""}`, "data-card": n,
       "aria-haspopup": items.length ? "dialog" : null, "aria-expanded": items.length ? "false" : null,
-      "aria-label": `${c.number}${c.deck} ${c.name}, ${c.ap} AP${items.length ? ": choose how to play it" : ""}` },
-    el("span", { class: "hc-no" }, `${c.number}${c.deck}`), el("span", { class: "hc-ap" }, `${c.ap} AP`),
+      "aria-label": `${game.mod.cardTitle(game.data, n)}, ${badge(n)}${items.length ? ": choose how to play it" : ""}` },
+    el("span", { class: "hc-no" }, `${c.number}${c.deck}`), el("span", { class: "hc-ap" }, badge(n)),
     el("span", { class: "hc-name" }, c.name));
     b.addEventListener("click", () => {
-      if (items.length) openMenu(b, `${c.number}${c.deck} ${c.name}`, cardUses(n, items), phone.matches ? game.mod.cardFace(game.data, n) : null);
+      if (items.length) openMenu(b, game.mod.cardTitle(game.data, n), cardUses(n, items), phone.matches ? game.mod.cardFace(game.data, n) : null);
     });
     return b;
   });
   $("hand").replaceChildren(...(hand.length ? hand : [el("p", { class: "muted" }, "No cards in hand.")]));
   $("hand-toggle").textContent = `Hand (${s.hand.length})${groups.card.size ? " · choose a card" : ""}`;
   $("hand-toggle").classList.toggle("attention", groups.card.size > 0);
-  const piles = Object.entries(s.view.discards).map(([deck, list]) => el("div", { class: "pile" },
-    el("strong", {}, `Deck ${deck} (${list.length}): `), ...(list.length ? list.flatMap((n, k) => [k ? ", " : "", cardLink(n)]) : ["empty"])));
+  const entries = game.mod.discardPiles ? game.mod.discardPiles(s.view)
+    : Object.entries(s.view.discards || {}).map(([deck, list]) => [`Deck ${deck}`, list]);
+  const piles = entries.map(([title, list]) => el("div", { class: "pile" },
+    el("strong", {}, `${title} (${list.length}): `), ...(list.length ? list.flatMap((n, k) => [k ? ", " : "", cardLink(n)]) : ["empty"])));
   $("discard-list").replaceChildren(...piles);
 }
 
@@ -253,7 +265,7 @@ function render() {
   renderSide(s);
   const mine = s.legal.length > 0;
   document.body.classList.toggle("my-turn", mine);
-  document.title = `${mine ? "● Your turn · " : ""}${seatName(s.seat)} · Freedom! · muster`;
+  document.title = `${mine ? "● Your turn · " : ""}${seatName(s.seat)} · ${game.data.title.split(":")[0]} · muster`;
   if (mine && !wasMyTurn) yourTurn();
   wasMyTurn = mine;
 }

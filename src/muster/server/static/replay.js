@@ -60,7 +60,7 @@ async function show(n) {
     $("step").textContent = `step ${step} / ${total}`;
     await draw(frame, frame.log, frame.last_action ? { actions: [{ seat: null, action: frame.last_action }], changes: {} } : null);
     const who = frame.seat ? `${SEAT_NAME[frame.seat]}'s view` : "spectator view";
-    $("status").textContent = `Game ${gameId} · ${who} · Round ${frame.round} · ${frame.phase}`;
+    $("status").textContent = `Game ${gameId} · ${who}${frame.round ? ` · Round ${frame.round}` : ""} · ${frame.phase}`;
     $("outcome").textContent = frame.outcome ? `${SEAT_NAME[frame.outcome.winner] || "Nobody"} wins: ${frame.outcome.detail}`
       : frame.active_seat ? `${SEAT_NAME[frame.active_seat]} to decide` : "";
     $("last-line").textContent = frame.log.length ? `Last: ${game.mod.polish(frame.log[frame.log.length - 1])}` : "";
@@ -125,7 +125,7 @@ function watchLive() {
     if (m.type !== "state") return;
     lines = lines.slice(0, m.log_from).concat(m.log);
     draw(m, lines, m.last).catch((err) => showError(err.message));
-    $("status").textContent = `Game ${gameId} · live: the bots are playing · Round ${m.round} · ${m.phase}`;
+    $("status").textContent = `Game ${gameId} · live: the bots are playing${m.round ? ` · Round ${m.round}` : ""} · ${m.phase}`;
     $("step").textContent = `step ${m.step}`;
     $("outcome").textContent = m.active_seat ? `${SEAT_NAME[m.active_seat]} to decide` : "";
     $("last-line").textContent = "";

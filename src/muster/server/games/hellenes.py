@@ -1,0 +1,227 @@
+"""The web adapter of Hellenes: map geometry, the block roster, card faces, hints and battle odds.
+
+The battle odds before an engagement are the terminal's (:func:`muster.games.hellenes.odds.engage_estimate`),
+computed from the seat's own view only, so the browser and the terminal offer the same numbers and
+neither can leak a hidden block.
+"""
+
+from __future__ import annotations
+
+import logging
+from functools import cache
+from typing import Any
+
+from muster.core import Action
+from muster.games.hellenes.datafiles import blocks, cards, design, game_map
+
+log = logging.getLogger("muster.server")
+
+SEATS = {"athens": {"name": "Athens", "colour": "blue", "people": "the Delian League"},
+         "sparta": {"name": "Sparta", "colour": "red", "people": "the Peloponnesian League"}}
+
+# One line per verb, in our words (the engine's label already names the block or area).
+VERB_HINT = {
+    "card": "Commit this card face down; the side with fewer Actions goes first (an Event counts 0).",
+    "move": "Group Move: every block of this area may go, each to its own destination.",
+    "muster": "Muster: blocks from several areas march to this one.",
+    "build": "Build: +1 CV to this block (it must be in a friendly City or at home).",
+    "recruit": "Recruit: draw 3 blocks from your pool, place 1 of them.",
+    "garrison": "Leave a garrison in the City here.",
+    "pillage": "Pillage: the enemy area loses Prestige value for its owner.",
+    "assault": "Storm the walls: the defenders fire with Double Defense.",
+    "skip": "Keep the Siege going without assaulting.",
+    "end": "End your Action phase; unused Actions are lost.",
+    "stay": "This block stays where it is.",
+    "done": "Done choosing blocks.",
+    "fortify": "Withdraw into the City: a Siege begins and no battle is fought now.",
+    "fight": "Fight another round of the battle.",
+    "retreat": "Leave the battle; retreating blocks may suffer attrition.",
+    "supply": "Winter supply: this block escapes winter attrition.",
+    "board": "Board a fleet to cross the sea.",
+    "place": "Place the recruited block here.",
+    "forced": "Forced march: one area further, but a roll decides and a failure costs CV.",
+}
+
+# One line on each kind of decision (the stack's top frame), in our words.
+DECISION_HELP = {
+    "ny_card": "New Year: play a card for its Event, or sacrifice it.",
+    "commit": "Both sides commit a card face down; fewer Actions act first (an Event counts 0, Sparta wins ties).",
+    "actions": "Spend an Action: move a Group, Muster, Build, Recruit, garrison, Pillage or (in Winter) supply.",
+    "group": "Each block of the Group goes to its own destination; entering enemy blocks Engages them "
+             "(the battle odds show on each such choice).",
+    "free_move": "Move this block; entering enemy blocks Engages them.",
+    "muster": "Choose the blocks that march to the mustering City.",
+    "recruit": "Place the block drawn from your pool.",
+    "fortify": "Withdraw into the City (a Siege begins) or fight in the open.",
+    "battle_retreat": "Fight another round (A, B, C fire in turn, defender first) or retreat.",
+    "siege_choice": "Assault the besieged City (defenders count double) or keep the Siege.",
+    "ev_city": "Choose the City the Event takes.",
+}
+
+
+def _season(view: dict[str, Any]) -> str:
+    season = int(view.get("season", -1))
+    return "New Year" if season < 0 else str(design()["seasons"][season])
+
+
+@cache
+def _static() -> dict[str, Any]:
+    g = game_map()
+    lons = [xy[0] for xy in g.xy.values()]
+    lats = [xy[1] for xy in g.xy.values()]
+    spaces = []
+    for area in (*g.land, *g.seas):
+        city = g.cities.get(area)
+        lon, lat = g.xy[area]
+        spaces.append({
+            "id": area, "name": g.names[area], "kind": "sea" if g.is_sea(area) else "land",
+            "xy": [round(lon, 3), round(lat, 3)], "region": g.regions.get(area) if hasattr(g, "regions") else None,
+            "city": {"name": city.name, "value": city.value, "port": city.port} if city else None,
+            "land_adj": sorted(g.land_adj.get(area, ())), "coasts": sorted(g.coasts.get(area, ())),
+            "sea_adj": sorted(g.sea_adj.get(area, ())),
+            "hazardous": sorted(n for n in g.sea_adj.get(area, ()) if (area, n) in g.hazardous),
+        })
+    roster = {bid: {"name": d.name, "side": d.side, "letter": d.letter, "fire": d.fire, "max_cv": d.max_cv,
+                    "kind": d.kind} for bid, d in blocks().items()}
+    deck = [{"number": c.number, "deck": "", "name": c.name, "ap": c.actions, "side": c.side, "text": c.text,
+             "event": bool(c.event)} for c in sorted(cards().values(), key=lambda c: c.number)]
+    return {
+        "game": "hellenes", "title": "Hellenes: Campaigns of the Peloponnesian War", "seats": SEATS,
+        "spaces": spaces, "areas": [], "cards": deck, "blocks": roster,
+        "bounds": {"lon": [min(lons), max(lons)], "lat": [min(lats), max(lats)]},
+        "seasons": list(design()["seasons"]), "prestige_limit": design()["prestige"]["limit"],
+        "prestige_to_win": design()["prestige"]["lead_to_win"],
+    }
+
+
+def _mover(view: dict[str, Any], seat: str) -> str | None:
+    """The own block a group move or free move is moving now (its id), if any."""
+    stack = view.get("stack") or []
+    top = stack[-1] if stack else {}
+    if top.get("kind") not in ("group", "free_move") or top.get("seat", seat) != seat:
+        return None
+    token = top.get("cur") if top.get("kind") == "group" else top.get("token")
+    return next((b for b, u in view.get("units", {}).items() if u["token"] == token), None)
+
+
+def _enemy_in(view: dict[str, Any], area: str) -> int:
+    return sum(1 for e in view.get("enemy", []) if e["area"] == area)
+
+
+EXACT_BLOCKS, EXACT_STEPS, TRIALS, SAMPLES = 3, 7, 300, 4
+"""The web answers every state message at once, so its odds stay cheap: exact for small battles (at most
+this many blocks and steps), else Monte Carlo with this many trials, over this many drawings of the hidden
+blocks. The terminal's :func:`~muster.games.hellenes.odds.engage_estimate` is exact up to larger battles."""
+
+
+def _quick_estimate(view: dict[str, Any], seat: str, mover: str, area: str) -> Any:
+    """The odds of ``mover`` (and the seat's blocks already in ``area``) engaging there, from the view only:
+    the hidden blocks drawn by ``determinize`` (public facts only), the battle computed per drawing."""
+    from muster.games.hellenes.game import HellenesRules
+    from muster.games.hellenes.odds import SideOdds, _fighter, battle_odds, monte_carlo
+    from muster.games.hellenes.rules.common import field, other
+
+    rules = HellenesRules()
+    total = [0.0] * 5
+    for k in range(SAMPLES):
+        s = rules.determinize(view, seat, 7919 * k + 1)
+        f = {"area": area, "militia": 0}
+        mine = sorted({mover, *field(s, area, seat)})
+        att = [_fighter(s, f, b) for b in mine if s.units[b]["area"] is not None]
+        dfn = [_fighter(s, f, b) for b in field(s, area, other(seat))]
+        small = len(att) + len(dfn) <= EXACT_BLOCKS and sum(x[2] for x in att + dfn) <= EXACT_STEPS
+        r = battle_odds(att, dfn) if small else monte_carlo(att, dfn, trials=TRIALS, seed=k)
+        for i, x in enumerate((r.att_win, r.def_win, r.draw, r.att_loss, r.def_loss)):
+            total[i] += x / SAMPLES
+    return SideOdds(*total)
+
+
+class HellenesAdapter:
+    """Hellenes' answers to :class:`muster.server.games.WebAdapter`."""
+
+    def __init__(self) -> None:
+        self._odds: dict[tuple[int, str, str, str], Any] = {}
+
+    def static_data(self) -> dict[str, Any]:
+        """Areas (land and sea, with Cities and neighbours), the block roster, card faces, the tracks."""
+        return _static()
+
+    def phase(self, view: dict[str, Any]) -> str:
+        """Season and year ("Early Summer 430 BC")."""
+        if view.get("result"):
+            return "Game over"
+        return f"{_season(view)} {view.get('year')} BC"
+
+    def odds(self, view: dict[str, Any], seat: str, area: str) -> Any:
+        """The battle odds if the moving block engages in ``area`` (from the seat's view only), or None."""
+        mover = _mover(view, seat)
+        if mover is None or not _enemy_in(view, area):
+            return None
+        key = (int(view.get("step", 0)), seat, mover, area)
+        if key not in self._odds:
+            if len(self._odds) > 256:
+                self._odds.clear()
+            # the server takes the log out of a view before asking for hints; determinize needs the key
+            full = view if "log" in view else {**view, "log": []}
+            try:
+                self._odds[key] = _quick_estimate(full, seat, mover, area)
+            except Exception:  # odds are advice: a failure must never block the game
+                log.exception("battle odds failed for %s engaging in %s", seat, area)
+                self._odds[key] = None
+        return self._odds[key]
+
+    def hint(self, view: dict[str, Any], action: Action, seat: str | None) -> str:
+        """What the choice does; before an engagement, the battle odds estimated from what the seat knows."""
+        if seat and action.verb in ("to", "forced") and isinstance(action.arg, str):
+            p = self.odds(view, seat, action.arg)
+            if p is not None:
+                return (f"Engage: win {p.win:.0%}, lose {p.lose:.0%}; expected losses {p.my_loss:.1f} CV to "
+                        f"{p.enemy_loss:.1f} (estimated from what you can see)")
+        return VERB_HINT.get(action.verb, "")
+
+    def decision_help(self, view: dict[str, Any]) -> str:
+        """One line on the decision on top of the stack."""
+        stack = view.get("stack") or []
+        return DECISION_HELP.get(stack[-1].get("kind", "") if stack else "", "")
+
+    def warning(self, view: dict[str, Any], action: Action, seat: str | None, legal: list[Action]) -> str:
+        """Ask twice before engaging (the battle odds in words), or ending the Action phase with Actions left."""
+        if seat and action.verb in ("to", "forced") and isinstance(action.arg, str) and len(legal) > 1:
+            p = self.odds(view, seat, action.arg)
+            if p is not None:  # every engagement shows its odds before the click is final
+                return (f"Battle odds from what you can see: win {p.win:.0%}, lose {p.lose:.0%}, expected losses "
+                        f"{p.my_loss:.1f} CV to {p.enemy_loss:.1f}. {'Engage anyway' if p.win < 0.5 else 'Engage'}?")
+        if action.verb == "end" and len(legal) > 1 and int(view.get("actions_left", 0)) > 0:
+            left = int(view["actions_left"])
+            return f"You still have {left} Action{'s' if left > 1 else ''}; ending loses them. End anyway?"
+        return ""
+
+    def board_facts(self, view: dict[str, Any]) -> dict[str, dict[str, int]]:
+        """Blocks of each side per area, Sieges and control (all public)."""
+        facts: dict[str, dict[str, int]] = {}
+        for bid, u in view.get("units", {}).items():
+            if u.get("area"):
+                side = str(blocks()[bid].side)
+                facts.setdefault(u["area"], {})[side] = facts.get(u["area"], {}).get(side, 0) + 1
+        for e in view.get("enemy", []):
+            facts.setdefault(e["area"], {})[e["side"]] = facts.get(e["area"], {}).get(e["side"], 0) + 1
+        for area in view.get("sieges", {}):
+            facts.setdefault(area, {})["siege"] = 1
+        for area, holder in view.get("control", {}).items():
+            facts.setdefault(area, {})["athens_city" if holder == "athens" else "sparta_city"] = 1
+        return facts
+
+    def card_played(self, action: Action) -> int | None:
+        """None: cards are committed face down, and the log says when they are revealed."""
+        return None
+
+    def public_action(self, action: Action) -> list[Any]:
+        """The action as the other seat may see it: a committed card, a block's identity (moved, built,
+        recruited, supplied) stay hidden; areas and plain choices are public."""
+        arg = action.arg
+        if action.verb == "card" or (isinstance(arg, str) and (arg in blocks() or "@" in arg)):
+            return [action.verb, None]
+        return [action.verb, arg]
+
+
+ADAPTER = HellenesAdapter()
