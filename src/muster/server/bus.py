@@ -149,7 +149,7 @@ class PostgresBus(Bus):
         self._thread: threading.Thread | None = None
 
     def in_transaction(self) -> bool:
-        """Changes are announced by the database writer (see :meth:`notifications`)."""
+        """Changes are announced by the database writer (see :meth:`notification`)."""
         return True
 
     def notification(self, game_id: str, version: int, kind: str, detail: Any, bot_turn: bool) -> tuple[str, str]:

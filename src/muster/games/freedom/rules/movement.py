@@ -38,7 +38,8 @@ _CAMP = board().camp
 
 
 def _room(s: State, b: int, kind: str) -> bool:
-    """:func:`imperial_room` for a mainland space (the City Center is never a step), inlined for speed."""
+    """:func:`muster.games.freedom.rules.common.imperial_room` for a mainland space (the City Center is never
+    a step), inlined for speed."""
     exp, ally = s.exp, s.ally
     if s.ins[b] or exp[b] + ally[b] >= _LIMIT[b]:
         return False
