@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -13,17 +14,19 @@ from pydantic import BaseModel, Field, ValidationError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
 from muster.ai.levels import DEFAULT_LEVEL, LEVELS, level, level_name
 from muster.core import get_rules
+from muster.i18n import json_catalog
 from muster.server.db import make_engine, migrate
-from muster.server.games import adapter
+from muster.server.games import static_data
 from muster.server.guard import MAX_BODY, Guard, Limits, load_json
 from muster.server.hub import ApiError, Connection, Hub, LiveGame, hash_token, with_log
+from muster.server.lang import remember, request_lang
 from muster.server.names import MAX_NAME, load_names, set_name
 from muster.server.replay import Replays
 from muster.server.store import Store
@@ -123,15 +126,25 @@ async def meta(request: Request) -> Response:
 
 @api
 async def cards(request: Request) -> Response:
-    """Every card's printed face (public knowledge)."""
-    return JSONResponse(adapter("freedom").static_data()["cards"])
+    """Every card's printed face (public knowledge), in ``?lang=`` or the browser's language."""
+    return JSONResponse(static_data("freedom", request_lang(request))["cards"])
+
+
+@api
+async def i18n_catalog(request: Request) -> Response:
+    """The browser's message catalog of one language (the same source as the server's)."""
+    try:
+        data = json_catalog(request.path_params["lang"])
+    except ValueError as exc:
+        raise ApiError(404, "not_found", str(exc)) from exc
+    return JSONResponse(data, headers={"Cache-Control": "public, max-age=300"})
 
 
 @api
 async def game_data(request: Request) -> Response:
     """A game's public static data for its board module: spaces, areas, cards, track ranges."""
     try:
-        data = adapter(request.path_params["game"]).static_data()
+        data = static_data(request.path_params["game"], request_lang(request))
     except KeyError as exc:
         raise ApiError(404, "not_found", "unknown game") from exc
     return JSONResponse(data, headers={"Cache-Control": "public, max-age=3600"})
@@ -181,7 +194,7 @@ async def seat_state(request: Request) -> Response:
     hub = hub_of(request)
     live, seat = await hub.by_token(request.path_params["token"])
     await to_thread.run_sync(load_names, hub.store.engine, live.id)
-    return JSONResponse(seat_payload(live.game, live.id, live.version, seat, live.seats))
+    return JSONResponse(seat_payload(live.game, live.id, live.version, seat, live.seats, request_lang(request)))
 
 
 @api
@@ -296,9 +309,10 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     await ws.accept()
     await to_thread.run_sync(load_names, hub.store.engine, live.id)
     conn = Connection(seat, ws.send_json)
+    conn.lang = request_lang(ws)
     live.conns.add(conn)
     try:
-        await conn.send(with_log(seat_payload(live.game, live.id, live.version, seat, live.seats), conn))
+        await conn.send(with_log(seat_payload(live.game, live.id, live.version, seat, live.seats, conn.lang), conn))
         while True:
             text = await ws.receive_text()
             await _ws_message(hub, live, seat, conn, text)
@@ -320,9 +334,10 @@ async def watch_endpoint(ws: WebSocket) -> None:
         return
     await ws.accept()
     conn = Connection(None, ws.send_json)
+    conn.lang = request_lang(ws)
     live.conns.add(conn)
     try:
-        await conn.send(with_log(seat_payload(live.game, live.id, live.version, None, live.seats), conn))
+        await conn.send(with_log(seat_payload(live.game, live.id, live.version, None, live.seats, conn.lang), conn))
         while True:
             await ws.receive_text()  # spectators only listen; anything they send is ignored
     except (WebSocketDisconnect, WebSocketDisconnected):
@@ -346,7 +361,7 @@ async def _ws_message(hub: Hub, live: LiveGame, seat: str, conn: Connection, tex
             version = await hub.undo(live, seat, msg.get("version"))
         elif kind == "sync":
             conn.log_sent = 0
-            await conn.send(with_log(seat_payload(live.game, live.id, live.version, seat, live.seats), conn))
+            await conn.send(with_log(seat_payload(live.game, live.id, live.version, seat, live.seats, conn.lang), conn))
             return
         else:
             raise ApiError(400, "malformed", f"unknown message type {kind!r} (use action, undo or sync)")
@@ -355,11 +370,20 @@ async def _ws_message(hub: Hub, live: LiveGame, seat: str, conn: Connection, tex
         await conn.send({**exc.to_json(), "id": msg_id})
 
 
+@functools.cache
+def page_text(name: str) -> str:
+    """A static page's HTML (read once)."""
+    return (STATIC / name).read_text("utf-8")
+
+
 def page(name: str) -> Any:
     """An endpoint serving one of the static HTML pages."""
     async def endpoint(request: Request) -> Response:
-        """Serve the page (never cached, so an upgrade shows at once)."""
-        return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
+        """Serve the page in the reader's language (never cached, so an upgrade shows at once)."""
+        lang = request_lang(request)
+        html = page_text(name).replace('<html lang="en">', f'<html lang="{lang}">', 1)
+        response = HTMLResponse(html, headers={"Cache-Control": "no-cache", "Vary": "Accept-Language, Cookie"})
+        return remember(response, request)
     endpoint.__doc__ = f"The {name} page."
     return endpoint
 
@@ -404,6 +428,7 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None,
         Route("/favicon.ico", favicon),
         Route("/api/meta", meta),
         Route("/api/cards", cards),
+        Route("/api/i18n/{lang}", i18n_catalog),
         Route("/api/game-data/{game}", game_data),
         Route("/api/games", create_game, methods=["POST"]),
         Route("/api/my-games", my_games, methods=["POST"]),

@@ -57,6 +57,7 @@ class Connection:
         self._send = send
         self._lock = asyncio.Lock()
         self.log_sent = 0
+        self.lang = "en"  # the reader's language: the log and messages are rendered in it
 
     async def send(self, message: dict[str, Any]) -> None:
         """Send one JSON message (never interleaved with another send on this socket)."""
@@ -314,12 +315,13 @@ class Hub:
 
     async def broadcast(self, live: LiveGame) -> None:
         """Send each connection the state as its seat may see it."""
-        cache: dict[str | None, dict[str, Any]] = {}
+        cache: dict[tuple[str | None, str], dict[str, Any]] = {}
         for conn in list(live.conns):
-            if conn.seat not in cache:
-                cache[conn.seat] = seat_payload(live.game, live.id, live.version, conn.seat, live.seats)
+            key = (conn.seat, conn.lang)
+            if key not in cache:
+                cache[key] = seat_payload(live.game, live.id, live.version, conn.seat, live.seats, conn.lang)
             try:
-                await conn.send(with_log(cache[conn.seat], conn))
+                await conn.send(with_log(cache[key], conn))
             except Exception:  # a socket that died mid-send: forget it, the client reconnects
                 live.conns.discard(conn)
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from muster.ai.levels import level_name
 from muster.core import Game
+from muster.i18n import Translator, translator
 from muster.server.games import adapter
 from muster.server.store import SeatInfo
 
@@ -101,13 +102,22 @@ def players(seats: dict[str, SeatInfo], names: dict[str, str] | None = None) -> 
     return out
 
 
+def seat_name(tr: Translator, seat: str | None) -> str:
+    """A seat's name in the translator's language (the English name for a seat the catalog does not know)."""
+    key = f"side:{seat}"
+    text = tr.gettext(key)
+    return SEAT_NAME.get(seat or "", seat or "") if text == key else text
+
+
 def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
-                 seats: dict[str, SeatInfo]) -> dict[str, Any]:
-    """The full state message for ``seat`` (None: spectator); its ``log`` holds every line."""
+                 seats: dict[str, SeatInfo], lang: str = "en") -> dict[str, Any]:
+    """The full state message for ``seat`` (None: spectator) in ``lang``; its ``log`` holds every line."""
     from muster.server.names import cached_names
 
+    tr = translator(lang)
     view = game.view(seat)
-    lines: list[str] = list(view.pop("log", []))
+    view.pop("log", None)
+    lines: list[str] = game.log(lang)
     ad = adapter(game.rules.info.name)
     active = game.active_seat
     mine = seat is not None and active == seat and seats[seat].kind == "human"
@@ -115,10 +125,12 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
     if outcome:
         winner = f"{SEAT_NAME.get(outcome.winner, outcome.winner)} wins" if outcome.winner else "A draw"
         prompt = f"Game over. {winner}: {outcome.detail or outcome.reason}"
+        if lang != "en" and lines:  # the log's last line says who won and why, in the reader's language
+            prompt = lines[-1]
     elif mine:
         prompt = game.prompt
     else:
-        prompt = f"Waiting for the {SEAT_NAME.get(active or '', active)} player."
+        prompt = tr.fmt("Waiting for the {side} player.", side=seat_name(tr, active))
     legal: list[dict[str, Any]] = []
     if mine:
         labelled = game.labelled_actions()
@@ -133,6 +145,7 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
     hand = view["hands"][seat] if seat else []
     return {
         "type": "state",
+        "lang": lang,
         "game": game.rules.info.name,
         "game_id": game_id,
         "seat": seat,

@@ -53,3 +53,11 @@ def adapter(game: str) -> WebAdapter:
 
         return freedom.ADAPTER
     raise KeyError(f"no web adapter for game {game!r}")
+
+
+def static_data(game: str, lang: str = "en") -> dict[str, Any]:
+    """A game's static data in ``lang`` when its adapter has ``static_data_for(lang)``, else as it is."""
+    ad = adapter(game)
+    localised = getattr(ad, "static_data_for", None)
+    result: dict[str, Any] = localised(lang) if localised is not None else ad.static_data()
+    return result

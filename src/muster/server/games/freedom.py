@@ -12,6 +12,9 @@ from typing import Any
 from muster.core import Action
 from muster.games.freedom.board import board
 from muster.games.freedom.datafiles import areas_file, cards_file, design
+from muster.games.freedom.texts import card_face
+from muster.games.freedom.texts import names as freedom_names
+from muster.i18n import check_lang, translator
 from muster.tui import texts
 
 # Wall sections west to east, named after the bastions of the land wall of 1825-26 (sources in
@@ -32,38 +35,44 @@ PHASE_OF_FRAME = {
 }
 
 
-def _label(i: int) -> str:
+def _label(i: int, lang: str = "en") -> str:
     """A space's name for players: the bastion for a Wall section, else the board's own name."""
     b = board()
     sid = b.ids[i]
+    tr = translator(lang)
     if sid in BASTIONS:
-        kind = "fort" if b.fort[i] else "curtain"
-        return f"Bastion {BASTIONS[sid]} ({kind}, Wall {sid[1:]})"
-    return str(b.names[i])
+        kind = tr.gettext("fort") if b.fort[i] else tr.gettext("curtain")
+        return tr.fmt("Bastion {name} ({kind}, Wall {n})", name=BASTIONS[sid], kind=kind, n=sid[1:])
+    return freedom_names(lang).space(i)
 
 
 @cache
-def _static() -> dict[str, Any]:
+def _static(lang: str = "en") -> dict[str, Any]:
     b = board()
+    tr = translator(lang)
+    names = freedom_names(lang)
     spaces = []
     for i, sid in enumerate(b.ids):
         spaces.append({
-            "id": sid, "name": _label(i), "short": BASTIONS.get(sid, b.names[i]), "kind": b.kind[i],
+            "id": sid, "name": _label(i, lang), "short": BASTIONS.get(sid, names.space(i)), "kind": b.kind[i],
             "xy": list(b.xy[i]), "row": b.row[i] if b.row[i] else None, "col": b.col[i] if b.col[i] else None,
             "fort": bool(b.fort[i]), "limit": b.limit[i], "lagoon": bool(b.lagoon[i]), "thick": b.thick[i] >= 0,
-            "log_name": b.names[i],
+            "log_name": names.space(i),
             "adjacent": [b.ids[j] for j in b.adj[i]],
         })
     tracks = design()["tracks"]
-    areas = [{"id": a.id, "name": a.name,
+    areas = [{"id": a.id, "name": names.area(i),
               "rewards": {side: r.model_dump(exclude_defaults=True) for side, r in a.rewards.items()}}
-             for a in areas_file().areas]
-    cards = [{"number": c.number, "deck": c.deck, "name": c.name, "ap": c.ap, "side": c.side, "text": c.text,
-              "event": c.effect is not None} for c in cards_file().cards]
+             for i, a in enumerate(areas_file().areas)]
+    cards = [{"number": c.number, "deck": c.deck, "name": card_face(c.number, lang)["name"], "ap": c.ap,
+              "side": c.side, "text": card_face(c.number, lang)["text"], "event": c.effect is not None}
+             for c in cards_file().cards]
     return {
-        "game": "freedom", "title": "Freedom! Messolonghi 1825–1826",
-        "seats": {"imperial": {"name": "Imperial", "colour": "red", "people": "Ottoman besiegers"},
-                  "insurgent": {"name": "Insurgent", "colour": "blue", "people": "Greek defenders"}},
+        "game": "freedom", "title": "Freedom! Messolonghi 1825–1826", "lang": lang,
+        "seats": {"imperial": {"name": tr.gettext("side:imperial"), "colour": "red",
+                               "people": tr.gettext("Ottoman besiegers")},
+                  "insurgent": {"name": tr.gettext("side:insurgent"), "colour": "blue",
+                                "people": tr.gettext("Greek defenders")}},
         "spaces": spaces, "areas": areas, "cards": cards, "support_limit": areas_file().support_limit,
         "tracks": {name: list(bounds) for name, bounds in tracks.items()},
         "rounds": design()["rounds"], "period_b_from_round": design()["period_b_from_round"],
@@ -77,6 +86,10 @@ class FreedomAdapter:
     def static_data(self) -> dict[str, Any]:
         """Board spaces (with bastion names and neighbours), area tiles, card faces, track ranges."""
         return _static()
+
+    def static_data_for(self, lang: str) -> dict[str, Any]:
+        """The static data with names and card faces in ``lang``."""
+        return _static(check_lang(lang))
 
     def phase(self, view: dict[str, Any]) -> str:
         """The phase of the current decision, as the terminal names it."""
