@@ -13,6 +13,7 @@ from muster.ai.base import Bot, BotSpecError
 from muster.cli.engine_commands import load_error, read_save_file
 from muster.core import CorruptStateError, Game, get_rules
 from muster.games.freedom.constants import IMPERIAL, INSURGENT
+from muster.i18n import check_lang, from_environment
 
 HUMAN = "human"
 BOT_SEED_OFFSET = {IMPERIAL: 1, INSURGENT: 2}
@@ -36,10 +37,16 @@ def play(
     load: Path | None = typer.Option(None, help="Continue a game saved with 'save FILE'."),
     compact: bool = typer.Option(False, "--compact", help="A shorter screen for small terminals (the hand without "
                                  "card texts, fewer log and grid lines); 'full' and 'compact' switch during play."),
+    lang: str | None = typer.Option(None, "--lang", help="Language: en or pl (default: from LANG)."),
 ) -> None:
     """Play Freedom! in the terminal: two people at one screen, or against bots."""
     console = Console()
     rules = get_rules("freedom")
+    try:
+        language = check_lang(lang) if lang else from_environment()
+    except ValueError as exc:
+        console.print(f"[red]{escape(str(exc))}[/red]")
+        raise typer.Exit(2) from exc
     if ruleset not in rules.info.options["ruleset"]:
         console.print(f"[red]Unknown ruleset {ruleset!r}: use 2nd or 1st.[/red]")
         raise typer.Exit(2)
@@ -55,7 +62,7 @@ def play(
         raise typer.Exit(2) from exc
     from muster.tui.session import Session  # the session pulls in rich layouts only when playing
 
-    raise typer.Exit(Session(game, players, console, compact=compact).run())
+    raise typer.Exit(Session(game, players, console, compact=compact, lang=language).run())
 
 
 def register(app: typer.Typer) -> None:

@@ -83,15 +83,18 @@ class Session:
         console: Console,
         read: Callable[[str], str] | None = None,
         compact: bool = False,
+        lang: str = "en",
     ) -> None:
         self.game = game
+        self.lang = lang
+        """The language of the log and of the words the session prints (``muster play --lang``)."""
         self.compact = compact
         """Draw the short screen (see :func:`muster.tui.render.screen`); 'compact'/'full' switch it."""
         self.players = players
         self.console = console
         self.read = read or console.input
         self.message: RenderableType | None = None
-        self.seen: dict[str, int] = {seat: len(game.log()) for seat in SEATS}
+        self.seen: dict[str, int] = {seat: len(game.log(lang)) for seat in SEATS}
         self.facing: str | None = None
         """The person currently in front of the screen (hot-seat)."""
         self.bot_busy = False
@@ -159,7 +162,7 @@ class Session:
     # --- screens ----------------------------------------------------------------------------
     def draw(self, seat: str) -> None:
         """Clear the terminal and show everything ``seat`` needs for the current decision."""
-        log = self.game.log()
+        log = self.game.log(self.lang)
         new = max(0, len(log) - self.seen[seat])
         shown = min(max(LOG_LINES, new), MAX_NEW_LINES)
         self.console.clear()
@@ -194,7 +197,7 @@ class Session:
 
     def print_new_log(self) -> None:
         """Bots only: print the log lines written since the last call (a watchable game)."""
-        log = self.game.log()
+        log = self.game.log(self.lang)
         start = self.seen[SEATS[0]]
         for line in log[start:]:
             self.console.print(line, highlight=False)
@@ -245,7 +248,7 @@ class Session:
         except GameError as exc:  # cannot happen for a listed action; reported rather than hidden
             self.message = Text(f"That move was refused: {exc}", style="red")
             return
-        self.seen[seat] = len(self.game.log())
+        self.seen[seat] = len(self.game.log(self.lang))
 
     def undo(self, seat: str) -> None:
         """Go back to the start of this turn, if the engine allows it."""
@@ -257,7 +260,7 @@ class Session:
             )
             return
         self.game.undo(seat)
-        self.seen[seat] = min(self.seen[seat], len(self.game.log()))
+        self.seen[seat] = min(self.seen[seat], len(self.game.log(self.lang)))
         self.message = Text("Back to the start of your turn.", style="green")
 
     def save(self, path: str) -> None:
@@ -280,7 +283,7 @@ class Session:
         if arg and not (arg.isdecimal() and len(arg) <= 9):
             self.message = Text("Use 'log' or 'log N' with N a number of lines.", style="yellow")
             return
-        lines = self.game.log()[-(int(arg) if arg else 40) :] if arg != "0" else []
+        lines = self.game.log(self.lang)[-(int(arg) if arg else 40) :] if arg != "0" else []
         self.message = Text("\n".join(lines) if lines else "(no log lines)", style="white")
 
     def offer_save(self, why: str) -> None:
@@ -331,7 +334,7 @@ class Session:
         self.console.print(board_panel(view))
         self.console.print(tracks_panel(view))
         if self.humans:  # a watched game has printed its whole log already
-            for line in self.game.log()[-LOG_LINES:]:
+            for line in self.game.log(self.lang)[-LOG_LINES:]:
                 self.console.print(line, highlight=False)
         winner = SEAT_NAME.get(outcome.winner or "", "Nobody")
         self.console.print(
