@@ -92,6 +92,7 @@ def open_seat(page: Page, base: str, token: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="docs/screenshots", type=Path)
+    parser.add_argument("--only-polish", action="store_true", help="Take only the Polish pictures (pl-*.png).")
     args = parser.parse_args()
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
@@ -108,7 +109,9 @@ def main() -> None:
                     break
             except httpx.HTTPError:
                 time.sleep(0.1)
-        shots(base, out)
+        if not args.only_polish:
+            shots(base, out)
+        polish_shots(base, out)
     finally:
         server.terminate()
         server.wait(10)
@@ -231,6 +234,37 @@ def shots(base: str, out: Path) -> None:
         phone.tap("#hand .hand-card.legal >> nth=0")
         phone.wait_for_selector("#card-menu .menu-item")
         shot(phone, out, "mobile-card-menu.png")
+        browser.close()
+
+
+def polish_shots(base: str, out: Path) -> None:
+    """The Polish pictures (issue 17): a browser whose language is Polish, on a desktop and a phone."""
+    api = httpx.Client(base_url=base, timeout=30)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        page = browser.new_context(viewport=DESKTOP, locale="pl-PL").new_page()
+        page.goto(base + "/")
+        page.wait_for_selector("#level-strongest")
+        shot(page, out, "pl-lobby.png")
+        made = api.post("/api/games", json={"imperial": "human", "insurgent": "standard", "seed": 11,
+                                            "bot_delay_ms": 0, "names": {"imperial": "Kütahi"}}).json()
+        token = made["tokens"]["imperial"]
+        driver = Driver(base, token)
+        driver.until(lambda st: st["phase"] == "Action phase" and st["last"]["actions"])
+        open_seat(page, base, token)
+        shot(page, out, "pl-action-phase.png")
+        driver.until(lambda st: st["round"] >= 2 and st["phase"] == "Action phase")
+        open_seat(page, base, token)
+        shot(page, out, "pl-round-2.png")
+        shot(page, out, "pl-log.png", clip={"x": 700, "y": 0, "width": 740, "height": 900})
+        page.goto(base + "/rules/freedom?lang=pl")
+        shot(page, out, "pl-rules.png")
+        phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2,
+                                    locale="pl-PL").new_page()
+        open_seat(phone, base, token)
+        phone.tap("#hand-toggle")
+        settle(phone)
+        shot(phone, out, "pl-mobile-hand.png")
         browser.close()
 
 

@@ -212,6 +212,7 @@ ARG_KINDS: dict[str, str] = {
     "track": "term",
     **dict.fromkeys(("what", "why", "result", "state", "edition", "verdict"), "term"),
     "dice": "dice",
+    "rolled": "rolled",
 }
 
 
@@ -233,7 +234,7 @@ def _arg(key: str, value: Any, names: Names) -> Any:
     tr = names.tr
     if isinstance(value, dict) and "m" in value:
         return render(value, names)
-    if isinstance(value, list) and key != "dice":
+    if isinstance(value, list) and key not in ("dice", "rolled"):
         parts = [render(v, names) if isinstance(v, dict) else str(v) for v in value]
         return ", ".join(parts) if parts else tr.gettext("nothing")
     kind = ARG_KINDS.get(key)
@@ -247,6 +248,8 @@ def _arg(key: str, value: Any, names: Names) -> Any:
         return names.side(value)
     if kind == "term" and isinstance(value, str):
         return tr.gettext(value)
+    if kind == "rolled" and isinstance(value, list):  # "[5, 6]": the browser reads a summed roll in this form
+        return "[" + ", ".join(str(v) for v in value) + "]"
     if kind == "dice" and isinstance(value, list):
         return tr.gettext(" and ").join(tr.number(v) for v in value)
     if isinstance(value, bool):

@@ -32,7 +32,7 @@ CALLS: dict[str, tuple[int, int | None]] = {
     "ngettext": (0, 1),
     "nfmt": (0, 1),
 }
-JS_PATTERNS = (re.compile(r"""\bt\(\s*"((?:[^"\\]|\\.)+)\""""), re.compile(r'data-i18n="([^"]+)"'))
+JS_PATTERNS = (re.compile(r"""\bt\(\s*"((?:[^"\\]|\\.)+)\""""), re.compile(r'data-i18n(?:-[a-z-]+)?="([^"]+)"'))
 JS_PLURAL = re.compile(r"""\btn\(\s*"((?:[^"\\]|\\.)+)",\s*"((?:[^"\\]|\\.)+)\"""")
 
 

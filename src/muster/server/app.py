@@ -127,7 +127,7 @@ async def meta(request: Request) -> Response:
 @api
 async def cards(request: Request) -> Response:
     """Every card's printed face (public knowledge), in ``?lang=`` or the browser's language."""
-    return JSONResponse(static_data("freedom", request_lang(request))["cards"])
+    return JSONResponse(static_data("freedom", request_lang(request))["cards"], headers={"Vary": VARY_LANG})
 
 
 @api
@@ -147,7 +147,7 @@ async def game_data(request: Request) -> Response:
         data = static_data(request.path_params["game"], request_lang(request))
     except KeyError as exc:
         raise ApiError(404, "not_found", "unknown game") from exc
-    return JSONResponse(data, headers={"Cache-Control": "public, max-age=3600"})
+    return JSONResponse(data, headers={"Cache-Control": "public, max-age=3600", "Vary": VARY_LANG})
 
 
 def player_spec(seat: str, choice: str) -> str:
@@ -370,6 +370,9 @@ async def _ws_message(hub: Hub, live: LiveGame, seat: str, conn: Connection, tex
         await conn.send({**exc.to_json(), "id": msg_id})
 
 
+VARY_LANG = "Accept-Language, Cookie"  # the answer depends on the reader's language
+
+
 @functools.cache
 def page_text(name: str) -> str:
     """A static page's HTML (read once)."""
@@ -382,7 +385,7 @@ def page(name: str) -> Any:
         """Serve the page in the reader's language (never cached, so an upgrade shows at once)."""
         lang = request_lang(request)
         html = page_text(name).replace('<html lang="en">', f'<html lang="{lang}">', 1)
-        response = HTMLResponse(html, headers={"Cache-Control": "no-cache", "Vary": "Accept-Language, Cookie"})
+        response = HTMLResponse(html, headers={"Cache-Control": "no-cache", "Vary": VARY_LANG})
         return remember(response, request)
     endpoint.__doc__ = f"The {name} page."
     return endpoint

@@ -387,4 +387,5 @@ def with_log(payload: dict[str, Any], conn: Connection) -> dict[str, Any]:
     full: list[str] = payload["log"]
     start = conn.log_sent if conn.log_sent <= len(full) else 0  # after an undo the log shrank: resend it
     conn.log_sent = len(full)
-    return {**payload, "log_from": start, "log": full[start:]}
+    extra = {"log_en": payload["log_en"][start:]} if "log_en" in payload else {}
+    return {**payload, "log_from": start, "log": full[start:], **extra}

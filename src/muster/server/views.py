@@ -166,6 +166,8 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
         "seats": players(seats, cached_names(game_id)),
         "log_from": 0,
         "log": lines,
+        # a translated log keeps the English lines beside it: the board module reads its structure from them
+        **({"log_en": game.log()} if lang != "en" else {}),
     }
 
 

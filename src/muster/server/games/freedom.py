@@ -14,7 +14,7 @@ from muster.games.freedom.board import board
 from muster.games.freedom.datafiles import areas_file, cards_file, design
 from muster.games.freedom.texts import card_face
 from muster.games.freedom.texts import names as freedom_names
-from muster.i18n import check_lang, translator
+from muster.i18n import N_, check_lang, translator
 from muster.tui import texts
 
 # Wall sections west to east, named after the bastions of the land wall of 1825-26 (sources in
@@ -29,10 +29,13 @@ BASTIONS: dict[str, str] = {
 
 OPPONENT_COLOUR = texts.OPPONENT_COLOUR
 
-PHASE_OF_FRAME = {
-    "administration": "Administration", "opening": "Opening", "actions": "Action phase",
-    "cannons": "Cannon fire", "replenishment": "Replenishment",
+PHASE_OF_FRAME = {  # English ids: the browser shows them translated (t(phase)) and compares the ids
+    "administration": N_("Administration"), "opening": N_("Opening"), "actions": N_("Action phase"),
+    "cannons": N_("Cannon fire"), "replenishment": N_("Replenishment"),
 }
+GAME_OVER = N_("Game over")
+# The other headings the board module gives log groups (static/games/freedom/board.js classify), translated there
+LOG_HEADINGS = (N_("End of the round"), N_("Period B"), N_("Start"))
 
 
 def _label(i: int, lang: str = "en") -> str:
@@ -94,7 +97,7 @@ class FreedomAdapter:
     def phase(self, view: dict[str, Any]) -> str:
         """The phase of the current decision, as the terminal names it."""
         if view.get("result"):
-            return "Game over"
+            return GAME_OVER
         return PHASE_OF_FRAME[texts.current_phase(view)]
 
     def hint(self, view: dict[str, Any], action: Action, seat: str | None) -> str:

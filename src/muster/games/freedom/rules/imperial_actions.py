@@ -364,8 +364,8 @@ def plea_for_funds(s: State) -> bool:
     ok = total < p["succeeds_below"]
     log(
         s,
-        "Plea for Funds: rolls {dice} + {track} = {total}: {verdict}.",
-        dice=dice,
+        "Plea for Funds: rolls {rolled} + {track} = {total}: {verdict}.",
+        rolled=dice,
         track=track,
         total=total,
         verdict="granted" if ok else "refused",

@@ -268,12 +268,14 @@ def government(s: State, f: Frame) -> None:
     dice = roll_dice(s, g["dice"], g["die"])
     total = sum(dice) + track
     if total >= g["succeeds_at"]:
-        log(s, "Government check: rolls {dice} + {track} = {total}: help arrives!", dice=dice, track=track, total=total)
+        log(s, "Government check: rolls {rolled} + {track} = {total}: help arrives!",
+            rolled=dice, track=track, total=total)
         s.tracks[INSURGENT]["pressure"] = -1
         adjust(s, INSURGENT, "supplies", g["supplies"])
         adjust(s, INSURGENT, "morale", g["morale"])
         push(s, frame("place_insurgent", seat=INSURGENT, left=g["units"], what="unit", where="city"))
     else:
-        log(s, "Government check: rolls {dice} + {track} = {total}: no answer.", dice=dice, track=track, total=total)
+        log(s, "Government check: rolls {rolled} + {track} = {total}: no answer.",
+            rolled=dice, track=track, total=total)
         adjust(s, INSURGENT, "pressure", g["track_step"])
 
