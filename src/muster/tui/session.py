@@ -22,6 +22,7 @@ from rich.text import Text
 from muster.ai.base import Bot
 from muster.core import Game, GameError
 from muster.games.freedom.constants import SEATS
+from muster.i18n import translator
 from muster.tui.render import SEAT_NAME, SEAT_STYLE, board_panel, hand_panel, screen, tracks_panel
 from muster.tui.texts import phase_help
 
@@ -88,6 +89,7 @@ class Session:
         self.game = game
         self.lang = lang
         """The language of the log and of the words the session prints (``muster play --lang``)."""
+        self.tr = translator(lang)
         self.compact = compact
         """Draw the short screen (see :func:`muster.tui.render.screen`); 'compact'/'full' switch it."""
         self.players = players
@@ -98,6 +100,12 @@ class Session:
         self.facing: str | None = None
         """The person currently in front of the screen (hot-seat)."""
         self.bot_busy = False
+
+    def seat_name(self, seat: str) -> str:
+        """A seat's name in the session's language."""
+        key = f"side:{seat}"
+        text = self.tr.gettext(key)
+        return SEAT_NAME.get(seat, seat) if text == key else text
 
     @property
     def humans(self) -> list[str]:
@@ -135,7 +143,7 @@ class Session:
             self.hand_over(seat)
         self.facing = seat
         self.draw(seat)
-        line = self.ask(f"[{SEAT_STYLE[seat]}]{SEAT_NAME[seat]}[/] › ")
+        line = self.ask(f"[{SEAT_STYLE[seat]}]{self.seat_name(seat)}[/] › ")
         self.handle(seat, line)
 
     def bot_move(self, seat: str, bot: Bot) -> None:
@@ -336,14 +344,16 @@ class Session:
         if self.humans:  # a watched game has printed its whole log already
             for line in self.game.log(self.lang)[-LOG_LINES:]:
                 self.console.print(line, highlight=False)
-        winner = SEAT_NAME.get(outcome.winner or "", "Nobody")
+        winner = self.seat_name(outcome.winner) if outcome.winner else self.tr.gettext("Nobody")
+        # the log's last line says who won and why in the reader's language
+        detail = outcome.detail if self.lang == "en" else self.game.log(self.lang)[-1]
         self.console.print(
             Panel(
-                Text.assemble((f"GAME OVER: {winner} wins. ", "bold"), outcome.detail),
+                Text.assemble((self.tr.fmt("GAME OVER: {side} wins. ", side=winner), "bold"), detail),
                 border_style=SEAT_STYLE.get(outcome.winner or "", "bold"),
             )
         )
         if self.humans:
-            self.console.print("Type a file name to save the finished game, or just Enter to leave.")
+            self.console.print(self.tr.gettext("Type a file name to save the finished game, or just Enter to leave."))
             self.ask_save(allow_continue=False)
         return EXIT_OK
