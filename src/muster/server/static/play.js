@@ -198,8 +198,8 @@ function renderHand(s) {
     const items = groups.card.get(n) || [];
     const b = el("button", { type: "button", class: `hand-card side-${c.side}${items.length ? " legal" : ""}`, "data-card": n,
       "aria-haspopup": items.length ? "dialog" : null, "aria-expanded": items.length ? "false" : null,
-      "aria-label": `${c.number}${c.deck} ${c.name}, ${c.ap} AP${items.length ? ": choose how to play it" : ""}` },
-    el("span", { class: "hc-no" }, `${c.number}${c.deck}`), el("span", { class: "hc-ap" }, `${c.ap} AP`),
+      "aria-label": `${c.number}${c.deck} ${c.name}, ${t("{n} AP", { n: c.ap })}${items.length ? `: ${t("choose how to play it")}` : ""}` },
+    el("span", { class: "hc-no" }, `${c.number}${c.deck}`), el("span", { class: "hc-ap" }, t("{n} AP", { n: c.ap })),
     el("span", { class: "hc-name" }, c.name));
     b.addEventListener("click", () => {
       if (items.length) openMenu(b, `${c.number}${c.deck} ${c.name}`, cardUses(n, items), phone.matches ? game.mod.cardFace(game.data, n) : null);
@@ -220,7 +220,7 @@ function renderOpponent(s) {
   const lastCard = last.card;
   let how = "";
   for (const a of last.actions || []) {
-    if (a.action[1] === lastCard) how = a.action[0] === "event" ? "as its event" : a.action[0] === "ap" ? "for its AP" : "to trigger an event";
+    if (a.action[1] === lastCard) how = a.action[0] === "event" ? t("as its event") : a.action[0] === "ap" ? t("for its AP") : t("to trigger an event");
   }
   $("opponent").replaceChildren(...[
     el("p", { class: `opp-line side-${opp}` }, el("strong", {}, seatName(opp)), `: ${playerText(s.seats[opp])} · ${s.hand_counts[opp]} card${s.hand_counts[opp] === 1 ? "" : "s"} in hand`),

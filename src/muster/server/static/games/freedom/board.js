@@ -2,6 +2,7 @@
 // It draws the map from the game's public data (/api/game-data/freedom) and a seat's view, and
 // supplies the game's words: card faces, log wording, which map element an action points at.
 // The shell (play.js, replay.js) calls only the exported functions below.
+import { t } from "../../i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
 export const VIEWBOX = { x: 0, y: 0, w: 1200, h: 900 };
@@ -446,7 +447,7 @@ export function selectedSpace(view) {
 }
 
 // --- cards --------------------------------------------------------------------------------
-const SIDE_WORD = { red: "Imperial event", blue: "Insurgent event", grey: "event for either side" };
+const SIDE_WORD = { red: "Imperial event", blue: "Insurgent event", grey: "event for either side" }; // ids: t() shows them
 
 export function cardTitle(data, n) {
   const c = data.cardsByNumber[n];
@@ -463,10 +464,10 @@ export function cardFace(data, n) {
   head.innerHTML = `<span class="no"></span><span class="name"></span><span class="ap"></span>`;
   head.querySelector(".no").textContent = `${c.number}${c.deck}`;
   head.querySelector(".name").textContent = c.name;
-  head.querySelector(".ap").textContent = `${c.ap} AP`;
+  head.querySelector(".ap").textContent = t("{n} AP", { n: c.ap });
   const side = document.createElement("div");
   side.className = "card-face-side";
-  side.textContent = c.event ? SIDE_WORD[c.side] : "no event: play it for AP";
+  side.textContent = c.event ? t(SIDE_WORD[c.side]) : t("no event: play it for AP");
   const text = document.createElement("p");
   text.className = "card-face-text";
   text.textContent = c.text || "";
