@@ -14,6 +14,7 @@ def test_pages_follow_accept_language_and_remember_an_explicit_choice(server: Se
         assert '<html lang="en">' in c.get("/", headers={"Accept-Language": "de,en;q=0.3"}).text
         chosen = c.get("/rules/freedom?lang=pl")
         assert '<html lang="pl">' in chosen.text and "muster_lang=pl" in chosen.headers["set-cookie"]
+        assert "Przebieg rundy" in chosen.text and "Nacisk na rząd o pomoc" in chosen.text  # the Polish summary
         # the cookie now wins over the header
         assert '<html lang="pl">' in c.get("/", headers={"Accept-Language": "en"}).text
         assert '<html lang="en">' in c.get("/?lang=en").text

@@ -384,7 +384,9 @@ def page(name: str) -> Any:
     async def endpoint(request: Request) -> Response:
         """Serve the page in the reader's language (never cached, so an upgrade shows at once)."""
         lang = request_lang(request)
-        html = page_text(name).replace('<html lang="en">', f'<html lang="{lang}">', 1)
+        translated = name.replace(".html", f".{lang}.html")  # a page written in that language, if there is one
+        html = (page_text(translated) if (STATIC / translated).exists() else page_text(name)).replace(
+            '<html lang="en">', f'<html lang="{lang}">', 1)
         response = HTMLResponse(html, headers={"Cache-Control": "no-cache", "Vary": VARY_LANG})
         return remember(response, request)
     endpoint.__doc__ = f"The {name} page."
