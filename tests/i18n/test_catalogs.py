@@ -146,3 +146,10 @@ def test_render_entry_kinds() -> None:
     e = entry("{side} plays {card} for {n} AP.", side="imperial", card=30, n=2)
     assert render(e, pl) == "Gracz Imperium zagrywa kartę 30A „Ucieczka greckiej floty” za 2 PA."
     assert render(entry("{side.gen} Morale fell to 0.", side="insurgent"), pl) == "Morale Greków spadło do zera."
+
+
+def test_the_bot_level_words_match_the_levels() -> None:
+    from muster.ai.levels import LEVELS
+    from muster.server.app import LEVEL_WORDS
+
+    assert {w for lv in LEVELS for w in (lv.name, lv.description)} == set(LEVEL_WORDS)

@@ -21,7 +21,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDiscon
 
 from muster.ai.levels import DEFAULT_LEVEL, LEVELS, level, level_name
 from muster.core import get_rules
-from muster.i18n import json_catalog
+from muster.i18n import N_, json_catalog, translator
 from muster.server.db import make_engine, migrate
 from muster.server.games import static_data
 from muster.server.guard import MAX_BODY, Guard, Limits, load_json
@@ -31,6 +31,7 @@ from muster.server.names import MAX_NAME, load_names, set_name
 from muster.server.replay import Replays
 from muster.server.store import Store
 from muster.server.views import SEAT_NAME, seat_payload
+from muster.server.views import seat_name as seat_word
 
 M = TypeVar("M", bound=BaseModel)
 STATIC = Path(__file__).with_name("static")
@@ -114,12 +115,22 @@ def api(fn: Any) -> Any:
     return endpoint
 
 
+# The bot levels' names and descriptions (muster.ai.levels), for the lobby's t(); a test checks they match
+LEVEL_WORDS = (
+    N_("Beginner"), N_("Plays any legal move: good for learning the rules."),
+    N_("Standard"), N_("Weighs the board and plans the last card of each phase; answers at once."),
+    N_("Strongest"), N_("Looks ahead through the cards you might hold; about a second per card."),
+)
+
+
 @api
 async def meta(request: Request) -> Response:
     """What can be chosen when creating a game: seats, rulesets, bot levels (named for players)."""
     rules = get_rules("freedom")
+    tr = translator(request_lang(request))
     return JSONResponse({"game": rules.info.name, "seats": list(rules.info.seats),
-                         "seat_names": SEAT_NAME, "rulesets": list(rules.info.options["ruleset"]),
+                         "seat_names": {seat: seat_word(tr, seat) for seat in SEAT_NAME},
+                         "rulesets": list(rules.info.options["ruleset"]),
                          "levels": [{"id": lv.id, "name": lv.name, "description": lv.description} for lv in LEVELS],
                          "default_level": DEFAULT_LEVEL, "bot_delay_ms": hub_of(request).default_bot_delay_ms})
 
@@ -269,7 +280,7 @@ async def replay(request: Request) -> Response:
     async with live.lock:
         actions, version = list(live.game.actions), live.version
     # one thread builds replay frames, however many clients step at once: play never waits behind them
-    body = await to_thread.run_sync(replays.frame_json, live, version, actions, step, seat,
+    body = await to_thread.run_sync(replays.frame_json, live, version, actions, step, seat, request_lang(request),
                                     limiter=request.app.state.replay_threads)
     return Response(body, media_type="application/json")
 

@@ -22,15 +22,15 @@ async function setup(name) {
   $("zoom-fit").addEventListener("click", () => zoom.fit());
 }
 
-async function draw(frame, lines, last) {
+async function draw(frame, lines, last, english = null) {
   boardReady = boardReady || setup(frame.game || "freedom");
   await boardReady;
   const spot = (id, on) => board.highlight(id, on);
   board.update(frame.view, { targets: new Set(), selected: game.mod.selectedSpace(frame.view), last });
   $("tracks").replaceChildren(game.mod.drawTracks(game.data, frame.view));
-  renderLog($("log"), game, lines, spot);
+  renderLog($("log"), game, lines, spot, english);
   $("log").scrollTop = $("log").scrollHeight;
-  const dice = latestDice(game, lines, spot);
+  const dice = latestDice(game, lines, spot, english);
   $("dice").replaceChildren(...(dice ? [el("h2", { class: "dice-title" }, "Latest roll"), dice] : []));
 }
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
@@ -57,12 +57,13 @@ async function show(n) {
     $("slider").max = total;
     $("slider").value = step;
     $("step").textContent = `step ${step} / ${total}`;
-    await draw(frame, frame.log, frame.last_action ? { actions: [{ seat: null, action: frame.last_action }], changes: {} } : null);
+    await draw(frame, frame.log, frame.last_action ? { actions: [{ seat: null, action: frame.last_action }], changes: {} } : null,
+      frame.log_en || null);
     const who = frame.seat ? `${SEAT_NAME[frame.seat]}'s view` : "spectator view";
     $("status").textContent = `Game ${gameId} · ${who} · Round ${frame.round} · ${frame.phase}`;
     $("outcome").textContent = frame.outcome ? `${SEAT_NAME[frame.outcome.winner] || "Nobody"} wins: ${frame.outcome.detail}`
       : frame.active_seat ? `${SEAT_NAME[frame.active_seat]} to decide` : "";
-    $("last-line").textContent = frame.log.length ? `Last: ${game.mod.polish(frame.log[frame.log.length - 1])}` : "";
+    $("last-line").textContent = frame.log.length ? `Last: ${frame.log_en ? frame.log[frame.log.length - 1] : game.mod.polish(frame.log[frame.log.length - 1])}` : "";
     showError("");
   } catch (err) {
     showError(err.message);
@@ -95,6 +96,7 @@ async function openReplay() {
 /** A game between bots still running: watch it live, then open its replay when it ends. */
 function watchLive() {
   let lines = [];
+  let linesEn = [];
   setControls(false); // nothing to step through until the game is over
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   watching = new WebSocket(`${scheme}://${location.host}/ws/watch/${encodeURIComponent(gameId)}`);
@@ -102,7 +104,8 @@ function watchLive() {
     const m = JSON.parse(event.data);
     if (m.type !== "state") return;
     lines = lines.slice(0, m.log_from).concat(m.log);
-    draw(m, lines, m.last).catch((err) => showError(err.message));
+    linesEn = m.log_en ? linesEn.slice(0, m.log_from).concat(m.log_en) : null;
+    draw(m, lines, m.last, linesEn).catch((err) => showError(err.message));
     $("status").textContent = `Game ${gameId} · live: the bots are playing · Round ${m.round} · ${m.phase}`;
     $("step").textContent = `step ${m.step}`;
     $("outcome").textContent = m.active_seat ? `${SEAT_NAME[m.active_seat]} to decide` : "";
