@@ -15,7 +15,7 @@ from typing import Any
 from muster.ai.levels import level_name
 from muster.core import Game
 from muster.i18n import Translator, translator
-from muster.server.games import adapter
+from muster.server.games import adapter, in_language
 from muster.server.store import SeatInfo
 
 SEAT_NAME = {"imperial": "Imperial", "insurgent": "Insurgent"}
@@ -137,7 +137,7 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
         actions = [action for action, _ in labelled]
         for action, label in labelled:
             item: dict[str, Any] = {"action": action.to_json(), "label": label,
-                                    "hint": ad.hint(view, action, seat)}
+                                    "hint": in_language(ad.hint, lang, view, action, seat)}
             warning = ad.warning(view, action, seat, actions)
             if warning:
                 item["confirm"] = warning
@@ -155,7 +155,7 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
         "round": view.get("round"),
         "phase": ad.phase(view),
         "prompt": prompt,
-        "help": ad.decision_help(view) if mine else "",
+        "help": in_language(ad.decision_help, lang, view) if mine else "",
         "legal": legal,
         "can_undo": bool(mine and game.can_undo(seat)),
         "view": view,

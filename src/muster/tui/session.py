@@ -222,7 +222,7 @@ class Session:
         if text.isdecimal() and len(text) <= 9:  # isdecimal: int() accepts every such string
             self.choose(seat, int(text), count)
         elif word in ("help", "h", "?"):
-            self.message = Text(phase_help(self.game.view(seat)))
+            self.message = Text(phase_help(self.game.view(seat), self.lang))
         elif word in ("undo", "u"):
             self.undo(seat)
         elif word == "save":

@@ -8,6 +8,7 @@ changes mark the last move. A second game adds one module and one line in :data:
 
 from __future__ import annotations
 
+import inspect
 from typing import Any, Protocol
 
 from muster.core import Action
@@ -61,3 +62,10 @@ def static_data(game: str, lang: str = "en") -> dict[str, Any]:
     localised = getattr(ad, "static_data_for", None)
     result: dict[str, Any] = localised(lang) if localised is not None else ad.static_data()
     return result
+
+
+def in_language(fn: Any, lang: str, *args: Any) -> Any:
+    """Call an adapter method in ``lang`` when it takes a ``lang`` argument (a game not yet translated: as it is)."""
+    if lang != "en" and "lang" in inspect.signature(fn).parameters:
+        return fn(*args, lang=lang)
+    return fn(*args)

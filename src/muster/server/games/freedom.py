@@ -101,13 +101,13 @@ class FreedomAdapter:
             return GAME_OVER
         return PHASE_OF_FRAME[texts.current_phase(view)]
 
-    def hint(self, view: dict[str, Any], action: Action, seat: str | None) -> str:
-        """The terminal's one-line explanation of this choice."""
-        return texts.explain(action, seat)
+    def hint(self, view: dict[str, Any], action: Action, seat: str | None, lang: str = "en") -> str:
+        """The terminal's one-line explanation of this choice (in ``lang``)."""
+        return texts.explain(action, seat, lang)
 
-    def decision_help(self, view: dict[str, Any]) -> str:
-        """The terminal's one line on the decision on top of the stack."""
-        return texts.decision_help(view)
+    def decision_help(self, view: dict[str, Any], lang: str = "en") -> str:
+        """The terminal's one line on the decision on top of the stack (in ``lang``)."""
+        return texts.decision_help(view, lang)
 
     def warning(self, view: dict[str, Any], action: Action, seat: str | None, legal: list[Action]) -> str:
         """Costly choices: an opponent-coloured event played for AP (rule 4.3.1), a turn ended with AP left."""
