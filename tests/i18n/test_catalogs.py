@@ -153,3 +153,20 @@ def test_the_bot_level_words_match_the_levels() -> None:
     from muster.server.app import LEVEL_WORDS
 
     assert {w for lv in LEVELS for w in (lv.name, lv.description)} == set(LEVEL_WORDS)
+
+
+def test_every_choice_and_prompt_of_a_game_reads_in_polish() -> None:
+    from muster.core.game import Game
+    from muster.games.freedom.texts import label_in, prompt_in
+
+    rules = get_rules("freedom")
+    for seed in (3, 8):
+        game = Game(rules, seed, {"ruleset": "2nd"})
+        r = random.Random(seed)
+        while game.outcome is None:
+            seat = game.active_seat
+            labelled = game.labelled_actions()
+            for action, label in labelled:
+                assert label_in(action, seat, label, "pl") != label, (action, label)
+            assert "{" not in prompt_in(game.view(seat), seat, game.prompt, "pl")
+            game.apply(r.choice([a for a, _ in labelled]))

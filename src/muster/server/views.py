@@ -129,6 +129,8 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
             prompt = lines[-1]
     elif mine:
         prompt = game.prompt
+        if lang != "en" and hasattr(ad, "prompt_for"):
+            prompt = ad.prompt_for(view, seat, prompt, lang)
     else:
         prompt = tr.fmt("Waiting for the {side} player.", side=seat_name(tr, active))
     legal: list[dict[str, Any]] = []
@@ -136,6 +138,8 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
         labelled = game.labelled_actions()
         actions = [action for action, _ in labelled]
         for action, label in labelled:
+            if lang != "en" and hasattr(ad, "label_for"):
+                label = ad.label_for(view, action, seat, label, lang)
             item: dict[str, Any] = {"action": action.to_json(), "label": label,
                                     "hint": in_language(ad.hint, lang, view, action, seat)}
             warning = ad.warning(view, action, seat, actions)

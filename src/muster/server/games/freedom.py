@@ -12,7 +12,7 @@ from typing import Any
 from muster.core import Action
 from muster.games.freedom.board import board
 from muster.games.freedom.datafiles import areas_file, cards_file, design
-from muster.games.freedom.texts import card_face
+from muster.games.freedom.texts import card_face, label_in, prompt_in
 from muster.games.freedom.texts import names as freedom_names
 from muster.i18n import N_, check_lang, translator
 from muster.tui import texts
@@ -122,6 +122,14 @@ class FreedomAdapter:
             if isinstance(left, int) and left > 0:
                 return f"You still have {left} AP; ending the turn loses them. End the turn?"
         return ""
+
+    def label_for(self, view: dict[str, Any], action: Action, seat: str | None, label: str, lang: str) -> str:
+        """A choice's label in ``lang``."""
+        return label_in(action, seat, label, lang)
+
+    def prompt_for(self, view: dict[str, Any], seat: str | None, prompt: str, lang: str) -> str:
+        """The decision's prompt in ``lang``."""
+        return prompt_in(view, seat, prompt, lang)
 
     def board_facts(self, view: dict[str, Any]) -> dict[str, dict[str, int]]:
         """Units of each kind, cannons and Wall damage per space (all public)."""
