@@ -36,6 +36,8 @@ PHASE_OF_FRAME = {  # English ids: the browser shows them translated (t(phase)) 
 GAME_OVER = N_("Game over")
 # The other headings the board module gives log groups (static/games/freedom/board.js classify), translated there
 LOG_HEADINGS = (N_("End of the round"), N_("Period B"), N_("Start"))
+TRACK_WORDS = (N_("Imperial Morale"), N_("Insurgent Morale"), N_("Imperial Supplies"), N_("Insurgent Supplies"),
+               N_("Imperial Preparation"), N_("Insurgent Preparation"), N_("Pressure"), N_("Plea"), N_("Round"))
 CARD_SIDE_WORDS = (N_("Imperial event"), N_("Insurgent event"), N_("event for either side"))  # board.js SIDE_WORD
 
 

@@ -158,6 +158,7 @@ function renderTop(s) {
 
 function renderPrompt(s) {
   const playing = s.legal.length ? game.mod.playingCard(s.view) : null;
+  $("prompt").dataset.yourTurn = t("Your turn"); // shown before the prompt on my turn (app.css)
   $("prompt").replaceChildren(...richText(game, s.prompt, spotlight),
     ...(playing ? [el("span", { class: "playing" }, " · with ", cardLink(playing))] : []));
   $("hint").textContent = s.help || "";
@@ -176,9 +177,9 @@ function renderPrompt(s) {
   });
   const spatial = groups.space.size + groups.area.size, cards = groups.card.size;
   const where = [];
-  if (spatial) where.push(`${spatial} place${spatial > 1 ? "s" : ""} marked on the map`);
-  if (cards) where.push(`${cards} card${cards > 1 ? "s" : ""} in your hand`);
-  $("actions").replaceChildren(...(where.length ? [el("span", { class: "where" }, `Choose: ${where.join(" or ")}${buttons.length ? ", or" : "."}`)] : []), ...buttons);
+  if (spatial) where.push(tn("{n} place marked on the map", "{n} places marked on the map", spatial));
+  if (cards) where.push(tn("{n} card in your hand", "{n} cards in your hand", cards));
+  $("actions").replaceChildren(...(where.length ? [el("span", { class: "where" }, `${t("Choose:")} ${where.join(` ${t("or")} `)}${buttons.length ? `, ${t("or")}` : "."}`)] : []), ...buttons);
   $("undo").hidden = !s.can_undo;
 }
 
@@ -253,7 +254,7 @@ function render() {
   renderSide(s);
   const mine = s.legal.length > 0;
   document.body.classList.toggle("my-turn", mine);
-  document.title = `${mine ? "● Your turn · " : ""}${seatName(s.seat)} · Freedom! · muster`;
+  document.title = `${mine ? `● ${t("Your turn")} · ` : ""}${seatName(s.seat)} · Freedom! · muster`;
   if (mine && !wasMyTurn) yourTurn();
   wasMyTurn = mine;
 }
