@@ -22,6 +22,7 @@ from rich.text import Text
 from muster.ai.base import Bot
 from muster.core import Game, GameError
 from muster.games.freedom.constants import SEATS
+from muster.games.freedom.texts import label_in, prompt_in
 from muster.i18n import translator
 from muster.tui.render import SEAT_NAME, SEAT_STYLE, board_panel, hand_panel, screen, tracks_panel
 from muster.tui.texts import phase_help
@@ -174,9 +175,13 @@ class Session:
         new = max(0, len(log) - self.seen[seat])
         shown = min(max(LOG_LINES, new), MAX_NEW_LINES)
         self.console.clear()
+        view = self.game.view(seat)
+        prompt, labelled = self.game.prompt, self.game.labelled_actions()
+        if self.lang != "en":  # the engine words choices in English; rebuilt in the reader's language
+            prompt = prompt_in(view, seat, prompt, self.lang)
+            labelled = [(action, label_in(action, seat, label, self.lang)) for action, label in labelled]
         self.console.print(
-            screen(self.game.view(seat), seat, self.game.prompt, self.game.labelled_actions(), log[-shown:], new,
-                   compact=self.compact)
+            screen(view, seat, prompt, labelled, log[-shown:], new, compact=self.compact)
         )
         undo = "undo · " if self.game.can_undo(seat) else ""
         layout = "hand · full" if self.compact else "compact"
