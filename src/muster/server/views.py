@@ -142,7 +142,7 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
                 label = ad.label_for(view, action, seat, label, lang)
             item: dict[str, Any] = {"action": action.to_json(), "label": label,
                                     "hint": in_language(ad.hint, lang, view, action, seat)}
-            warning = ad.warning(view, action, seat, actions)
+            warning = in_language(ad.warning, lang, view, action, seat, actions)
             if warning:
                 item["confirm"] = warning
             legal.append(item)

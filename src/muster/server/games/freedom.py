@@ -111,18 +111,20 @@ class FreedomAdapter:
         """The terminal's one line on the decision on top of the stack (in ``lang``)."""
         return texts.decision_help(view, lang)
 
-    def warning(self, view: dict[str, Any], action: Action, seat: str | None, legal: list[Action]) -> str:
+    def warning(self, view: dict[str, Any], action: Action, seat: str | None, legal: list[Action],
+                lang: str = "en") -> str:
         """Costly choices: an opponent-coloured event played for AP (rule 4.3.1), a turn ended with AP left."""
+        tr = translator(lang)
         if action.verb == "ap" and isinstance(action.arg, int) and seat in OPPONENT_COLOUR:
-            card = next(c for c in _static()["cards"] if c["number"] == action.arg)
+            card = next(c for c in _static(check_lang(lang))["cards"] if c["number"] == action.arg)
             if card["event"] and card["side"] == OPPONENT_COLOUR[seat]:
-                return (f"{card['name']} favours your opponent: if you use it for its {card['ap']} AP, your "
-                        "opponent may discard a card to play its event. Use it for AP anyway?")
+                return tr.fmt("{card} favours your opponent: if you use it for its {n} AP, your opponent may discard "
+                              "a card to play its event. Use it for AP anyway?", card=card["name"], n=card["ap"])
         if action.verb == "end" and len(legal) > 1:
             frame = (view.get("stack") or [{}])[-1]
             left = frame.get("ap") if isinstance(frame, dict) else None
             if isinstance(left, int) and left > 0:
-                return f"You still have {left} AP; ending the turn loses them. End the turn?"
+                return tr.fmt("You still have {n} AP; ending the turn loses them. End the turn?", n=left)
         return ""
 
     def label_for(self, view: dict[str, Any], action: Action, seat: str | None, label: str, lang: str) -> str:
