@@ -106,11 +106,7 @@ class Translator:
 
     def gettext(self, msgid: str) -> str:
         """The translation of ``msgid`` (the id itself if the catalog has none)."""
-        msg = catalog(self.lang).get(msgid)
-        if msg is None or not msg.string:
-            return msgid
-        text = msg.string
-        return text[0] if isinstance(text, tuple | list) else str(text)
+        return _strings(self.lang).get(msgid, msgid)
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         """The form of ``singular``/``plural`` that fits the number ``n`` (Polish has three)."""
@@ -123,6 +119,8 @@ class Translator:
 
     def number(self, value: float) -> str:
         """A number written the way this language writes it."""
+        if isinstance(value, int) and -1000 < value < 1000:  # no grouping below 1000 in either language; fast
+            return str(value)
         return format_decimal(value, locale=self.lang)
 
     def fmt(self, msgid: str, /, **args: Any) -> str:
@@ -134,6 +132,21 @@ class Translator:
         return self.ngettext(singular, plural, n).format(n=self.number(n), **args)
 
 
+@cache
+def _strings(lang: str) -> dict[str, str]:
+    """Every simple translation of ``lang`` (the first form of a plural), for fast look-ups."""
+    out: dict[str, str] = {}
+    for msg in catalog(lang):
+        if not msg.id or not msg.string:
+            continue
+        key = msg.id[0] if isinstance(msg.id, tuple | list) else msg.id
+        text = msg.string[0] if isinstance(msg.string, tuple | list) else msg.string
+        if text:
+            out[str(key)] = str(text)
+    return out
+
+
+@cache
 def _plural_index(lang: str, n: int) -> int:
     """The gettext plural index of ``n``, from the CLDR rules Babel holds."""
     category = Locale.parse(lang).plural_form(abs(n))
