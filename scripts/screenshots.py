@@ -92,8 +92,8 @@ def open_seat(page: Page, base: str, token: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="docs/screenshots", type=Path)
-    parser.add_argument("--only", choices=("all", "hellenes"), default="all",
-                        help="take every picture, or only the Hellenes ones")
+    parser.add_argument("--only", choices=("all", "hellenes", "polish"), default="all",
+                        help="take every picture, or only the Hellenes ones, or only the Polish ones (pl-*.png)")
     args = parser.parse_args()
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
@@ -112,7 +112,10 @@ def main() -> None:
                 time.sleep(0.1)
         if args.only == "all":
             shots(base, out)
-        hellenes_shots(base, out)
+        if args.only in ("all", "hellenes"):
+            hellenes_shots(base, out)
+        if args.only in ("all", "polish"):
+            polish_shots(base, out)
     finally:
         server.terminate()
         server.wait(10)
@@ -278,6 +281,37 @@ def hellenes_shots(base: str, out: Path) -> None:
             page.click(f"#card-menu .menu-item[data-verb={item['action'][0]}]")
         page.wait_for_selector("#card-menu [data-confirm=yes]")
         shot(page, out, "hellenes-odds.png")
+        browser.close()
+
+
+def polish_shots(base: str, out: Path) -> None:
+    """The Polish pictures (issue 17): a browser whose language is Polish, on a desktop and a phone."""
+    api = httpx.Client(base_url=base, timeout=30)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        page = browser.new_context(viewport=DESKTOP, locale="pl-PL").new_page()
+        page.goto(base + "/")
+        page.wait_for_selector("#level-strongest")
+        shot(page, out, "pl-lobby.png")
+        made = api.post("/api/games", json={"imperial": "human", "insurgent": "standard", "seed": 11,
+                                            "bot_delay_ms": 0, "names": {"imperial": "Kütahi"}}).json()
+        token = made["tokens"]["imperial"]
+        driver = Driver(base, token)
+        driver.until(lambda st: st["phase"] == "Action phase" and st["last"]["actions"])
+        open_seat(page, base, token)
+        shot(page, out, "pl-action-phase.png")
+        driver.until(lambda st: st["round"] >= 2 and st["phase"] == "Action phase")
+        open_seat(page, base, token)
+        shot(page, out, "pl-round-2.png")
+        shot(page, out, "pl-log.png", clip={"x": 700, "y": 0, "width": 740, "height": 900})
+        page.goto(base + "/rules/freedom?lang=pl")
+        shot(page, out, "pl-rules.png")
+        phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2,
+                                    locale="pl-PL").new_page()
+        open_seat(phone, base, token)
+        phone.tap("#hand-toggle")
+        settle(phone)
+        shot(phone, out, "pl-mobile-hand.png")
         browser.close()
 
 

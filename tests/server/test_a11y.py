@@ -60,6 +60,24 @@ def test_lobby_and_rules_pages(web: Server, browser: Any) -> None:
         page.close()
 
 
+def test_the_polish_pages(web: Server, browser: Any) -> None:
+    """Issue 17: the lobby, the rules summary and a game page read in Polish."""
+    context = browser.new_context(viewport=DESKTOP, locale="pl-PL")
+    page = context.new_page()
+    page.goto(web.url + "/")
+    page.wait_for_selector("#level-strongest")
+    assert page.get_attribute("html", "lang") == "pl" and serious(page) == []
+    page.goto(web.url + "/rules/freedom")
+    assert serious(page) == []
+    with web.client() as c:
+        token = create(c, imperial="human", insurgent="beginner", seed=9)["tokens"]["imperial"]
+    page.goto(f"{web.url}/play/{token}")
+    page.wait_for_selector("body.my-turn")
+    page.wait_for_function("() => document.querySelector('#status').textContent.includes('Runda')")
+    assert serious(page) == []
+    context.close()
+
+
 def test_a_game_page_in_every_phase(web: Server, browser: Any) -> None:
     chooser = random.Random(3)
     audited: dict[str, list[str]] = {}

@@ -13,6 +13,8 @@ from rich.panel import Panel
 from rich.table import Table
 
 from muster.games.freedom.datafiles import CardData, cards_file
+from muster.games.freedom.texts import card_face
+from muster.i18n import N_, check_lang, from_environment, translator
 
 if TYPE_CHECKING:
     from muster.games.freedom.cards.usage import Usage
@@ -20,8 +22,9 @@ if TYPE_CHECKING:
 console = Console()
 
 SIDE_STYLE = {"red": "bold red", "blue": "bold blue", "grey": "bold white"}
-SIDE_WORDS = {"red": "red (Imperial)", "blue": "blue (Insurgent)", "grey": "grey (either side)"}
-DECK_WORDS = {"A": "Dawn of Freedom, rounds 1–3", "B": "Twilight of Freedom, rounds 4–6"}
+SIDE_WORDS = {"red": N_("red (Imperial)"), "blue": N_("blue (Insurgent)"), "grey": N_("grey (either side)"),
+              "none": N_("no event")}
+DECK_WORDS = {"A": N_("Dawn of Freedom, rounds 1–3"), "B": N_("Twilight of Freedom, rounds 4–6")}
 
 
 def find_card(number: int) -> CardData:
@@ -32,21 +35,26 @@ def find_card(number: int) -> CardData:
     raise ValueError(f"there is no card {number}: cards are numbered 1–100")
 
 
-def card_command(number: int = typer.Argument(..., help="Card number, 1–100.")) -> None:
+def card_command(
+    number: int = typer.Argument(..., help="Card number, 1–100."),
+    lang: str | None = typer.Option(None, "--lang", help="Language: en or pl (default: from LANG)."),
+) -> None:
     """Print one card: name, deck, AP, colour, event text, historical note and implementation."""
     try:
+        tr = translator(check_lang(lang) if lang else from_environment())
         card = find_card(number)
     except ValueError as exc:
         console.print(f"[red]{exc}[/red]")
         raise typer.Exit(2) from exc
     side = card.side or "none"
+    face = card_face(number, tr.lang)
     body = (
-        f"[{SIDE_STYLE.get(side, 'bold')}]{SIDE_WORDS.get(side, 'no event')}[/] · {card.ap} AP · "
-        f"deck {card.deck} ({DECK_WORDS[card.deck]})\n\n"
-        f"{card.text}\n\n[italic]{card.note}[/italic]\n\n"
+        f"[{SIDE_STYLE.get(side, 'bold')}]{tr.gettext(SIDE_WORDS.get(side, 'no event'))}[/] · "
+        f"{tr.fmt('{n} AP', n=card.ap)} · {tr.fmt('deck {deck}', deck=card.deck)} ({tr.gettext(DECK_WORDS[card.deck])})"
+        f"\n\n{face['text']}\n\n[italic]{face['note']}[/italic]\n\n"
         f"[dim]effect: {card.effect or '—'} · source: {card.source}[/dim]"
     )
-    console.print(Panel(body, title=f"{card.number}{card.deck} {card.name}", expand=False))
+    console.print(Panel(body, title=f"{card.number}{card.deck} {face['name']}", expand=False))
 
 
 def balance_rows() -> list[tuple[str, str, int, float]]:

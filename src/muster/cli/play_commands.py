@@ -14,6 +14,7 @@ from muster.analysis.consent import HintConsent
 from muster.cli.engine_commands import load_error, read_save_file
 from muster.core import CorruptStateError, Game, get_rules
 from muster.games.freedom.constants import IMPERIAL, INSURGENT
+from muster.i18n import check_lang, from_environment
 
 HUMAN = "human"
 BOT_SEED_OFFSET = {IMPERIAL: 1, INSURGENT: 2}
@@ -43,11 +44,17 @@ def play(
     years: str = typer.Option("3", help="Hellenes: how many Years of the 431 scenario (1-3)."),
     hints: bool = typer.Option(False, "--hints", help="Allow the 'hint' command (between two people, the "
                                "Insurgent player is asked to agree first)."),
+    lang: str | None = typer.Option(None, "--lang", help="Language: en or pl (default: from LANG)."),
 ) -> None:
     """Play Freedom! (or Hellenes, with --game hellenes) in the terminal: two people at one screen, or against bots."""
     console = Console()
+    try:
+        language = check_lang(lang) if lang else from_environment()
+    except ValueError as exc:
+        console.print(f"[red]{escape(str(exc))}[/red]")
+        raise typer.Exit(2) from exc
     if game_name == "hellenes":
-        raise typer.Exit(_play_hellenes(console, athens, sparta, years, seed, load, compact))
+        raise typer.Exit(_play_hellenes(console, athens, sparta, years, seed, load, compact, language))
     if game_name != "freedom":
         console.print(f"[red]Unknown game {game_name!r}: use freedom or hellenes.[/red]")
         raise typer.Exit(2)
@@ -73,12 +80,13 @@ def play(
         answer = console.input("The Imperial player proposes hints for both sides. Insurgent player, agree? [y/N] ")
         if answer.strip().lower() in ("y", "yes"):
             consent.accept(INSURGENT)
-    raise typer.Exit(Session(game, players, console, compact=compact, hints=consent).run())
+    raise typer.Exit(Session(game, players, console, compact=compact, hints=consent, lang=language).run())
 
 
 def _play_hellenes(console: Console, athens: str, sparta: str, years: str, seed: int, load: Path | None,
-                   compact: bool) -> int:
-    """``muster play --game hellenes``."""
+                   compact: bool, language: str = "en") -> int:
+    """``muster play --game hellenes`` (Hellenes has no translation yet: the session's own words follow
+    ``language``, the game's stay English)."""
     rules = get_rules("hellenes")
     if years not in rules.info.options["years"]:
         console.print(f"[red]--years must be 1, 2 or 3, not {years!r}.[/red]")
@@ -95,7 +103,7 @@ def _play_hellenes(console: Console, athens: str, sparta: str, years: str, seed:
         return 2
     from muster.tui.session import Session
 
-    return Session(game, players, console, compact=compact).run()
+    return Session(game, players, console, compact=compact, lang=language).run()
 
 
 def register(app: typer.Typer) -> None:

@@ -79,9 +79,9 @@ class Game:
         """What ``seat`` may see (None: spectator)."""
         return self.rules.view(self.state, seat)
 
-    def log(self) -> list[str]:
-        """The game so far in words."""
-        return self.rules.log(self.state)
+    def log(self, lang: str | None = None) -> list[str]:
+        """The game so far in words of ``lang`` (None: English)."""
+        return self.rules.log(self.state, lang)
 
     def find_action(self, text: str) -> Action:
         """The legal action whose label is ``text`` (case and surrounding spaces ignored), or else the

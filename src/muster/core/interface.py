@@ -138,8 +138,8 @@ class Rules(Protocol):
         """What ``seat`` may know (None: a spectator). Never contains hidden information."""
         ...
 
-    def log(self, state: Any) -> list[str]:
-        """The game so far in words (public: nothing hidden is logged)."""
+    def log(self, state: Any, lang: str | None = None) -> list[str]:
+        """The game so far in words of ``lang`` (None: English; public: nothing hidden is logged)."""
         ...
 
     def clone(self, state: Any) -> Any:

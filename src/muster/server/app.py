@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sys
 from collections.abc import AsyncIterator
@@ -14,23 +15,26 @@ from pydantic import BaseModel, Field, ValidationError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
 from muster.ai.levels import DEFAULT_LEVEL, LEVELS, level, level_name
 from muster.core import game_names, get_rules
+from muster.i18n import N_, json_catalog, translator
 from muster.server.bots import pool_from_env
 from muster.server.bus import bus_from_env
 from muster.server.db import make_engine, migrate
-from muster.server.games import WebAdapter, adapter
+from muster.server.games import WebAdapter, adapter, static_data
 from muster.server.guard import MAX_BODY, Guard, Limits, load_json
 from muster.server.hub import ApiError, Connection, Hub, LiveGame, hash_token, with_log
+from muster.server.lang import remember, request_lang
 from muster.server.names import MAX_NAME, load_names, set_name
 from muster.server.replay import Replays
 from muster.server.store import Store
 from muster.server.views import SEAT_NAME, seat_payload
+from muster.server.views import seat_name as seat_word
 
 M = TypeVar("M", bound=BaseModel)
 STATIC = Path(__file__).with_name("static")
@@ -119,38 +123,59 @@ def api(fn: Any) -> Any:
     return endpoint
 
 
+# The bot levels' names and descriptions (muster.ai.levels), for the lobby's t(); a test checks they match
+LEVEL_WORDS = (
+    N_("Beginner"), N_("Plays any legal move: good for learning the rules."),
+    N_("Standard"), N_("Weighs the board and plans the last card of each phase; answers at once."),
+    N_("Strongest"), N_("Looks ahead through the cards you might hold; about a second per card."),
+)
+
+
 @api
 async def meta(request: Request) -> Response:
     """What can be chosen when creating a game: seats, rulesets, bot levels (named for players)."""
     rules = get_rules("freedom")
+    tr = translator(request_lang(request))
     games = []
     for n in game_names():
         info = get_rules(n).info
         web = web_adapter(n)
+        english = {s: d["name"] for s, d in web.static_data()["seats"].items()} if web else {}
         games.append({"name": n, "title": info.title, "seats": list(info.seats), "web": web is not None,
-                      "seat_names": {s: d["name"] for s, d in web.static_data()["seats"].items()} if web else {},
+                      "seat_names": {s: seat_word(tr, s, english) for s in english},
                       "levels": [{"id": lv.id, "name": lv.name, "description": lv.description_for(n)}
                                  for lv in LEVELS]})
     return JSONResponse({"game": rules.info.name, "seats": list(rules.info.seats), "games": games,
-                         "seat_names": SEAT_NAME, "rulesets": list(rules.info.options["ruleset"]),
+                         "seat_names": {seat: seat_word(tr, seat) for seat in SEAT_NAME},
+                         "rulesets": list(rules.info.options["ruleset"]),
                          "levels": [{"id": lv.id, "name": lv.name, "description": lv.description} for lv in LEVELS],
                          "default_level": DEFAULT_LEVEL, "bot_delay_ms": hub_of(request).default_bot_delay_ms})
 
 
 @api
 async def cards(request: Request) -> Response:
-    """Every card's printed face (public knowledge)."""
-    return JSONResponse(adapter("freedom").static_data()["cards"])
+    """Every card's printed face (public knowledge), in ``?lang=`` or the browser's language."""
+    return JSONResponse(static_data("freedom", request_lang(request))["cards"], headers={"Vary": VARY_LANG})
+
+
+@api
+async def i18n_catalog(request: Request) -> Response:
+    """The browser's message catalog of one language (the same source as the server's)."""
+    try:
+        data = json_catalog(request.path_params["lang"])
+    except ValueError as exc:
+        raise ApiError(404, "not_found", str(exc)) from exc
+    return JSONResponse(data, headers={"Cache-Control": "public, max-age=300"})
 
 
 @api
 async def game_data(request: Request) -> Response:
     """A game's public static data for its board module: spaces, areas, cards, track ranges."""
     try:
-        data = adapter(request.path_params["game"]).static_data()
+        data = static_data(request.path_params["game"], request_lang(request))
     except KeyError as exc:
         raise ApiError(404, "not_found", "unknown game") from exc
-    return JSONResponse(data, headers={"Cache-Control": "public, max-age=3600"})
+    return JSONResponse(data, headers={"Cache-Control": "public, max-age=3600", "Vary": VARY_LANG})
 
 
 def web_adapter(game: str) -> WebAdapter | None:
@@ -220,7 +245,7 @@ async def seat_state(request: Request) -> Response:
     hub = hub_of(request)
     live, seat = await hub.by_token(request.path_params["token"])
     await to_thread.run_sync(load_names, hub.store.engine, live.id)
-    return JSONResponse(seat_payload(live.game, live.id, live.version, seat, live.seats))
+    return JSONResponse(seat_payload(live.game, live.id, live.version, seat, live.seats, request_lang(request)))
 
 
 @api
@@ -296,7 +321,7 @@ async def replay(request: Request) -> Response:
     async with live.lock:
         actions, version = list(live.game.actions), live.version
     # one thread builds replay frames, however many clients step at once: play never waits behind them
-    body = await to_thread.run_sync(replays.frame_json, live, version, actions, step, seat,
+    body = await to_thread.run_sync(replays.frame_json, live, version, actions, step, seat, request_lang(request),
                                     limiter=request.app.state.replay_threads)
     return Response(body, media_type="application/json")
 
@@ -338,10 +363,11 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     await ws.accept()
     await to_thread.run_sync(load_names, hub.store.engine, live.id)
     conn = Connection(seat, ws.send_text, lambda code: ws.close(code))
+    conn.lang = request_lang(ws)
     live.attach(conn)
     try:
         live = await hub.fresh(live)
-        conn.push(with_log(seat_payload(live.game, live.id, live.version, seat, live.seats), conn))
+        conn.push(with_log(seat_payload(live.game, live.id, live.version, seat, live.seats, conn.lang), conn))
         while not conn.closed:
             text = await ws.receive_text()
             await _ws_message(hub, live, seat, conn, text)
@@ -363,10 +389,11 @@ async def watch_endpoint(ws: WebSocket) -> None:
         return
     await ws.accept()
     conn = Connection(None, ws.send_text, lambda code: ws.close(code))
+    conn.lang = request_lang(ws)
     live.attach(conn)
     try:
         live = await hub.fresh(live)
-        conn.push(with_log(seat_payload(live.game, live.id, live.version, None, live.seats), conn))
+        conn.push(with_log(seat_payload(live.game, live.id, live.version, None, live.seats, conn.lang), conn))
         while not conn.closed:
             await ws.receive_text()  # spectators only listen; anything they send is ignored
     except (WebSocketDisconnect, WebSocketDisconnected):
@@ -394,18 +421,32 @@ async def _ws_message(hub: Hub, live: LiveGame, seat: str, conn: Connection, tex
         elif kind == "sync":
             await hub.fresh(live)
             conn.log_sent = 0
-            conn.push(with_log(seat_payload(live.game, live.id, live.version, seat, live.seats), conn))
+            conn.push(with_log(seat_payload(live.game, live.id, live.version, seat, live.seats, conn.lang), conn))
         else:
             raise ApiError(400, "malformed", f"unknown message type {kind!r} (use action, undo or sync)")
     except ApiError as exc:
         conn.push({**exc.to_json(), "id": msg_id})
 
 
+VARY_LANG = "Accept-Language, Cookie"  # the answer depends on the reader's language
+
+
+@functools.cache
+def page_text(name: str) -> str:
+    """A static page's HTML (read once)."""
+    return (STATIC / name).read_text("utf-8")
+
+
 def page(name: str) -> Any:
     """An endpoint serving one of the static HTML pages."""
     async def endpoint(request: Request) -> Response:
-        """Serve the page (never cached, so an upgrade shows at once)."""
-        return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
+        """Serve the page in the reader's language (never cached, so an upgrade shows at once)."""
+        lang = request_lang(request)
+        translated = name.replace(".html", f".{lang}.html")  # a page written in that language, if there is one
+        html = (page_text(translated) if (STATIC / translated).exists() else page_text(name)).replace(
+            '<html lang="en">', f'<html lang="{lang}">', 1)
+        response = HTMLResponse(html, headers={"Cache-Control": "no-cache", "Vary": VARY_LANG})
+        return remember(response, request)
     endpoint.__doc__ = f"The {name} page."
     return endpoint
 
@@ -461,6 +502,7 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None,
         Route("/favicon.ico", favicon),
         Route("/api/meta", meta),
         Route("/api/cards", cards),
+        Route("/api/i18n/{lang}", i18n_catalog),
         Route("/api/game-data/{game}", game_data),
         Route("/api/games", create_game, methods=["POST"]),
         Route("/api/my-games", my_games, methods=["POST"]),

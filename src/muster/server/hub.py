@@ -85,6 +85,7 @@ class Connection:
         self.on_drop: Callable[[Connection], None] | None = None
         self.log_sent = 0
         self._task: asyncio.Task[None] | None = None  # the sender, alive only while there is something to send
+        self.lang = "en"  # the reader's language: the log and messages are rendered in it
 
     def push(self, message: dict[str, Any]) -> None:
         """Queue one message (never waits); drops the connection if its queue is full."""
@@ -443,11 +444,11 @@ class Hub:
 
     def broadcast(self, live: LiveGame) -> None:
         """Queue for each connection the state as its seat may see it (never waits for a client)."""
-        cache: dict[str | None, dict[str, Any]] = {}
+        cache: dict[tuple[str | None, str], dict[str, Any]] = {}
         for conn in list(live.conns):
-            key = conn.seat
+            key = (conn.seat, conn.lang)
             if key not in cache:
-                cache[key] = seat_payload(live.game, live.id, live.version, conn.seat, live.seats)
+                cache[key] = seat_payload(live.game, live.id, live.version, conn.seat, live.seats, conn.lang)
             conn.push(with_log(cache[key], conn))
 
     # --- other server processes ---------------------------------------------------------------
@@ -552,6 +553,8 @@ def coalesce(pending: dict[str, Any], newer: dict[str, Any]) -> dict[str, Any]:
     merged = dict(newer)
     if newer["log_from"] == pending["log_from"] + len(pending["log"]):  # the usual case: lines follow on
         merged["log_from"], merged["log"] = pending["log_from"], pending["log"] + newer["log"]
+        if "log_en" in newer and "log_en" in pending:  # the English lines a translated log carries beside it
+            merged["log_en"] = pending["log_en"] + newer["log_en"]
     return merged  # otherwise the newer one resent the log from its start (after an undo)
 
 
@@ -560,4 +563,5 @@ def with_log(payload: dict[str, Any], conn: Connection) -> dict[str, Any]:
     full: list[str] = payload["log"]
     start = conn.log_sent if conn.log_sent <= len(full) else 0  # after an undo the log shrank: resend it
     conn.log_sent = len(full)
-    return {**payload, "log_from": start, "log": full[start:]}
+    extra = {"log_en": payload["log_en"][start:]} if "log_en" in payload else {}
+    return {**payload, "log_from": start, "log": full[start:], **extra}

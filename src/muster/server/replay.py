@@ -82,32 +82,34 @@ class Replays:
                     snaps.states.append(snapshot)
         return Game.at_position(rules, live.game.seed, live.game.options, state, actions[:step])
 
-    def frame(self, live: LiveGame, actions: list[Action], step: int, seat: str | None) -> dict[str, Any]:
-        """The position after ``step`` actions as ``seat`` saw it, with the action that led there."""
+    def frame(self, live: LiveGame, actions: list[Action], step: int, seat: str | None,
+              lang: str = "en") -> dict[str, Any]:
+        """The position after ``step`` actions as ``seat`` saw it, with the action that led there, in ``lang``."""
         if not 0 <= step <= len(actions):
             raise ApiError(400, "malformed", f"step must be between 0 and {len(actions)}")
         game = self._game_at(live, actions, step)
         view = game.view(seat)
-        lines = view.pop("log", [])
+        view.pop("log", None)
+        lines = game.log(lang)
         last = actions[step - 1].to_json() if step > 0 else None
         if last is not None and live.game.outcome is None:  # while the game runs, hidden choices stay hidden
             last = adapter(game.rules.info.name).public_action(actions[step - 1])
         return {"game": game.rules.info.name, "step": step, "total": len(actions), "seat": seat, "view": view,
-                "log": lines,
+                "log": lines, **({"log_en": game.log()} if lang != "en" else {}),
                 "active_seat": game.active_seat, "phase": phase_of(view, game.rules.info.name),
                 "round": view.get("round"), "last_action": last,
                 "outcome": game.outcome.to_json() if game.outcome else None}
 
     def frame_json(self, live: LiveGame, version: int, actions: list[Action], step: int,
-                   seat: str | None) -> bytes:
+                   seat: str | None, lang: str = "en") -> bytes:
         """:meth:`frame` as JSON bytes, kept ready for the next asker of the same game version, step and seat."""
-        key = (live.id, version, len(actions), step, seat)
+        key = (live.id, version, len(actions), step, seat, lang)
         with self._lock:
             ready = self._frames.get(key)
             if ready is not None:
                 self._frames.move_to_end(key)
                 return ready
-        body = json.dumps(self.frame(live, actions, step, seat), ensure_ascii=False,
+        body = json.dumps(self.frame(live, actions, step, seat, lang), ensure_ascii=False,
                           separators=(",", ":")).encode("utf-8")
         with self._lock:
             self._frames[key] = body

@@ -14,7 +14,8 @@ from typing import Any
 
 from muster.ai.levels import level_name
 from muster.core import Game
-from muster.server.games import adapter
+from muster.i18n import Translator, translator
+from muster.server.games import adapter, in_language
 from muster.server.store import SeatInfo
 
 SEAT_NAME = {"imperial": "Imperial", "insurgent": "Insurgent"}
@@ -104,39 +105,58 @@ def players(seats: dict[str, SeatInfo], names: dict[str, str] | None = None,
     return out
 
 
+def seat_name(tr: Translator, seat: str | None, english: dict[str, str] | None = None) -> str:
+    """A seat's name in the translator's language (the English name, from ``english`` or Freedom's names,
+    for a seat the catalog does not know)."""
+    key = f"side:{seat}"
+    text = tr.gettext(key)
+    if text != key:
+        return text
+    return (english or SEAT_NAME).get(seat or "", seat or "")
+
+
 def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
-                 seats: dict[str, SeatInfo]) -> dict[str, Any]:
-    """The full state message for ``seat`` (None: spectator); its ``log`` holds every line."""
+                 seats: dict[str, SeatInfo], lang: str = "en") -> dict[str, Any]:
+    """The full state message for ``seat`` (None: spectator) in ``lang``; its ``log`` holds every line."""
     from muster.server.names import cached_names
 
+    tr = translator(lang)
     view = game.view(seat)
-    lines: list[str] = list(view.pop("log", []))
+    view.pop("log", None)
+    lines: list[str] = game.log(lang)
     ad = adapter(game.rules.info.name)
-    seat_name = {s: d["name"] for s, d in ad.static_data()["seats"].items()}
+    seat_names = {s: d["name"] for s, d in ad.static_data()["seats"].items()}
     active = game.active_seat
     mine = seat is not None and active == seat and seats[seat].kind == "human"
     outcome = game.outcome
     if outcome:
-        winner = f"{seat_name.get(outcome.winner, outcome.winner)} wins" if outcome.winner else "A draw"
+        winner = f"{seat_names.get(outcome.winner, outcome.winner)} wins" if outcome.winner else "A draw"
         prompt = f"Game over. {winner}: {outcome.detail or outcome.reason}"
+        if lang != "en" and lines:  # the log's last line says who won and why, in the reader's language
+            prompt = lines[-1]
     elif mine:
         prompt = game.prompt
+        if lang != "en" and hasattr(ad, "prompt_for"):
+            prompt = ad.prompt_for(view, seat, prompt, lang)
     else:
-        prompt = f"Waiting for the {seat_name.get(active or '', active)} player."
+        prompt = tr.fmt("Waiting for the {side} player.", side=seat_name(tr, active, seat_names))
     legal: list[dict[str, Any]] = []
     if mine:
         labelled = game.labelled_actions()
         actions = [action for action, _ in labelled]
         for action, label in labelled:
+            if lang != "en" and hasattr(ad, "label_for"):
+                label = ad.label_for(view, action, seat, label, lang)
             item: dict[str, Any] = {"action": action.to_json(), "label": label,
-                                    "hint": ad.hint(view, action, seat)}
-            warning = ad.warning(view, action, seat, actions)
+                                    "hint": in_language(ad.hint, lang, view, action, seat)}
+            warning = in_language(ad.warning, lang, view, action, seat, actions)
             if warning:
                 item["confirm"] = warning
             legal.append(item)
     hand = view["hands"][seat] if seat else []
     return {
         "type": "state",
+        "lang": lang,
         "game": game.rules.info.name,
         "game_id": game_id,
         "seat": seat,
@@ -146,7 +166,7 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
         "round": view.get("round"),
         "phase": ad.phase(view),
         "prompt": prompt,
-        "help": ad.decision_help(view) if mine else "",
+        "help": in_language(ad.decision_help, lang, view) if mine else "",
         "legal": legal,
         "can_undo": bool(mine and game.can_undo(seat)),
         "view": view,
@@ -157,6 +177,8 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
         "seats": players(seats, cached_names(game_id), game.rules.info.name),
         "log_from": 0,
         "log": lines,
+        # a translated log keeps the English lines beside it: the board module reads its structure from them
+        **({"log_en": game.log()} if lang != "en" else {}),
     }
 
 

@@ -24,6 +24,7 @@ from rich.text import Text
 from muster.ai.base import Bot
 from muster.analysis.consent import HintConsent, HintsRefusedError
 from muster.core import Game, GameError
+from muster.i18n import translator
 
 LOG_LINES = 10
 """Log lines shown on every screen (more when more happened since the player last looked)."""
@@ -73,16 +74,19 @@ def terminal_ui(game_name: str) -> Any:
 
     Freedom!'s lives in :mod:`muster.tui.render`; another game brings its own module (``terminal.py`` in its
     package) with the same names: ``SEATS``, ``SEAT_NAME``, ``SEAT_STYLE``, ``screen``, ``board_panel``,
-    ``tracks_panel``, ``hand_panel`` and ``phase_help``.
+    ``tracks_panel``, ``hand_panel`` and ``phase_help``; a game translated into other languages adds
+    ``label_in`` and ``prompt_in`` and a ``lang`` argument to ``phase_help`` (as Freedom! does).
     """
     if game_name == "freedom":
         from muster.games.freedom.constants import SEATS
+        from muster.games.freedom.texts import label_in, prompt_in
         from muster.tui import render
         from muster.tui.texts import phase_help
 
         return SimpleNamespace(SEATS=SEATS, SEAT_NAME=render.SEAT_NAME, SEAT_STYLE=render.SEAT_STYLE,
                                screen=render.screen, board_panel=render.board_panel, tracks_panel=render.tracks_panel,
-                               hand_panel=render.hand_panel, phase_help=phase_help)
+                               hand_panel=render.hand_panel, phase_help=phase_help,
+                               label_in=label_in, prompt_in=prompt_in)
     import importlib
 
     return importlib.import_module(f"muster.games.{game_name}.terminal")
@@ -104,21 +108,43 @@ class Session:
         read: Callable[[str], str] | None = None,
         compact: bool = False,
         hints: HintConsent | None = None,
+        lang: str = "en",
     ) -> None:
         self.game = game
         self.ui = terminal_ui(game.rules.info.name)
         self.hints = hints
         """The game's hint option (None: hints off)."""
+        self.lang = lang
+        """The language of the log and of the words the session prints (``muster play --lang``); a game
+        without a translation (its terminal UI has no ``label_in``) stays in English where it has no words."""
+        self.tr = translator(lang)
         self.compact = compact
         """Draw the short screen (see :func:`muster.tui.render.screen`); 'compact'/'full' switch it."""
         self.players = players
         self.console = console
         self.read = read or console.input
         self.message: RenderableType | None = None
-        self.seen: dict[str, int] = {seat: len(game.log()) for seat in self.ui.SEATS}
+        self.seen: dict[str, int] = {seat: len(game.log(lang)) for seat in self.ui.SEATS}
         self.facing: str | None = None
         """The person currently in front of the screen (hot-seat)."""
         self.bot_busy = False
+
+    def seat_name(self, seat: str) -> str:
+        """A seat's name in the session's language."""
+        key = f"side:{seat}"
+        text = self.tr.gettext(key)
+        return str(self.ui.SEAT_NAME.get(seat, seat)) if text == key else text
+
+    @property
+    def translated(self) -> bool:
+        """Whether the game's own words (choices, prompts, the log) are rendered in a language other than English."""
+        return self.lang != "en" and hasattr(self.ui, "label_in")
+
+    def phase_help(self, view: dict[str, Any]) -> str:
+        """The game's help on the current decision, in the session's language where the game has it."""
+        if self.translated:
+            return str(self.ui.phase_help(view, self.lang))
+        return str(self.ui.phase_help(view))
 
     @property
     def humans(self) -> list[str]:
@@ -156,7 +182,7 @@ class Session:
             self.hand_over(seat)
         self.facing = seat
         self.draw(seat)
-        line = self.ask(f"[{self.ui.SEAT_STYLE[seat]}]{self.ui.SEAT_NAME[seat]}[/] › ")
+        line = self.ask(f"[{self.ui.SEAT_STYLE[seat]}]{self.seat_name(seat)}[/] › ")
         self.handle(seat, line)
 
     def bot_move(self, seat: str, bot: Bot) -> None:
@@ -183,13 +209,17 @@ class Session:
     # --- screens ----------------------------------------------------------------------------
     def draw(self, seat: str) -> None:
         """Clear the terminal and show everything ``seat`` needs for the current decision."""
-        log = self.game.log()
+        log = self.game.log(self.lang)
         new = max(0, len(log) - self.seen[seat])
         shown = min(max(LOG_LINES, new), MAX_NEW_LINES)
         self.console.clear()
+        view = self.game.view(seat)
+        prompt, labelled = self.game.prompt, self.game.labelled_actions()
+        if self.translated:  # the engine words choices in English; rebuilt in the reader's language
+            prompt = self.ui.prompt_in(view, seat, prompt, self.lang)
+            labelled = [(action, self.ui.label_in(action, seat, label, self.lang)) for action, label in labelled]
         self.console.print(
-            self.ui.screen(self.game.view(seat), seat, self.game.prompt, self.game.labelled_actions(), log[-shown:],
-                           new, compact=self.compact)
+            self.ui.screen(view, seat, prompt, labelled, log[-shown:], new, compact=self.compact)
         )
         undo = "undo · " if self.game.can_undo(seat) else ""
         layout = "hand · full" if self.compact else "compact"
@@ -218,7 +248,7 @@ class Session:
 
     def print_new_log(self) -> None:
         """Bots only: print the log lines written since the last call (a watchable game)."""
-        log = self.game.log()
+        log = self.game.log(self.lang)
         start = self.seen[self.ui.SEATS[0]]
         for line in log[start:]:
             self.console.print(line, highlight=False)
@@ -235,7 +265,7 @@ class Session:
         if text.isdecimal() and len(text) <= 9:  # isdecimal: int() accepts every such string
             self.choose(seat, int(text), count)
         elif word in ("help", "h", "?"):
-            self.message = Text(self.ui.phase_help(self.game.view(seat)))
+            self.message = Text(self.phase_help(self.game.view(seat)))
         elif word in ("undo", "u"):
             self.undo(seat)
         elif word == "save":
@@ -291,7 +321,7 @@ class Session:
         except GameError as exc:  # cannot happen for a listed action; reported rather than hidden
             self.message = Text(f"That move was refused: {exc}", style="red")
             return
-        self.seen[seat] = len(self.game.log())
+        self.seen[seat] = len(self.game.log(self.lang))
 
     def undo(self, seat: str) -> None:
         """Go back to the start of this turn, if the engine allows it."""
@@ -303,7 +333,7 @@ class Session:
             )
             return
         self.game.undo(seat)
-        self.seen[seat] = min(self.seen[seat], len(self.game.log()))
+        self.seen[seat] = min(self.seen[seat], len(self.game.log(self.lang)))
         self.message = Text("Back to the start of your turn.", style="green")
 
     def save(self, path: str) -> None:
@@ -326,7 +356,7 @@ class Session:
         if arg and not (arg.isdecimal() and len(arg) <= 9):
             self.message = Text("Use 'log' or 'log N' with N a number of lines.", style="yellow")
             return
-        lines = self.game.log()[-(int(arg) if arg else 40) :] if arg != "0" else []
+        lines = self.game.log(self.lang)[-(int(arg) if arg else 40) :] if arg != "0" else []
         self.message = Text("\n".join(lines) if lines else "(no log lines)", style="white")
 
     def offer_save(self, why: str) -> None:
@@ -377,16 +407,18 @@ class Session:
         self.console.print(self.ui.board_panel(view))
         self.console.print(self.ui.tracks_panel(view))
         if self.humans:  # a watched game has printed its whole log already
-            for line in self.game.log()[-LOG_LINES:]:
+            for line in self.game.log(self.lang)[-LOG_LINES:]:
                 self.console.print(line, highlight=False)
-        winner = self.ui.SEAT_NAME.get(outcome.winner or "", "Nobody")
+        winner = self.seat_name(outcome.winner) if outcome.winner else self.tr.gettext("Nobody")
+        # the log's last line says who won and why in the reader's language
+        detail = outcome.detail if not self.translated else self.game.log(self.lang)[-1]
         self.console.print(
             Panel(
-                Text.assemble((f"GAME OVER: {winner} wins. ", "bold"), outcome.detail),
+                Text.assemble((self.tr.fmt("GAME OVER: {side} wins. ", side=winner), "bold"), detail),
                 border_style=self.ui.SEAT_STYLE.get(outcome.winner or "", "bold"),
             )
         )
         if self.humans:
-            self.console.print("Type a file name to save the finished game, or just Enter to leave.")
+            self.console.print(self.tr.gettext("Type a file name to save the finished game, or just Enter to leave."))
             self.ask_save(allow_continue=False)
         return EXIT_OK

@@ -89,9 +89,12 @@ class FreedomRules:
             raise ValueError(f"unknown seat {seat!r}")
         return view(state, seat)
 
-    def log(self, state: State) -> list[str]:
-        """The game so far, in words."""
-        return list(state.log)
+    def log(self, state: State, lang: str | None = None) -> list[str]:
+        """The game so far, in words of ``lang`` (English by default)."""
+        from muster.games.freedom.texts import names
+        from muster.i18n import render_all
+
+        return render_all(state.log, names(lang))
 
     def clone(self, state: State) -> State:
         """An independent copy."""

@@ -96,7 +96,7 @@ class State:
         self.trigger: dict[str, Any] | None = None
         self.built_this_round = False
         self.stack: list[Frame] = []
-        self.log: list[str] = []
+        self.log: list[Any] = []  # muster.i18n log entries (legacy saves: English strings)
         self.result: dict[str, str] | None = None
         self.turn_seat: str | None = None
         self.turn_start = 0
@@ -207,7 +207,7 @@ class State:
         s.stack = [_copy_frame(dict(f)) for f in data["stack"]]
         if any(not isinstance(f.get("kind"), str) for f in s.stack):
             raise CorruptStateError("decision stack frame without a kind")
-        s.log = [str(line) for line in data["log"]]
+        s.log = [line if isinstance(line, dict) else str(line) for line in data["log"]]
         s.result = dict(data["result"]) if data["result"] else None
         turn = data["turn"]
         s.turn_seat = turn["seat"]

@@ -88,8 +88,8 @@ class HellenesRules:
             raise ValueError(f"unknown seat {seat!r}")
         return view(state, seat)
 
-    def log(self, state: State) -> list[str]:
-        """The game so far, in words."""
+    def log(self, state: State, lang: str | None = None) -> list[str]:
+        """The game so far, in words. Hellenes has no translation yet: every ``lang`` reads the English lines."""
         return list(state.log)
 
     def clone(self, state: State) -> State:

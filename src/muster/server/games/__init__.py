@@ -8,6 +8,7 @@ changes mark the last move. Each game adds one module and one branch in :func:`a
 
 from __future__ import annotations
 
+import inspect
 from typing import Any, Protocol
 
 from muster.core import Action
@@ -61,3 +62,18 @@ def adapter(game: str) -> WebAdapter:
 
         return hellenes.ADAPTER
     raise KeyError(f"no web adapter for game {game!r}")
+
+
+def static_data(game: str, lang: str = "en") -> dict[str, Any]:
+    """A game's static data in ``lang`` when its adapter has ``static_data_for(lang)``, else as it is."""
+    ad = adapter(game)
+    localised = getattr(ad, "static_data_for", None)
+    result: dict[str, Any] = localised(lang) if localised is not None else ad.static_data()
+    return result
+
+
+def in_language(fn: Any, lang: str, *args: Any) -> Any:
+    """Call an adapter method in ``lang`` when it takes a ``lang`` argument (a game not yet translated: as it is)."""
+    if lang != "en" and "lang" in inspect.signature(fn).parameters:
+        return fn(*args, lang=lang)
+    return fn(*args)

@@ -12,6 +12,9 @@ from typing import Any
 from muster.core import Action
 from muster.games.freedom.board import board
 from muster.games.freedom.datafiles import areas_file, cards_file, design
+from muster.games.freedom.texts import card_face, label_in, prompt_in
+from muster.games.freedom.texts import names as freedom_names
+from muster.i18n import N_, check_lang, translator
 from muster.tui import texts
 
 # Wall sections west to east, named after the bastions of the land wall of 1825-26 (sources in
@@ -26,44 +29,56 @@ BASTIONS: dict[str, str] = {
 
 OPPONENT_COLOUR = texts.OPPONENT_COLOUR
 
-PHASE_OF_FRAME = {
-    "administration": "Administration", "opening": "Opening", "actions": "Action phase",
-    "cannons": "Cannon fire", "replenishment": "Replenishment",
+PHASE_OF_FRAME = {  # English ids: the browser shows them translated (t(phase)) and compares the ids
+    "administration": N_("Administration"), "opening": N_("Opening"), "actions": N_("Action phase"),
+    "cannons": N_("Cannon fire"), "replenishment": N_("Replenishment"),
 }
+GAME_OVER = N_("Game over")
+# The other headings the board module gives log groups (static/games/freedom/board.js classify), translated there
+LOG_HEADINGS = (N_("End of the round"), N_("Period B"), N_("Start"))
+TRACK_WORDS = (N_("Imperial Morale"), N_("Insurgent Morale"), N_("Imperial Supplies"), N_("Insurgent Supplies"),
+               N_("Imperial Preparation"), N_("Insurgent Preparation"), N_("Pressure"), N_("Plea"), N_("Round"))
+CARD_SIDE_WORDS = (N_("Imperial event"), N_("Insurgent event"), N_("event for either side"))  # board.js SIDE_WORD
 
 
-def _label(i: int) -> str:
+def _label(i: int, lang: str = "en") -> str:
     """A space's name for players: the bastion for a Wall section, else the board's own name."""
     b = board()
     sid = b.ids[i]
+    tr = translator(lang)
     if sid in BASTIONS:
-        kind = "fort" if b.fort[i] else "curtain"
-        return f"Bastion {BASTIONS[sid]} ({kind}, Wall {sid[1:]})"
-    return str(b.names[i])
+        kind = tr.gettext("fort") if b.fort[i] else tr.gettext("curtain")
+        return tr.fmt("Bastion {name} ({kind}, Wall {n})", name=BASTIONS[sid], kind=kind, n=sid[1:])
+    return freedom_names(lang).space(i)
 
 
 @cache
-def _static() -> dict[str, Any]:
+def _static(lang: str = "en") -> dict[str, Any]:
     b = board()
+    tr = translator(lang)
+    names = freedom_names(lang)
     spaces = []
     for i, sid in enumerate(b.ids):
         spaces.append({
-            "id": sid, "name": _label(i), "short": BASTIONS.get(sid, b.names[i]), "kind": b.kind[i],
+            "id": sid, "name": _label(i, lang), "short": BASTIONS.get(sid, names.space(i)), "kind": b.kind[i],
             "xy": list(b.xy[i]), "row": b.row[i] if b.row[i] else None, "col": b.col[i] if b.col[i] else None,
             "fort": bool(b.fort[i]), "limit": b.limit[i], "lagoon": bool(b.lagoon[i]), "thick": b.thick[i] >= 0,
-            "log_name": b.names[i],
+            "log_name": names.space(i),
             "adjacent": [b.ids[j] for j in b.adj[i]],
         })
     tracks = design()["tracks"]
-    areas = [{"id": a.id, "name": a.name,
+    areas = [{"id": a.id, "name": names.area(i),
               "rewards": {side: r.model_dump(exclude_defaults=True) for side, r in a.rewards.items()}}
-             for a in areas_file().areas]
-    cards = [{"number": c.number, "deck": c.deck, "name": c.name, "ap": c.ap, "side": c.side, "text": c.text,
-              "event": c.effect is not None} for c in cards_file().cards]
+             for i, a in enumerate(areas_file().areas)]
+    cards = [{"number": c.number, "deck": c.deck, "name": card_face(c.number, lang)["name"], "ap": c.ap,
+              "side": c.side, "text": card_face(c.number, lang)["text"], "event": c.effect is not None}
+             for c in cards_file().cards]
     return {
-        "game": "freedom", "title": "Freedom! Messolonghi 1825–1826",
-        "seats": {"imperial": {"name": "Imperial", "colour": "red", "people": "Ottoman besiegers"},
-                  "insurgent": {"name": "Insurgent", "colour": "blue", "people": "Greek defenders"}},
+        "game": "freedom", "title": "Freedom! Messolonghi 1825–1826", "lang": lang,
+        "seats": {"imperial": {"name": tr.gettext("side:imperial"), "colour": "red",
+                               "people": tr.gettext("Ottoman besiegers")},
+                  "insurgent": {"name": tr.gettext("side:insurgent"), "colour": "blue",
+                                "people": tr.gettext("Greek defenders")}},
         "spaces": spaces, "areas": areas, "cards": cards, "support_limit": areas_file().support_limit,
         "tracks": {name: list(bounds) for name, bounds in tracks.items()},
         "rounds": design()["rounds"], "period_b_from_round": design()["period_b_from_round"],
@@ -78,33 +93,47 @@ class FreedomAdapter:
         """Board spaces (with bastion names and neighbours), area tiles, card faces, track ranges."""
         return _static()
 
+    def static_data_for(self, lang: str) -> dict[str, Any]:
+        """The static data with names and card faces in ``lang``."""
+        return _static(check_lang(lang))
+
     def phase(self, view: dict[str, Any]) -> str:
         """The phase of the current decision, as the terminal names it."""
         if view.get("result"):
-            return "Game over"
+            return GAME_OVER
         return PHASE_OF_FRAME[texts.current_phase(view)]
 
-    def hint(self, view: dict[str, Any], action: Action, seat: str | None) -> str:
-        """The terminal's one-line explanation of this choice."""
-        return texts.explain(action, seat)
+    def hint(self, view: dict[str, Any], action: Action, seat: str | None, lang: str = "en") -> str:
+        """The terminal's one-line explanation of this choice (in ``lang``)."""
+        return texts.explain(action, seat, lang)
 
-    def decision_help(self, view: dict[str, Any]) -> str:
-        """The terminal's one line on the decision on top of the stack."""
-        return texts.decision_help(view)
+    def decision_help(self, view: dict[str, Any], lang: str = "en") -> str:
+        """The terminal's one line on the decision on top of the stack (in ``lang``)."""
+        return texts.decision_help(view, lang)
 
-    def warning(self, view: dict[str, Any], action: Action, seat: str | None, legal: list[Action]) -> str:
+    def warning(self, view: dict[str, Any], action: Action, seat: str | None, legal: list[Action],
+                lang: str = "en") -> str:
         """Costly choices: an opponent-coloured event played for AP (rule 4.3.1), a turn ended with AP left."""
+        tr = translator(lang)
         if action.verb == "ap" and isinstance(action.arg, int) and seat in OPPONENT_COLOUR:
-            card = next(c for c in _static()["cards"] if c["number"] == action.arg)
+            card = next(c for c in _static(check_lang(lang))["cards"] if c["number"] == action.arg)
             if card["event"] and card["side"] == OPPONENT_COLOUR[seat]:
-                return (f"{card['name']} favours your opponent: if you use it for its {card['ap']} AP, your "
-                        "opponent may discard a card to play its event. Use it for AP anyway?")
+                return tr.fmt("{card} favours your opponent: if you use it for its {n} AP, your opponent may discard "
+                              "a card to play its event. Use it for AP anyway?", card=card["name"], n=card["ap"])
         if action.verb == "end" and len(legal) > 1:
             frame = (view.get("stack") or [{}])[-1]
             left = frame.get("ap") if isinstance(frame, dict) else None
             if isinstance(left, int) and left > 0:
-                return f"You still have {left} AP; ending the turn loses them. End the turn?"
+                return tr.fmt("You still have {n} AP; ending the turn loses them. End the turn?", n=left)
         return ""
+
+    def label_for(self, view: dict[str, Any], action: Action, seat: str | None, label: str, lang: str) -> str:
+        """A choice's label in ``lang``."""
+        return label_in(action, seat, label, lang)
+
+    def prompt_for(self, view: dict[str, Any], seat: str | None, prompt: str, lang: str) -> str:
+        """The decision's prompt in ``lang``."""
+        return prompt_in(view, seat, prompt, lang)
 
     def board_facts(self, view: dict[str, Any]) -> dict[str, dict[str, int]]:
         """Units of each kind, cannons and Wall damage per space (all public)."""

@@ -170,8 +170,9 @@ class HellenesAdapter:
                 self._odds[key] = None
         return self._odds[key]
 
-    def hint(self, view: dict[str, Any], action: Action, seat: str | None) -> str:
-        """What the choice does; before an engagement, the battle odds estimated from what the seat knows."""
+    def hint(self, view: dict[str, Any], action: Action, seat: str | None, lang: str = "en") -> str:
+        """What the choice does; before an engagement, the battle odds estimated from what the seat knows.
+        Hellenes has no translation yet: every ``lang`` reads English."""
         if seat and action.verb in ("to", "forced") and isinstance(action.arg, str):
             p = self.odds(view, seat, action.arg)
             if p is not None:
@@ -179,13 +180,15 @@ class HellenesAdapter:
                         f"{p.enemy_loss:.1f} (estimated from what you can see)")
         return VERB_HINT.get(action.verb, "")
 
-    def decision_help(self, view: dict[str, Any]) -> str:
-        """One line on the decision on top of the stack."""
+    def decision_help(self, view: dict[str, Any], lang: str = "en") -> str:
+        """One line on the decision on top of the stack (in English for every ``lang``)."""
         stack = view.get("stack") or []
         return DECISION_HELP.get(stack[-1].get("kind", "") if stack else "", "")
 
-    def warning(self, view: dict[str, Any], action: Action, seat: str | None, legal: list[Action]) -> str:
-        """Ask twice before engaging (the battle odds in words), or ending the Action phase with Actions left."""
+    def warning(self, view: dict[str, Any], action: Action, seat: str | None, legal: list[Action],
+                lang: str = "en") -> str:
+        """Ask twice before engaging (the battle odds in words), or ending the Action phase with Actions left
+        (in English for every ``lang``)."""
         if seat and action.verb in ("to", "forced") and isinstance(action.arg, str) and len(legal) > 1:
             p = self.odds(view, seat, action.arg)
             if p is not None:  # every engagement shows its odds before the click is final

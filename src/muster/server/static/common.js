@@ -1,4 +1,5 @@
 // Shared helpers of the muster pages: API calls, remembered seats, small DOM builders.
+import { t } from "./i18n.js";
 
 export const SEAT_NAME = { imperial: "Imperial", insurgent: "Insurgent" };
 
@@ -64,6 +65,6 @@ export async function loadGame(name) {
 /** Who plays a seat, in words ("Anna", "the Strongest bot", "a person"). */
 export function playerText(info) {
   if (!info) return "";
-  if (info.kind === "bot") return `the ${info.level || info.bot} bot`;
-  return info.name || "a person";
+  if (info.kind === "bot") return t("the {level} bot", { level: t(info.level || info.bot) });
+  return info.name || t("a person");
 }

@@ -1,5 +1,6 @@
 // The lobby: start a game, list the games this browser holds a seat in.
 import { api, el, rememberSeat, rememberWatched, rememberedSeats, watchedGames } from "./common.js";
+import { setupLanguage, t } from "./i18n.js";
 
 const form = document.getElementById("new-game");
 const errorBox = document.getElementById("error");
@@ -28,13 +29,13 @@ function showGame(game) {
   const info = (meta.games || []).find((g) => g.name === game) || {};
   meta.seat_names = { ...meta.seat_names, ...(info.seat_names || {}) };
   const sides = document.getElementById("sides");
-  sides.replaceChildren(el("legend", {}, "Your side"), ...SIDES[game].map(([seat, name, small], k) => el("label", { class: "choice" },
-    el("input", { type: "radio", name: "side", value: seat, checked: k === 0 ? "" : null }), el("span", {}, name, el("small", {}, small)))));
+  sides.replaceChildren(el("legend", {}, t("Your side")), ...SIDES[game].map(([seat, name, small], k) => el("label", { class: "choice" },
+    el("input", { type: "radio", name: "side", value: seat, checked: k === 0 ? "" : null }), el("span", {}, t(name), el("small", {}, t(small))))));
   const chosen = form.level?.value || meta.default_level;
   const box = document.getElementById("levels");
-  box.replaceChildren(el("legend", {}, "Computer strength"), ...(info.levels || meta.levels).map((level) => el("label", { class: "choice" },
+  box.replaceChildren(el("legend", {}, t("Computer strength")), ...(info.levels || meta.levels).map((level) => el("label", { class: "choice" },
     el("input", { type: "radio", name: "level", value: level.id, id: `level-${level.id}`, checked: level.id === chosen ? "" : null }),
-    el("span", {}, level.name, el("small", {}, level.description)))));
+    el("span", {}, t(level.name), el("small", {}, t(level.description))))));
   for (const name of Object.keys(SIDES)) document.getElementById(`intro-${name}`).hidden = name !== game;
   document.getElementById("ruleset-field").hidden = game !== "freedom";
   document.getElementById("game-title").textContent = TITLES[game];
@@ -50,13 +51,13 @@ async function loadMeta() {
   }
   showGame(chosenGame());
   const ruleset = document.getElementById("ruleset");
-  for (const name of meta.rulesets) ruleset.append(el("option", { value: name }, `${name} edition`));
+  for (const name of meta.rulesets) ruleset.append(el("option", { value: name }, t("{name} edition", { name })));
   document.getElementById("delay").value = meta.bot_delay_ms;
   document.getElementById("name").value = localStorage.getItem("muster.name") || "";
 }
 
 function inviteBox(link, other, myLink) {
-  const input = el("input", { id: "invite-link", readonly: "", value: link, "aria-label": "Invitation link" });
+  const input = el("input", { id: "invite-link", readonly: "", value: link, "aria-label": t("Invitation link") });
   const copy = el("button", { type: "button", id: "copy-invite", onclick: async () => {
     try {
       await navigator.clipboard.writeText(link);
@@ -109,17 +110,17 @@ form.addEventListener("submit", async (event) => {
 
 function turnText(game) {
   if (game.outdated) return "recorded under older rules (open it with the release that made it)";
-  if (game.status === "finished") return game.winner ? `finished: ${seatName(game.winner)} won` : "finished";
-  return game.your_turn ? "your turn" : `${seatName(game.active_seat) || "?"} to play`;
+  if (game.status === "finished") return game.winner ? t("finished: {side} won", { side: seatName(game.winner) }) : t("finished");
+  return game.your_turn ? t("your turn") : t("{side} to play", { side: seatName(game.active_seat) || "?" });
 }
 
 function opponentText(game) {
   const other = Object.values(SIDES).map((list) => list.map(([seat]) => seat)).find((seats) => seats.includes(game.seat))
     ?.find((seat) => seat !== game.seat);
   const who = game.players[other];
-  if (who === "human") return "a person";
+  if (who === "human") return t("a person");
   const level = meta.levels.find((l) => who === l.id || (game.levels || {})[other] === l.name);
-  return level ? `${level.name} bot` : `${who} bot`;
+  return t("{level} bot", { level: level ? t(level.name) : who });
 }
 
 async function refresh() {
@@ -129,8 +130,8 @@ async function refresh() {
   const rows = games.map((g) => el("tr", { class: g.your_turn ? "your-turn" : "" },
     el("td", {}, g.game_id.slice(0, 8)), el("td", {}, seatName(g.seat)), el("td", {}, opponentText(g)),
     el("td", {}, turnText(g)), el("td", {}, g.steps),
-    el("td", {}, el("a", { href: `/play/${g.token}` }, "open"), " ",
-      el("a", { href: `/replay/${g.game_id}?token=${encodeURIComponent(g.token)}` }, "replay"))));
+    el("td", {}, el("a", { href: `/play/${g.token}` }, t("open")), " ",
+      el("a", { href: `/replay/${g.game_id}?token=${encodeURIComponent(g.token)}` }, t("replay")))));
   for (const id of watchedGames()) {
     try {
       const s = await api(`/api/games/${id}/status`);
@@ -145,6 +146,6 @@ async function refresh() {
   document.getElementById("no-games").hidden = rows.length > 0;
 }
 
-loadMeta().catch((err) => showError(err.message));
+setupLanguage(document.getElementById("lang-slot")).then(loadMeta).catch((err) => showError(err.message));
 refresh().catch((err) => showError(err.message));
 setInterval(() => refresh().catch(() => {}), 5000);

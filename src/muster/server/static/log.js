@@ -2,6 +2,7 @@
 // says what each line is (classify), fixes its wording (polish, reorder) and finds dice in it.
 import { el } from "./common.js";
 import { cardLink } from "./cards.js";
+import { t } from "./i18n.js";
 
 let tokenizer = null;
 
@@ -10,7 +11,10 @@ function buildTokenizer(game) {
   const escape = (t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const names = new Map();
   for (const sp of game.data.spaces) names.set(sp.log_name || sp.name, { space: sp.id });
-  for (const c of game.data.cards) names.set(`${c.number}${c.deck} ${c.name}`, { card: c.number });
+  for (const c of game.data.cards) {
+    names.set(`${c.number}${c.deck} ${c.name}`, { card: c.number });
+    names.set(`${c.number}${c.deck} „${c.name}”`, { card: c.number }); // the Polish log quotes card names
+  }
   const keys = [...names.keys()].sort((a, b) => b.length - a.length);
   return { re: new RegExp(keys.map(escape).join("|"), "g"), names };
 }
@@ -38,23 +42,34 @@ export function richText(game, text, onSpace) {
 
 /** Dice as dice: faces, modifier, the number needed and the result word. */
 export function diceView(d) {
-  const faces = d.dice.map((n) => el("span", { class: "die", "aria-label": `die ${n}` }, n));
+  const faces = d.dice.map((n) => el("span", { class: "die", "aria-label": t("die {n}", { n }) }, n));
   const mod = d.modifier ? el("span", { class: "dice-mod" }, d.modifier > 0 ? `+${d.modifier}` : `−${-d.modifier}`) : null;
-  const word = /^(miss|no hit|0 hit|refused|no answer)/.test(d.result) ? "miss" : "hit";
+  const word = (d.miss ?? /^(miss|no hit|0 hit|refused|no answer)/.test(d.result)) ? "miss" : "hit";
   if (d.total !== undefined) {
     return el("span", { class: "dice" }, ...faces, el("span", { class: "dice-mod" }, `+${d.modifier} = ${d.total}`),
       el("strong", { class: `dice-result ${word}` }, d.result));
   }
-  const rule = d.cannon ? `each die${d.modifier ? " with it" : ""} needs ${d.need}+`
-    : d.best ? `the better die${d.modifier ? " with it" : ""} needs ${d.need}+` : `needs ${d.need}+`;
+  const rule = d.cannon ? (d.modifier ? t("each die with it needs {need}+", d) : t("each die needs {need}+", d))
+    : d.best ? (d.modifier ? t("the better die with it needs {need}+", d) : t("the better die needs {need}+", d))
+      : t("needs {need}+", d);
   return el("span", { class: "dice" }, ...faces, mod, el("span", { class: "dice-need" }, rule),
     el("strong", { class: `dice-result ${word}` }, d.result));
 }
 
-function lineItem(game, raw, onSpace) {
-  const text = game.mod.polish(raw);
-  const info = game.mod.classify(raw);
-  const d = game.mod.parseDice(text);
+/** Dice of a line: read from its English twin when the log is translated, worded from the line itself. */
+function diceOf(game, raw, en) {
+  if (!en) return game.mod.parseDice(game.mod.polish(raw));
+  const d = game.mod.parseDice(game.mod.polish(en));
+  if (!d) return null;
+  const cut = raw.indexOf(": "), last = raw.lastIndexOf(": ");
+  return { ...d, before: cut > 0 ? raw.slice(0, cut) : raw, result: last > 0 ? raw.slice(last + 2).replace(/[.!]$/, "") : d.result,
+    miss: /^(miss|no hit|0 hit|refused|no answer)/.test(d.result) };
+}
+
+function lineItem(game, raw, onSpace, en) {
+  const text = en ? raw : game.mod.polish(raw);
+  const info = game.mod.classify(en || raw);
+  const d = diceOf(game, raw, en);
   const li = el("li", { class: `entry${info.side ? ` side-${info.side}` : ""}${d ? " dice-line" : ""}` });
   if (d) li.append(...richText(game, `${d.before}: `, onSpace), diceView(d));
   else li.append(...richText(game, text, onSpace));
@@ -62,8 +77,10 @@ function lineItem(game, raw, onSpace) {
 }
 
 /** Render the whole log into ``root`` (an <ol>): rounds › phases › cards, causes before effects. */
-export function renderLog(root, game, lines, onSpace) {
-  const ordered = game.mod.reorder(lines);
+export function renderLog(root, game, lines, onSpace, english = null) {
+  // a translated log keeps the engine's order (causes are moved first only by reading English lines)
+  const ordered = english ? lines : game.mod.reorder(lines);
+  const en = (k) => (english ? english[k] : null);
   const rounds = [];
   let round = null, phase = null, card = null;
   const newRound = (title) => {
@@ -71,34 +88,38 @@ export function renderLog(root, game, lines, onSpace) {
     rounds.push(round); phase = null; card = null;
   };
   const newPhase = (title) => {
-    if (!round) newRound("Setup");
-    phase = el("li", { class: "log-phase" }, el("h4", {}, title), el("ol", {}));
+    if (!round) newRound(t("Setup"));
+    phase = el("li", { class: "log-phase" }, el("h4", {}, t(title)), el("ol", {}));
     round.lastChild.append(phase); card = null;
   };
-  for (const raw of ordered) {
-    const info = game.mod.classify(raw);
-    if (info.level === "round") { newRound(info.title); if (/^Setup/.test(raw)) round.lastChild.append(lineItem(game, raw, onSpace)); continue; }
+  for (const [k, raw] of ordered.entries()) {
+    const info = game.mod.classify(en(k) || raw);
+    const item = () => lineItem(game, raw, onSpace, en(k));
+    if (info.level === "round") {
+      newRound(info.round ? t("Round {n}", { n: info.round }) : t(info.title));
+      if (/^Setup/.test(en(k) || raw)) round.lastChild.append(item());
+      continue;
+    }
     if (info.level === "phase") {
       if (!(phase && phase.dataset.title === info.title)) { newPhase(info.title); phase.dataset.title = info.title; }
-      if (info.keep) phase.lastChild.append(lineItem(game, raw, onSpace));
+      if (info.keep) phase.lastChild.append(item());
       continue;
     }
     if (!phase) newPhase(round ? "Start" : "Setup");
     if (info.level === "card") {
-      card = el("li", { class: `log-card side-${info.side}` }, el("div", { class: "log-card-head" }, ...richText(game, game.mod.polish(raw), onSpace)), el("ol", {}));
+      card = el("li", { class: `log-card side-${info.side}` }, el("div", { class: "log-card-head" }, ...richText(game, en(k) ? raw : game.mod.polish(raw), onSpace)), el("ol", {}));
       phase.lastChild.append(card);
       continue;
     }
-    (card ? card.lastChild : phase.lastChild).append(lineItem(game, raw, onSpace));
+    (card ? card.lastChild : phase.lastChild).append(item());
   }
   root.replaceChildren(...rounds);
 }
 
 /** The latest dice line of the log, drawn as dice (null if none yet). */
-export function latestDice(game, lines, onSpace) {
+export function latestDice(game, lines, onSpace, english = null) {
   for (let k = lines.length - 1; k >= 0; k--) {
-    const text = game.mod.polish(lines[k]);
-    const d = game.mod.parseDice(text);
+    const d = diceOf(game, lines[k], english ? english[k] : null);
     if (d) return el("div", { class: "latest-dice" }, ...richText(game, `${d.before}: `, onSpace), diceView(d));
   }
   return null;

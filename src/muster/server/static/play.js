@@ -4,6 +4,7 @@ import { api, el, loadGame, playerText, rememberSeat } from "./common.js";
 import { cardLink, enableCardFaces } from "./cards.js";
 import { latestDice, renderLog, richText } from "./log.js";
 import { enableZoom } from "./zoom.js";
+import { setupLanguage, t, tn } from "./i18n.js";
 
 const token = decodeURIComponent(location.pathname.split("/").pop());
 const $ = (id) => document.getElementById(id);
@@ -13,6 +14,7 @@ let board = null;
 let zoom = null;
 let state = null; // the newest state message
 let log = []; // every log line so far
+let logEn = null; // the same lines in English when the log is translated (the board module reads them)
 let socket = null;
 let pending = false; // an action is on its way: ignore further clicks until the answer
 let nextId = 1;
@@ -80,7 +82,7 @@ function openMenu(anchor, title, items, face) {
   el("span", { class: "menu-label" }, item.text), item.hint ? el("span", { class: "menu-hint" }, item.hint) : null,
   item.confirm ? el("span", { class: "menu-warn" }, "asks once more before it is final") : null));
   menu.replaceChildren(...(face ? [face] : [el("p", { class: "menu-title" }, title)]), ...buttons,
-    el("button", { type: "button", class: "menu-cancel", onclick: () => { closeMenu(); anchor.focus(); } }, "Cancel"));
+    el("button", { type: "button", class: "menu-cancel", onclick: () => { closeMenu(); anchor.focus(); } }, t("Cancel")));
   menu.setAttribute("aria-label", title);
   menu.hidden = false;
   placeMenu(menu, anchor);
@@ -91,9 +93,9 @@ function openMenu(anchor, title, items, face) {
 function confirmStep(anchor, item) {
   const menu = $("card-menu");
   const yes = el("button", { type: "button", class: "menu-item danger", "data-confirm": "yes",
-    onclick: () => choose(item.action) }, el("span", { class: "menu-label" }, `Yes: ${item.text.charAt(0).toLowerCase()}${item.text.slice(1)}`));
+    onclick: () => choose(item.action) }, el("span", { class: "menu-label" }, t("Yes: {choice}", { choice: `${item.text.charAt(0).toLowerCase()}${item.text.slice(1)}` })));
   menu.replaceChildren(el("p", { class: "menu-warning", role: "alert" }, item.confirm), yes,
-    el("button", { type: "button", class: "menu-cancel", onclick: () => { closeMenu(); anchor.focus(); } }, "No, go back"));
+    el("button", { type: "button", class: "menu-cancel", onclick: () => { closeMenu(); anchor.focus(); } }, t("No, go back")));
   placeMenu(menu, anchor);
   yes.focus();
 }
@@ -125,7 +127,7 @@ function pick(kind, id, element) {
   const items = groups[kind].get(id);
   if (!items || pending) return;
   if (items.length === 1 && !items[0].confirm) { choose(items[0].action); return; }
-  openMenu(element, `Choose for ${kind === "space" ? game.data.byId[id].name : id}:`,
+  openMenu(element, t("Choose for {what}:", { what: kind === "space" ? game.data.byId[id].name : id }),
     items.map((item) => ({ ...item, text: item.label })));
 }
 
@@ -133,12 +135,12 @@ function pick(kind, id, element) {
 function statusText(s) {
   if (game.mod.statusText) return `${s.outcome ? "Game over · " : ""}${game.mod.statusText(game.data, s)}`;
   const period = s.round >= game.data.period_b_from_round ? "B" : "A";
-  let text = `Round ${s.round} of ${game.data.rounds} · Period ${period}${s.outcome ? "" : ` · ${s.phase}`}`;
+  let text = `${t("Round {n} of {total} · Period {period}", { n: s.round, total: game.data.rounds, period })}${s.outcome ? "" : ` · ${t(s.phase)}`}`;
   if (s.phase === "Action phase" && s.active_seat && s.view.played) {
     const played = s.view.played[s.active_seat] + (game.mod.playingCard(s.view) === null ? 1 : 0);
-    text += ` · ${seatName(s.active_seat)}'s card ${Math.max(1, Math.min(played, game.data.cards_per_phase))} of ${game.data.cards_per_phase}`;
+    text += ` · ${t("{side}: card {n} of {total}", { side: seatName(s.active_seat), n: Math.max(1, Math.min(played, game.data.cards_per_phase)), total: game.data.cards_per_phase })}`;
   }
-  if (s.outcome) text = `Game over · ${text}`;
+  if (s.outcome) text = `${t("Game over")} · ${text}`;
   return text;
 }
 
@@ -149,7 +151,7 @@ function renderTop(s) {
   $("analysis-link").hidden = !s.outcome;
   if (s.outcome) $("analysis-link").href = `/analysis/${encodeURIComponent(s.game_id)}`;
   const me = s.seats[s.seat], them = s.seats[other(s.seat)];
-  $("players").textContent = `You: ${seatName(s.seat)}${me.name ? ` (${me.name})` : ""} · against ${playerText(them)}`;
+  $("players").textContent = t("You: {you} · against {them}", { you: `${seatName(s.seat)}${me.name ? ` (${me.name})` : ""}`, them: playerText(them) });
   const active = s.active_seat;
   const botThinking = !s.outcome && active && active !== s.seat && s.seats[active]?.kind === "bot";
   $("thinking").hidden = !botThinking;
@@ -159,6 +161,7 @@ function renderTop(s) {
 
 function renderPrompt(s) {
   const playing = s.legal.length ? game.mod.playingCard(s.view) : null;
+  $("prompt").dataset.yourTurn = t("Your turn"); // shown before the prompt on my turn (app.css)
   $("prompt").replaceChildren(...richText(game, s.prompt, spotlight),
     ...(playing ? [el("span", { class: "playing" }, " · with ", cardLink(playing))] : []));
   $("hint").textContent = s.help || "";
@@ -180,9 +183,9 @@ function renderPrompt(s) {
   });
   const spatial = groups.space.size + groups.area.size, cards = groups.card.size;
   const where = [];
-  if (spatial) where.push(`${spatial} place${spatial > 1 ? "s" : ""} marked on the map`);
-  if (cards) where.push(`${cards} card${cards > 1 ? "s" : ""} in your hand`);
-  $("actions").replaceChildren(...(where.length ? [el("span", { class: "where" }, `Choose: ${where.join(" or ")}${buttons.length ? ", or" : "."}`)] : []), ...buttons);
+  if (spatial) where.push(tn("{n} place marked on the map", "{n} places marked on the map", spatial));
+  if (cards) where.push(tn("{n} card in your hand", "{n} cards in your hand", cards));
+  $("actions").replaceChildren(...(where.length ? [el("span", { class: "where" }, `${t("Choose:")} ${where.join(` ${t("or")} `)}${buttons.length ? `, ${t("or")}` : "."}`)] : []), ...buttons);
   $("undo").hidden = !s.can_undo;
 }
 
@@ -191,7 +194,7 @@ function cardUses(card, items) {
   return items.map((item) => {
     const [verb] = item.action;
     if (game.mod.cardUseText) return { ...item, text: game.mod.cardUseText(game.data, item) };
-    const text = verb === "event" ? "Play the event" : verb === "ap" ? `Use for ${c.ap} AP` : item.label;
+    const text = verb === "event" ? t("Play the event") : verb === "ap" ? t("Use for {n} AP", { n: c.ap }) : item.label;
     const hint = verb === "event" ? "" : item.hint;
     return { ...item, text: text.charAt(0).toUpperCase() + text.slice(1), hint };
   });
@@ -208,7 +211,7 @@ function renderHand(s) {
     const items = groups.card.get(n) || [];
     const b = el("button", { type: "button", class: `hand-card side-${c.side}${items.length ? " legal" : ""}`, "data-card": n,
       "aria-haspopup": items.length ? "dialog" : null, "aria-expanded": items.length ? "false" : null,
-      "aria-label": `${game.mod.cardTitle(game.data, n)}, ${badge(n)}${items.length ? ": choose how to play it" : ""}` },
+      "aria-label": `${game.mod.cardTitle(game.data, n)}, ${badge(n)}${items.length ? `: ${t("choose how to play it")}` : ""}` },
     el("span", { class: "hc-no" }, `${c.number}${c.deck}`), el("span", { class: "hc-ap" }, badge(n)),
     el("span", { class: "hc-name" }, c.name));
     b.addEventListener("click", () => {
@@ -216,13 +219,13 @@ function renderHand(s) {
     });
     return b;
   });
-  $("hand").replaceChildren(...(hand.length ? hand : [el("p", { class: "muted" }, "No cards in hand.")]));
-  $("hand-toggle").textContent = `Hand (${s.hand.length})${groups.card.size ? " · choose a card" : ""}`;
+  $("hand").replaceChildren(...(hand.length ? hand : [el("p", { class: "muted" }, t("No cards in hand."))]));
+  $("hand-toggle").textContent = `${tn("Hand ({n} card)", "Hand ({n} cards)", s.hand.length)}${groups.card.size ? ` · ${t("choose a card")}` : ""}`;
   $("hand-toggle").classList.toggle("attention", groups.card.size > 0);
   const entries = game.mod.discardPiles ? game.mod.discardPiles(s.view)
-    : Object.entries(s.view.discards || {}).map(([deck, list]) => [`Deck ${deck}`, list]);
+    : Object.entries(s.view.discards || {}).map(([deck, list]) => [t("Deck {deck}", { deck }), list]);
   const piles = entries.map(([title, list]) => el("div", { class: "pile" },
-    el("strong", {}, `${title} (${list.length}): `), ...(list.length ? list.flatMap((n, k) => [k ? ", " : "", cardLink(n)]) : ["empty"])));
+    el("strong", {}, `${title} (${list.length}): `), ...(list.length ? list.flatMap((n, k) => [k ? ", " : "", cardLink(n)]) : [t("empty")])));
   $("discard-list").replaceChildren(...piles);
 }
 
@@ -232,11 +235,11 @@ function renderOpponent(s) {
   const lastCard = last.card;
   let how = "";
   for (const a of last.actions || []) {
-    if (a.action[1] === lastCard) how = a.action[0] === "event" ? "as its event" : a.action[0] === "ap" ? "for its AP" : "to trigger an event";
+    if (a.action[1] === lastCard) how = a.action[0] === "event" ? t("as its event") : a.action[0] === "ap" ? t("for its AP") : t("to trigger an event");
   }
   $("opponent").replaceChildren(...[
     el("p", { class: `opp-line side-${opp}` }, el("strong", {}, seatName(opp)), `: ${playerText(s.seats[opp])} · ${s.hand_counts[opp]} card${s.hand_counts[opp] === 1 ? "" : "s"} in hand`),
-    lastCard ? el("p", { class: "opp-last" }, "Last card: ", cardLink(lastCard), how ? ` ${how}` : "") : null,
+    lastCard ? el("p", { class: "opp-last" }, `${t("Last card:")} `, cardLink(lastCard), how ? ` ${how}` : "") : null,
     (last.actions || []).length ? el("p", { class: "opp-moves muted" }, `${last.actions.length} move${last.actions.length > 1 ? "s" : ""} since your last action are marked on the map.`) : null,
   ].filter(Boolean));
 }
@@ -245,10 +248,10 @@ function spotlight(id, on) { board?.highlight(id, on); }
 
 function renderSide(s) {
   $("tracks").replaceChildren(game.mod.drawTracks(game.data, s.view));
-  renderLog($("log"), game, log, spotlight);
+  renderLog($("log"), game, log, spotlight, logEn);
   $("log").scrollTop = $("log").scrollHeight;
-  const dice = latestDice(game, log, spotlight);
-  $("dice").replaceChildren(...(dice ? [el("h2", { class: "dice-title" }, "Latest roll"), dice] : []));
+  const dice = latestDice(game, log, spotlight, logEn);
+  $("dice").replaceChildren(...(dice ? [el("h2", { class: "dice-title" }, t("Latest roll")), dice] : []));
 }
 
 function render() {
@@ -265,7 +268,7 @@ function render() {
   renderSide(s);
   const mine = s.legal.length > 0;
   document.body.classList.toggle("my-turn", mine);
-  document.title = `${mine ? "● Your turn · " : ""}${seatName(s.seat)} · ${game.data.title.split(":")[0]} · muster`;
+  document.title = `${mine ? `● ${t("Your turn")} · ` : ""}${seatName(s.seat)} · ${game.data.title.split(":")[0]} · muster`;
   if (mine && !wasMyTurn) yourTurn();
   wasMyTurn = mine;
 }
@@ -289,7 +292,7 @@ function beep() {
 function yourTurn() {
   if (localStorage.getItem("muster.sound") === "on") beep();
   if (document.hidden && "Notification" in window && Notification.permission === "granted") {
-    new Notification("Your turn in Freedom!", { body: state.prompt, tag: `muster-${state.game_id}` });
+    new Notification(t("Your turn in Freedom!"), { body: state.prompt, tag: `muster-${state.game_id}` });
   }
 }
 
@@ -312,6 +315,7 @@ $("save-name").addEventListener("click", async () => {
 // --- state and connection -----------------------------------------------------------------------
 function onState(message) {
   log = log.slice(0, message.log_from).concat(message.log);
+  logEn = message.log_en ? (logEn || []).slice(0, message.log_from).concat(message.log_en) : null;
   state = { ...message, log: undefined };
   pending = false;
   closeMenu();
@@ -364,6 +368,7 @@ for (const [button, cls] of [["hand-toggle", "hand-open"], ["side-toggle", "side
 
 async function start() {
   try {
+    await setupLanguage(document.querySelector(".tools"));
     const first = await api(`/api/seat/${encodeURIComponent(token)}`);
     rememberSeat({ token, game_id: first.game_id, seat: first.seat });
     $("replay-link").href = `/replay/${first.game_id}?token=${encodeURIComponent(token)}`;

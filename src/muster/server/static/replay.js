@@ -4,9 +4,11 @@ import { enableCardFaces } from "./cards.js";
 import { latestDice, renderLog } from "./log.js";
 import { enableZoom } from "./zoom.js";
 import { TEXT as WP_TEXT, drawCurve } from "./winprob.js";
+import { lang, setupLanguage, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const SEAT_NAME = { imperial: "Imperial", insurgent: "Insurgent" };
+const seatWord = (seat) => game?.data.seats[seat]?.name || SEAT_NAME[seat];
 let game = null;
 let board = null;
 let boardReady = null; // the board module loads once, however many frames arrive meanwhile
@@ -23,16 +25,16 @@ async function setup(name) {
   $("zoom-fit").addEventListener("click", () => zoom.fit());
 }
 
-async function draw(frame, lines, last) {
+async function draw(frame, lines, last, english = null) {
   boardReady = boardReady || setup(frame.game || "freedom");
   await boardReady;
   const spot = (id, on) => board.highlight(id, on);
   board.update(frame.view, { targets: new Set(), selected: game.mod.selectedSpace(frame.view), last });
   $("tracks").replaceChildren(game.mod.drawTracks(game.data, frame.view));
-  renderLog($("log"), game, lines, spot);
+  renderLog($("log"), game, lines, spot, english);
   $("log").scrollTop = $("log").scrollHeight;
-  const dice = latestDice(game, lines, spot);
-  $("dice").replaceChildren(...(dice ? [el("h2", { class: "dice-title" }, "Latest roll"), dice] : []));
+  const dice = latestDice(game, lines, spot, english);
+  $("dice").replaceChildren(...(dice ? [el("h2", { class: "dice-title" }, t("Latest roll")), dice] : []));
 }
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const params = new URLSearchParams(location.search);
@@ -57,13 +59,18 @@ async function show(n) {
     step = frame.step;
     $("slider").max = total;
     $("slider").value = step;
-    $("step").textContent = `step ${step} / ${total}`;
-    await draw(frame, frame.log, frame.last_action ? { actions: [{ seat: null, action: frame.last_action }], changes: {} } : null);
-    const who = frame.seat ? `${SEAT_NAME[frame.seat]}'s view` : "spectator view";
-    $("status").textContent = `Game ${gameId} · ${who}${frame.round ? ` · Round ${frame.round}` : ""} · ${frame.phase}`;
-    $("outcome").textContent = frame.outcome ? `${SEAT_NAME[frame.outcome.winner] || "Nobody"} wins: ${frame.outcome.detail}`
-      : frame.active_seat ? `${SEAT_NAME[frame.active_seat]} to decide` : "";
-    $("last-line").textContent = frame.log.length ? `Last: ${game.mod.polish(frame.log[frame.log.length - 1])}` : "";
+    $("step").textContent = t("step {n} / {total}", { n: step, total });
+    await draw(frame, frame.log, frame.last_action ? { actions: [{ seat: null, action: frame.last_action }], changes: {} } : null,
+      frame.log_en || null);
+    const who = frame.seat ? t("{side}'s view", { side: seatWord(frame.seat) }) : t("spectator view");
+    $("status").textContent = frame.round
+      ? t("Game {id} · {who} · Round {n} · {phase}", { id: gameId, who, n: frame.round, phase: t(frame.phase) })
+      : `${t("Game {id} · {who}", { id: gameId, who })} · ${t(frame.phase)}`;
+    // a translated game's last log line says who won and why in the reader's language
+    const detail = lang !== "en" && frame.log_en && frame.log.length ? frame.log[frame.log.length - 1] : frame.outcome?.detail;
+    $("outcome").textContent = frame.outcome ? t("{side} wins: {detail}", { side: seatWord(frame.outcome.winner) || t("Nobody"), detail })
+      : frame.active_seat ? t("{side} to decide", { side: seatWord(frame.active_seat) }) : "";
+    $("last-line").textContent = frame.log.length ? `${t("Last:")} ${frame.log_en ? frame.log[frame.log.length - 1] : game.mod.polish(frame.log[frame.log.length - 1])}` : "";
     showError("");
   } catch (err) {
     showError(err.message);
@@ -73,8 +80,8 @@ async function show(n) {
 }
 
 function togglePlay() {
-  if (timer) { clearInterval(timer); timer = null; $("play").textContent = "▶ play"; return; }
-  $("play").textContent = "⏸ pause";
+  if (timer) { clearInterval(timer); timer = null; $("play").textContent = t("▶ play"); return; }
+  $("play").textContent = t("⏸ pause");
   timer = setInterval(() => { if (step >= total) togglePlay(); else show(step + 1); }, 300);
 }
 
@@ -117,6 +124,7 @@ async function refreshLiveCurve() {
 /** A game between bots still running: watch it live, then open its replay when it ends. */
 function watchLive() {
   let lines = [];
+  let linesEn = [];
   setControls(false); // nothing to step through until the game is over
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   watching = new WebSocket(`${scheme}://${location.host}/ws/watch/${encodeURIComponent(gameId)}`);
@@ -124,10 +132,13 @@ function watchLive() {
     const m = JSON.parse(event.data);
     if (m.type !== "state") return;
     lines = lines.slice(0, m.log_from).concat(m.log);
-    draw(m, lines, m.last).catch((err) => showError(err.message));
-    $("status").textContent = `Game ${gameId} · live: the bots are playing${m.round ? ` · Round ${m.round}` : ""} · ${m.phase}`;
-    $("step").textContent = `step ${m.step}`;
-    $("outcome").textContent = m.active_seat ? `${SEAT_NAME[m.active_seat]} to decide` : "";
+    linesEn = m.log_en ? linesEn.slice(0, m.log_from).concat(m.log_en) : null;
+    draw(m, lines, m.last, linesEn).catch((err) => showError(err.message));
+    $("status").textContent = m.round
+      ? t("Game {id} · live: the bots are playing · Round {n} · {phase}", { id: gameId, n: m.round, phase: t(m.phase) })
+      : `${t("Game {id} · live: the bots are playing", { id: gameId })} · ${t(m.phase)}`;
+    $("step").textContent = t("step {n}", { n: m.step });
+    $("outcome").textContent = m.active_seat ? t("{side} to decide", { side: seatWord(m.active_seat) }) : "";
     $("last-line").textContent = "";
     refreshLiveCurve();
     if (m.outcome) {
@@ -136,7 +147,7 @@ function watchLive() {
     }
   });
   watching.addEventListener("close", (event) => {
-    if (event.code >= 4400 && event.code < 4600) showError(event.reason || "This game cannot be watched.");
+    if (event.code >= 4400 && event.code < 4600) showError(event.reason || t("This game cannot be watched."));
   });
 }
 
@@ -152,4 +163,4 @@ $("next").addEventListener("click", () => show(Math.min(total, step + 1)));
 $("last").addEventListener("click", () => show(total));
 $("play").addEventListener("click", togglePlay);
 $("slider").addEventListener("change", () => show(Number($("slider").value)));
-start().catch((err) => showError(err.message));
+setupLanguage(document.querySelector(".tools")).then(start).catch((err) => showError(err.message));

@@ -15,6 +15,7 @@ from muster.games.freedom.rules.cannons import can_fire, cannon_targets, fire
 from muster.games.freedom.rules.combat import imperial_attack, imperial_loses_unit, insurgent_hit_needed
 from muster.games.freedom.rules.common import (
     SIDE_NAME,
+    TRACK_NAME,
     add_imperial,
     adjust,
     area_index,
@@ -64,7 +65,7 @@ def _ev_track(s: State, f: Frame) -> None:
         log(s, "The Government has already answered: the Pressure track is gone.")
         return
     if adjust(s, f["side"], f["track"], f["delta"]) == 0:
-        log(s, f"{SIDE_NAME[f['side']]} {f['track']} cannot change.")
+        log(s, "{side} {track} cannot change.", side=f["side"], track=TRACK_NAME[f["track"]])
 
 
 def cannon_to_camp() -> Frame:
@@ -75,7 +76,7 @@ def cannon_to_camp() -> Frame:
 @auto("ev_camp_cannon")
 def _ev_camp_cannon(s: State, f: Frame) -> None:
     if camp_cannon_from_pool(s):
-        log(s, f"A cannon arrives in the Camp ({s.camp_cannons} there).")
+        log(s, "A cannon arrives in the Camp ({n} there).", n=s.camp_cannons)
     else:
         log(s, "No cannon is left in the pool.")
 
@@ -153,7 +154,7 @@ class UnitsToCamp(Decision):
         b = board()
         i, kind = split_unit_arg(a.arg)
         move_unit(s, i, b.camp, kind or kinds_at(s, i)[0])
-        log(s, f"An Imperial unit in {name(i)} falls sick and goes back to the Camp.")
+        log(s, "An Imperial unit in {space} falls sick and goes back to the Camp.", space=i)
         count_down(s, f)
 
     def label(self, s: State, f: Frame, a: Action) -> str:
@@ -190,7 +191,7 @@ class MarchFromCamp(Decision):
         b = board()
         j, kind = split_unit_arg(a.arg)
         move_unit(s, b.camp, j, kind or kinds_at(s, b.camp)[0])
-        log(s, f"An Imperial unit marches from the Camp to {name(j)}.")
+        log(s, "An Imperial unit marches from the Camp to {space}.", space=j)
         count_down(s, f)
 
     def label(self, s: State, f: Frame, a: Action) -> str:
@@ -246,7 +247,7 @@ def _ev_camp_to_row4(s: State, f: Frame) -> None:
     for k in kinds:
         if j is not None and imperial_room(s, j, k):
             move_unit(s, b.camp, j, k)
-            log(s, f"An Imperial unit comes up from the Camp to {name(j)}.")
+            log(s, "An Imperial unit comes up from the Camp to {space}.", space=j)
             return
     log(s, "No unit can come up from the Camp to Row 4 there.")
 
@@ -299,7 +300,7 @@ class NightWorks(Decision):
             fwd = self._forward(i)
             assert fwd is not None
             s.cannon[fwd], s.cannon[i] = s.cannon[i], 0
-            log(s, f"Night Works: the cannon in {name(i)} moves forward to {name(fwd)}.")
+            log(s, "Night Works: the cannon in {space} moves forward to {fwd}.", space=i, fwd=fwd)
             return
         s.stack.pop()
         if a.verb == "with":
@@ -307,7 +308,7 @@ class NightWorks(Decision):
             fwd = self._forward(i)
             assert fwd is not None
             move_unit(s, i, fwd, str(a.arg))
-            log(s, f"An Imperial unit moves forward with it to {name(fwd)}.")
+            log(s, "An Imperial unit moves forward with it to {space}.", space=fwd)
 
     def label(self, s: State, f: Frame, a: Action) -> str:
         if a.verb == "cannon":
@@ -342,7 +343,7 @@ class Grenades(Decision):
         assert wall is not None
         for _ in range(s.ally[i]):
             if not s.ins[wall]:
-                log(s, f"No Insurgent unit is left in {name(wall)} to attack.")
+                log(s, "No Insurgent unit is left in {space} to attack.", space=wall)
                 break
             imperial_attack(s, i, wall, 0)
 
@@ -407,8 +408,12 @@ def pool_to_camp(kind: str, count: int) -> Frame:
 @auto("ev_pool_to_camp")
 def _ev_pool_to_camp(s: State, f: Frame) -> None:
     n = add_imperial(s, board().camp, f["unit"], f["count"])
-    what = "Expeditionary" if f["unit"] == "E" else "Allied"
-    log(s, f"{n} {what} unit(s) arrive in the Camp." if n else f"No {what} unit is left in the pool.")
+    if not n:
+        log(s, "No Imperial unit is left in the pool.")
+    elif f["unit"] == "E":
+        log(s, "{n} Expeditionary unit arrives in the Camp.", "{n} Expeditionary units arrive in the Camp.", n=n)
+    else:
+        log(s, "{n} Allied unit arrives in the Camp.", "{n} Allied units arrive in the Camp.", n=n)
 
 
 def civilians(delta: int) -> Frame:
@@ -422,7 +427,7 @@ def _ev_civilians(s: State, f: Frame) -> None:
     n = min(delta, s.pools["civilians"]) if delta > 0 else -min(-delta, s.civilians)
     s.civilians += n
     s.pools["civilians"] -= n
-    log(s, f"Civilians in the City: {s.civilians - n} → {s.civilians}.")
+    log(s, "Civilians in the City: {old} → {new}.", old=s.civilians - n, new=s.civilians)
 
 
 def free_plea() -> Frame:
@@ -514,7 +519,7 @@ class RemoveWhere(_Picker):
             remove_imperial(s, i, kind or None)
         else:
             remove_insurgent(s, i)
-        log(s, f"A {SIDE_NAME[f['side']]} unit is removed from {name(i)}.")
+        log(s, "A {side} unit is removed from {space}.", side=f["side"], space=i)
 
 
 def send_back(chooser: str, count: int, where: str) -> Frame:
@@ -536,7 +541,7 @@ class SendBack(_Picker):
 
     def pick(self, s: State, f: Frame, i: int, kind: str) -> None:
         move_unit(s, i, board().camp, kind or kinds_at(s, i)[0])
-        log(s, f"An Imperial unit in {name(i)} goes back to the Camp.")
+        log(s, "An Imperial unit in {space} goes back to the Camp.", space=i)
 
 
 def place_imperial(seat: str, kind: str, count: int, where: str, from_camp: bool = False) -> Frame:
@@ -576,7 +581,7 @@ class PlaceImperial(_Picker):
             move_unit(s, board().camp, i, f["unit"])
         else:
             add_imperial(s, i, f["unit"])
-        log(s, f"An Imperial unit is placed in {name(i)}.")
+        log(s, "An Imperial unit is placed in {space}.", space=i)
 
 
 def damage_wall(seat: str, count: int) -> Frame:
@@ -599,7 +604,7 @@ class DamageWall(_Picker):
 
     def pick(self, s: State, f: Frame, i: int, kind: str) -> None:
         set_damage(s, i, s.damage[i] + 1)
-        log(s, f"{name(i)} is {('damaged', 'destroyed')[s.damage[i] - 1]}.")
+        log(s, ("{space} is damaged.", "{space} is destroyed.")[s.damage[i] - 1], space=i)
 
 
 def repair_wall(seat: str, count: int) -> Frame:
@@ -622,7 +627,7 @@ class RepairWall(_Picker):
 
     def pick(self, s: State, f: Frame, i: int, kind: str) -> None:
         set_damage(s, i, s.damage[i] - 1)
-        log(s, f"{name(i)} is repaired: now {('intact', 'damaged')[s.damage[i]]}.")
+        log(s, ("{space} is repaired: now intact.", "{space} is repaired: now damaged.")[s.damage[i]], space=i)
 
 
 def train(count: int) -> Frame:
@@ -650,7 +655,7 @@ class TrainFree(_Picker):
         s.pools["civilians"] += 1
         s.pools["insurgent"] -= 1
         s.ins[i] += 1
-        log(s, f"A Civilian takes up arms in {name(i)}.")
+        log(s, "A Civilian takes up arms in {space}.", space=i)
 
 
 def spike_cannon(seat: str, side: str, where: str) -> Frame:
@@ -673,7 +678,7 @@ class SpikeCannon(_Picker):
 
     def pick(self, s: State, f: Frame, i: int, kind: str) -> None:
         remove_cannon(s, i)
-        log(s, f"The cannon in {name(i)} is put out of action.")
+        log(s, "The cannon in {space} is put out of action.", space=i)
 
 
 def build_free(seat: str, where: str) -> Frame:
@@ -702,7 +707,7 @@ class BuildFree(_Picker):
         else:
             s.pools["cannons"] -= 1
         s.cannon[i] = IMPERIAL_CANNON
-        log(s, f"A new Imperial cannon stands in {name(i)}.")
+        log(s, "A new Imperial cannon stands in {space}.", space=i)
 
 
 def advance(seat: str, count: int) -> Frame:
@@ -755,7 +760,7 @@ class Advance(Decision):
             i, j = b.index[sid], b.index[str(a.arg)]
             kind = kind or kinds_at(s, i)[0]
             move_unit(s, i, j, kind)
-            log(s, f"An Imperial unit moves forward from {name(i)} to {name(j)}.")
+            log(s, "An Imperial unit moves forward from {src} to {dst}.", src=i, dst=j)
             f["moved"] = [*f["moved"], f"{b.ids[j]}:{kind}"]  # each unit moves once per event
             f["src"] = None
             count_down(s, f)
@@ -848,8 +853,8 @@ def insurgent_attack_with(s: State, src: int, dst: int, bonus: int) -> bool:
     hit = die + bonus >= need
     log(
         s,
-        f"Insurgent attack from {name(src)} on {name(dst)}: rolls {die}{modifier(bonus)}, needs {need}: "
-        f"{'hit' if hit else 'miss'}.",
+        "Insurgent attack from {src} on {dst}: rolls {die}{mod}, needs {need}: {result}.",
+        src=src, dst=dst, die=die, mod=modifier(bonus), need=need, result="hit" if hit else "miss",
     )
     if hit:
         imperial_loses_unit(s, dst, INSURGENT)
@@ -902,8 +907,8 @@ class FreeRaid(Decision):
         hit = die + f["bonus"] >= 5
         log(
             s,
-            f"Insurgent raid from {name(i)} on {name(j)}: rolls {die}{modifier(f['bonus'])}, needs 5: "
-            f"{'hit' if hit else 'miss'}.",
+            "Insurgent raid from {src} on {dst}: rolls {die}{mod}, needs {need}: {result}.",
+            src=i, dst=j, die=die, mod=modifier(f["bonus"]), need=5, result="hit" if hit else "miss",
         )
         if hit:
             imperial_loses_unit(s, j, INSURGENT)
@@ -948,7 +953,7 @@ class FreeRegroup(Decision):
         i, j = b.index[f["src"]], b.index[str(a.arg)]
         s.ins[i] -= 1
         s.ins[j] += 1
-        log(s, f"Insurgent unit regroups from {name(i)} to {name(j)}.")
+        log(s, "Insurgent unit regroups from {src} to {dst}.", src=i, dst=j)
         f["src"] = None
         count_down(s, f)
 
@@ -1018,7 +1023,7 @@ def take_island(seat: str, island: str, kind: str) -> Frame:
 def _ev_take_island(s: State, f: Frame) -> None:
     i = board().index[f["island"]]
     while remove_insurgent(s, i):
-        log(s, f"An Insurgent unit on {name(i)} is lost.")
+        log(s, "An Insurgent unit on {space} is lost.", space=i)
     if imperial_may_enter(s, i, f["unit"]) and add_imperial(s, i, f["unit"]):
-        log(s, f"An Imperial unit lands on {name(i)}.")
+        log(s, "An Imperial unit lands on {space}.", space=i)
 

@@ -68,7 +68,7 @@ def action_phase(s: State, f: Frame) -> None:
     s.first = IMPERIAL if imp >= ins else INSURGENT
     s.played = {IMPERIAL: 0, INSURGENT: 0}
     s.trigger = None
-    log(s, f"Action phase: {SIDE_NAME[s.first]} player starts (Morale {imp} vs {ins}).")
+    log(s, "Action phase: {side} player starts (Morale {imp} vs {ins}).", side=s.first, imp=imp, ins=ins)
     push(s, frame("card_turn", seat=s.first))
 
 
@@ -107,20 +107,20 @@ class CardTurn(Decision):
         push(s, frame("after_turn", seat=seat))
         if a.verb == "event":
             if not s.quiet:
-                log(s, f"{SIDE_NAME[seat]} plays {card_name(number)} as an event.")
+                log(s, "{side} plays {card} as an event.", side=seat, card=number)
             start_event(s, seat, number)
         elif a.verb == "ap":
             ap = card(number).ap
             if not s.quiet:
-                log(s, f"{SIDE_NAME[seat]} plays {card_name(number)} for {ap} AP.")
+                log(s, "{side} plays {card} for {n} AP.", side=seat, card=number, n=ap)
             if favours(number, other(seat)):
                 s.trigger = {"seat": other(seat), "card": number}
             push(s, ap_frame(seat, number, ap))
         else:
             assert pending is not None
             if not s.quiet:
-                log(s, f"{SIDE_NAME[seat]} discards {card_name(number)} to use the event of "
-                       f"{card_name(pending['card'])}.")
+                log(s, "{side} discards {card} to use the event of {other_card}.", side=seat, card=number,
+                    other_card=pending["card"])
             start_event(s, seat, pending["card"])
 
     def label(self, s: State, f: Frame, a: Action) -> str:
@@ -194,13 +194,19 @@ class FinalTrigger(Decision):
         pending = s.trigger
         s.trigger = None
         if a.verb == "pass":
-            log(s, f"{SIDE_NAME[seat]} keeps the last card.")
+            log(s, "{side} keeps the last card.", side=seat)
             return
         assert pending is not None
         number = int(a.arg)  # type: ignore[arg-type]
         s.hands[seat].remove(number)
         discard(s, number)
-        log(s, f"{SIDE_NAME[seat]} discards {card_name(number)} to use the event of {card_name(pending['card'])}.")
+        log(
+            s,
+            "{side} discards {card} to use the event of {other_card}.",
+            side=seat,
+            card=number,
+            other_card=pending["card"],
+        )
         start_event(s, seat, pending["card"])
 
     def label(self, s: State, f: Frame, a: Action) -> str:
@@ -250,7 +256,7 @@ def spend(s: State, f: Frame, cost: int) -> None:
     f["prep_used"] = True
     t = s.tracks[f["seat"]]
     t["preparation"] -= need
-    log(s, f"{SIDE_NAME[f['seat']]} uses {need} stored AP from the Preparation track.")
+    log(s, "{side} uses {n} stored AP from the Preparation track.", side=f["seat"], n=need)
 
 
 def find_ap(s: State) -> Frame | None:
@@ -281,7 +287,7 @@ class SpendAP(Decision):
         if a.verb == "end":
             s.stack.pop()
             if f["ap"] > 0:
-                log(s, f"{SIDE_NAME[f['seat']]} ends the turn ({f['ap']} AP unused).")
+                log(s, "{side} ends the turn ({n} AP unused).", side=f["seat"], n=f["ap"])
             return
         for v in VERBS[f["seat"]]:
             if v.name == a.verb:

@@ -39,7 +39,7 @@ def administration(s: State, f: Frame) -> None:
     """Rule 4.1: advance the round; Period change in round 4; Morale −1 in rounds 5–6; refill hands."""
     s.round += 1
     s.built_this_round = False
-    log(s, f"Round {s.round} begins.")
+    log(s, "Round {n} begins.", n=s.round)
     steps: list[Frame] = []
     if s.round == design()["period_b_from_round"]:
         steps.append(frame("period_change"))
@@ -73,7 +73,14 @@ def draw_to(s: State, seat: str, deck: str, size: int) -> None:
     if drawn:
         s.tainted = True
         s.hands[seat].sort()
-        log(s, f"{seat.capitalize()} draws {drawn} card(s) from deck {deck}.")
+        log(
+            s,
+            "{side} draws {n} card from deck {deck}.",
+            "{side} draws {n} cards from deck {deck}.",
+            side=seat,
+            n=drawn,
+            deck=deck,
+        )
 
 
 @auto("period_change")
@@ -90,7 +97,7 @@ def period_change_rest(s: State, f: Frame) -> None:
     pc = design()["period_change"]
     imp, ins = pc["imperial"], pc["insurgent"]
     placed = add_imperial(s, board().camp, "A", imp["allied_camp"])
-    log(s, f"{placed} Allied unit(s) arrive in the Camp.")
+    log(s, "{n} Allied unit arrives in the Camp.", "{n} Allied units arrive in the Camp.", n=placed)
     sea = area_index("sea")
     for _ in range(imp["sea_support"]):
         support(s, IMPERIAL, sea)
@@ -100,7 +107,13 @@ def period_change_rest(s: State, f: Frame) -> None:
     civilians = min(ins["civilians"], s.pools["civilians"])
     s.pools["civilians"] -= civilians
     s.civilians += civilians
-    log(s, f"{civilians} Civilians take refuge in the City ({s.civilians}).")
+    log(
+        s,
+        "{n} Civilian takes refuge in the City ({total}).",
+        "{n} Civilians take refuge in the City ({total}).",
+        n=civilians,
+        total=s.civilians,
+    )
     adjust(s, INSURGENT, "pressure", ins["pressure"])
 
 
@@ -135,12 +148,17 @@ class PlaceAllied(Decision):
         b = board()
         if a.verb == "camp":
             n = add_imperial(s, b.camp, "A", f["left"])
-            log(s, f"No room on the mainland: {n} Allied unit(s) go to the Camp.")
+            log(
+                s,
+                "No room on the mainland: {n} Allied unit goes to the Camp.",
+                "No room on the mainland: {n} Allied units go to the Camp.",
+                n=n,
+            )
             s.stack.pop()
             return
         i = b.index[str(a.arg)]
         add_imperial(s, i, "A")
-        log(s, f"An Allied unit is placed in {name(i)}.")
+        log(s, "An Allied unit is placed in {space}.", space=i)
         count_down(s, f)
 
     def label(self, s: State, f: Frame, a: Action) -> str:

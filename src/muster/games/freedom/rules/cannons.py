@@ -24,6 +24,7 @@ from muster.games.freedom.rules.common import (
     set_damage,
 )
 from muster.games.freedom.state import Frame, State
+from muster.i18n import entry
 
 
 @auto("cannons_phase")
@@ -104,12 +105,12 @@ def fire(s: State, src: int, dst: int, need: int, stone_balls: bool = False) -> 
     dice = roll_dice(s, c["dice"], c["die"])
     plus = bonus(s, src)
     hits = sum(1 for d in dice if d + plus >= need)
-    extra = f", +{plus} each" if plus else ""
-    result = "no hit" if hits == 0 else "1 hit" if hits == 1 else f"{hits} hits"
+    extra = entry(", +{n} each", n=plus) if plus else ""
+    result = entry("no hit") if hits == 0 else entry("{n} hit", "{n} hits", n=hits)
     log(
         s,
-        f"{SIDE_NAME[seat]} cannon in {name(src)} fires at {name(dst)}: rolls {' and '.join(map(str, dice))}{extra}, "
-        f"needs {need}: {result}.",
+        "{side} cannon in {src} fires at {dst}: rolls {dice}{extra}, needs {need}: {result}.",
+        side=seat, src=src, dst=dst, dice=dice, extra=extra, need=need, result=result,
     )
     for _ in range(hits):
         if seat == IMPERIAL:
@@ -128,15 +129,15 @@ def imperial_hit(s: State, dst: int, stone_balls: bool = False) -> None:
     if b.kind[dst] == "wall" and s.damage[dst] < 2 and not stone_balls:
         set_damage(s, dst, s.damage[dst] + 1)
         if s.damage[dst] == 2:
-            log(s, f"{name(dst)} is destroyed.")
+            log(s, "{space} is destroyed.", space=dst)
             if ruleset(s)["wall_destroyed_morale_choice"]:
                 morale_choice(s, IMPERIAL)
         else:
-            log(s, f"{name(dst)} is damaged.")
+            log(s, "{space} is damaged.", space=dst)
     elif s.ins[dst]:
         insurgent_loses_unit(s, dst, IMPERIAL)
     elif cannon_owner(s.cannon[dst]) == INSURGENT and not stone_balls:
-        log(s, f"The cannon in {name(dst)} is destroyed.")
+        log(s, "The cannon in {space} is destroyed.", space=dst)
         remove_cannon(s, dst)
 
 
@@ -145,7 +146,7 @@ def insurgent_hit(s: State, dst: int) -> None:
     if imperial_units(s, dst):
         imperial_loses_unit(s, dst, INSURGENT)
     elif cannon_owner(s.cannon[dst]) == IMPERIAL:
-        log(s, f"The Imperial cannon in {name(dst)} is destroyed.")
+        log(s, "The Imperial cannon in {space} is destroyed.", space=dst)
         remove_cannon(s, dst)
 
 

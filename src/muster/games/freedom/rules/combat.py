@@ -17,7 +17,6 @@ from muster.games.freedom.rules.common import (
     imperial_units,
     log,
     morale_choice,
-    name,
     remove_imperial,
     remove_insurgent,
     roll,
@@ -78,8 +77,8 @@ def imperial_attack(s: State, src: int, dst: int, bonus: int) -> bool:
     sign = f" {mod:+d}" if mod else ""
     log(
         s,
-        f"Imperial attack from {name(src)} on {name(dst)}: rolls {' and '.join(map(str, dice))}, "
-        f"best {max(dice)}{sign}, needs {need}: {'hit' if hit else 'miss'}.",
+        "Imperial attack from {src} on {dst}: rolls {dice}, best {best}{mod}, needs {need}: {result}.",
+        src=src, dst=dst, dice=dice, best=max(dice), mod=sign, need=need, result="hit" if hit else "miss",
     )
     if hit:
         insurgent_loses_unit(s, dst, IMPERIAL)
@@ -97,7 +96,16 @@ def insurgent_attack(s: State, src: int, dst: int) -> bool:
     need = insurgent_hit_needed(dst)
     die = roll(s, design()["combat"]["insurgent_die"])
     hit = die >= need
-    log(s, f"Insurgent attack from {name(src)} on {name(dst)}: rolls {die}, needs {need}: {'hit' if hit else 'miss'}.")
+    log(
+        s,
+        "Insurgent attack from {src} on {dst}: rolls {die}{mod}, needs {need}: {result}.",
+        src=src,
+        dst=dst,
+        die=die,
+        mod="",
+        need=need,
+        result="hit" if hit else "miss",
+    )
     if hit:
         imperial_loses_unit(s, dst, INSURGENT)
     return hit
@@ -108,7 +116,16 @@ def raid(s: State, src: int, dst: int) -> bool:
     need = design()["combat"]["raid_hit"]
     die = roll(s, design()["combat"]["insurgent_die"])
     hit = die >= need
-    log(s, f"Insurgent raid from {name(src)} on {name(dst)}: rolls {die}, needs {need}: {'hit' if hit else 'miss'}.")
+    log(
+        s,
+        "Insurgent raid from {src} on {dst}: rolls {die}{mod}, needs {need}: {result}.",
+        src=src,
+        dst=dst,
+        die=die,
+        mod="",
+        need=need,
+        result="hit" if hit else "miss",
+    )
     if hit:
         imperial_loses_unit(s, dst, INSURGENT)
     return hit
@@ -128,7 +145,7 @@ def imperial_loses_unit(s: State, i: int, actor: str) -> None:
 
 def _after_loss(s: State, i: int, who: str, left: int, actor: str) -> None:
     if left == 0:
-        log(s, f"The last {who} unit in {name(i)} falls.")
+        log(s, "The last {side} unit in {space} falls.", side=who, space=i)
         morale_choice(s, actor)
     else:
-        log(s, f"An {who} unit in {name(i)} falls ({left} left).")
+        log(s, "An {side} unit in {space} falls ({n} left).", side=who, space=i, n=left)

@@ -17,6 +17,7 @@ from muster.games.freedom.constants import (
 from muster.games.freedom.datafiles import areas_file, design
 from muster.games.freedom.engine import frame, push
 from muster.games.freedom.state import State
+from muster.i18n import entry
 
 SIDE_NAME = {IMPERIAL: "Imperial", INSURGENT: "Insurgent"}
 TRACK_NAME = {
@@ -37,10 +38,14 @@ def ruleset(s: State) -> dict[str, Any]:
     return rules
 
 
-def log(s: State, text: str) -> None:
-    """Append a public line to the game log."""
+def log(s: State, msgid: str, plural: str | None = None, /, **args: Any) -> None:
+    """Append a public line to the game log: a message id and its arguments, rendered in the reader's language.
+
+    ``plural``: the plural message id, chosen by ``args["n"]``. Argument kinds follow their names
+    (``muster.i18n.ARG_KINDS``): ``space``/``src``/``dst`` are space indexes, ``side`` a seat, ``card`` a number.
+    """
     if not s.quiet:
-        s.log.append(text)
+        s.log.append(entry(msgid, plural, **args))
 
 
 def name(i: int) -> str:
@@ -83,13 +88,19 @@ def adjust(s: State, side: str, track: str, delta: int) -> int:
         return 0
     new = max(low, min(high, old + delta))
     t[track] = new
-    if new != old and not s.quiet:  # (the check first: quiet simulations skip building the words)
-        log(s, f"{SIDE_NAME[side]} {TRACK_NAME[track]} {old} → {new}.")
+    if new != old and not s.quiet:  # (the check first: quiet simulations skip building the arguments)
+        log(s, "{side} {track} {old} → {new}.", side=side, track=TRACK_NAME[track], old=old, new=new)
     if track == "morale" and new == 0:
         loser = side
         winner = other(side)
         reason = "insurgent_morale" if loser == INSURGENT else "imperial_morale"
-        end_game(s, winner, reason, f"{SIDE_NAME[loser]} Morale fell to 0.")
+        end_game(
+            s,
+            winner,
+            reason,
+            f"{SIDE_NAME[loser]} Morale fell to 0.",
+            entry("{side.gen} Morale fell to 0.", side=loser),
+        )
     return new - old
 
 
@@ -101,11 +112,11 @@ def pay(s: State, side: str, track: str, amount: int) -> int:
     return amount - paid
 
 
-def end_game(s: State, winner: str, reason: str, detail: str) -> None:
-    """Record the result; the engine stops at once."""
+def end_game(s: State, winner: str, reason: str, detail: str, why: dict[str, Any] | None = None) -> None:
+    """Record the result; the engine stops at once. ``why``: ``detail`` as a log entry, for every language."""
     if s.result is None:
         s.result = {"winner": winner, "reason": reason, "detail": detail}
-        log(s, f"Game over: {SIDE_NAME[winner]} victory. {detail}")
+        log(s, "Game over: {winner.gen} victory. {detail}", winner=winner, detail=why or detail)
 
 
 def morale_choice(s: State, side: str) -> None:
@@ -285,20 +296,25 @@ def support_effect(s: State, side: str, i: int) -> str | None:
 def support(s: State, side: str, i: int) -> None:
     """One Support action (rule 4.3.2 Support Area): add a marker, remove one, or flip the tile."""
     effect = support_effect(s, side, i)
-    who = SIDE_NAME[side]
     if effect == "add":
         s.area_markers[i] += 1
         s.pools["support_markers"] -= 1
-        log(s, f"{who} Support in {area_name(i)}: a marker is added ({s.area_markers[i]}).")
+        log(s, "{side} Support in {area}: a marker is added ({n}).", side=side, area=i, n=s.area_markers[i])
     elif effect == "remove":
         s.area_markers[i] -= 1
         s.pools["support_markers"] += 1
-        log(s, f"{who} Support in {area_name(i)}: an enemy marker is removed ({s.area_markers[i]} left).")
+        log(
+            s,
+            "{side} Support in {area}: an enemy marker is removed ({n} left).",
+            side=side,
+            area=i,
+            n=s.area_markers[i],
+        )
     elif effect == "flip":
         s.area_side[i] = side
-        log(s, f"{who} Support in {area_name(i)}: the tile turns to the {who} side.")
+        log(s, "{side} Support in {area}: the tile turns to the {side} side.", side=side, area=i)
     else:
-        log(s, f"{who} Support in {area_name(i)} has no effect (at the limit).")
+        log(s, "{side} Support in {area} has no effect (at the limit).", side=side, area=i)
 
 
 def areas_of(s: State, side: str) -> list[int]:

@@ -17,7 +17,6 @@ from muster.games.freedom.rules.common import (
     area_index,
     imperial_units,
     log,
-    name,
     roll_dice,
     ruleset,
     support,
@@ -111,7 +110,7 @@ class UnitMoveOp(Op):
         ap = find_ap(s)
         self.pay(s, ap)
         move_unit(s, i, j, kind, used, ap)
-        log(s, f"Imperial unit {self.moved} from {name(i)} to {name(j)}.")
+        log(s, "Imperial unit {what} from {src} to {dst}.", what=self.moved, src=i, dst=j)
         self.after(s, i, j)
 
     def pay(self, s: State, ap: Frame | None) -> None:
@@ -273,7 +272,7 @@ class ImperialBuildOp(Op):
         spend(s, ap, cost)
         s.camp_cannons -= 1
         s.cannon[i] = IMPERIAL_CANNON
-        log(s, f"Imperial cannon built in {name(i)} for {cost} AP.")
+        log(s, "Imperial cannon built in {space} for {n} AP.", space=i, n=cost)
 
 
 class SupportOp(Op):
@@ -349,7 +348,7 @@ def _reward_start(s: State, f: Frame) -> None:
     adjust(s, IMPERIAL, "money", -COST["reward_money"])
     f["rewarded"] = True
     f["reward"] += COST["reward_bonus"]
-    log(s, f"Imperial Reward Attacks: +{f['reward']} to the attacks of this turn.")
+    log(s, "Imperial Reward Attacks: +{n} to the attacks of this turn.", n=f["reward"])
 
 
 def _prep_ok(s: State, f: Frame) -> bool:
@@ -381,7 +380,14 @@ def plea_for_funds(s: State) -> bool:
     track = s.tracks[IMPERIAL]["plea"]
     total = sum(dice) + track
     ok = total < p["succeeds_below"]
-    log(s, f"Plea for Funds: rolls {dice} + {track} = {total}: {'granted' if ok else 'refused'}.")
+    log(
+        s,
+        "Plea for Funds: rolls {rolled} + {track} = {total}: {verdict}.",
+        rolled=dice,
+        track=track,
+        total=total,
+        verdict="granted" if ok else "refused",
+    )
     if ok:
         adjust(s, IMPERIAL, "money", p["money"])
         adjust(s, IMPERIAL, "plea", p["track_step"])

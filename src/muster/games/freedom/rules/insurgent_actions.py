@@ -23,7 +23,6 @@ from muster.games.freedom.rules.common import (
     imperial_units,
     insurgent_room,
     log,
-    name,
     ruleset,
     set_damage,
     track_range,
@@ -72,7 +71,7 @@ class RegroupOp(Op):
             spend(s, ap, COST["regroup"])
         s.ins[i] -= 1
         s.ins[j] += 1
-        log(s, f"Insurgent unit regroups from {name(i)} to {name(j)}.")
+        log(s, "Insurgent unit regroups from {src} to {dst}.", src=i, dst=j)
 
 
 class OpeningRegroupOp(RegroupOp):
@@ -275,7 +274,7 @@ class RepairOp(Op):
         spend(s, ap, COST["repair"])
         set_damage(s, i, s.damage[i] - 1)
         state = ("intact", "damaged")[s.damage[i]]
-        log(s, f"{name(i)} is repaired: now {state}.")
+        log(s, "{space} is repaired: now {state}.", space=i, state=state)
 
 
 def train_targets(s: State) -> list[int]:
@@ -313,7 +312,7 @@ class TrainOp(Op):
         s.pools["civilians"] += 1
         s.pools["insurgent"] -= 1
         s.ins[i] += 1
-        log(s, f"A Civilian is trained: a new Insurgent unit in {name(i)}.")
+        log(s, "A Civilian is trained: a new Insurgent unit in {space}.", space=i)
 
 
 class InsurgentBuildOp(Op):
@@ -347,7 +346,7 @@ class InsurgentBuildOp(Op):
         s.pools["cannons"] -= 1
         s.cannon[i] = INSURGENT_CANNON
         s.built_this_round = True
-        log(s, f"Insurgent cannon built in {name(i)}.")
+        log(s, "Insurgent cannon built in {space}.", space=i)
 
 
 # --- the Insurgent verbs ---------------------------------------------------------------------

@@ -9,7 +9,7 @@ from muster.games.freedom.board import board
 from muster.games.freedom.constants import IMPERIAL, INSURGENT
 from muster.games.freedom.datafiles import design
 from muster.games.freedom.engine import Op, auto, push, select
-from muster.games.freedom.rules.common import imperial_units, log, name, ruleset
+from muster.games.freedom.rules.common import imperial_units, log, ruleset
 from muster.games.freedom.rules.movement import can_advance, kinds_at, move_unit, opening_destinations
 from muster.games.freedom.state import Frame, State
 
@@ -17,7 +17,7 @@ from muster.games.freedom.state import Frame, State
 @auto("opening")
 def opening(s: State, f: Frame) -> None:
     """Start the Opening phase."""
-    log(s, f"Opening of round {s.round}.")
+    log(s, "Opening of round {n}.", n=s.round)
     push(
         s,
         select("advance", IMPERIAL, left=design()["opening"]["imperial_units"], arrived={}, row=None),
@@ -74,7 +74,7 @@ class AdvanceOp(Op):
         kind = f.get("cls") or kinds_at(s, i)[0]
         move_unit(s, i, j, kind)
         if not s.quiet:
-            log(s, f"Imperial unit advances from {name(i)} to {name(j)}.")
+            log(s, "Imperial unit advances from {src} to {dst}.", src=i, dst=j)
         arrived = dict(f["arrived"])
         arrived[dst] = arrived.get(dst, 0) + 1
         if f["left"] > 1:

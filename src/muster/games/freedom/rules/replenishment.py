@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from muster.core.interface import Action
 from muster.games.freedom.board import board
 from muster.games.freedom.constants import IMPERIAL, INSURGENT, INSURGENT_CANNON
 from muster.games.freedom.datafiles import Reward, areas_file, design
 from muster.games.freedom.engine import ACTIONS, Decision, auto, count_down, frame, push
 from muster.games.freedom.rules.common import (
-    SIDE_NAME,
     add_imperial,
     add_insurgent,
     adjust,
-    area_name,
     areas_of,
     camp_cannon_from_pool,
     imperial_room,
@@ -31,6 +31,7 @@ from muster.games.freedom.rules.common import (
     unit_words,
 )
 from muster.games.freedom.state import Frame, State
+from muster.i18n import entry
 
 
 @auto("replenishment")
@@ -50,15 +51,15 @@ def replenishment(s: State, f: Frame) -> None:
     )
 
 
-def track_rewards(s: State, side: str, r: Reward) -> list[str]:
+def track_rewards(s: State, side: str, r: Reward) -> list[Any]:
     """Add an area's Supplies and Morale reward; return what was gained, in words."""
     got = []
     if r.supplies:
         adjust(s, side, "supplies", r.supplies)
-        got.append(f"{r.supplies} supplies")
+        got.append(entry("{n} supplies", n=r.supplies))
     if r.morale:
         adjust(s, side, "morale", r.morale)
-        got.append(f"{r.morale} morale")
+        got.append(entry("{n} morale", n=r.morale))
     return got
 
 
@@ -76,16 +77,16 @@ def imperial_rewards(s: State, f: Frame) -> None:
         got = track_rewards(s, IMPERIAL, r)
         if r.units:
             n = add_imperial(s, b.camp, "E", r.units)
-            got.append(f"{n} unit(s) to the Camp")
+            got.append(entry("{n} unit to the Camp", "{n} units to the Camp", n=n))
         for _ in range(r.cannons):
             if camp_cannon_from_pool(s):
-                got.append("a cannon to the Camp")
+                got.append(entry("a cannon to the Camp"))
         if r.vasiladi:
             got.append(vasiladi_landing(s, r.vasiladi))
-        log(s, f"Imperial reward from {area_name(i)}: {', '.join(got) or 'nothing'}.")
+        log(s, "Imperial reward from {area}: {got}.", area=i, got=got)
 
 
-def vasiladi_landing(s: State, count: int) -> str:
+def vasiladi_landing(s: State, count: int) -> dict[str, Any]:
     """Up to ``count`` Expeditionary units land on the space around Vasiladi, as far as the rules
     allow there (limit, no Insurgent or Allied unit); the rest do not come this round."""
     b = board()
@@ -93,7 +94,7 @@ def vasiladi_landing(s: State, count: int) -> str:
     placed = 0
     while placed < count and imperial_room(s, i, "E") and add_imperial(s, i, "E"):
         placed += 1
-    return f"{placed} unit(s) land at {name(i)}"
+    return entry("{n} unit lands at {space}", "{n} units land at {space}", n=placed, space=i)
 
 
 @auto("imperial_money")
@@ -101,7 +102,7 @@ def imperial_money(s: State, f: Frame) -> None:
     """Pay the mercenaries: each missing Money costs a unit on the map; any shortfall costs 2 Morale."""
     cost = design()["upkeep"]["B" if period_b(s) else "A"]["money"]
     missing = pay(s, IMPERIAL, "money", cost)
-    log(s, f"Imperial pays {cost - missing} of {cost} Money upkeep.")
+    log(s, "Imperial pays {paid} of {cost} Money upkeep.", paid=cost - missing, cost=cost)
     if missing:
         push(s, frame("remove_units", seat=IMPERIAL, side=IMPERIAL, left=missing, why="unpaid troops leave"))
         adjust(s, IMPERIAL, "morale", -design()["upkeep"]["unpaid_money_morale"])
@@ -112,7 +113,7 @@ def imperial_supplies(s: State, f: Frame) -> None:
     """Feed the army: each missing Supply costs 1 Morale."""
     cost = design()["upkeep"]["B" if period_b(s) else "A"]["supplies"]
     missing = pay(s, IMPERIAL, "supplies", cost)
-    log(s, f"Imperial pays {cost - missing} of {cost} Supplies upkeep.")
+    log(s, "Imperial pays {paid} of {cost} Supplies upkeep.", paid=cost - missing, cost=cost)
     if missing:
         adjust(s, IMPERIAL, "morale", -missing)
 
@@ -131,7 +132,7 @@ def imperial_desertion(s: State, f: Frame) -> None:
     """Low Morale: units desert (the Morale track's table)."""
     n = desertion_for(s.tracks[IMPERIAL]["morale"])
     if n:
-        log(s, f"Low Morale: {n} Imperial unit(s) desert.")
+        log(s, "Low Morale: {n} Imperial unit deserts.", "Low Morale: {n} Imperial units desert.", n=n)
         push(s, frame("remove_units", seat=IMPERIAL, side=IMPERIAL, left=n, why="deserters"))
 
 
@@ -169,7 +170,7 @@ class RemoveUnits(Decision):
             remove_imperial(s, i, kind or None)
         else:
             remove_insurgent(s, i)
-        log(s, f"{SIDE_NAME[f['side']]} unit removed from {name(i)} ({f['why']}).")
+        log(s, "{side} unit removed from {space} ({why}).", side=f["side"], space=i, why=f["why"])
         count_down(s, f)
 
     def label(self, s: State, f: Frame, a: Action) -> str:
@@ -183,7 +184,7 @@ def insurgent_population(s: State, f: Frame) -> None:
     """Rule 4.5.2: set the Population track to units + Civilians on the map."""
     pop = sum(s.ins) + s.civilians
     s.tracks[INSURGENT]["population"] = pop
-    log(s, f"Insurgent Population: {pop}.")
+    log(s, "Insurgent Population: {n}.", n=pop)
 
 
 @auto("insurgent_rewards")
@@ -195,11 +196,11 @@ def insurgent_rewards(s: State, f: Frame) -> None:
         got = track_rewards(s, INSURGENT, r)
         if r.units:
             steps.append(frame("place_insurgent", seat=INSURGENT, left=r.units, what="unit", where="insurgent"))
-            got.append(f"{r.units} unit(s)")
+            got.append(entry("{n} unit", "{n} units", n=r.units))
         if r.cannons:
             steps.append(frame("place_insurgent", seat=INSURGENT, left=r.cannons, what="cannon", where="insurgent"))
-            got.append(f"{r.cannons} cannon(s)")
-        log(s, f"Insurgent reward from {area_name(i)}: {', '.join(got) or 'nothing'}.")
+            got.append(entry("{n} cannon", "{n} cannons", n=r.cannons))
+        log(s, "Insurgent reward from {area}: {got}.", area=i, got=got)
         if s.result:
             return
     push(s, *steps)
@@ -233,7 +234,7 @@ class PlaceInsurgent(Decision):
             add_insurgent(s, i)
         else:
             place_cannon(s, i, INSURGENT_CANNON)
-        log(s, f"A new Insurgent {f['what']} is placed in {name(i)}.")
+        log(s, "A new Insurgent {what} is placed in {space}.", what=f["what"], space=i)
         count_down(s, f)
 
     def label(self, s: State, f: Frame, a: Action) -> str:
@@ -254,7 +255,7 @@ def insurgent_upkeep(s: State, f: Frame) -> None:
     """Feed the City: each missing Supply costs 1 Morale."""
     cost = population_cost(s.tracks[INSURGENT]["population"])
     missing = pay(s, INSURGENT, "supplies", cost)
-    log(s, f"Insurgent pays {cost - missing} of {cost} Supplies upkeep.")
+    log(s, "Insurgent pays {paid} of {cost} Supplies upkeep.", paid=cost - missing, cost=cost)
     if missing:
         adjust(s, INSURGENT, "morale", -missing)
 
@@ -269,12 +270,14 @@ def government(s: State, f: Frame) -> None:
     dice = roll_dice(s, g["dice"], g["die"])
     total = sum(dice) + track
     if total >= g["succeeds_at"]:
-        log(s, f"Government check: rolls {dice} + {track} = {total}: help arrives!")
+        log(s, "Government check: rolls {rolled} + {track} = {total}: help arrives!",
+            rolled=dice, track=track, total=total)
         s.tracks[INSURGENT]["pressure"] = -1
         adjust(s, INSURGENT, "supplies", g["supplies"])
         adjust(s, INSURGENT, "morale", g["morale"])
         push(s, frame("place_insurgent", seat=INSURGENT, left=g["units"], what="unit", where="city"))
     else:
-        log(s, f"Government check: rolls {dice} + {track} = {total}: no answer.")
+        log(s, "Government check: rolls {rolled} + {track} = {total}: no answer.",
+            rolled=dice, track=track, total=total)
         adjust(s, INSURGENT, "pressure", g["track_step"])
 

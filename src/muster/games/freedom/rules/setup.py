@@ -70,7 +70,7 @@ def setup(seed: int, ruleset: str = "2nd", quiet: bool = False) -> State:
     for seat in (IMPERIAL, INSURGENT):
         s.hands[seat].sort()
     # The seed stays out of the log: the log is public and the seed would reveal deck order and dice.
-    log(s, f"Setup ({ruleset} edition rules). Round 1 begins: Period A.")
+    log(s, "Setup ({edition} edition rules). Round 1 begins: Period A.", edition=ruleset)
     push(s, frame("round", skip_administration=True))
     advance(s)
     s.turn_seat, s.turn_start, s.tainted = None, 0, False

@@ -8,6 +8,7 @@ from muster.games.freedom.datafiles import design
 from muster.games.freedom.engine import auto, frame, push
 from muster.games.freedom.rules.common import end_game, imperial_units, log, name, ruleset
 from muster.games.freedom.state import Frame, State
+from muster.i18n import entry
 
 
 def capture(s: State) -> tuple[str, int] | None:
@@ -31,7 +32,13 @@ def victory_check(s: State, f: Frame) -> None:
     if found:
         reason, i = found
         where = "a fort" if reason == "fort" else "the Beach (Row 2)"
-        end_game(s, IMPERIAL, reason, f"Imperial units hold {where}: {name(i)}.")
+        end_game(
+            s,
+            IMPERIAL,
+            reason,
+            f"Imperial units hold {where}: {name(i)}.",
+            entry("Imperial units hold {what}: {space}.", what=where, space=i),
+        )
 
 
 @auto("round_end")
@@ -45,7 +52,13 @@ def round_end(s: State, f: Frame) -> None:
 def round_over(s: State, f: Frame) -> None:
     """After round 6 the Insurgents have held out (rule 3.2)."""
     if s.round >= design()["rounds"]:
-        end_game(s, INSURGENT, "survival", f"Messolonghi holds out to the end of round {s.round}.")
+        end_game(
+            s,
+            INSURGENT,
+            "survival",
+            f"Messolonghi holds out to the end of round {s.round}.",
+            entry("Messolonghi holds out to the end of round {n}.", n=s.round),
+        )
         return
-    log(s, f"Round {s.round} ends.")
+    log(s, "Round {n} ends.", n=s.round)
     push(s, frame("round"))

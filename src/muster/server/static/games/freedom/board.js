@@ -2,6 +2,7 @@
 // It draws the map from the game's public data (/api/game-data/freedom) and a seat's view, and
 // supplies the game's words: card faces, log wording, which map element an action points at.
 // The shell (play.js, replay.js) calls only the exported functions below.
+import { t, tn } from "../../i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
 export const VIEWBOX = { x: 0, y: 0, w: 1200, h: 900 };
@@ -88,10 +89,10 @@ function terrain(data) {
     g.append(s("ellipse", { cx: x, cy: y, rx: w / 2 + 10, ry: h / 2 + 8, fill: "#c9dcb0", stroke: "#7d9a5c", "stroke-width": 2 }));
   }
   g.append(
-    s("text", { x: 800, y: 890, class: "map-label water-label" }, "The Lagoon"),
-    s("text", { x: 230, y: 860, class: "map-label water-label" }, "The Lagoon"),
+    s("text", { x: 800, y: 890, class: "map-label water-label" }, t("The Lagoon")),
+    s("text", { x: 230, y: 860, class: "map-label water-label" }, t("The Lagoon")),
     s("text", { x: 534, y: 652, class: "map-label town-label" }, "MESSOLONGHI"),
-    s("text", { x: 1050, y: 86, class: "map-label" }, "Kütahi's Camp"),
+    s("text", { x: 1050, y: 86, class: "map-label" }, t("Kütahi's Camp")),
   );
   g.append(s("text", { x: 0, y: 0, class: "map-label side-label", transform: `translate(117 ${Y(6)}) rotate(-90)` },
     "OTTOMAN SIEGE LINES"));
@@ -161,7 +162,7 @@ function civilians(n, x, y) {
   const g = s("g", { class: "civilians", transform: `translate(${x} ${y})` });
   g.append(s("path", { d: "M-12 -4 L0 -10 L12 -4 L0 2 Z", class: "cube-top" }), s("path", { d: "M-12 -4 L0 2 V16 L-12 10 Z", class: "cube-left" }),
     s("path", { d: "M12 -4 L0 2 V16 L12 10 Z", class: "cube-right" }), s("text", { x: 20, y: 10, class: "count dark" }, n),
-    s("text", { x: 24 + 14 * String(n).length, y: 10, class: "civ-label" }, n === 1 ? "civilian" : "civilians"));
+    s("text", { x: 24 + 14 * String(n).length, y: 10, class: "civ-label" }, tn("civilian", "civilians", n)));
   return g;
 }
 
@@ -423,8 +424,8 @@ const BASTION_LABEL = { w1: "Sahtouris", w2: "Mavromichalis", w3: "Tell", w4: "B
 function label(space) {
   if (space.kind === "wall") return BASTION_LABEL[space.id] || space.short;
   if (space.kind === "water") { const t = space.name.replace(/^(Marmarou|Klisova|Vasiladi) /, ""); return t[0].toUpperCase() + t.slice(1); }
-  if (space.kind === "beach") return `Beach ${space.id.slice(1)}`;
-  if (space.kind === "coast") return `Coast ${space.id.slice(1)}`;
+  if (space.kind === "beach") return t("Beach {n}", { n: space.id.slice(1) });
+  if (space.kind === "coast") return t("Coast {n}", { n: space.id.slice(1) });
   return space.short || space.name;
 }
 
@@ -446,7 +447,7 @@ export function selectedSpace(view) {
 }
 
 // --- cards --------------------------------------------------------------------------------
-const SIDE_WORD = { red: "Imperial event", blue: "Insurgent event", grey: "event for either side" };
+const SIDE_WORD = { red: "Imperial event", blue: "Insurgent event", grey: "event for either side" }; // ids: t() shows them
 
 export function cardTitle(data, n) {
   const c = data.cardsByNumber[n];
@@ -463,10 +464,10 @@ export function cardFace(data, n) {
   head.innerHTML = `<span class="no"></span><span class="name"></span><span class="ap"></span>`;
   head.querySelector(".no").textContent = `${c.number}${c.deck}`;
   head.querySelector(".name").textContent = c.name;
-  head.querySelector(".ap").textContent = `${c.ap} AP`;
+  head.querySelector(".ap").textContent = t("{n} AP", { n: c.ap });
   const side = document.createElement("div");
   side.className = "card-face-side";
-  side.textContent = c.event ? SIDE_WORD[c.side] : "no event: play it for AP";
+  side.textContent = c.event ? t(SIDE_WORD[c.side]) : t("no event: play it for AP");
   const text = document.createElement("p");
   text.className = "card-face-text";
   text.textContent = c.text || "";
@@ -501,16 +502,16 @@ export function drawTracks(data, view) {
   const W = 304, rowH = 31, colW = 150;
   const all = TRACKS.flat();
   const root = s("svg", { viewBox: `0 0 ${W} ${TRACKS.length * rowH + 2}`, class: "tracks-svg", role: "img",
-    "aria-label": all.map(([name, get]) => `${name} ${trackValue(get(view))}`).join(", ") });
+    "aria-label": all.map(([name, get]) => `${t(name)} ${trackValue(get(view))}`).join(", ") });
   TRACKS.forEach((pair, row) => pair.forEach(([name, get, range, side], col) => {
     const [lo, hi] = Array.isArray(range) ? range : data.tracks[range];
     const raw = get(view), value = typeof raw === "number" ? raw : lo;
     const width = pair.length === 1 ? W - 4 : colW - 8;
     const y = row * rowH + 1, x0 = col * (colW + 4) + 10, x1 = x0 + width - 22, step = (x1 - x0) / (hi - lo);
     const g = s("g", { class: `track ${side || "neutral"}` });
-    let label = name;
-    if (name === "Round") label += ` ${view.round} of ${hi} · Period ${view.round >= data.period_b_from_round ? "B" : "A"}`;
-    if (name === "Pressure" && raw < 0) label += " · helped";
+    let label = t(name);
+    if (name === "Round") label = t("Round {n} of {total} · Period {period}", { n: view.round, total: hi, period: view.round >= data.period_b_from_round ? "B" : "A" });
+    if (name === "Pressure" && raw < 0) label += ` · ${t("helped")}`;
     g.append(s("text", { x: x0 - 8, y: y + 10, class: "track-name" }, label),
       s("rect", { x: x0, y: y + 15, width: x1 - x0, height: 7, rx: 3.5, class: "track-bar" }));
     const major = hi - lo > 12 ? 5 : 1;

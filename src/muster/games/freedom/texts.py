@@ -1,0 +1,212 @@
+"""Freedom!'s words in every language: space, area, side and card names for the log, and the terms its log uses.
+
+The Polish card names and texts live in ``data/cards_pl.json`` (validated on load against ``cards.json``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from muster.games.freedom.board import board
+from muster.games.freedom.constants import IMPERIAL, INSURGENT
+from muster.games.freedom.datafiles import areas_file, cards_file, design
+from muster.i18n import N_, Names, Translator, translator
+
+# Words the rules put into log arguments (a move's kind, a result, a reason): translated when shown.
+TERMS = (
+    N_("hit"), N_("miss"), N_("granted"), N_("refused"), N_("intact"), N_("damaged"),
+    N_("moves"), N_("moves slowly"), N_("unit"), N_("cannon"), N_("event"), N_("unpaid troops leave"),
+    N_("deserters"), N_("a fort"), N_("the Beach (Row 2)"), N_("2nd"), N_("1st"), N_("nothing"), N_(" and "),
+    N_("Morale"), N_("Money"), N_("Supplies"), N_("Plea track"), N_("Preparation"), N_("Pressure track"),
+    N_("Population"),
+)
+AREA_NAMES = (N_("Sea"), N_("Petalas"), N_("Anatolikon"), N_("Gouria"), N_("Zygos"), N_("Kryoneri"),
+              N_("Petrochori"), N_("Patra"))
+SPACE_NAMES = (
+    N_("Kütahi's Camp"), N_("City Center"), N_("Marmarou"), N_("Marmarou north channel"),
+    N_("Marmarou west channel"), N_("Marmarou south channel"), N_("Marmarou shallows"), N_("Vasiladi"),
+    N_("Vasiladi roadstead"), N_("Klisova"), N_("Klisova north reach"), N_("Klisova east reach"),
+    N_("Klisova south reach"), N_("Klisova inner east"), N_("Klisova inner west"),
+)
+SPACE_PATTERNS = (
+    (re.compile(r"^Row (\d+), column (\d+)$"), N_("Row {row}, column {col}")),
+    (re.compile(r"^Wall (\d+) \(fort\)$"), N_("Wall {n} (fort)")),
+    (re.compile(r"^Wall (\d+)$"), N_("Wall {n}")),
+    (re.compile(r"^Beach (\d+)$"), N_("Beach {n}")),
+    (re.compile(r"^Coast (\d+)$"), N_("Coast {n}")),
+)
+# Side names: the plain name, the genitive ("the Morale *of the Greeks*") and the player as a subject.
+SIDE_FORMS = {
+    IMPERIAL: (N_("side:imperial"), N_("side:imperial:gen"), N_("side:imperial:player")),
+    INSURGENT: (N_("side:insurgent"), N_("side:insurgent:gen"), N_("side:insurgent:player")),
+}
+
+
+class SideName(str):
+    """A side's name that also carries its grammatical forms: ``{side.gen}``, ``{side.player}``."""
+
+    gen: str
+    player: str
+
+    def __new__(cls, plain: str, gen: str, player: str) -> SideName:
+        """Build the name with its forms."""
+        obj = super().__new__(cls, plain)
+        obj.gen = gen
+        obj.player = player
+        return obj
+
+
+@cache
+def polish_cards() -> dict[int, dict[str, str]]:
+    """The Polish faces, by card number; every card of ``cards.json`` must have a name and a text."""
+    raw = json.loads(resources.files("muster.games.freedom").joinpath("data/cards_pl.json").read_text("utf-8"))
+    faces = {int(k): v for k, v in raw["cards"].items()}
+    numbers = {c.number for c in cards_file().cards}
+    if set(faces) != numbers:
+        missing, unknown = sorted(numbers - set(faces)), sorted(set(faces) - numbers)
+        raise ValueError(f"cards_pl.json: missing {missing}, unknown {unknown}")
+    for n, face in faces.items():
+        if not isinstance(face.get("name"), str) or not isinstance(face.get("text"), str) or not face["name"]:
+            raise ValueError(f"cards_pl.json: card {n} needs a non-empty name and text")
+    return faces
+
+
+def card_face(number: int, lang: str) -> dict[str, Any]:
+    """A card's name, text and note in ``lang`` (the note stays English where no translation exists)."""
+    c = next(c for c in cards_file().cards if c.number == number)
+    face = {"name": c.name, "text": c.text, "note": c.note}
+    if lang == "pl":
+        face.update({k: v for k, v in polish_cards().get(number, {}).items() if k in ("name", "text", "note") and v})
+    return face
+
+
+class FreedomNames(Names):
+    """Freedom!'s names in the translator's language."""
+
+    def space(self, i: int) -> str:
+        """A board space: patterned names (rows, wall, beach) or a proper name."""
+        english = board().names[i]
+        for pattern, template in SPACE_PATTERNS:
+            m = pattern.match(english)
+            if m:
+                keys = ("row", "col") if "{row}" in template else ("n",)
+                return self.tr.gettext(template).format(**dict(zip(keys, m.groups(), strict=True)))
+        return self.tr.gettext(english)
+
+    def area(self, i: int) -> str:
+        """An area of the surroundings map."""
+        return self.tr.gettext(areas_file().areas[i].name)
+
+    def card(self, number: int) -> str:
+        """'30A Fleet's Departure' in the reader's language."""
+        c = next(c for c in cards_file().cards if c.number == number)
+        return f"{c.number}{c.deck} „{card_face(number, 'pl')['name']}”" if self.tr.lang == "pl" else \
+            f"{c.number}{c.deck} {c.name}"
+
+    def side(self, seat: str) -> Any:
+        """A side with its forms."""
+        forms = SIDE_FORMS.get(seat.lower())
+        if forms is None:
+            return seat
+        return SideName(*(self.tr.gettext(f) for f in forms))
+
+
+def names(lang: str | None) -> FreedomNames:
+    """The names of Freedom! in ``lang``."""
+    return FreedomNames(translator(lang))
+
+
+def names_for(tr: Translator) -> FreedomNames:
+    """The names of Freedom! for a translator."""
+    return FreedomNames(tr)
+
+
+# --- choices and prompts in another language ------------------------------------------------------------------
+# The engine words its labels and prompts in English; for other languages they are rebuilt here from the action
+# (verb and argument) and the view, so the rules code stays untouched.
+AP_ACTION_NAMES = {
+    "move": N_("Normal Movement (1 AP)"), "slow": N_("Slow Movement (1 AP)"),
+    "reward": N_("Reward Attacks (1 AP + 1 Money)"), "prepare": N_("Preparation (1 AP)"),
+    "support": N_("Support Area (2 AP)"), "plea": N_("Plea for Funds from the High Porte (3 AP)"),
+    "regroup": N_("Regroup (1 AP)"), "raid": N_("Raid (AP = distance)"),
+    "pressure": N_("Pressure the Government for Help (3 AP)"), "repair": N_("Repair Wall (4 AP)"),
+    "train": N_("Train Civilians (4 AP)"), "attack": N_("Attack (1 AP)"),
+    "imperial:build": N_("Build Cannon (Row 6: 3 AP, Row 5: 5 AP, Row 4: 7 AP)"),
+    "insurgent:build": N_("Build Cannon (4 AP + 1 Supply)"),
+}
+SPACE_VERBS = {
+    "from": N_("from {space}"), "to": N_("to {space}"), "cannon": N_("fire the cannon in {space}"),
+    "target": N_("fire at {space}"), "pick": N_("choose {space}"), "remove": N_("remove a unit from {space}"),
+    "unit": N_("a unit in {space}"),
+}
+PLAIN_VERBS = {
+    "done": N_("done"), "pass": N_("keep the card"), "with": N_("a unit moves forward with it"),
+    "alone": N_("the cannon moves alone"), "camp": N_("send the unit to the Camp instead"),
+}
+UNIT_KINDS = {"E": N_("an Expeditionary unit"), "A": N_("an Allied unit")}
+MORALE_CHOICES = {"own": N_("raise my Morale by 1"), "enemy": N_("lower my opponent's Morale by 1")}
+LOSING_AP = re.compile(r"losing (\d+) AP")
+
+
+def label_in(action: Any, seat: str | None, english: str, lang: str) -> str:
+    """The label of a choice in ``lang`` (the engine's English label where no rebuilt wording fits)."""
+    if lang == "en":
+        return english
+    names = FreedomNames(translator(lang))
+    tr = names.tr
+    verb, arg = action.verb, action.arg
+    b = board()
+    area_ids = [a.id for a in areas_file().areas]
+    if verb in SPACE_VERBS and isinstance(arg, str) and arg in area_ids:
+        return tr.fmt(SPACE_VERBS[verb], space=names.area(area_ids.index(arg)))
+    if verb in SPACE_VERBS and isinstance(arg, str) and arg.split(":")[0] in b.index:
+        return tr.fmt(SPACE_VERBS[verb], space=names.space(b.index[arg.split(":")[0]]))
+    if verb in ("event", "ap", "trigger") and isinstance(arg, int):
+        card = names.card(arg)
+        if verb == "event":
+            return tr.fmt("play {card} as its event", card=card)
+        if verb == "ap":
+            ap = next(c.ap for c in cards_file().cards if c.number == arg)
+            return tr.fmt("play {card} for {n} AP", card=card, n=ap)
+        return tr.fmt("discard {card} to use the event just played", card=card)
+    if verb == "end":
+        m = LOSING_AP.search(english)
+        return tr.fmt("end the turn (losing {n} AP)", n=m.group(1)) if m else tr.gettext("end the turn")
+    if verb == "unit" and arg in UNIT_KINDS:
+        return tr.gettext(UNIT_KINDS[str(arg)])
+    if verb == "morale" and arg in MORALE_CHOICES:
+        return tr.gettext(MORALE_CHOICES[str(arg)])
+    if verb == "area" and isinstance(arg, str) and arg in area_ids:
+        return tr.fmt("Support in {area}", area=names.area(area_ids.index(arg)))
+    key = f"{seat}:{verb}" if f"{seat}:{verb}" in AP_ACTION_NAMES else verb
+    if key in AP_ACTION_NAMES:
+        return tr.gettext(AP_ACTION_NAMES[key])
+    if verb in PLAIN_VERBS:
+        return tr.gettext(PLAIN_VERBS[verb])
+    return english
+
+
+def prompt_in(view: dict[str, Any], seat: str | None, english: str, lang: str) -> str:
+    """The prompt of the decision in ``lang``: rebuilt for the card and AP turns, else the decision's help."""
+    if lang == "en":
+        return english
+    from muster.tui.texts import decision_help  # the terminal's words, shared; imported late (tui imports us)
+
+    names = FreedomNames(translator(lang))
+    tr = names.tr
+    top = (view.get("stack") or [{}])[-1]
+    kind = top.get("kind") if isinstance(top, dict) else None
+    side = names.side(seat) if seat else ""
+    if kind == "card_turn" and seat and isinstance(view.get("played"), dict):
+        total = design()["cards_per_action_phase"]
+        return tr.fmt("{side}: play card {n} of {total}.", side=side, n=int(view["played"].get(seat, 0)) + 1,
+                      total=total)
+    if kind == "ap" and isinstance(top.get("ap"), int):
+        stored = view.get("tracks", {}).get(seat, {}).get("preparation", 0) if seat else 0
+        return tr.fmt("{side}: choose actions ({n} AP left, {stored} stored).", side=side, n=top["ap"],
+                      stored=stored)
+    return decision_help(view, lang) or english

@@ -1,0 +1,280 @@
+"""Languages: gettext catalogs read with Babel, plural rules, numbers, and the language-neutral game log.
+
+The catalogs are the ``.po`` files under ``muster/locale/<lang>/LC_MESSAGES/muster.po``. They are read at run
+time with Babel (no compile step, so ``pip install -e .`` is enough); the browser gets the same messages as JSON
+from :func:`json_catalog`. English strings are the message ids; the English catalog repeats them so a test can
+check that both languages are complete.
+
+A log entry is either a legacy English string (old saves: shown as it is) or a dict ``{"m": msgid, "a": args}``
+(``"p"``: the plural msgid, counted by ``args["n"]``). Arguments are rendered by their names: see
+:data:`ARG_KINDS`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from babel import Locale
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
+
+LANGS = ("en", "pl")
+DEFAULT_LANG = "en"
+DOMAIN = "muster"
+LOCALE_DIR = Path(__file__).parent / "locale"
+LANG_NAMES = {"en": "English", "pl": "Polski"}
+
+
+def N_(msgid: str) -> str:  # noqa: N802 - the gettext convention for "mark for extraction only"
+    """Mark ``msgid`` for the catalogs without translating it now (it is translated when shown)."""
+    return msgid
+
+
+def po_path(lang: str) -> Path:
+    """Where the catalog of ``lang`` lives."""
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+@cache
+def catalog(lang: str) -> Catalog:
+    """The parsed catalog of ``lang`` (read once per process)."""
+    with po_path(lang).open("rb") as fh:
+        return read_po(fh, locale=lang, domain=DOMAIN)
+
+
+def normalise(value: str | None) -> str | None:
+    """One of :data:`LANGS` from ``pl``, ``pl_PL.UTF-8``, ``en-GB`` ...; None if not supported."""
+    if not value:
+        return None
+    code = value.strip().replace("-", "_").split("_")[0].split(".")[0].lower()
+    return code if code in LANGS else None
+
+
+def from_accept_language(header: str | None) -> str | None:
+    """The best supported language of an HTTP ``Accept-Language`` header, or None."""
+    best: tuple[float, str] | None = None
+    for part in (header or "").split(",")[:20]:
+        tag, _, q = part.strip().partition(";q=")
+        lang = normalise(tag)
+        if lang is None:
+            continue
+        try:
+            weight = float(q) if q else 1.0
+        except ValueError:
+            continue
+        if best is None or weight > best[0]:
+            best = (weight, lang)
+    return best[1] if best else None
+
+
+def from_environment(env: Mapping[str, str] | None = None) -> str:
+    """The language of a terminal: ``MUSTER_LANG``, then ``LC_ALL``, ``LC_MESSAGES``, ``LANG``; else English."""
+    env = os.environ if env is None else env
+    for key in ("MUSTER_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
+        lang = normalise(env.get(key))
+        if lang:
+            return lang
+    return DEFAULT_LANG
+
+
+def check_lang(lang: str | None) -> str:
+    """``lang`` if supported; a clear ValueError otherwise (None: English)."""
+    if lang is None:
+        return DEFAULT_LANG
+    found = normalise(lang)
+    if found is None:
+        raise ValueError(f"unsupported language {lang!r}; choose one of: {', '.join(LANGS)}")
+    return found
+
+
+@dataclass(frozen=True)
+class Translator:
+    """Messages, plurals and numbers of one language."""
+
+    lang: str
+
+    @property
+    def locale(self) -> Locale:
+        """The Babel locale."""
+        return Locale.parse(self.lang)
+
+    def gettext(self, msgid: str) -> str:
+        """The translation of ``msgid`` (the id itself if the catalog has none)."""
+        return _strings(self.lang).get(msgid, msgid)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        """The form of ``singular``/``plural`` that fits the number ``n`` (Polish has three)."""
+        cat = catalog(self.lang)
+        msg = cat.get(singular)
+        forms = msg.string if msg is not None else None
+        if isinstance(forms, tuple | list) and all(forms):
+            return str(forms[min(_plural_index(self.lang, n), len(forms) - 1)])
+        return singular if n == 1 else plural
+
+    def number(self, value: float) -> str:
+        """A number written the way this language writes it."""
+        if isinstance(value, int) and -1000 < value < 1000:  # no grouping below 1000 in either language; fast
+            return str(value)
+        return format_decimal(value, locale=self.lang)
+
+    def fmt(self, msgid: str, /, **args: Any) -> str:
+        """Translate and fill ``{placeholders}``."""
+        return self.gettext(msgid).format(**args)
+
+    def nfmt(self, singular: str, plural: str, n: int, /, **args: Any) -> str:
+        """Translate by number and fill ``{placeholders}`` (``{n}`` is the number)."""
+        return self.ngettext(singular, plural, n).format(n=self.number(n), **args)
+
+
+@cache
+def _strings(lang: str) -> dict[str, str]:
+    """Every simple translation of ``lang`` (the first form of a plural), for fast look-ups."""
+    out: dict[str, str] = {}
+    for msg in catalog(lang):
+        if not msg.id or not msg.string:
+            continue
+        key = msg.id[0] if isinstance(msg.id, tuple | list) else msg.id
+        text = msg.string[0] if isinstance(msg.string, tuple | list) else msg.string
+        if text:
+            out[str(key)] = str(text)
+    return out
+
+
+@cache
+def _plural_index(lang: str, n: int) -> int:
+    """The gettext plural index of ``n``, from the CLDR rules Babel holds."""
+    category = Locale.parse(lang).plural_form(abs(n))
+    return plural_categories(lang).index(category) if category in plural_categories(lang) else 0
+
+
+@cache
+def plural_categories(lang: str) -> tuple[str, ...]:
+    """The CLDR plural categories in the order of the gettext forms of ``lang``."""
+    return {"pl": ("one", "few", "many")}.get(lang, ("one", "other"))
+
+
+@cache
+def translator(lang: str | None = None) -> Translator:
+    """The translator of ``lang`` (English if None)."""
+    return Translator(check_lang(lang))
+
+
+def json_catalog(lang: str) -> dict[str, Any]:
+    """The browser's catalog: every message of ``lang`` (plurals as lists in :func:`plural_categories` order)."""
+    lang = check_lang(lang)
+    messages: dict[str, Any] = {}
+    for msg in catalog(lang):
+        if not msg.id:
+            continue
+        if isinstance(msg.id, tuple | list):
+            forms = msg.string if isinstance(msg.string, tuple | list) else ()
+            messages[str(msg.id[0])] = [str(f) for f in forms] if all(forms) else [str(msg.id[0]), str(msg.id[1])]
+        else:
+            messages[str(msg.id)] = str(msg.string or msg.id)
+    return {"lang": lang, "plural_categories": list(plural_categories(lang)), "messages": messages}
+
+
+# --- the language-neutral log -------------------------------------------------------------------------------------
+
+LogEntry = str | dict[str, Any]
+
+
+def entry(msgid: str, plural: str | None = None, /, **args: Any) -> dict[str, Any]:
+    """A message to render later in the reader's language (``plural``: counted by ``args["n"]``)."""
+    e: dict[str, Any] = {"m": msgid, "a": args}
+    if plural is not None:
+        e["p"] = plural
+    return e
+
+
+class Names:
+    """Game-specific names a log needs: spaces, areas, cards, sides. Games subclass it."""
+
+    def __init__(self, tr: Translator) -> None:
+        self.tr = tr
+
+    def space(self, i: int) -> str:
+        """The name of board space ``i``."""
+        return str(i)
+
+    def area(self, i: int) -> str:
+        """The name of area ``i``."""
+        return str(i)
+
+    def card(self, number: int) -> str:
+        """The name of card ``number``."""
+        return str(number)
+
+    def side(self, seat: str) -> Any:
+        """The name of a side (may carry grammatical forms as attributes)."""
+        return self.tr.gettext(seat)
+
+
+# The kind of an argument follows from its name, so a call site stays one short line.
+ARG_KINDS: dict[str, str] = {
+    **dict.fromkeys(("space", "src", "dst", "to", "frm", "wall", "fwd"), "space"),
+    "area": "area",
+    **dict.fromkeys(("card", "other_card"), "card"),
+    **dict.fromkeys(("side", "winner", "seat", "who", "first"), "side"),
+    "track": "term",
+    **dict.fromkeys(("what", "why", "result", "state", "edition", "verdict"), "term"),
+    "dice": "dice",
+    "rolled": "rolled",
+}
+
+
+def render(e: Any, names: Names) -> str:
+    """One log entry in the language of ``names``; a legacy string as it is."""
+    if isinstance(e, str):
+        return e
+    if not isinstance(e, dict) or "m" not in e:
+        return str(e)
+    tr = names.tr
+    args = {key: _arg(key, value, names) for key, value in (e.get("a") or {}).items()}
+    if "p" in e:
+        n = int(e["a"].get("n", 1))
+        return tr.ngettext(e["m"], e["p"], n).format(**args)
+    return tr.gettext(e["m"]).format(**args)
+
+
+def _arg(key: str, value: Any, names: Names) -> Any:
+    tr = names.tr
+    if isinstance(value, dict) and "m" in value:
+        return render(value, names)
+    if isinstance(value, list) and key not in ("dice", "rolled"):
+        parts = [render(v, names) if isinstance(v, dict) else str(v) for v in value]
+        return ", ".join(parts) if parts else tr.gettext("nothing")
+    kind = ARG_KINDS.get(key)
+    if kind == "space" and isinstance(value, int):
+        return names.space(value)
+    if kind == "area" and isinstance(value, int):
+        return names.area(value)
+    if kind == "card" and isinstance(value, int):
+        return names.card(value)
+    if kind == "side" and isinstance(value, str):
+        return names.side(value)
+    if kind == "term" and isinstance(value, str):
+        return tr.gettext(value)
+    if kind == "rolled" and isinstance(value, list):  # "[5, 6]": the browser reads a summed roll in this form
+        return "[" + ", ".join(str(v) for v in value) + "]"
+    if kind == "dice" and isinstance(value, list):
+        return tr.gettext(" and ").join(tr.number(v) for v in value)
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return tr.number(value)
+    return value
+
+
+def render_all(entries: Iterable[Any], names: Names) -> list[str]:
+    """Every entry rendered."""
+    return [render(e, names) for e in entries]
+
+
+NamesFactory = Callable[[Translator], Names]

@@ -1,0 +1,122 @@
+"""Keep the catalogs in step with the code: find every message the code uses, and update the ``.po`` files.
+
+``python -m muster.i18n_tools`` adds new messages (empty in Polish, the id itself in English), drops messages
+no code uses, and keeps every translation already written. The test suite uses :func:`extract` to fail on a
+message that lacks a translation or a translation no code uses.
+
+A message is a string literal passed to: ``log(state, msgid[, plural])``, ``entry(msgid[, plural])``,
+``N_(msgid)``, ``_(msgid)``, ``tr.gettext(msgid)``, ``tr.fmt(msgid)``, ``tr.ngettext(s, p, n)``, ``tr.nfmt(s, p, n)``.
+Browser strings are the keys of ``data-i18n`` attributes and ``t("…")`` calls in the static files.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import read_po, write_po
+
+from muster.i18n import LANGS, po_path
+
+SRC = Path(__file__).parent
+# function name -> (index of the singular, index of the plural or None)
+CALLS: dict[str, tuple[int, int | None]] = {
+    "log": (1, 2),
+    "entry": (0, 1),
+    "N_": (0, None),
+    "_": (0, None),
+    "gettext": (0, None),
+    "fmt": (0, None),
+    "ngettext": (0, 1),
+    "nfmt": (0, 1),
+}
+JS_PATTERNS = (re.compile(r"""\bt\(\s*"((?:[^"\\]|\\.)+)\""""), re.compile(r'data-i18n(?:-[a-z-]+)?="([^"]+)"'))
+JS_PLURAL = re.compile(r"""\btn\(\s*"((?:[^"\\]|\\.)+)",\s*"((?:[^"\\]|\\.)+)\"""")
+
+
+def _literal(node: ast.expr) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def extract_python(root: Path = SRC) -> dict[str, str | None]:
+    """Every message id in the Python sources, with its plural id (None for a simple message)."""
+    found: dict[str, str | None] = {}
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text("utf-8"), str(path))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            fn = node.func
+            name = fn.id if isinstance(fn, ast.Name) else fn.attr if isinstance(fn, ast.Attribute) else None
+            if name not in CALLS:
+                continue
+            one, many = CALLS[name]
+            if len(node.args) <= one:
+                continue
+            # log(s, ("{space} is damaged.", "{space} is destroyed.")[k]): every literal of the tuple is a message
+            arg = node.args[one]
+            singles = [_literal(e) for e in arg.value.elts] if isinstance(arg, ast.Subscript) and isinstance(
+                arg.value, ast.Tuple) else [_literal(arg)]
+            plural = _literal(node.args[many]) if many is not None and len(node.args) > many else None
+            for msgid in singles:
+                if msgid:
+                    found[msgid] = plural if len(singles) == 1 else None
+    return found
+
+
+def extract_static(root: Path = SRC / "server" / "static") -> dict[str, str | None]:
+    """Every message id of the browser files (``t("…")``, ``tn("…", "…", n)``, ``data-i18n="…"``)."""
+    found: dict[str, str | None] = {}
+    for path in sorted([*root.rglob("*.js"), *root.rglob("*.html")]):
+        text = path.read_text("utf-8")
+        for pattern in JS_PATTERNS:
+            for m in pattern.finditer(text):
+                found.setdefault(m.group(1).replace('\\"', '"'), None)
+        for m in JS_PLURAL.finditer(text):
+            found[m.group(1)] = m.group(2)
+    return found
+
+
+def extract() -> dict[str, str | None]:
+    """Every message id the code uses, with its plural id (None for a simple message)."""
+    return {**extract_static(), **extract_python()}
+
+
+def update(lang: str) -> Catalog:
+    """Rewrite the catalog of ``lang``: new messages added, unused ones dropped, translations kept."""
+    path = po_path(lang)
+    old: Catalog | None = None
+    if path.exists():
+        with path.open("rb") as fh:
+            old = read_po(fh, locale=lang)
+    cat = Catalog(locale=lang, domain="muster", project="muster", fuzzy=False)
+    for msgid, plural in sorted(extract().items()):
+        prev = old.get(msgid) if old is not None else None
+        if plural is None:
+            string: str | tuple[str, ...] = prev.string if prev is not None and isinstance(prev.string, str) else ""
+            if lang == "en" and not string:
+                string = msgid
+            cat.add(msgid, string)
+        else:
+            forms = prev.string if prev is not None and isinstance(prev.string, tuple | list) else ()
+            if lang == "en" and not any(forms):
+                forms = (msgid, plural)
+            cat.add((msgid, plural), tuple(forms) if forms else ("",) * cat.num_plurals)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as fh:
+        write_po(fh, cat, width=120, omit_header=False, sort_output=True)
+    return cat
+
+
+def main() -> None:
+    """Update every catalog and say how many messages still lack a translation."""
+    for lang in LANGS:
+        cat = update(lang)
+        missing = [m.id for m in cat if m.id and not (all(m.string) if isinstance(m.string, tuple) else m.string)]
+        print(f"{lang}: {len(cat)} messages, {len(missing)} untranslated")
+
+
+if __name__ == "__main__":
+    main()

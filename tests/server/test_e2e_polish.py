@@ -1,0 +1,53 @@
+"""Issue 17 in Chromium: a whole round of a game page read in Polish, then the switch to English."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .helpers import Server
+from .test_e2e import CHROMIUM, DESKTOP, act_once, browser, start_game, wait_my_turn_or, web
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
+__all__ = ["browser", "web"]  # the fixtures, shared with the English end-to-end tests
+
+
+def test_a_full_round_of_a_polish_game_page(web: Server, browser: Any) -> None:
+    context = browser.new_context(viewport=DESKTOP, locale="pl-PL")  # the browser asks for Polish
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    start_game(page, web.url, seed=21)
+    assert page.get_attribute("html", "lang") == "pl"
+    page.wait_for_function("() => document.querySelector('#status').textContent.includes('Runda 1 z 6')")
+    assert page.text_content(".log-title") == "Dziennik" and page.text_content("#rules-link") == "Zasady"
+    assert page.get_attribute(".lang-switch a[aria-current=true]", "lang") == "pl"
+    hand = page.text_content("#hand") or ""
+    assert " PA" in hand and " AP" not in hand
+
+    turns = 0
+    while "Runda 1 " in (page.text_content("#status") or ""):
+        assert turns < 600, "round 1 did not end"
+        wait_my_turn_or(page, "!document.querySelector('#status').textContent.includes('Runda 1 ')")
+        if "Runda 1 " not in (page.text_content("#status") or ""):
+            break
+        act_once(page, turns)
+        turns += 1
+    assert "Runda 2" in (page.text_content("#status") or "")
+    log = page.text_content("#log") or ""
+    assert "Runda 2" in log and "zagrywa kartę" in log and "Round" not in log
+    # grouped as in English: rounds, phases and cards, coloured by side
+    assert page.locator("#log .log-round").count() >= 2 and page.locator("#log .log-card").count() >= 10
+    for side in ("imperial", "insurgent"):
+        assert page.locator(f"#log .log-card.side-{side}").count()
+    assert page.locator("#log .space-name").count() > 5  # Polish space names still light up the map
+
+    # the switcher: English from now on in this browser, remembered across pages
+    page.click(".lang-switch a[lang=en]")
+    page.wait_for_function("() => document.documentElement.lang === 'en' "
+                           "&& document.querySelector('#status').textContent.includes('Round 2')")
+    page.goto(web.url + "/rules/freedom")
+    assert page.get_attribute("html", "lang") == "en"
+    assert not errors
+    context.close()

@@ -1,0 +1,57 @@
+"""Issue 17 on the web: the reader's language from ?lang=, a cookie or Accept-Language; each seat its own."""
+
+from __future__ import annotations
+
+from websockets.sync.client import connect
+
+from .helpers import Server, create, state, ws_recv
+
+
+def test_pages_follow_accept_language_and_remember_an_explicit_choice(server: Server) -> None:
+    with server.client() as c:
+        page = c.get("/", headers={"Accept-Language": "pl-PL,pl;q=0.9,en;q=0.5"})
+        assert '<html lang="pl">' in page.text and "muster_lang" not in page.headers.get("set-cookie", "")
+        assert '<html lang="en">' in c.get("/", headers={"Accept-Language": "de,en;q=0.3"}).text
+        chosen = c.get("/rules/freedom?lang=pl")
+        assert '<html lang="pl">' in chosen.text and "muster_lang=pl" in chosen.headers["set-cookie"]
+        assert "Przebieg rundy" in chosen.text and "Nacisk na rząd o pomoc" in chosen.text  # the Polish summary
+        # the cookie now wins over the header
+        assert '<html lang="pl">' in c.get("/", headers={"Accept-Language": "en"}).text
+        assert '<html lang="en">' in c.get("/?lang=en").text
+        assert '<html lang="en">' in c.get("/?lang=xx").text  # unknown: ignored, the cookie says en now
+
+
+def test_cards_and_board_names_in_polish(server: Server) -> None:
+    with server.client() as c:
+        pl = {card["number"]: card for card in c.get("/api/cards?lang=pl").json()}
+        en = {card["number"]: card for card in c.get("/api/cards?lang=en").json()}
+        data = c.get("/api/game-data/freedom?lang=pl").json()
+    assert pl[30]["name"] == "Ucieczka greckiej floty" and en[30]["name"] == "Fleet's Departure"
+    assert pl[30]["text"] != en[30]["text"] and len(pl) == len(en) == 100
+    assert data["lang"] == "pl" and data["seats"]["insurgent"]["name"] == "Grecy"
+    assert {a["name"] for a in data["areas"]} >= {"Morze", "Guria"}
+    assert any(sp["log_name"] == "Obóz Kütahiego" for sp in data["spaces"])
+
+
+def test_the_browser_catalog_matches_the_server_catalog(server: Server) -> None:
+    with server.client() as c:
+        pl = c.get("/api/i18n/pl").json()
+        assert c.get("/api/i18n/xx").status_code == 404
+    assert pl["lang"] == "pl" and pl["plural_categories"] == ["one", "few", "many"]
+    assert pl["messages"]["{n} hit"] == ["{n} trafienie", "{n} trafienia", "{n} trafień"]
+
+
+def test_each_player_reads_the_game_in_their_own_language(server: Server) -> None:
+    with server.client() as c:
+        made = create(c, imperial="human", insurgent="human")
+        tokens = made["tokens"]
+        en = state(c, tokens["imperial"])
+        pl = c.get(f"/api/seat/{tokens['insurgent']}?lang=pl").json()
+    assert en["lang"] == "en" and pl["lang"] == "pl"
+    assert en["log"][0].startswith("Setup (2nd edition rules)")
+    assert pl["log"][0].startswith("Przygotowanie gry (zasady 2. wydania)")
+    assert len(en["log"]) == len(pl["log"])
+    with connect(f"{server.ws_url}/ws/{tokens['insurgent']}?lang=pl", open_timeout=10) as ws_pl, \
+            connect(f"{server.ws_url}/ws/{tokens['imperial']}", open_timeout=10) as ws_en:
+        first_pl, first_en = ws_recv(ws_pl, "state"), ws_recv(ws_en, "state")
+    assert first_pl["log"][0].startswith("Przygotowanie gry") and first_en["log"][0].startswith("Setup")
