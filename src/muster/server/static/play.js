@@ -202,7 +202,7 @@ function cardUses(card, items) {
 
 /** What a hand card shows beside its name (Freedom!: its AP; a game may say otherwise). */
 function badge(n) {
-  return game.mod.cardBadge ? game.mod.cardBadge(game.data, n) : `${game.data.cardsByNumber[n].ap} AP`;
+  return game.mod.cardBadge ? game.mod.cardBadge(game.data, n) : t("{n} AP", { n: game.data.cardsByNumber[n].ap });
 }
 
 function renderHand(s) {
