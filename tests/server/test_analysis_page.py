@@ -68,7 +68,7 @@ def test_post_game_page_shows_the_curve_and_jumps_into_the_replay(web: Server) -
         page: Any = browser.new_page(viewport=DESKTOP)
         csp = csp_watch(page)
         page.goto(f"{web.url}/replay/{gid}")
-        page.wait_for_function("() => !document.querySelector('#analysis-link').hidden", timeout=60000)
+        page.wait_for_function("() => document.querySelector('#analysis-link')?.hidden === false", timeout=60000)
         page.click("#analysis-link")
         page.wait_for_function("() => document.body.dataset.ready === '1'", timeout=180000)
         assert page.locator("#curve svg polyline").count() == 1
@@ -79,7 +79,7 @@ def test_post_game_page_shows_the_curve_and_jumps_into_the_replay(web: Server) -
         assert serious(page) == []
         step = points.nth(1).get_attribute("data-step")
         points.nth(1).locator("a.jump").click()
-        page.wait_for_function(f"() => document.querySelector('#step').textContent.startsWith('step {step} ')",
+        page.wait_for_function(f"() => (document.querySelector('#step')?.textContent || '').startsWith('step {step} ')",
                                timeout=60000)
         assert csp == []
         browser.close()
@@ -127,7 +127,7 @@ def test_play_page_agrees_to_and_shows_hints(web: Server) -> None:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
         page: Any = browser.new_page(viewport=DESKTOP)
         page.goto(f"{web.url}{made['links']['imperial']}")
-        page.wait_for_function("() => !document.querySelector('#hints-panel').hidden", timeout=30000)
+        page.wait_for_function("() => document.querySelector('#hints-panel')?.hidden === false", timeout=30000)
         assert page.locator("#hints-ask").count() == 0  # the invited seat has not agreed yet
         guest = browser.new_page(viewport=DESKTOP)
         guest.goto(f"{web.url}{made['links']['insurgent']}")
