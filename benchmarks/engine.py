@@ -14,6 +14,7 @@ import json
 import random
 import statistics
 import time
+from typing import Any
 
 from rich.console import Console
 from rich.progress import track
@@ -21,23 +22,23 @@ from rich.table import Table
 
 from muster.core import Game
 from muster.games.freedom import RULES
-from muster.games.freedom.state import State
 
 
-def random_games(count: int) -> tuple[float, float, list[State]]:
-    """Play ``count`` quiet random games; return (games/s, decisions/s, a few mid-game states)."""
+def random_games(count: int, rules: Any = RULES, sample_at: int = 300) -> tuple[float, float, list[Any]]:
+    """Play ``count`` quiet random games of ``rules``; return (games/s, decisions/s, a few states taken at
+    decision ``sample_at``). The Hellenes benchmark uses it too."""
     decisions = 0
-    samples: list[State] = []
+    samples: list[Any] = []
     start = time.process_time()
     for seed in track(range(count), description="random games"):
-        state = RULES.setup(seed, {"quiet": "1"})
+        state = rules.setup(seed, {"quiet": "1"})
         chooser = random.Random(seed)
         step = 0
-        while RULES.active_seat(state) is not None:
-            RULES.apply(state, chooser.choice(RULES.legal_actions(state)))
+        while rules.active_seat(state) is not None:
+            rules.apply(state, chooser.choice(rules.legal_actions(state)))
             step += 1
-            if step == 300 and len(samples) < 20:
-                samples.append(RULES.clone(state))
+            if step == sample_at and len(samples) < 20:
+                samples.append(rules.clone(state))
         decisions += step
     elapsed = time.process_time() - start
     return count / elapsed, decisions / elapsed, samples
@@ -58,7 +59,7 @@ def chess_moves_per_s(count: int) -> float:
     return moves / (time.process_time() - start)
 
 
-def clones_per_s(states: list[State], rounds: int = 5000) -> float:
+def clones_per_s(states: list[Any], rounds: int = 5000) -> float:
     """State copies per second (mid-game states)."""
     start = time.process_time()
     for k in range(rounds):

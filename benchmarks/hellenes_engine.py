@@ -9,42 +9,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
-import time
 
 from rich.console import Console
-from rich.progress import track
 from rich.table import Table
 
+from engine import clones_per_s, random_games  # benchmarks/engine.py: the same loops for any game
 from muster.games.hellenes import RULES
-from muster.games.hellenes.state import State
-
-
-def random_games(count: int) -> tuple[float, float, list[State]]:
-    """Play ``count`` quiet random games; return (games per CPU-s, decisions per CPU-s, mid-game states)."""
-    decisions = 0
-    samples: list[State] = []
-    start = time.process_time()
-    for seed in track(range(count), description="random games"):
-        state = RULES.setup(seed, {"quiet": "1"})
-        chooser = random.Random(seed)
-        step = 0
-        while RULES.active_seat(state) is not None:
-            RULES.apply(state, chooser.choice(RULES.legal_actions(state)))
-            step += 1
-            if step == 120 and len(samples) < 20:
-                samples.append(RULES.clone(state))
-        decisions += step
-    elapsed = time.process_time() - start
-    return count / elapsed, decisions / elapsed, samples
-
-
-def clones_per_s(states: list[State], rounds: int = 5000) -> float:
-    """State copies per CPU-second."""
-    start = time.process_time()
-    for k in range(rounds):
-        states[k % len(states)].clone()
-    return rounds / (time.process_time() - start)
 
 
 def main() -> None:
@@ -52,7 +22,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=40)
     args = parser.parse_args()
-    games, decisions, samples = random_games(args.games)
+    games, decisions, samples = random_games(args.games, RULES, sample_at=120)
     clones = clones_per_s(samples)
     size = len(json.dumps(samples[0].to_json()))
     table = Table(title="Hellenes engine (one core, CPU time)")
