@@ -11,26 +11,7 @@ from muster.games.freedom.cards.effects import EFFECTS
 from muster.games.freedom.datafiles import DataError, cards_file, read_json
 
 CARDS = cards_file().cards
-
-RULEBOOK_EVENTS = {
-    1: ("Sacred City", 2, "blue"),
-    3: ("Unequal Share of Money", 3, "blue"),
-    4: ("Marsh Diseases", 2, "blue"),
-    5: ("Georgios Karaiskakis", 4, "blue"),
-    30: ("Fleet's Departure", 4, "red"),
-    31: ("Chieftains Defect", 3, "red"),
-    32: ("Yusuf Pasha", 3, "red"),
-    33: ("Abandoned Cause", 4, "red"),
-    34: ("Night Works", 2, "red"),
-    36: ("Captain Mahmud", 4, "red"),
-    38: ("Aqueduct Destroyed", 3, "red"),
-    39: ("Kütahi Reşid Mehmed Pasha", 4, "red"),
-    42: ("Stone Cannon Balls", 2, "red"),
-    43: ("Reinforcements", 3, "grey"),
-    48: ("Raise Morale", 3, "grey"),
-    89: ("Grenades", 2, "red"),
-}
-"""Digest §5: the events printed in the 2nd-edition rulebook, at their numbers."""
+"""The printed cards' numbers, names, AP and colours are rule 1's test (tests/rules/test_rule_1_components.py)."""
 
 
 def test_all_100_cards_load_with_an_event() -> None:
@@ -40,15 +21,6 @@ def test_all_100_cards_load_with_an_event() -> None:
         assert card.side in ("red", "blue", "grey")
         assert card.text and card.note, f"card {card.number} lacks its text or note"
         assert card.source in ("rulebook", "design")
-
-
-def test_rulebook_cards_keep_their_printed_number_name_ap_and_colour() -> None:
-    # rule 5 (digest §5): the 16 printed events, and Capture of Petrohori at 2 AP
-    by_number = {c.number: c for c in CARDS}
-    for number, (name, ap, side) in RULEBOOK_EVENTS.items():
-        card = by_number[number]
-        assert (card.name, card.ap, card.side, card.source) == (name, ap, side, "rulebook")
-    assert (by_number[35].name, by_number[35].ap) == ("Capture of Petrohori", 2)
 
 
 def test_card_names_are_unique() -> None:

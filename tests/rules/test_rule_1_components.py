@@ -51,7 +51,7 @@ def test_rulebook_cards_as_printed() -> None:
     by_number = {c.number: c for c in cards_file().cards}
     for number, (name, ap, side) in expected.items():
         c = by_number[number]
-        assert (c.name, c.ap, c.side) == (name, ap, side), number
+        assert (c.name, c.ap, c.side, c.source) == (name, ap, side, "rulebook"), number
     assert by_number[35].name == "Capture of Petrohori" and by_number[35].ap == 2
 
 
