@@ -13,6 +13,7 @@ from muster.games.hellenes import texts
 from muster.games.hellenes.datafiles import DataError, cards, game_map
 from muster.games.hellenes.terminal import screen
 from muster.i18n import translator
+from muster.i18n_tools import extract_domain
 
 
 def _played(seed: int = 5, steps: int = 400) -> tuple[object, object]:
@@ -36,6 +37,15 @@ def test_the_log_is_stored_language_neutral_and_read_in_either_language() -> Non
     assert any("Spartanie" in line or "Ateńczycy" in line for line in pl)
     assert not any("{" in line for line in en + pl)  # every placeholder filled
     assert json.loads(json.dumps(rules.to_json(state)))["log"] == state.log  # JSON as it is
+
+
+def test_every_message_the_rules_log_is_in_the_catalog() -> None:
+    known = set(extract_domain("hellenes")) | set(extract_domain("muster"))
+    for seed in (1, 5, 9):
+        _, state = _played(seed, steps=2000)
+        args = [a for e in state.log for v in e["a"].values() for a in (v if isinstance(v, list) else [v])]
+        ids = {e["m"] for e in state.log} | {a["m"] for a in args if isinstance(a, dict) and "m" in a}
+        assert ids <= known, ids - known
 
 
 def test_an_older_game_with_english_lines_still_loads() -> None:

@@ -307,8 +307,8 @@ def label_in(action: Action, seat: str | None, english_label: str, lang: str,
         ("fortify", "fortify"): N_("fortify the City (a Siege begins, no battle)"),
         ("recruit", "wasted"): N_("none can be placed: the Action is wasted"),
     }
-    if (kind, verb) in plain:
-        return tr.gettext(plain[(kind, verb)])
+    if (str(kind), verb) in plain:
+        return tr.gettext(plain[(str(kind), verb)])
     if verb in ("done", "stay"):
         return tr.gettext({"done": N_("done"), "stay": N_("stay")}[verb])
     return english_label

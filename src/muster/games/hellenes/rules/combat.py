@@ -157,9 +157,8 @@ def battle(s: State, f: Frame) -> None:
     if not f["started"]:
         f["started"] = True
         reveal(s, f)
-        what = "Assault on {area}: {side} ({att}) against {foe} ({dfn})." if f["assault"] else \
-            "Battle in {area}: {side} ({att}) against {foe} ({dfn})."
-        s.say(what, area=f["area"], side=f["att_side"], att=describe_entries(s, f, "att"), foe=defender,
+        s.say(("Battle in {area}: {side} ({att}) against {foe} ({dfn}).",
+               "Assault on {area}: {side} ({att}) against {foe} ({dfn}).")[bool(f["assault"])], area=f["area"], side=f["att_side"], att=describe_entries(s, f, "att"), foe=defender,
               dfn=describe_entries(s, f, "dfn"))
     while True:
         if f["leave"] is not None:
