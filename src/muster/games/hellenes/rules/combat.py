@@ -158,8 +158,8 @@ def battle(s: State, f: Frame) -> None:
         f["started"] = True
         reveal(s, f)
         s.say(("Battle in {area}: {side} ({att}) against {foe} ({dfn}).",
-               "Assault on {area}: {side} ({att}) against {foe} ({dfn}).")[bool(f["assault"])], area=f["area"], side=f["att_side"], att=describe_entries(s, f, "att"), foe=defender,
-              dfn=describe_entries(s, f, "dfn"))
+               "Assault on {area}: {side} ({att}) against {foe} ({dfn}).")[bool(f["assault"])], area=f["area"],
+              side=f["att_side"], att=describe_entries(s, f, "att"), foe=defender, dfn=describe_entries(s, f, "dfn"))
     while True:
         if f["leave"] is not None:
             leaving = f["leave"]
