@@ -304,5 +304,7 @@ def test_hellenes_reads_polish_in_the_browser(web: Server, browser: Any) -> None
         act_by_clicking(page, turn)
     log = page.text_content("#log") or ""
     assert "Karta noworoczna" in log and "New-Year card" not in log
+    page.goto(web.url + "/rules/hellenes")  # the rules summary, written in Polish
+    assert page.get_attribute("html", "lang") == "pl" and "Rok, pora po porze" in (page.text_content("main") or "")
     assert not errors
     context.close()
