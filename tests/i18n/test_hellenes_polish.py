@@ -133,6 +133,14 @@ def test_the_terminal_screen_in_polish() -> None:
     assert "Obszar" in out and "Attyka" in out and "Nowy Rok 431" in out
 
 
+def test_the_bot_levels_describe_hellenes_in_polish() -> None:
+    from muster.ai.levels import LEVELS
+    from muster.server.games.hellenes import LEVEL_WORDS
+
+    assert {lv.description_for("hellenes") for lv in LEVELS} - {lv.description for lv in LEVELS} == set(LEVEL_WORDS)
+    assert all(translator("pl").gettext(w) != w for w in LEVEL_WORDS)
+
+
 def test_the_hellenes_catalog_translates_plurals() -> None:
     tr = translator("pl")
     assert [tr.nfmt("{n} Action", "{n} Actions", n) for n in (1, 2, 5)] == ["1 akcja", "2 akcje", "5 akcji"]

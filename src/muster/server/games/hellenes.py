@@ -31,6 +31,13 @@ log = logging.getLogger("muster.server")
 SEATS = {"athens": {"name": "Athens", "colour": "blue", "people": N_("the Delian League")},
          "sparta": {"name": "Sparta", "colour": "red", "people": N_("the Peloponnesian League")}}
 
+# How the bot levels play Hellenes (muster.ai.levels' per-game descriptions), for the lobby's t(); a test checks
+# they match
+LEVEL_WORDS = (
+    N_("Weighs the map, the battle odds and Prestige; answers at once."),
+    N_("The best Hellenes bot so far (the Standard one: the look-ahead bot plays Freedom! only)."),
+)
+
 # One line per verb, in our words (the engine's label already names the block or area).
 VERB_HINT = {
     "card": N_("Commit this card face down; the side with fewer Actions goes first (an Event counts 0)."),
