@@ -144,3 +144,24 @@ def test_the_bot_levels_describe_hellenes_in_polish() -> None:
 def test_the_hellenes_catalog_translates_plurals() -> None:
     tr = translator("pl")
     assert [tr.nfmt("{n} Action", "{n} Actions", n) for n in (1, 2, 5)] == ["1 akcja", "2 akcje", "5 akcji"]
+
+
+def test_the_web_state_message_reads_polish() -> None:
+    from muster.server.hub import SeatInfo
+    from muster.server.views import seat_payload
+
+    game = Game(get_rules("hellenes"), seed=7, options={"years": "1"})
+    seats = {s: SeatInfo(s, "human", None) for s in ("athens", "sparta")}
+    rnd = random.Random(3)
+    while game.view(game.active_seat or "athens")["season"] < 0:
+        seat = game.active_seat
+        assert seat is not None
+        game.apply(rnd.choice(game.legal_actions()), seat)
+    seat = game.active_seat
+    assert seat is not None
+    pl = seat_payload(game, "g", 1, seat, seats, "pl")
+    en = seat_payload(game, "g", 1, seat, seats, "en")
+    assert pl["phase"] == "Wiosna 431 p.n.e." and en["phase"] == "Spring 431 BC"
+    assert pl["prompt"].startswith(("Ateny:", "Sparta:")) and pl["help"] and pl["help"] != en["help"]
+    assert all(p["label"] != e["label"] for p, e in zip(pl["legal"], en["legal"], strict=True))
+    assert len(pl["log"]) == len(pl["log_en"]) and pl["log_en"] == en["log"]

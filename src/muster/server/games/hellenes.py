@@ -181,11 +181,12 @@ class HellenesAdapter:
         """The static data with names and card faces in ``lang``."""
         return _static(check_lang(lang))
 
-    def phase(self, view: dict[str, Any]) -> str:
-        """Season and year ("Early Summer 430 BC")."""
+    def phase(self, view: dict[str, Any], lang: str = "en") -> str:
+        """Season and year ("Early Summer 430 BC"), in ``lang`` ("Game over" stays an id the browser translates)."""
         if view.get("result"):
             return "Game over"
-        return f"{season_word(int(view.get('season', -1)))} {view.get('year')} BC"
+        return translator(lang).fmt("{season} {year} BC", season=season_word(int(view.get("season", -1)), lang),
+                                    year=view.get("year"))
 
     def label_for(self, view: dict[str, Any], action: Action, seat: str | None, label: str, lang: str) -> str:
         """A choice's label in ``lang``."""
