@@ -280,6 +280,7 @@ def test_hellenes_reads_polish_in_the_browser(web: Server, browser: Any) -> None
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(web.url + "/")
+    page.wait_for_selector("#level-strongest")  # the catalog and the lobby's data have loaded
     page.check("input[name=game][value=hellenes]")
     lobby = page.text_content("main") or ""
     assert "Ateny przeciw Sparcie, 431 p.n.e." in lobby and "Związek Peloponeski: hoplici Sparty" in lobby
