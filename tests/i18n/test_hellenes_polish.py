@@ -105,7 +105,8 @@ def test_every_choice_and_prompt_of_random_games_reads_polish() -> None:
             assert prompt != game.prompt or kind not in texts_known(), (kind, prompt)
             for action, label in game.labelled_actions():
                 polish = texts.label_in(action, seat, label, "pl", view)
-                assert polish != label or label.isdigit(), (kind, action, label)
+                # a decision texts.py does not know yet keeps the engine's English words
+                assert polish != label or kind not in texts_known(), (kind, action, label)
             kinds.add(kind)
             game.apply(rnd.choice(game.legal_actions()), seat)
         assert {"commit", "actions", "group"} <= kinds
