@@ -92,8 +92,9 @@ def open_seat(page: Page, base: str, token: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="docs/screenshots", type=Path)
-    parser.add_argument("--only", choices=("all", "hellenes", "polish"), default="all",
-                        help="take every picture, or only the Hellenes ones, or only the Polish ones (pl-*.png)")
+    parser.add_argument("--only", choices=("all", "hellenes", "polish", "hellenes-pl"), default="all",
+                        help="take every picture, or only the Hellenes ones, or only the Polish ones (pl-*.png), "
+                             "or only Hellenes in Polish")
     args = parser.parse_args()
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
@@ -116,6 +117,8 @@ def main() -> None:
             hellenes_shots(base, out)
         if args.only in ("all", "polish"):
             polish_shots(base, out)
+        if args.only in ("all", "polish", "hellenes-pl"):
+            hellenes_polish_shots(base, out)
     finally:
         server.terminate()
         server.wait(10)
@@ -312,6 +315,22 @@ def polish_shots(base: str, out: Path) -> None:
         phone.tap("#hand-toggle")
         settle(phone)
         shot(phone, out, "pl-mobile-hand.png")
+        browser.close()
+
+
+def hellenes_polish_shots(base: str, out: Path) -> None:
+    """Hellenes read in Polish: Athens's Action phase on a desktop whose browser asks for Polish."""
+    api = httpx.Client(base_url=base, timeout=30)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        page = browser.new_context(viewport=DESKTOP, locale="pl-PL").new_page()
+        made = api.post("/api/games", json={"game": "hellenes", "athens": "human", "sparta": "standard",
+                                            "seed": 3, "bot_delay_ms": 0}).json()
+        token = made["tokens"]["athens"]
+        driver = Driver(base, token, seed=2)
+        driver.until(lambda st: st["view"]["season"] >= 0 and st["view"]["stack"][-1]["kind"] == "actions")
+        open_seat(page, base, token)
+        shot(page, out, "pl-hellenes.png")
         browser.close()
 
 

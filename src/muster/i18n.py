@@ -1,9 +1,10 @@
 """Languages: gettext catalogs read with Babel, plural rules, numbers, and the language-neutral game log.
 
-The catalogs are the ``.po`` files under ``muster/locale/<lang>/LC_MESSAGES/muster.po``. They are read at run
-time with Babel (no compile step, so ``pip install -e .`` is enough); the browser gets the same messages as JSON
-from :func:`json_catalog`. English strings are the message ids; the English catalog repeats them so a test can
-check that both languages are complete.
+The catalogs are the ``.po`` files under ``muster/locale/<lang>/LC_MESSAGES/<domain>.po``: ``muster.po`` for
+the shared pages and Freedom!, ``hellenes.po`` for Hellenes (see :data:`DOMAINS`); a look-up searches both. They
+are read at run time with Babel (no compile step, so ``pip install -e .`` is enough); the browser gets the same
+messages as JSON from :func:`json_catalog`. English strings are the message ids; the English catalog repeats them
+so a test can check that both languages are complete.
 
 A log entry is either a legacy English string (old saves: shown as it is) or a dict ``{"m": msgid, "a": args}``
 (``"p"``: the plural msgid, counted by ``args["n"]``). Arguments are rendered by their names: see
@@ -27,6 +28,9 @@ from babel.numbers import format_decimal
 LANGS = ("en", "pl")
 DEFAULT_LANG = "en"
 DOMAIN = "muster"
+DOMAINS = ("muster", "hellenes")
+"""The catalog files of each language: one per game beyond the shared one, so translators of two games never
+edit the same file. A message id lives in exactly one of them (:mod:`muster.i18n_tools` decides which)."""
 LOCALE_DIR = Path(__file__).parent / "locale"
 LANG_NAMES = {"en": "English", "pl": "Polski"}
 
@@ -36,16 +40,34 @@ def N_(msgid: str) -> str:  # noqa: N802 - the gettext convention for "mark for 
     return msgid
 
 
-def po_path(lang: str) -> Path:
-    """Where the catalog of ``lang`` lives."""
-    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+def po_path(lang: str, domain: str = DOMAIN) -> Path:
+    """Where the catalog of ``lang`` (one domain) lives."""
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po"
 
 
 @cache
-def catalog(lang: str) -> Catalog:
-    """The parsed catalog of ``lang`` (read once per process)."""
-    with po_path(lang).open("rb") as fh:
-        return read_po(fh, locale=lang, domain=DOMAIN)
+def catalog(lang: str, domain: str = DOMAIN) -> Catalog:
+    """The parsed catalog of ``lang`` in one domain (read once per process; an absent file reads as empty)."""
+    path = po_path(lang, domain)
+    if not path.exists():
+        return Catalog(locale=lang, domain=domain)
+    with path.open("rb") as fh:
+        return read_po(fh, locale=lang, domain=domain)
+
+
+def messages(lang: str) -> list[Any]:
+    """Every message of ``lang``, from every domain."""
+    return [msg for domain in DOMAINS for msg in catalog(lang, domain)]
+
+
+@cache
+def _plurals(lang: str) -> dict[str, tuple[str, ...]]:
+    """Every complete plural translation of ``lang`` by its singular id."""
+    out: dict[str, tuple[str, ...]] = {}
+    for msg in messages(lang):
+        if isinstance(msg.id, tuple | list) and isinstance(msg.string, tuple | list) and all(msg.string):
+            out[str(msg.id[0])] = tuple(str(f) for f in msg.string)
+    return out
 
 
 def normalise(value: str | None) -> str | None:
@@ -110,11 +132,9 @@ class Translator:
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         """The form of ``singular``/``plural`` that fits the number ``n`` (Polish has three)."""
-        cat = catalog(self.lang)
-        msg = cat.get(singular)
-        forms = msg.string if msg is not None else None
-        if isinstance(forms, tuple | list) and all(forms):
-            return str(forms[min(_plural_index(self.lang, n), len(forms) - 1)])
+        forms = _plurals(self.lang).get(singular)
+        if forms:
+            return forms[min(_plural_index(self.lang, n), len(forms) - 1)]
         return singular if n == 1 else plural
 
     def number(self, value: float) -> str:
@@ -136,7 +156,7 @@ class Translator:
 def _strings(lang: str) -> dict[str, str]:
     """Every simple translation of ``lang`` (the first form of a plural), for fast look-ups."""
     out: dict[str, str] = {}
-    for msg in catalog(lang):
+    for msg in messages(lang):
         if not msg.id or not msg.string:
             continue
         key = msg.id[0] if isinstance(msg.id, tuple | list) else msg.id
@@ -168,16 +188,16 @@ def translator(lang: str | None = None) -> Translator:
 def json_catalog(lang: str) -> dict[str, Any]:
     """The browser's catalog: every message of ``lang`` (plurals as lists in :func:`plural_categories` order)."""
     lang = check_lang(lang)
-    messages: dict[str, Any] = {}
-    for msg in catalog(lang):
+    out: dict[str, Any] = {}
+    for msg in messages(lang):
         if not msg.id:
             continue
         if isinstance(msg.id, tuple | list):
             forms = msg.string if isinstance(msg.string, tuple | list) else ()
-            messages[str(msg.id[0])] = [str(f) for f in forms] if all(forms) else [str(msg.id[0]), str(msg.id[1])]
+            out[str(msg.id[0])] = [str(f) for f in forms] if all(forms) else [str(msg.id[0]), str(msg.id[1])]
         else:
-            messages[str(msg.id)] = str(msg.string or msg.id)
-    return {"lang": lang, "plural_categories": list(plural_categories(lang)), "messages": messages}
+            out[str(msg.id)] = str(msg.string or msg.id)
+    return {"lang": lang, "plural_categories": list(plural_categories(lang)), "messages": out}
 
 
 # --- the language-neutral log -------------------------------------------------------------------------------------
@@ -194,7 +214,8 @@ def entry(msgid: str, plural: str | None = None, /, **args: Any) -> dict[str, An
 
 
 class Names:
-    """Game-specific names a log needs: spaces, areas, cards, sides. Games subclass it."""
+    """Game-specific names a log needs: spaces, areas, cards, sides. Games subclass it; a subclass may also
+    render an argument of its own by name with a method ``arg_<name>(value)`` (it takes precedence)."""
 
     def __init__(self, tr: Translator) -> None:
         self.tr = tr
@@ -247,6 +268,9 @@ def _arg(key: str, value: Any, names: Names) -> Any:
     tr = names.tr
     if isinstance(value, dict) and "m" in value:
         return render(value, names)
+    special = getattr(names, f"arg_{key}", None)  # a game's own kinds of argument (Hellenes: areas by id ...)
+    if special is not None:
+        return special(value)
     if isinstance(value, list) and key not in ("dice", "rolled"):
         parts = [render(v, names) if isinstance(v, dict) else str(v) for v in value]
         return ", ".join(parts) if parts else tr.gettext("nothing")

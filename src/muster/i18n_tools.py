@@ -7,18 +7,23 @@ message that lacks a translation or a translation no code uses.
 A message is a string literal passed to: ``log(state, msgid[, plural])``, ``entry(msgid[, plural])``,
 ``N_(msgid)``, ``_(msgid)``, ``tr.gettext(msgid)``, ``tr.fmt(msgid)``, ``tr.ngettext(s, p, n)``, ``tr.nfmt(s, p, n)``.
 Browser strings are the keys of ``data-i18n`` attributes and ``t("…")`` calls in the static files.
+``s.say(msgid[, plural])`` (the Hellenes state's log) counts as well.
+
+Each message goes to one catalog domain (:data:`muster.i18n.DOMAINS`): a message used only by Hellenes files
+(:data:`HELLENES_FILES`) to ``hellenes.po``, every other to ``muster.po``.
 """
 
 from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 
-from muster.i18n import LANGS, po_path
+from muster.i18n import DOMAINS, LANGS, po_path
 
 SRC = Path(__file__).parent
 # function name -> (index of the singular, index of the plural or None)
@@ -31,7 +36,11 @@ CALLS: dict[str, tuple[int, int | None]] = {
     "fmt": (0, None),
     "ngettext": (0, 1),
     "nfmt": (0, 1),
+    "say": (0, 1),
 }
+HELLENES_FILES = re.compile(r"(^|/)(games/hellenes/|ai/hellenes\.py$|server/games/hellenes\.py$|"
+                            r"server/static/games/hellenes/|server/static/rules-hellenes)")
+"""The files whose messages belong to the ``hellenes`` domain (unless another file uses the message too)."""
 JS_PATTERNS = (re.compile(r"""\bt\(\s*"((?:[^"\\]|\\.)+)\""""), re.compile(r'data-i18n(?:-[a-z-]+)?="([^"]+)"'))
 JS_PLURAL = re.compile(r"""\btn\(\s*"((?:[^"\\]|\\.)+)",\s*"((?:[^"\\]|\\.)+)\"""")
 
@@ -40,10 +49,13 @@ def _literal(node: ast.expr) -> str | None:
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
 
-def extract_python(root: Path = SRC) -> dict[str, str | None]:
-    """Every message id in the Python sources, with its plural id (None for a simple message)."""
+def extract_python(root: Path = SRC, only: Callable[[Path], bool] | None = None) -> dict[str, str | None]:
+    """Every message id in the Python sources (of the files ``only`` accepts), with its plural id (None for a
+    simple message)."""
     found: dict[str, str | None] = {}
     for path in sorted(root.rglob("*.py")):
+        if only is not None and not only(path):
+            continue
         tree = ast.parse(path.read_text("utf-8"), str(path))
         for node in ast.walk(tree):
             if not isinstance(node, ast.Call):
@@ -66,10 +78,13 @@ def extract_python(root: Path = SRC) -> dict[str, str | None]:
     return found
 
 
-def extract_static(root: Path = SRC / "server" / "static") -> dict[str, str | None]:
+def extract_static(root: Path = SRC / "server" / "static",
+                   only: Callable[[Path], bool] | None = None) -> dict[str, str | None]:
     """Every message id of the browser files (``t("…")``, ``tn("…", "…", n)``, ``data-i18n="…"``)."""
     found: dict[str, str | None] = {}
     for path in sorted([*root.rglob("*.js"), *root.rglob("*.html")]):
+        if only is not None and not only(path):
+            continue
         text = path.read_text("utf-8")
         for pattern in JS_PATTERNS:
             for m in pattern.finditer(text):
@@ -84,15 +99,34 @@ def extract() -> dict[str, str | None]:
     return {**extract_static(), **extract_python()}
 
 
-def update(lang: str) -> Catalog:
-    """Rewrite the catalog of ``lang``: new messages added, unused ones dropped, translations kept."""
-    path = po_path(lang)
+def is_hellenes(path: Path) -> bool:
+    """True for a file of Hellenes (its messages go to the ``hellenes`` domain)."""
+    return bool(HELLENES_FILES.search(path.relative_to(SRC).as_posix()))
+
+
+def extract_domain(domain: str) -> dict[str, str | None]:
+    """The messages of one catalog domain: Hellenes' own, or every other (a message both use is shared)."""
+    def other(path: Path) -> bool:
+        return not is_hellenes(path)
+
+    shared = {**extract_static(only=other), **extract_python(only=other)}
+    if domain == "muster":
+        return shared
+    if domain == "hellenes":
+        own = {**extract_static(only=is_hellenes), **extract_python(only=is_hellenes)}
+        return {msgid: plural for msgid, plural in own.items() if msgid not in shared}
+    raise ValueError(f"unknown domain {domain!r}; choose one of: {', '.join(DOMAINS)}")
+
+
+def update(lang: str, domain: str = "muster") -> Catalog:
+    """Rewrite the catalog of ``lang`` in ``domain``: new messages added, unused ones dropped, translations kept."""
+    path = po_path(lang, domain)
     old: Catalog | None = None
     if path.exists():
         with path.open("rb") as fh:
             old = read_po(fh, locale=lang)
-    cat = Catalog(locale=lang, domain="muster", project="muster", fuzzy=False)
-    for msgid, plural in sorted(extract().items()):
+    cat = Catalog(locale=lang, domain=domain, project="muster", fuzzy=False)
+    for msgid, plural in sorted(extract_domain(domain).items()):
         prev = old.get(msgid) if old is not None else None
         if plural is None:
             string: str | tuple[str, ...] = prev.string if prev is not None and isinstance(prev.string, str) else ""
@@ -110,13 +144,16 @@ def update(lang: str) -> Catalog:
     return cat
 
 
-def main() -> None:
-    """Update every catalog and say how many messages still lack a translation."""
-    for lang in LANGS:
-        cat = update(lang)
-        missing = [m.id for m in cat if m.id and not (all(m.string) if isinstance(m.string, tuple) else m.string)]
-        print(f"{lang}: {len(cat)} messages, {len(missing)} untranslated")
+def main(domains: tuple[str, ...] = DOMAINS) -> None:
+    """Update every catalog (of ``domains``) and say how many messages still lack a translation."""
+    for domain in domains:
+        for lang in LANGS:
+            cat = update(lang, domain)
+            missing = [m.id for m in cat if m.id and not (all(m.string) if isinstance(m.string, tuple) else m.string)]
+            print(f"{domain} {lang}: {len(cat)} messages, {len(missing)} untranslated")
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    main(tuple(sys.argv[1:]) or DOMAINS)

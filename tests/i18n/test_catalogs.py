@@ -12,6 +12,7 @@ from babel.messages.pofile import read_po
 from muster.core.registry import get_rules
 from muster.games.freedom.texts import names
 from muster.i18n import (
+    DOMAINS,
     LANGS,
     catalog,
     check_lang,
@@ -23,7 +24,7 @@ from muster.i18n import (
     render,
     translator,
 )
-from muster.i18n_tools import extract
+from muster.i18n_tools import extract, extract_domain
 
 PLACEHOLDER = re.compile(r"\{(\w+)")
 
@@ -33,28 +34,40 @@ def _strings(msg: object) -> list[str]:
     return list(text) if isinstance(text, tuple | list) else [text]
 
 
+@pytest.mark.parametrize("domain", DOMAINS)
 @pytest.mark.parametrize("lang", LANGS)
-def test_every_message_the_code_uses_is_translated(lang: str) -> None:
-    used = extract()
-    cat = catalog(lang)
+def test_every_message_the_code_uses_is_translated(lang: str, domain: str) -> None:
+    used = extract_domain(domain)
+    cat = catalog(lang, domain)
     missing = []
     for msgid in used:
         msg = cat.get(msgid)
         if msg is None or not all(_strings(msg)):
             missing.append(msgid)
-    assert not missing, f"{lang}: {len(missing)} messages lack a translation, e.g. {missing[:5]}"
+    assert not missing, f"{lang} {domain}: {len(missing)} messages lack a translation, e.g. {missing[:5]}"
 
 
+@pytest.mark.parametrize("domain", DOMAINS)
 @pytest.mark.parametrize("lang", LANGS)
-def test_no_catalog_message_is_unused(lang: str) -> None:
-    used = set(extract())
-    unused = [m.id for m in catalog(lang) if m.id and (m.id[0] if isinstance(m.id, tuple) else m.id) not in used]
-    assert not unused, f"{lang}: messages no code uses: {unused[:5]} (run python -m muster.i18n_tools)"
+def test_no_catalog_message_is_unused(lang: str, domain: str) -> None:
+    used = set(extract_domain(domain))
+    unused = [m.id for m in catalog(lang, domain)
+              if m.id and (m.id[0] if isinstance(m.id, tuple) else m.id) not in used]
+    assert not unused, f"{lang} {domain}: messages no code uses: {unused[:5]} (run python -m muster.i18n_tools)"
 
 
+def test_every_message_lives_in_one_domain() -> None:
+    # Hellenes' messages sit in their own catalog; a message Freedom! or the shared pages use stays in muster.po
+    shared, own = set(extract_domain("muster")), set(extract_domain("hellenes"))
+    assert not shared & own
+    assert shared | own == set(extract())
+    assert "side:athens:people" in own and "— {season} {year} BC —" in own
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
 @pytest.mark.parametrize("lang", LANGS)
-def test_translations_keep_the_placeholders(lang: str) -> None:
-    for msg in catalog(lang):
+def test_translations_keep_the_placeholders(lang: str, domain: str) -> None:
+    for msg in catalog(lang, domain):
         if not msg.id:
             continue
         ids = msg.id if isinstance(msg.id, tuple) else (msg.id,)
@@ -65,8 +78,9 @@ def test_translations_keep_the_placeholders(lang: str) -> None:
 
 def test_catalog_files_parse_with_babel() -> None:
     for lang in LANGS:
-        with po_path(lang).open("rb") as fh:
-            assert len(read_po(fh, locale=lang)) > 100
+        for domain in DOMAINS:
+            with po_path(lang, domain).open("rb") as fh:
+                assert len(read_po(fh, locale=lang)) > 100
 
 
 def test_polish_has_three_plural_forms() -> None:

@@ -17,6 +17,13 @@ def test_card_in_polish() -> None:
     assert "Wsparcie Imperium na morzu" in result.output and "4 PA" in result.output
 
 
+def test_card_historical_note_in_polish() -> None:
+    pl = runner.invoke(app, ["card", "100", "--lang", "pl"]).output
+    en = runner.invoke(app, ["card", "100", "--lang", "en"]).output
+    assert "W nocy 10 kwietnia 1826 roku" in pl and "On the night of 10 April 1826" not in pl
+    assert "On the night of 10 April 1826" in en
+
+
 def test_card_language_from_lang(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("MUSTER_LANG", raising=False)
     monkeypatch.delenv("LC_ALL", raising=False)

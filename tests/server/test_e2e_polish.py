@@ -25,6 +25,10 @@ def test_a_full_round_of_a_polish_game_page(web: Server, browser: Any) -> None:
     assert page.get_attribute(".lang-switch a[aria-current=true]", "lang") == "pl"
     hand = page.text_content("#hand") or ""
     assert " PA" in hand and " AP" not in hand
+    page.hover("#hand [data-card] >> nth=0")  # the card's face, with its historical note in Polish
+    note = page.text_content("#card-tip .card-face-note") or ""
+    assert note and note in {c["note"] for c in page.evaluate("fetch('/api/cards?lang=pl').then((r) => r.json())")}
+    page.mouse.move(1, 1)
 
     turns = 0
     while "Runda 1 " in (page.text_content("#status") or ""):

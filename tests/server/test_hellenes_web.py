@@ -274,3 +274,41 @@ def test_a_hellenes_area_is_chosen_with_the_keyboard(web: Server, browser: Any) 
         page.keyboard.press("Enter")
     wait_changed(page, old)
     page.close()
+
+
+def test_hellenes_reads_polish_in_the_browser(web: Server, browser: Any) -> None:
+    """Issue 17: a browser asking for Polish reads Hellenes' lobby, map, choices, hints and log in Polish."""
+    context = browser.new_context(viewport=DESKTOP, locale="pl-PL")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(web.url + "/")
+    page.wait_for_selector("#level-strongest")  # the catalog and the lobby's data have loaded
+    page.check("input[name=game][value=hellenes]")
+    lobby = page.text_content("main") or ""
+    assert "Ateny przeciw Sparcie, 431 p.n.e." in lobby and "Związek Peloponeski: hoplici Sparty" in lobby
+    assert page.text_content("#game-title") == "Hellenowie: kampanie wojny peloponeskiej"
+    page.check("input[name=side][value=athens]")
+    page.check("#level-beginner")
+    page.click("details.advanced summary")
+    page.fill("#seed", "4")
+    page.fill("#delay", "0")
+    page.click("#create")
+    page.wait_for_url(re.compile(r"/play/"))
+    wait_my_turn_or(page)
+    assert page.get_attribute("html", "lang") == "pl"
+    status = page.text_content("#status") or ""
+    assert "p.n.e." in status and "rok 1 z" in status
+    assert "Ateny: Nowy Rok 431: wybierz kartę noworoczną (zakrytą)" in (page.text_content("body") or "")
+    assert page.get_attribute("#board svg.hellenes", "aria-label") == "Mapa Grecji i Morza Egejskiego"
+    assert page.locator("#board g.space text", has_text="Attyka").count() == 1
+    for turn in range(6):
+        page.wait_for_function("() => document.body.classList.contains('my-turn') || "
+                               "document.querySelector('#status').textContent.startsWith('Gra')", timeout=30000)
+        act_by_clicking(page, turn)
+    log = page.text_content("#log") or ""
+    assert "Karta noworoczna" in log and "New-Year card" not in log
+    page.goto(web.url + "/rules/hellenes")  # the rules summary, written in Polish
+    assert page.get_attribute("html", "lang") == "pl" and "Rok, pora po porze" in (page.text_content("main") or "")
+    assert not errors
+    context.close()

@@ -27,6 +27,10 @@ def test_cards_and_board_names_in_polish(server: Server) -> None:
         en = {card["number"]: card for card in c.get("/api/cards?lang=en").json()}
         data = c.get("/api/game-data/freedom?lang=pl").json()
     assert pl[30]["name"] == "Ucieczka greckiej floty" and en[30]["name"] == "Fleet's Departure"
+    # every card's historical note in the reader's language
+    assert en[30]["note"] == "Miaoulis' squadron sailed away without warning, leaving the town alone."
+    assert pl[30]["note"] == "Eskadra Miaulisa odpłynęła bez uprzedzenia, zostawiając miasto samo."
+    assert all(pl[n]["note"] and pl[n]["note"] != en[n]["note"] for n in en)
     assert pl[30]["text"] != en[30]["text"] and len(pl) == len(en) == 100
     assert data["lang"] == "pl" and data["seats"]["insurgent"]["name"] == "Grecy"
     assert {a["name"] for a in data["areas"]} >= {"Morze", "Guria"}

@@ -74,3 +74,29 @@ def test_a_whole_game_against_the_heuristic(tmp_path: Path) -> None:
     again.child.expect(SAVE_PROMPT)
     again.child.sendline("")
     again.child.expect(pexpect.EOF)
+
+
+def test_a_game_in_polish(tmp_path: Path) -> None:
+    """``muster play --game hellenes --lang pl``: the map, the prompts, the choices and the log in Polish."""
+    prompt = r"Ateny(?:\x1b\[[0-9;]*m)* › "
+    term = Terminal("--sparta", "heuristic", "--years", "1", "--seed", "4", "--lang", "pl", cwd=tmp_path)
+    text = term.wait(prompt)
+    assert "Grecja i Morze Egejskie" in text and "Nowy Rok 431 p.n.e." in text and "grasz: Ateny" in text
+    assert "Ateny: Nowy Rok 431: wybierz kartę noworoczną (zakrytą)" in text
+    assert "Attyka" in text and "Prestiż remis" in text and "Twój wybór" in text
+    assert "Greece and the Aegean" not in text and "choose the New-Year card" not in text
+    text = term.send("1", prompt)
+    assert "zagraj ją jako Wydarzenie" in text or "poświęć ją (odrzuć)" in text
+    seen_spring = False
+    for _ in range(40):
+        found = re.search(r"(\d+)\s+(?:gotowe|zakończ fazę akcji|zostań|walcz dalej|poświęć ją)", term.text)
+        text = term.send(found.group(1) if found else "1", prompt)
+        seen_spring = seen_spring or "Wiosna 431" in text
+        if seen_spring and ("zostało" in text or "została" in text or "zostały" in text):
+            break
+    assert seen_spring and "Karta noworoczna" in text
+    assert re.search(r"Ateny: Wiosna 431: zosta(?:ła|ły|ło) \d+ akcj", text), text
+    term.child.sendline("quit")
+    term.child.expect(SAVE_PROMPT)
+    term.child.sendline("")
+    term.child.expect(pexpect.EOF)

@@ -85,8 +85,7 @@ def play(
 
 def _play_hellenes(console: Console, athens: str, sparta: str, years: str, seed: int, load: Path | None,
                    compact: bool, language: str = "en") -> int:
-    """``muster play --game hellenes`` (Hellenes has no translation yet: the session's own words follow
-    ``language``, the game's stay English)."""
+    """``muster play --game hellenes`` in ``language`` (the game's words, its log and the session's own)."""
     rules = get_rules("hellenes")
     if years not in rules.info.options["years"]:
         console.print(f"[red]--years must be 1, 2 or 3, not {years!r}.[/red]")

@@ -96,7 +96,7 @@ class Replays:
             last = adapter(game.rules.info.name).public_action(actions[step - 1])
         return {"game": game.rules.info.name, "step": step, "total": len(actions), "seat": seat, "view": view,
                 "log": lines, **({"log_en": game.log()} if lang != "en" else {}),
-                "active_seat": game.active_seat, "phase": phase_of(view, game.rules.info.name),
+                "active_seat": game.active_seat, "phase": phase_of(view, game.rules.info.name, lang),
                 "round": view.get("round"), "last_action": last,
                 "outcome": game.outcome.to_json() if game.outcome else None}
 

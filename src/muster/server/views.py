@@ -164,7 +164,7 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
         "step": len(game.actions),
         "active_seat": active,
         "round": view.get("round"),
-        "phase": ad.phase(view),
+        "phase": in_language(ad.phase, lang, view),
         "prompt": prompt,
         "help": in_language(ad.decision_help, lang, view) if mine else "",
         "legal": legal,
@@ -182,9 +182,10 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
     }
 
 
-def phase_of(view: dict[str, Any], game: str = "freedom") -> str:
-    """The phase of the round of a view, in words (kept for the replay module)."""
-    return adapter(game).phase(view)
+def phase_of(view: dict[str, Any], game: str = "freedom", lang: str = "en") -> str:
+    """The phase of the round of a view, in words (kept for the replay module); in ``lang`` when the game words
+    it itself (Hellenes), else an English id the browser translates."""
+    return str(in_language(adapter(game).phase, lang, view))
 
 
 def card_info(number: int, game: str = "freedom") -> dict[str, Any]:

@@ -9,6 +9,7 @@ other player is to act, so neither sees the other's hand.
 
 from __future__ import annotations
 
+import inspect
 import os
 import tempfile
 from collections.abc import Callable
@@ -140,6 +141,12 @@ class Session:
         """Whether the game's own words (choices, prompts, the log) are rendered in a language other than English."""
         return self.lang != "en" and hasattr(self.ui, "label_in")
 
+    def in_lang(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """Call one of the game's panels in the session's language when it takes a ``lang`` argument."""
+        if self.translated and "lang" in inspect.signature(fn).parameters:
+            kwargs["lang"] = self.lang
+        return fn(*args, **kwargs)
+
     def phase_help(self, view: dict[str, Any]) -> str:
         """The game's help on the current decision, in the session's language where the game has it."""
         if self.translated:
@@ -217,9 +224,11 @@ class Session:
         prompt, labelled = self.game.prompt, self.game.labelled_actions()
         if self.translated:  # the engine words choices in English; rebuilt in the reader's language
             prompt = self.ui.prompt_in(view, seat, prompt, self.lang)
-            labelled = [(action, self.ui.label_in(action, seat, label, self.lang)) for action, label in labelled]
+            with_view = {"view": view} if "view" in inspect.signature(self.ui.label_in).parameters else {}
+            labelled = [(action, self.ui.label_in(action, seat, label, self.lang, **with_view))
+                        for action, label in labelled]
         self.console.print(
-            self.ui.screen(view, seat, prompt, labelled, log[-shown:], new, compact=self.compact)
+            self.in_lang(self.ui.screen, view, seat, prompt, labelled, log[-shown:], new, compact=self.compact)
         )
         undo = "undo · " if self.game.can_undo(seat) else ""
         layout = "hand · full" if self.compact else "compact"
@@ -273,7 +282,7 @@ class Session:
         elif word == "log":
             self.show_log(rest)
         elif word == "hand":
-            self.message = self.ui.hand_panel(self.game.view(seat), seat)
+            self.message = self.in_lang(self.ui.hand_panel, self.game.view(seat), seat)
         elif word == "hint":
             self.hint(seat)
         elif word in ("compact", "full"):
@@ -404,8 +413,8 @@ class Session:
         view = self.game.view(None)
         if self.humans:
             self.console.clear()
-        self.console.print(self.ui.board_panel(view))
-        self.console.print(self.ui.tracks_panel(view))
+        self.console.print(self.in_lang(self.ui.board_panel, view))
+        self.console.print(self.in_lang(self.ui.tracks_panel, view))
         if self.humans:  # a watched game has printed its whole log already
             for line in self.game.log(self.lang)[-LOG_LINES:]:
                 self.console.print(line, highlight=False)

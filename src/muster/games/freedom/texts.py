@@ -62,7 +62,8 @@ class SideName(str):
 
 @cache
 def polish_cards() -> dict[int, dict[str, str]]:
-    """The Polish faces, by card number; every card of ``cards.json`` must have a name and a text."""
+    """The Polish faces, by card number; every card of ``cards.json`` must have a name, a text and a historical
+    note."""
     raw = json.loads(resources.files("muster.games.freedom").joinpath("data/cards_pl.json").read_text("utf-8"))
     faces = {int(k): v for k, v in raw["cards"].items()}
     numbers = {c.number for c in cards_file().cards}
@@ -72,11 +73,13 @@ def polish_cards() -> dict[int, dict[str, str]]:
     for n, face in faces.items():
         if not isinstance(face.get("name"), str) or not isinstance(face.get("text"), str) or not face["name"]:
             raise ValueError(f"cards_pl.json: card {n} needs a non-empty name and text")
+        if not isinstance(face.get("note"), str) or not face["note"].strip():
+            raise ValueError(f"cards_pl.json: card {n} needs a non-empty historical note")
     return faces
 
 
 def card_face(number: int, lang: str) -> dict[str, Any]:
-    """A card's name, text and note in ``lang`` (the note stays English where no translation exists)."""
+    """A card's name, event text and historical note in ``lang``."""
     c = next(c for c in cards_file().cards if c.number == number)
     face = {"name": c.name, "text": c.text, "note": c.note}
     if lang == "pl":

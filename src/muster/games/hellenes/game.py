@@ -16,6 +16,7 @@ from muster.games.hellenes.rules.common import SEATS
 from muster.games.hellenes.rules.events import check_events
 from muster.games.hellenes.rules.setup import setup
 from muster.games.hellenes.state import State
+from muster.games.hellenes.texts import log_lines
 from muster.games.hellenes.view import determinize, view
 
 check_events()
@@ -89,8 +90,8 @@ class HellenesRules:
         return view(state, seat)
 
     def log(self, state: State, lang: str | None = None) -> list[str]:
-        """The game so far, in words. Hellenes has no translation yet: every ``lang`` reads the English lines."""
-        return list(state.log)
+        """The game so far, in words of ``lang`` (English by default; an older game's English lines as they are)."""
+        return log_lines(state.log, lang or "en")
 
     def clone(self, state: State) -> State:
         """An independent copy."""

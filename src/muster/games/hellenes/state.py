@@ -79,7 +79,8 @@ class State:
         self.no_entry: list[str] = []
         self.draw: dict[str, Any] | None = None
         self.stack: list[Frame] = []
-        self.log: list[str] = []
+        self.log: list[Any] = []
+        """Language-neutral entries (dicts); a game stored before they came holds English strings."""
         self.result: dict[str, Any] | None = None
         self.turn_seat: str | None = None
         self.turn_start = 0
@@ -91,9 +92,14 @@ class State:
         change of a block's area or City flag goes through a rule helper that clears it."""
 
     # --- helpers ---------------------------------------------------------------------------
-    def say(self, line: str) -> None:
-        """Add a public line to the log (skipped in quiet simulations)."""
+    def say(self, msgid: str, plural: str | None = None, /, **args: Any) -> None:
+        """Add a public line to the log (skipped in quiet simulations): a message id and its arguments
+        (``{"m": msgid, "a": args}``, ``"p"``: a plural counted by ``args["n"]``), rendered later in each
+        reader's language (:mod:`muster.i18n`)."""
         if not self.quiet:
+            line: dict[str, Any] = {"m": msgid, "a": args}
+            if plural is not None:
+                line["p"] = plural
             self.log.append(line)
 
     def season_index(self) -> int:
@@ -153,7 +159,7 @@ class State:
             "draw": ({"side": self.draw["side"], "ids": list(self.draw["ids"]), "cv": self.draw["cv"]}
                      if self.draw else None),
             "stack": [_copy_frame(f) for f in self.stack],
-            "log": list(self.log),
+            "log": list(self.log),  # entries are never changed once written: sharing them is safe
             "result": dict(self.result) if self.result else None,
             "turn": {"seat": self.turn_seat, "start": self.turn_start, "tainted": self.tainted},
             "quiet": self.quiet,
@@ -220,13 +226,22 @@ class State:
         s.stack = [_copy_frame(dict(f)) for f in data["stack"]]
         if any(not isinstance(f.get("kind"), str) for f in s.stack):
             raise CorruptStateError("decision stack frame without a kind")
-        s.log = [str(line) for line in data["log"]]
+        s.log = [_log_line(line) for line in data["log"]]
         s.result = dict(data["result"]) if data["result"] else None
         turn = data["turn"]
         s.turn_seat = turn["seat"]
         s.turn_start, s.tainted = _int(turn["start"]), bool(turn["tainted"])
         s.quiet = bool(data.get("quiet", False))
         return s
+
+
+def _log_line(line: Any) -> Any:
+    """A log entry of a stored state: a message (``{"m": id, "a": args}``) or an older game's English line."""
+    if isinstance(line, dict):
+        if not isinstance(line.get("m"), str) or not isinstance(line.get("a", {}), dict):
+            raise CorruptStateError("log entry without a message id")
+        return copy.deepcopy(line)
+    return str(line)
 
 
 def _int(value: Any) -> int:

@@ -15,41 +15,52 @@ from rich.table import Table
 from rich.text import Text
 
 from muster.core import Action
-from muster.games.hellenes.datafiles import blocks, cards, design, game_map
+from muster.games.hellenes.datafiles import blocks, cards, game_map
+from muster.games.hellenes.texts import (
+    area_name,
+    block_name,
+    card_face,
+    city_name,
+    label_in,
+    leader_name,
+    prestige_words,
+    prompt_in,
+    season_word,
+    side_forms,
+)
+from muster.i18n import translator
 
 SEATS = ("athens", "sparta")
 SEAT_NAME = {"athens": "Athens", "sparta": "Sparta"}
 SEAT_STYLE = {"athens": "bold blue", "sparta": "bold red"}
 
-
-def _season(view: dict[str, Any]) -> str:
-    season = int(view.get("season", -1))
-    return "New Year" if season < 0 else str(design()["seasons"][season])
+__all__ = ["label_in", "prompt_in"]  # the session rebuilds choices and prompts in the reader's language with them
 
 
-def _prestige(view: dict[str, Any]) -> str:
-    p = int(view["prestige"])
-    return "level" if p == 0 else (f"Sparta +{p}" if p > 0 else f"Athens +{-p}")
+def _name(side: str, lang: str) -> str:
+    return side_forms(translator(lang), side).name
 
 
-def board_panel(view: dict[str, Any], compact: bool = False) -> Panel:
+def board_panel(view: dict[str, Any], compact: bool = False, lang: str = "en") -> Panel:
     """Every area with a City under siege, a City or blocks: holder, Sieges and the blocks the seat may see."""
+    tr = translator(lang)
     g = game_map()
     seat = view.get("seat")
     table = Table(box=None, padding=(0, 1), show_header=True, header_style="bold")
-    table.add_column("Area")
-    table.add_column("City")
-    table.add_column("Blocks")
+    table.add_column(tr.gettext("Area"))
+    table.add_column(tr.gettext("City"))
+    table.add_column(tr.gettext("Blocks"))
     per: dict[str, list[Text]] = {}
     for bid, u in view.get("units", {}).items():
         d = blocks()[bid]
-        where = " (in City)" if u["inside"] else (" (aboard)" if u["carrier"] else "")
-        per.setdefault(u["area"], []).append(Text(f"{d.name} {d.letter}{d.fire} {u['cv']}/{d.max_cv}{where}",
-                                                  style=SEAT_STYLE[d.side].replace("bold ", "")))
+        where = tr.gettext(" (in City)") if u["inside"] else (tr.gettext(" (aboard)") if u["carrier"] else "")
+        per.setdefault(u["area"], []).append(Text(f"{block_name(bid, lang)} {d.letter}{d.fire} {u['cv']}/{d.max_cv}"
+                                                  f"{where}", style=SEAT_STYLE[d.side].replace("bold ", "")))
     for e in view.get("enemy", []):
         side = e["side"]
-        label = "▮" if "known_as" not in e else f"{blocks()[e['known_as']].name} (seen {e['seen']})"
-        per.setdefault(e["area"], []).append(Text(label + (" in City" if e["inside"] else ""),
+        label = "▮" if "known_as" not in e else tr.fmt("{block} (seen {cv})", block=block_name(e["known_as"], lang),
+                                                        cv=e["seen"])
+        per.setdefault(e["area"], []).append(Text(label + (tr.gettext(" in City") if e["inside"] else ""),
                                                   style=SEAT_STYLE[side].replace("bold ", "")))
     for area in (*g.land, *g.seas):
         city = g.cities.get(area)
@@ -59,56 +70,71 @@ def board_panel(view: dict[str, Any], compact: bool = False) -> Panel:
         city_text = Text()
         if city is not None:
             holder = view["control"].get(area, "neutral")
-            city_text.append(f"{city.name} {city.value}{'⚓' if city.port else ''} ",
+            city_text.append(f"{city_name(area, lang)} {city.value}{'⚓' if city.port else ''} ",
                              style=SEAT_STYLE.get(holder, "dim"))
             if view["militia"].get(area):
-                city_text.append(f"M{view['militia'][area]} ", style="dim")
+                city_text.append(tr.fmt("M{n} ", n=view["militia"][area]), style="dim")
             if area in view["garrison"]:
-                city_text.append("garrison ", style="dim")
+                city_text.append(tr.gettext("garrison "), style="dim")
             if siege:
-                city_text.append(f"besieged by {SEAT_NAME[siege['by']]}", style="yellow")
+                city_text.append(tr.fmt("besieged by {side}", side=_name(siege["by"], lang)), style="yellow")
         blocks_text = Text(", ").join(per.get(area, []))
-        table.add_row(g.names[area], city_text, blocks_text)
-    title = f"Greece and the Aegean — {_season(view)} {view['year']} BC" + (f" — you are {SEAT_NAME[seat]}"
-                                                                           if seat else "")
+        table.add_row(area_name(area, lang), city_text, blocks_text)
+    when = f"{season_word(int(view.get('season', -1)), lang)} {view['year']}"
+    title = (tr.fmt("Greece and the Aegean — {when} BC — you are {side}", when=when, side=_name(seat, lang)) if seat
+             else tr.fmt("Greece and the Aegean — {when} BC", when=when))
     return Panel(table, title=title)
 
 
-def tracks_panel(view: dict[str, Any]) -> Panel:
+def tracks_panel(view: dict[str, Any], lang: str = "en") -> Panel:
     """Prestige, Leaders, the revealed cards and the Pools."""
-    leaders = ", ".join(f"{SEAT_NAME[s]}: {n.title()}" for s, n in view["leaders"].items())
-    line = Text(f"Prestige {_prestige(view)} · Leaders {leaders}")
+    tr = translator(lang)
+    leaders = ", ".join(f"{_name(s, lang)}: {leader_name(n, lang)}" for s, n in view["leaders"].items())
+    line = Text(tr.fmt("Prestige {prestige} · Leaders {leaders}", prestige=prestige_words(int(view["prestige"]), lang),
+                       leaders=leaders))
     pools = view["pools"]
     counts = {s: (len(p) if isinstance(p, list) else p["count"]) for s, p in pools.items()}
-    line.append(f" · Pools Athens {counts['athens']}, Sparta {counts['sparta']} · deck {view['deck']['count']}")
-    revealed = [f"{SEAT_NAME[s]} #{c[0]} {cards()[c[0]].name} ({c[1]})" for s, c in view["revealed"].items() if c]
+    line.append(tr.fmt(" · Pools Athens {athens}, Sparta {sparta} · deck {deck}", athens=counts["athens"],
+                       sparta=counts["sparta"], deck=view["deck"]["count"]))
+    modes = {"event": tr.gettext("event"), "actions": tr.gettext("actions"), "sacrifice": tr.gettext("sacrifice")}
+    revealed = [f"{_name(s, lang)} #{c[0]} {card_face(c[0], lang)['name']} ({modes.get(c[1], c[1])})"
+                for s, c in view["revealed"].items() if c]
     if revealed:
-        line.append("\nThis Season: " + "; ".join(revealed))
-    return Panel(line, title="Tracks")
+        line.append("\n" + tr.gettext("This Season: ") + "; ".join(revealed))
+    return Panel(line, title=tr.gettext("Tracks"))
 
 
-def hand_panel(view: dict[str, Any], seat: str | None) -> Panel:
+def hand_panel(view: dict[str, Any], seat: str | None, lang: str = "en") -> Panel:
     """The seat's hand with each card's Actions and Event text."""
+    tr = translator(lang)
     if seat is None or not isinstance(view["hands"].get(seat), list):
-        return Panel("(no hand)", title="Hand")
+        return Panel(tr.gettext("(no hand)"), title=tr.gettext("Hand"))
     lines = []
     for n in view["hands"][seat]:
         c = cards()[n]
-        who = "" if c.side == "any" else f" [{SEAT_NAME[c.side]} only]"
-        lines.append(f"#{n} {c.actions} Action(s) · {c.name}{who}: {c.text}")
-    return Panel("\n".join(lines) or "(empty)", title=f"{SEAT_NAME[seat]}'s hand")
+        face = card_face(n, lang)
+        who = "" if c.side == "any" else tr.fmt(" [{side} only]", side=_name(c.side, lang))
+        actions = tr.nfmt("{n} Action", "{n} Actions", c.actions)
+        lines.append(f"#{n} {actions} · {face['name']}{who}: {face['text']}")
+    return Panel("\n".join(lines) or tr.gettext("(empty)"), title=tr.fmt("Hand of {side}", side=_name(seat, lang)))
 
 
-def phase_help(view: dict[str, Any]) -> str:
+def phase_help(view: dict[str, Any], lang: str = "en") -> str:
     """A few words on the current step."""
-    return ("Each Season both sides commit a card; fewer Actions go first (an Event counts 0, Sparta wins ties). "
-            "An Action moves one Group (each block to its own destination), Musters, Builds (+1 CV at home), "
-            "Recruits (draw 3, place 1), garrisons, Pillages, or in Winter supplies a block. Entering enemy blocks "
-            "Engages them; battles fire A, B, C (defender first); hits on ≤ firepower, routs on ≥ 7 − firepower. "
-            "Prestige wins: battles, captures, Pillage, Tribute; taking the enemy capital wins at once.")
+    return translator(lang).gettext(
+        "Each Season both sides commit a card; fewer Actions go first (an Event counts 0, Sparta wins ties). "
+        "An Action moves one Group (each block to its own destination), Musters, Builds (+1 CV at home), "
+        "Recruits (draw 3, place 1), garrisons, Pillages, or in Winter supplies a block. Entering enemy blocks "
+        "Engages them; battles fire A, B, C (defender first); hits on ≤ firepower, routs on ≥ 7 − firepower. "
+        "Prestige wins: battles, captures, Pillage, Tribute; taking the enemy capital wins at once.")
 
 
-def engage_hints(view: dict[str, Any], seat: str, labelled: list[tuple[Action, str]]) -> list[str]:
+def _engages(view: dict[str, Any], seat: str, area: str) -> bool:
+    """True if a block of ``seat`` entering ``area`` meets enemy blocks there (what the view shows)."""
+    return any(e["area"] == area and not e["inside"] for e in view.get("enemy", []))
+
+
+def engage_hints(view: dict[str, Any], seat: str, labelled: list[tuple[Action, str]], lang: str = "en") -> list[str]:
     """Battle odds for every choice that Engages, from public information (digest 3.4)."""
     from muster.games.hellenes.odds import engage_estimate
 
@@ -120,29 +146,40 @@ def engage_hints(view: dict[str, Any], seat: str, labelled: list[tuple[Action, s
     mover = next((b for b, u in view["units"].items() if u["token"] == token), None)
     if mover is None:
         return []
+    tr = translator(lang)
     out = []
     for action, label in labelled:
-        if action.verb in ("to", "forced") and "(Engage)" in label:
+        if action.verb in ("to", "forced") and ("(Engage)" in label or _engages(view, seat, str(action.arg))):
             p = engage_estimate(view, seat, [mover], str(action.arg))
-            out.append(f"{game_map().names[str(action.arg)]}: win {p.win:.0%}, lose {p.lose:.0%}, "
-                       f"expected losses {p.my_loss:.1f} vs {p.enemy_loss:.1f} CV (estimated from what you can see)")
+            out.append(tr.fmt("{area}: win {win}, lose {lose}, expected losses {mine} vs {theirs} CV (estimated from "
+                              "what you can see)", area=area_name(str(action.arg), lang), win=_pct(p.win, lang),
+                              lose=_pct(p.lose, lang), mine=_dec(p.my_loss, lang), theirs=_dec(p.enemy_loss, lang)))
     return out
 
 
+def _pct(x: float, lang: str) -> str:
+    return f"{x:.0%}".replace("%", " %") if lang == "pl" else f"{x:.0%}"
+
+
+def _dec(x: float, lang: str) -> str:
+    return f"{x:.1f}".replace(".", ",") if lang == "pl" else f"{x:.1f}"
+
+
 def screen(view: dict[str, Any], seat: str, prompt: str, labelled: list[tuple[Action, str]], log: list[str],
-           new: int, compact: bool = False) -> RenderableType:
-    """The whole screen for one decision."""
+           new: int, compact: bool = False, lang: str = "en") -> RenderableType:
+    """The whole screen for one decision (the choices and the prompt already in ``lang``)."""
+    tr = translator(lang)
     choices = Table(box=None, show_header=False, padding=(0, 1))
     for i, (_, label) in enumerate(labelled, 1):
         choices.add_row(Text(str(i), style="bold"), Text(label))
-    parts: list[RenderableType] = [board_panel(view, compact), tracks_panel(view)]
+    parts: list[RenderableType] = [board_panel(view, compact, lang), tracks_panel(view, lang)]
     if not compact:
-        parts.append(hand_panel(view, seat))
+        parts.append(hand_panel(view, seat, lang))
     shown = log[-(8 if compact else 14):]
-    parts.append(Panel(Text("\n".join(shown)), title=f"Log ({new} new)" if new else "Log"))
-    hints = engage_hints(view, seat, labelled)
+    parts.append(Panel(Text("\n".join(shown)), title=tr.fmt("Log ({n} new)", n=new) if new else tr.gettext("Log")))
+    hints = engage_hints(view, seat, labelled, lang)
     body: list[RenderableType] = [Text(prompt, style=SEAT_STYLE[seat]), choices]
     if hints:
-        body.append(Text("Battle odds if you engage:\n" + "\n".join(hints), style="cyan"))
-    parts.append(Panel(Group(*body), title="Your choice"))
+        body.append(Text(tr.gettext("Battle odds if you engage:") + "\n" + "\n".join(hints), style="cyan"))
+    parts.append(Panel(Group(*body), title=tr.gettext("Your choice")))
     return Group(*parts)

@@ -71,7 +71,8 @@ def _static(lang: str = "en") -> dict[str, Any]:
               "rewards": {side: r.model_dump(exclude_defaults=True) for side, r in a.rewards.items()}}
              for i, a in enumerate(areas_file().areas)]
     cards = [{"number": c.number, "deck": c.deck, "name": card_face(c.number, lang)["name"], "ap": c.ap,
-              "side": c.side, "text": card_face(c.number, lang)["text"], "event": c.effect is not None}
+              "side": c.side, "text": card_face(c.number, lang)["text"], "note": card_face(c.number, lang)["note"],
+              "event": c.effect is not None}
              for c in cards_file().cards]
     return {
         "game": "freedom", "title": "Freedom! Messolonghi 1825–1826", "lang": lang,

@@ -13,59 +13,76 @@ from typing import Any
 
 from muster.core import Action
 from muster.games.hellenes.datafiles import blocks, cards, design, game_map
+from muster.games.hellenes.texts import (
+    area_name,
+    block_name,
+    card_face,
+    city_name,
+    label_in,
+    prompt_in,
+    region_name,
+    season_word,
+    side_forms,
+)
+from muster.i18n import N_, check_lang, translator
 
 log = logging.getLogger("muster.server")
 
-SEATS = {"athens": {"name": "Athens", "colour": "blue", "people": "the Delian League"},
-         "sparta": {"name": "Sparta", "colour": "red", "people": "the Peloponnesian League"}}
+SEATS = {"athens": {"name": "Athens", "colour": "blue", "people": N_("the Delian League")},
+         "sparta": {"name": "Sparta", "colour": "red", "people": N_("the Peloponnesian League")}}
+
+# How the bot levels play Hellenes (muster.ai.levels' per-game descriptions), for the lobby's t(); a test checks
+# they match
+LEVEL_WORDS = (
+    N_("Weighs the map, the battle odds and Prestige; answers at once."),
+    N_("The best Hellenes bot so far (the Standard one: the look-ahead bot plays Freedom! only)."),
+)
 
 # One line per verb, in our words (the engine's label already names the block or area).
 VERB_HINT = {
-    "card": "Commit this card face down; the side with fewer Actions goes first (an Event counts 0).",
-    "move": "Group Move: every block of this area may go, each to its own destination.",
-    "muster": "Muster: blocks from several areas march to this one.",
-    "build": "Build: +1 CV to this block (it must be in a friendly City or at home).",
-    "recruit": "Recruit: draw 3 blocks from your pool, place 1 of them.",
-    "garrison": "Leave a garrison in the City here.",
-    "pillage": "Pillage: the enemy area loses Prestige value for its owner.",
-    "assault": "Storm the walls: the defenders fire with Double Defense.",
-    "skip": "Keep the Siege going without assaulting.",
-    "end": "End your Action phase; unused Actions are lost.",
-    "stay": "This block stays where it is.",
-    "done": "Done choosing blocks.",
-    "fortify": "Withdraw into the City: a Siege begins and no battle is fought now.",
-    "fight": "Fight another round of the battle.",
-    "retreat": "Leave the battle; retreating blocks may suffer attrition.",
-    "supply": "Winter supply: this block escapes winter attrition.",
-    "board": "Board a fleet to cross the sea.",
-    "place": "Place the recruited block here.",
-    "forced": "Forced march: one area further, but a roll decides and a failure costs CV.",
+    "card": N_("Commit this card face down; the side with fewer Actions goes first (an Event counts 0)."),
+    "move": N_("Group Move: every block of this area may go, each to its own destination."),
+    "muster": N_("Muster: blocks from several areas march to this one."),
+    "build": N_("Build: +1 CV to this block (it must be in a friendly City or at home)."),
+    "recruit": N_("Recruit: draw 3 blocks from your pool, place 1 of them."),
+    "garrison": N_("Leave a garrison in the City here."),
+    "pillage": N_("Pillage: the enemy area loses Prestige value for its owner."),
+    "assault": N_("Storm the walls: the defenders fire with Double Defense."),
+    "skip": N_("Keep the Siege going without assaulting."),
+    "end": N_("End your Action phase; unused Actions are lost."),
+    "stay": N_("This block stays where it is."),
+    "done": N_("Done choosing blocks."),
+    "fortify": N_("Withdraw into the City: a Siege begins and no battle is fought now."),
+    "fight": N_("Fight another round of the battle."),
+    "retreat": N_("Leave the battle; retreating blocks may suffer attrition."),
+    "supply": N_("Winter supply: this block escapes winter attrition."),
+    "board": N_("Board a fleet to cross the sea."),
+    "place": N_("Place the recruited block here."),
+    "forced": N_("Forced march: one area further, but a roll decides and a failure costs CV."),
 }
 
 # One line on each kind of decision (the stack's top frame), in our words.
 DECISION_HELP = {
-    "ny_card": "New Year: play a card for its Event, or sacrifice it.",
-    "commit": "Both sides commit a card face down; fewer Actions act first (an Event counts 0, Sparta wins ties).",
-    "actions": "Spend an Action: move a Group, Muster, Build, Recruit, garrison, Pillage or (in Winter) supply.",
-    "group": "Each block of the Group goes to its own destination; entering enemy blocks Engages them "
-             "(the battle odds show on each such choice).",
-    "free_move": "Move this block; entering enemy blocks Engages them.",
-    "muster": "Choose the blocks that march to the mustering City.",
-    "recruit": "Place the block drawn from your pool.",
-    "fortify": "Withdraw into the City (a Siege begins) or fight in the open.",
-    "battle_retreat": "Fight another round (A, B, C fire in turn, defender first) or retreat.",
-    "siege_choice": "Assault the besieged City (defenders count double) or keep the Siege.",
-    "ev_city": "Choose the City the Event takes.",
+    "ny_card": N_("New Year: play a card for its Event, or sacrifice it."),
+    "commit": N_("Both sides commit a card face down; fewer Actions act first (an Event counts 0, Sparta wins "
+                 "ties)."),
+    "actions": N_("Spend an Action: move a Group, Muster, Build, Recruit, garrison, Pillage or (in Winter) "
+                  "supply."),
+    "group": N_("Each block of the Group goes to its own destination; entering enemy blocks Engages them "
+             "(the battle odds show on each such choice)."),
+    "free_move": N_("Move this block; entering enemy blocks Engages them."),
+    "muster": N_("Choose the blocks that march to the mustering City."),
+    "recruit": N_("Place the block drawn from your pool."),
+    "fortify": N_("Withdraw into the City (a Siege begins) or fight in the open."),
+    "battle_retreat": N_("Fight another round (A, B, C fire in turn, defender first) or retreat."),
+    "siege_choice": N_("Assault the besieged City (defenders count double) or keep the Siege."),
+    "ev_city": N_("Choose the City the Event takes."),
 }
 
 
-def _season(view: dict[str, Any]) -> str:
-    season = int(view.get("season", -1))
-    return "New Year" if season < 0 else str(design()["seasons"][season])
-
-
 @cache
-def _static() -> dict[str, Any]:
+def _static(lang: str = "en") -> dict[str, Any]:
+    tr = translator(lang)
     g = game_map()
     lons = [xy[0] for xy in g.xy.values()]
     lats = [xy[1] for xy in g.xy.values()]
@@ -74,22 +91,29 @@ def _static() -> dict[str, Any]:
         city = g.cities.get(area)
         lon, lat = g.xy[area]
         spaces.append({
-            "id": area, "name": g.names[area], "kind": "sea" if g.is_sea(area) else "land",
-            "xy": [round(lon, 3), round(lat, 3)], "region": g.regions.get(area) if hasattr(g, "regions") else None,
-            "city": {"name": city.name, "value": city.value, "port": city.port} if city else None,
+            "id": area, "name": area_name(area, lang), "kind": "sea" if g.is_sea(area) else "land",
+            "xy": [round(lon, 3), round(lat, 3)],
+            "region": region_name(g.regions[area], lang) if area in getattr(g, "regions", {}) else None,
+            "city": {"name": city_name(area, lang), "value": city.value, "port": city.port} if city else None,
             "land_adj": sorted(g.land_adj.get(area, ())), "coasts": sorted(g.coasts.get(area, ())),
             "sea_adj": sorted(g.sea_adj.get(area, ())),
             "hazardous": sorted(n for n in g.sea_adj.get(area, ()) if (area, n) in g.hazardous),
         })
-    roster = {bid: {"name": d.name, "side": d.side, "letter": d.letter, "fire": d.fire, "max_cv": d.max_cv,
+    roster = {bid: {"name": block_name(bid, lang), "side": d.side, "letter": d.letter, "fire": d.fire,
+                    "max_cv": d.max_cv,
                     "kind": d.kind} for bid, d in blocks().items()}
-    deck = [{"number": c.number, "deck": "", "name": c.name, "ap": c.actions, "side": c.side, "text": c.text,
-             "event": bool(c.event)} for c in sorted(cards().values(), key=lambda c: c.number)]
+    deck = [{"number": c.number, "deck": "", "name": card_face(c.number, lang)["name"], "ap": c.actions,
+             "side": c.side, "text": card_face(c.number, lang)["text"], "event": bool(c.event)}
+            for c in sorted(cards().values(), key=lambda c: c.number)]
+    seats = {seat: {**info, "name": side_forms(tr, seat).name, "people": tr.gettext(info["people"])}
+             for seat, info in SEATS.items()}
     return {
-        "game": "hellenes", "title": "Hellenes: Campaigns of the Peloponnesian War", "seats": SEATS,
+        "game": "hellenes", "title": tr.gettext("Hellenes: Campaigns of the Peloponnesian War"), "lang": lang,
+        "seats": seats,
         "spaces": spaces, "areas": [], "cards": deck, "blocks": roster,
         "bounds": {"lon": [min(lons), max(lons)], "lat": [min(lats), max(lats)]},
-        "seasons": list(design()["seasons"]), "prestige_limit": design()["prestige"]["limit"],
+        "seasons": [season_word(i, lang) for i in range(len(design()["seasons"]))],
+        "prestige_limit": design()["prestige"]["limit"],
         "prestige_to_win": design()["prestige"]["lead_to_win"],
     }
 
@@ -136,6 +160,13 @@ def _quick_estimate(view: dict[str, Any], seat: str, mover: str, area: str) -> A
     return SideOdds(*total)
 
 
+def _odds_words(p: Any, lang: str) -> dict[str, str]:
+    """Battle odds as the language writes percentages and decimals."""
+    pct = (lambda x: f"{x:.0%}".replace("%", " %")) if lang == "pl" else (lambda x: f"{x:.0%}")
+    dec = (lambda x: f"{x:.1f}".replace(".", ",")) if lang == "pl" else (lambda x: f"{x:.1f}")
+    return {"win": pct(p.win), "lose": pct(p.lose), "mine": dec(p.my_loss), "theirs": dec(p.enemy_loss)}
+
+
 class HellenesAdapter:
     """Hellenes' answers to :class:`muster.server.games.WebAdapter`."""
 
@@ -146,11 +177,24 @@ class HellenesAdapter:
         """Areas (land and sea, with Cities and neighbours), the block roster, card faces, the tracks."""
         return _static()
 
-    def phase(self, view: dict[str, Any]) -> str:
-        """Season and year ("Early Summer 430 BC")."""
+    def static_data_for(self, lang: str) -> dict[str, Any]:
+        """The static data with names and card faces in ``lang``."""
+        return _static(check_lang(lang))
+
+    def phase(self, view: dict[str, Any], lang: str = "en") -> str:
+        """Season and year ("Early Summer 430 BC"), in ``lang`` ("Game over" stays an id the browser translates)."""
         if view.get("result"):
             return "Game over"
-        return f"{_season(view)} {view.get('year')} BC"
+        return translator(lang).fmt("{season} {year} BC", season=season_word(int(view.get("season", -1)), lang),
+                                    year=view.get("year"))
+
+    def label_for(self, view: dict[str, Any], action: Action, seat: str | None, label: str, lang: str) -> str:
+        """A choice's label in ``lang``."""
+        return label_in(action, seat, label, lang, view)
+
+    def prompt_for(self, view: dict[str, Any], seat: str | None, prompt: str, lang: str) -> str:
+        """The decision's prompt in ``lang``."""
+        return prompt_in(view, seat, prompt, lang)
 
     def odds(self, view: dict[str, Any], seat: str, area: str) -> Any:
         """The battle odds if the moving block engages in ``area`` (from the seat's view only), or None."""
@@ -171,32 +215,36 @@ class HellenesAdapter:
         return self._odds[key]
 
     def hint(self, view: dict[str, Any], action: Action, seat: str | None, lang: str = "en") -> str:
-        """What the choice does; before an engagement, the battle odds estimated from what the seat knows.
-        Hellenes has no translation yet: every ``lang`` reads English."""
+        """What the choice does; before an engagement, the battle odds estimated from what the seat knows."""
+        tr = translator(lang)
         if seat and action.verb in ("to", "forced") and isinstance(action.arg, str):
             p = self.odds(view, seat, action.arg)
             if p is not None:
-                return (f"Engage: win {p.win:.0%}, lose {p.lose:.0%}; expected losses {p.my_loss:.1f} CV to "
-                        f"{p.enemy_loss:.1f} (estimated from what you can see)")
-        return VERB_HINT.get(action.verb, "")
+                return tr.fmt("Engage: win {win}, lose {lose}; expected losses {mine} CV to {theirs} (estimated from "
+                              "what you can see)", **_odds_words(p, lang))
+        text = VERB_HINT.get(action.verb, "")
+        return tr.gettext(text) if text else ""
 
     def decision_help(self, view: dict[str, Any], lang: str = "en") -> str:
-        """One line on the decision on top of the stack (in English for every ``lang``)."""
+        """One line on the decision on top of the stack (in ``lang``)."""
         stack = view.get("stack") or []
-        return DECISION_HELP.get(stack[-1].get("kind", "") if stack else "", "")
+        text = DECISION_HELP.get(stack[-1].get("kind", "") if stack else "", "")
+        return translator(lang).gettext(text) if text else ""
 
     def warning(self, view: dict[str, Any], action: Action, seat: str | None, legal: list[Action],
                 lang: str = "en") -> str:
-        """Ask twice before engaging (the battle odds in words), or ending the Action phase with Actions left
-        (in English for every ``lang``)."""
+        """Ask twice before engaging (the battle odds in words), or ending the Action phase with Actions left."""
+        tr = translator(lang)
         if seat and action.verb in ("to", "forced") and isinstance(action.arg, str) and len(legal) > 1:
             p = self.odds(view, seat, action.arg)
             if p is not None:  # every engagement shows its odds before the click is final
-                return (f"Battle odds from what you can see: win {p.win:.0%}, lose {p.lose:.0%}, expected losses "
-                        f"{p.my_loss:.1f} CV to {p.enemy_loss:.1f}. {'Engage anyway' if p.win < 0.5 else 'Engage'}?")
+                ask = tr.gettext("Engage anyway?") if p.win < 0.5 else tr.gettext("Engage?")
+                return tr.fmt("Battle odds from what you can see: win {win}, lose {lose}, expected losses {mine} CV to "
+                              "{theirs}. {ask}", ask=ask, **_odds_words(p, lang))
         if action.verb == "end" and len(legal) > 1 and int(view.get("actions_left", 0)) > 0:
             left = int(view["actions_left"])
-            return f"You still have {left} Action{'s' if left > 1 else ''}; ending loses them. End anyway?"
+            return tr.nfmt("You still have {n} Action; ending loses it. End anyway?",
+                           "You still have {n} Actions; ending loses them. End anyway?", left)
         return ""
 
     def board_facts(self, view: dict[str, Any]) -> dict[str, dict[str, int]]:

@@ -1,6 +1,7 @@
 // The lobby: start a game, list the games this browser holds a seat in.
 import { api, el, rememberSeat, rememberWatched, rememberedSeats, watchedGames } from "./common.js";
 import { setupLanguage, t } from "./i18n.js";
+import * as hellenesLobby from "./games/hellenes/lobby.js";
 
 const form = document.getElementById("new-game");
 const errorBox = document.getElementById("error");
@@ -17,10 +18,9 @@ function showError(message) {
 const SIDES = {
   freedom: [["imperial", "Imperial", "the Ottoman besiegers: attack"],
     ["insurgent", "Insurgent", "the Greek defenders of Messolonghi: hold out"]],
-  hellenes: [["athens", "Athens", "the Delian League: the fleets and the walls of Athens"],
-    ["sparta", "Sparta", "the Peloponnesian League: the hoplites of Sparta"]],
+  get hellenes() { return hellenesLobby.sides(); },  // its words live in the Hellenes catalog
 };
-const TITLES = { freedom: "Freedom! Messolonghi 1825–1826", hellenes: "Hellenes: Campaigns of the Peloponnesian War" };
+const TITLES = { freedom: "Freedom! Messolonghi 1825–1826", get hellenes() { return hellenesLobby.title(); } };
 const chosenGame = () => form.game.value || "freedom";
 const seatsOf = (game) => SIDES[game].map(([seat]) => seat);
 
@@ -146,6 +146,10 @@ async function refresh() {
   document.getElementById("no-games").hidden = rows.length > 0;
 }
 
-setupLanguage(document.getElementById("lang-slot")).then(loadMeta).catch((err) => showError(err.message));
+setupLanguage(document.getElementById("lang-slot")).then(() => {
+  hellenesLobby.translateIntro(document.getElementById("intro-hellenes"));
+  const line = document.querySelector("input[name=game][value=hellenes] + span small");
+  if (line && document.documentElement.lang !== "en") line.textContent = hellenesLobby.choiceLine();
+}).then(loadMeta).catch((err) => showError(err.message));
 refresh().catch((err) => showError(err.message));
 setInterval(() => refresh().catch(() => {}), 5000);

@@ -76,15 +76,16 @@ class ActionMenu(Decision):
         if a.verb == "end":
             s.stack.pop()
             if s.actions_left:
-                s.say(f"{side.title()} leaves {s.actions_left} Action(s) unused.")
+                s.say("{side} leaves {n} Action unused.", "{side} leaves {n} Actions unused.", side=side,
+                      n=s.actions_left)
             s.actions_left = 0
             return
         s.actions_left -= 1
         if a.verb == "move":
-            s.say(f"{side.title()} moves the Group in {game_map().names[str(a.arg)]}.")
+            s.say("{side} moves the Group in {area}.", side=side, area=str(a.arg))
             push(s, frame("group", seat=side, area=str(a.arg), cur=None, skip=[]))
         elif a.verb == "muster":
-            s.say(f"{side.title()} musters at {game_map().names[str(a.arg)]}.")
+            s.say("{side} musters at {area}.", side=side, area=str(a.arg))
             push(s, frame("muster", seat=side, city=str(a.arg)))
         elif a.verb == "build":
             reinforce(s, str(a.arg))

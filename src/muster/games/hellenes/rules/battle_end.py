@@ -19,6 +19,7 @@ from muster.games.hellenes.rules.common import (
 )
 from muster.games.hellenes.rules.movement import _relocate
 from muster.games.hellenes.state import Frame, State
+from muster.i18n import N_, entry
 
 
 def finish(s: State, f: Frame, winner: str | None, how: str) -> None:
@@ -26,7 +27,6 @@ def finish(s: State, f: Frame, winner: str | None, how: str) -> None:
     from muster.games.hellenes.rules.siege import capture
 
     area, att_side = f["area"], f["att_side"]
-    names = game_map().names
     for key in ("att", "dfn"):
         for t in alive(s, f, key):
             if t != MILITIA:
@@ -38,12 +38,16 @@ def finish(s: State, f: Frame, winner: str | None, how: str) -> None:
     if MILITIA in f["dfn"]:
         s.militia[area] = max(0, int(f["militia"]))
     if winner is None:
-        s.say(f"The battle in {names[area]} is undecided after {f['round']} rounds; {att_side.title()} withdraws.")
+        s.say("The battle in {area} is undecided after {n} rounds; {side} withdraws.", area=area, n=f["round"],
+              side=att_side)
         retreat(s, f, "att", attrition=True)
     else:
-        why = {"retreat": "the enemy retreats", "panic": "the enemy panics"}.get(how, "no enemy left")
-        s.say(f"{winner.title()} wins the {'Assault on' if f['assault'] else 'battle in'} {names[area]} ({why}).")
-        gain_prestige(s, winner, design()["prestige"]["battle"], f"the battle in {names[area]}")
+        why = {"retreat": N_("the enemy retreats"), "panic": N_("the enemy panics")}.get(how, N_("no enemy left"))
+        if f["assault"]:
+            s.say("{winner} wins the Assault on {area} ({why}).", winner=winner, area=area, why=why)
+        else:
+            s.say("{winner} wins the battle in {area} ({why}).", winner=winner, area=area, why=why)
+        gain_prestige(s, winner, design()["prestige"]["battle"], entry("the battle in {area}", area=area))
         if f["assault"] and winner == att_side:
             capture(s, area, att_side)
         elif f["assault"]:
@@ -109,7 +113,8 @@ def retreat(s: State, f: Frame, key: str, attrition: bool) -> None:
         else:
             eliminate(s, bid)
             lost += 1
-    s.say(f"{side.title()} retreats from {game_map().names[f['area']]} ({lost} loss(es) on the way).")
+    s.say("{side} retreats from {area} ({losses} on the way).", side=side, area=f["area"],
+          losses=entry("{n} loss", "{n} losses", n=lost))
 
 
 __all__ = ["blocks", "describe"]

@@ -15,6 +15,7 @@ from muster.games.hellenes.rules.common import (
     place,
 )
 from muster.games.hellenes.state import Frame, State
+from muster.i18n import entry
 
 
 def home_of(s: State, bid: str) -> str:
@@ -94,7 +95,7 @@ class Recruit(Decision):
         draw = s.draw or {"ids": [], "cv": None}
         s.draw = None
         if a.verb == "wasted":
-            s.say(f"{f['seat'].title()} draws recruits but none can be placed.")
+            s.say("{side} draws recruits but none can be placed.", side=f["seat"])
             return
         bid, area = str(a.arg).split("@")
         d = blocks()[bid]
@@ -102,7 +103,7 @@ class Recruit(Decision):
         besieged = area in s.sieges and s.sieges[area]["by"] != d.side
         origin = f"rebel:{area}" if d.rebel == "aeolian" else "recruit"
         place(s, bid, area, cv, origin, inside_city=besieged)
-        s.say(f"{f['seat'].title()} recruits a block in {game_map().names[area]}.")
+        s.say("{side} recruits a block in {area}.", side=f["seat"], area=area)
         if d.rebel == "aeolian":
             # the rebel fleet seizes its City on arrival
             s.control[area] = d.side
@@ -110,7 +111,7 @@ class Recruit(Decision):
             s.sieges.pop(area, None)
             if area in s.garrison:
                 s.garrison.remove(area)
-            gain_prestige(s, d.side, design()["prestige"]["capture"], f"the rebels take {game_map().cities[area].name}")
+            gain_prestige(s, d.side, design()["prestige"]["capture"], entry("the rebels take {city}", city=area))
         if not d.greek:
             push(s, frame("free_move", seat=d.side, token=s.units[bid]["token"]))
 
@@ -125,10 +126,10 @@ class Recruit(Decision):
 def reinforce(s: State, bid: str) -> None:
     """4.2.1: +1 CV (public: a Build in that City; which block is not)."""
     s.units[bid]["cv"] += 1
-    s.say(f"{blocks()[bid].side.title()} builds in {game_map().names[str(s.units[bid]['area'])]}.")
+    s.say("{side} builds in {area}.", side=blocks()[bid].side, area=str(s.units[bid]["area"]))
 
 
 def detach_garrison(s: State, side: str, area: str) -> None:
     """4.2.3: a garrison keeps the City after every friendly block has left."""
     s.garrison.append(area)
-    s.say(f"{side.title()} leaves a garrison in {game_map().cities[area].name}.")
+    s.say("{side} leaves a garrison in {city}.", side=side, city=area)

@@ -11,6 +11,7 @@ from muster.games.hellenes.datafiles import blocks, design, game_map
 from muster.games.hellenes.engine import Decision, auto, frame, push
 from muster.games.hellenes.rules.common import lose_step, other, roll
 from muster.games.hellenes.state import Frame, State
+from muster.i18n import entry
 
 MILITIA = 0
 """The token standing for a City's Militia in an Assault."""
@@ -119,6 +120,20 @@ def describe(s: State, f: Frame, key: str) -> str:
     return ", ".join(parts) or "nothing"
 
 
+def describe_entries(s: State, f: Frame, key: str) -> list[dict[str, Any]]:
+    """The revealed blocks of one side, as log entries (rendered in each reader's language)."""
+    out = []
+    for t in alive(s, f, key):
+        if t == MILITIA:
+            out.append(entry("Militia C1 ({cv})", cv=f["militia"]))
+        else:
+            bid = s.tok[t]
+            d = blocks()[bid]
+            out.append(entry("{block} {letter}{fire} ({cv})", block=bid, letter=d.letter, fire=d.fire,
+                             cv=s.units[bid]["cv"]))
+    return out
+
+
 def reveal(s: State, f: Frame) -> None:
     """6.1: every block in the battle is tipped forward: the enemy now knows it and its CV."""
     for key in ("att", "dfn"):
@@ -142,9 +157,9 @@ def battle(s: State, f: Frame) -> None:
     if not f["started"]:
         f["started"] = True
         reveal(s, f)
-        what = "Assault on" if f["assault"] else "Battle in"
-        s.say(f"{what} {game_map().names[f['area']]}: {f['att_side'].title()} ({describe(s, f, 'att')}) against "
-              f"{defender.title()} ({describe(s, f, 'dfn')}).")
+        s.say(("Battle in {area}: {side} ({att}) against {foe} ({dfn}).",
+               "Assault on {area}: {side} ({att}) against {foe} ({dfn}).")[bool(f["assault"])], area=f["area"],
+              side=f["att_side"], att=describe_entries(s, f, "att"), foe=defender, dfn=describe_entries(s, f, "dfn"))
     while True:
         if f["leave"] is not None:
             leaving = f["leave"]

@@ -181,11 +181,12 @@ def lose_step(s: State, bid: str, public: bool = True) -> bool:
     return False
 
 
-def gain_prestige(s: State, side: str, amount: int, why: str) -> None:
+def gain_prestige(s: State, side: str, amount: int, why: str | dict[str, Any]) -> None:
     """Move the signed Prestige track toward ``side`` (14.0; DESIGN limit ±20)."""
     limit = design()["prestige"]["limit"]
     s.prestige = max(-limit, min(limit, s.prestige + SIGN[side] * amount))
-    s.say(f"{side.title()} +{amount} Prestige ({why}); Prestige {prestige_words(s.prestige)}.")
+    s.say("{side} +{amount} Prestige ({why}); Prestige {prestige}.", side=side, amount=amount, why=why,
+          prestige=s.prestige)
 
 
 def prestige_words(value: int) -> str:

@@ -19,6 +19,7 @@ from muster.games.hellenes.rules.common import (
     side_of,
 )
 from muster.games.hellenes.state import Frame, State
+from muster.i18n import N_, entry
 
 TARGETED = ("civil_war", "revolt", "treachery")
 
@@ -72,27 +73,26 @@ class EventCity(Decision):
     def apply(self, s: State, f: Frame, a: Action) -> None:
         s.stack.pop()
         area, side, event = str(a.arg), f["seat"], f["event"]
-        name = game_map().cities[area].name
         if event == "civil_war":
             s.control[area] = side
             s.militia[area] = 0
             if area not in s.garrison:
                 s.garrison.append(area)
             s.sieges.pop(area, None)
-            s.say(f"Civil War in {name}: it goes over to {side.title()}, who garrisons it.")
+            s.say("Civil War in {city}: it goes over to {side.name}, who garrisons it.", city=area, side=side)
         elif event == "revolt":
             s.control[area] = s.loyal[area] = "sparta"
             s.militia[area] = game_map().cities[area].value
             if area in s.garrison:
                 s.garrison.remove(area)
-            s.say(f"{name} revolts against Athens.")
-            gain_prestige(s, "sparta", design()["prestige"]["revolt"], f"the revolt of {name}")
+            s.say("{city} revolts against Athens.", city=area)
+            gain_prestige(s, "sparta", design()["prestige"]["revolt"], entry("the revolt of {city}", city=area))
             rebel = "aeo_rebel"
             if area in design()["aeolian_places"] and s.units[rebel]["area"] is None:
                 place(s, rebel, area, 2, f"rebel:{area}")
-                s.say(f"The Aeolian rebel fleet appears at {name}.")
+                s.say("The Aeolian rebel fleet appears at {city}.", city=area)
         else:
-            s.say(f"Treachery at {name}: an Assault at once, without Double Defense.")
+            s.say("Treachery at {city}: an Assault at once, without Double Defense.", city=area)
             push(s, frame("assault", area=area, side=side, double=False))
 
 
@@ -102,12 +102,13 @@ def ev_auto(s: State, f: Frame) -> None:
     side, event = f["side"], f["event"]
     d = design()
     if event == "oracle":
-        gain_prestige(s, side, d["prestige"]["oracle"], "the Oracle of Delphi")
+        gain_prestige(s, side, d["prestige"]["oracle"], N_("the Oracle of Delphi"))
     elif event == "plague":
         hit = [b for b in in_area(s, "attica", "athens") if s.units[b]["cv"] > 1]
         for b in hit:
             lose_step(s, b)
-        s.say(f"Plague in Attica: {len(hit)} Athenian block(s) lose 1 CV.")
+        s.say("Plague in Attica: {n} Athenian block loses 1 CV.", "Plague in Attica: {n} Athenian blocks lose 1 CV.",
+              n=len(hit))
         if s.year <= d["plague_kills_pericles_from"] and s.leaders["athens"] == "pericles":
             s.leaders["athens"] = "cleon"
             s.say("Pericles dies of the plague; Cleon leads Athens.")
@@ -117,7 +118,8 @@ def ev_auto(s: State, f: Frame) -> None:
             if roll(s) <= d["helot_loss_max"] and s.units[b]["cv"] > 1:
                 lose_step(s, b, public=False)
                 lost += 1
-        s.say(f"Helot unrest: Sparta loses {lost} step(s) in Laconia and Messenia.")
+        s.say("Helot unrest: Sparta loses {n} step in Laconia and Messenia.",
+              "Helot unrest: Sparta loses {n} steps in Laconia and Messenia.", n=lost)
     elif event == "odrysian":
         s.odrysian = True
         s.say("The Odrysian Thracians ally with Athens.")
@@ -141,7 +143,9 @@ def ev_auto(s: State, f: Frame) -> None:
             elif die <= d["storm_event"]["heavy_max"]:
                 lose_step(s, b)
                 hits += 1
-        s.say(f"Storm at sea: {hits} {other(side).title()} fleet(s) damaged or lost.")
+        s.say("Storm at sea: {n} fleet of {side.name} damaged or lost.",
+              "Storm at sea: {n} fleets of {side.name} damaged or lost.",
+              n=hits, side=other(side))
 
 
 def check_events() -> None:

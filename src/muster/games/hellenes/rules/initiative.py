@@ -35,7 +35,7 @@ def leader_bonus(s: State, side: str) -> int:
 def season(s: State, f: Frame) -> None:
     """A new Season: both sides commit their cards."""
     s.season += 1
-    s.say(f"— {season_name(s)} {s.year} BC —")
+    s.say("— {season} {year} BC —", season=s.season, year=s.year)
     push(s, frame("commit", seat="sparta", card=None), frame("commit", seat="athens", card=None), frame("reveal"))
 
 
@@ -84,8 +84,11 @@ def reveal(s: State, f: Frame) -> None:
         s.revealed[side] = [card, mode]
         s.committed[side] = None
         s.discard.append(int(card))
-        s.say(f"{side.title()} plays {card_label(int(card))} for its {'Event' if mode == 'event' else 'Actions'}.")
-    s.say(f"{s.first.title()} has the Initiative.")
+        if mode == "event":
+            s.say("{side} plays {card} for its Event.", side=side, card=int(card))
+        else:
+            s.say("{side} plays {card} for its Actions.", side=side, card=int(card))
+    s.say("{side} has the Initiative.", side=s.first)
     push(s, frame("player_turn", side=s.first), frame("player_turn", side=other(s.first)), frame("season_end"))
 
 

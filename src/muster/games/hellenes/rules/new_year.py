@@ -16,7 +16,7 @@ from muster.games.hellenes.state import Frame, State
 def new_year(s: State, f: Frame) -> None:
     """Steps 1–7 of the New Year; then each side plays its New-Year card."""
     s.season = -1
-    s.say(f"— New Year {s.year} BC —")
+    s.say("— New Year {year} BC —", year=s.year)
     first_year = s.year == 431
     if not first_year:
         tribute(s)
@@ -93,8 +93,10 @@ def ny_reveal(s: State, f: Frame) -> None:
         card, mode = s.committed[side] or [0, "sacrifice"]
         s.committed[side] = None
         s.discard.append(card)
-        how = "its Event" if mode == "event" else "a Sacrifice"
-        s.say(f"{side.title()} New-Year card: {card_label(card)} as {how}.")
+        if mode == "event":
+            s.say("{side} New-Year card: {card} as its Event.", side=side, card=card)
+        else:
+            s.say("{side} New-Year card: {card} as a Sacrifice.", side=side, card=card)
         if mode == "event":
             todo += event_frames(s, card, side)
     push(s, *todo)

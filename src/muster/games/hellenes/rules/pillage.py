@@ -18,6 +18,7 @@ from muster.games.hellenes.rules.common import (
 )
 from muster.games.hellenes.rules.movement import _relocate
 from muster.games.hellenes.state import Frame, State
+from muster.i18n import entry
 
 
 def pillage_sites(s: State, side: str) -> list[str]:
@@ -49,7 +50,6 @@ def withdrawals(s: State, area: str, side: str) -> list[str]:
 
 def pillage(s: State, area: str, side: str, dest: str) -> None:
     """Carry out a Pillage."""
-    city = game_map().cities[area]
     for b in field(s, area, side):
         _relocate(s, b, dest, area)
         if s.units[b]["token"] not in s.moved:
@@ -58,8 +58,8 @@ def pillage(s: State, area: str, side: str, dest: str) -> None:
     s.no_entry.append(area)
     capital = area in design()["capitals"].values()
     p = design()["prestige"]
-    s.say(f"{side.title()} pillages {city.name} and withdraws to {game_map().names[dest]}.")
-    gain_prestige(s, side, p["pillage_capital"] if capital else p["pillage"], f"pillaging {city.name}")
+    s.say("{side} pillages {city} and withdraws to {dest}.", side=side, city=area, dest=dest)
+    gain_prestige(s, side, p["pillage_capital"] if capital else p["pillage"], entry("pillaging {city}", city=area))
 
 
 class PillageTo(Decision):

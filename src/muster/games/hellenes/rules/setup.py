@@ -35,7 +35,8 @@ def setup(seed: int, years: int = 3, quiet: bool = False) -> State:
     s.prestige = sc.prestige
     s.leaders = {str(k): v for k, v in sc.leaders.items()}
     s.deck = [c for c in range(1, 31)]
-    s.say(f"{sc.title}: {years} Year(s) from {sc.first_year} BC.")
+    s.say("{scenario}: {n} Year from {year} BC.", "{scenario}: {n} Years from {year} BC.", scenario=sc.title, n=years,
+          year=sc.first_year)
     push(s, frame("new_year"))
     advance(s)
     return s

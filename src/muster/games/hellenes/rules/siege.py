@@ -29,18 +29,18 @@ from muster.games.hellenes.rules.common import (
 from muster.games.hellenes.rules.movement import _relocate
 from muster.games.hellenes.rules.victory import capital_taken
 from muster.games.hellenes.state import Frame, State
+from muster.i18n import entry
 
 
 def capture(s: State, area: str, side: str) -> None:
     """A City falls: control changes, the Siege and any garrison go, +1 Prestige; the enemy capital wins."""
-    city = game_map().cities[area]
     s.control[area] = side
     s.sieges.pop(area, None)
     if area in s.garrison:
         s.garrison.remove(area)
     s.militia[area] = 0
-    s.say(f"{side.title()} takes {city.name}.")
-    gain_prestige(s, side, design()["prestige"]["capture"], f"taking {city.name}")
+    s.say("{side} takes {city}.", side=side, city=area)
+    gain_prestige(s, side, design()["prestige"]["capture"], entry("taking {city}", city=area))
     capital_taken(s, area, side)
 
 
@@ -62,7 +62,7 @@ def lay_sieges(s: State, side: str) -> None:
                 return
         elif area not in s.sieges:
             s.sieges[area] = {"since": s.season_index(), "by": side}
-            s.say(f"{side.title()} lays siege to {game_map().cities[area].name}.")
+            s.say("{side} lays siege to {city}.", side=side, city=area)
 
 
 def can_fortify(s: State, area: str, side: str) -> bool:
@@ -112,7 +112,7 @@ def fortify(s: State, area: str, side: str) -> None:
             eliminate(s, b)
     if area not in s.sieges:
         s.sieges[area] = {"since": s.season_index(), "by": other(side)}
-    s.say(f"{side.title()} fortifies {city.name}: a Siege begins.")
+    s.say("{side} fortifies {city}: a Siege begins.", side=side, city=area)
 
 
 @auto("assault")
@@ -134,7 +134,6 @@ def attrition(s: State, area: str, side: str) -> None:
     dice = len(blocks_in) + (1 if militia > 0 else 0)
     need = design()["attrition_hit"]["winter" if is_winter(s) else "normal"]
     losses = sum(1 for _ in range(dice) if roll(s) <= need)
-    city = game_map().cities[area]
     eliminated = 0
     for _ in range(losses):
         if militia_active(s, area):
@@ -146,7 +145,9 @@ def attrition(s: State, area: str, side: str) -> None:
         target = max(remaining, key=lambda b: s.units[b]["cv"])
         if lose_step(s, target, public=False):
             eliminated += 1
-    s.say(f"Siege Attrition at {city.name}: {losses} step(s) lost, {eliminated} block(s) eliminated.")
+    s.say("Siege Attrition at {city}: {steps}, {gone}.", city=area,
+          steps=entry("{n} step lost", "{n} steps lost", n=losses),
+          gone=entry("{n} block eliminated", "{n} blocks eliminated", n=eliminated))
     blocks_in, militia = defenders_inside(s, area)
     if not blocks_in and militia <= 0 and field(s, area, side):
         capture(s, area, side)
@@ -207,7 +208,7 @@ def upkeep(s: State) -> None:
             s.control[area] = str(loyal)
             s.militia[area] = 0
             s.sieges.pop(area, None)
-            s.say(f"{game_map().cities[area].name} returns to {str(loyal).title()}.")
+            s.say("{city} returns to {side.name}.", city=area, side=str(loyal))
 
 
 __all__ = ["established", "gain_prestige"]

@@ -28,15 +28,14 @@ def resolve_forced(s: State) -> None:
         if bid is None:
             continue
         die = roll(s)
-        name = game_map().names[dest]
         if die >= forced_threshold(bid):
             via = str(s.units[bid]["area"])
             _relocate(s, bid, dest, via)
             if last:
                 s.crossings.setdefault(last, []).append(token)
-            s.say(f"{blocks()[bid].side.title()}: a forced march to {name} succeeds ({die}).")
+            s.say("{side}: a forced march to {area} succeeds ({die}).", side=blocks()[bid].side, area=dest, die=die)
         else:
-            s.say(f"{blocks()[bid].side.title()}: a forced march to {name} fails ({die}).")
+            s.say("{side}: a forced march to {area} fails ({die}).", side=blocks()[bid].side, area=dest, die=die)
     s.forced = []
 
 
@@ -47,22 +46,22 @@ def resolve_storms(s: State) -> None:
     tempest = design()["tempest_max"]
     for key in sorted(s.crossings):
         die = roll(s)
-        where = " / ".join(game_map().names[x] for x in key.split("|"))
         if die > chance:
             continue
-        s.say(f"A storm on the border {where} ({die}).")
+        s.say("A storm on the border {area} / {other_area} ({die}).", area=key.split("|")[0],
+              other_area=key.split("|")[1], die=die)
         for token in s.crossings[key]:
             bid = s.tok.get(token)
             if bid is None:
                 continue
             damage = roll(s)
-            side = blocks()[bid].side.title()
             if damage <= tempest:
                 eliminate(s, bid)
-                s.say(f"Tempest ({damage}): a {side} fleet is lost with all aboard.")
+                s.say("Tempest ({die}): a fleet of {side.name} is lost with all aboard.", die=damage,
+                      side=blocks()[bid].side)
             else:
                 lose_step(s, bid)
-                s.say(f"Heavy seas ({damage}): a {side} fleet loses 1 CV.")
+                s.say("Heavy seas ({die}): a fleet of {side.name} loses 1 CV.", die=damage, side=blocks()[bid].side)
     s.crossings = {}
 
 

@@ -3,16 +3,21 @@ taking the enemy capital or a lead of 10 at a Victory Check; otherwise the sign 
 
 from __future__ import annotations
 
+from typing import Any
+
 from muster.games.hellenes.datafiles import design, scenario
 from muster.games.hellenes.engine import auto
-from muster.games.hellenes.rules.common import SEATS, gain_prestige, other, prestige_words
+from muster.games.hellenes.rules.common import SEATS, gain_prestige, other
 from muster.games.hellenes.state import Frame, State
+from muster.games.hellenes.texts import english
+from muster.i18n import entry
 
 
-def end_game(s: State, winner: str, reason: str, detail: str) -> None:
-    """Record the result; the engine clears the stack."""
-    s.result = {"winner": winner, "reason": reason, "detail": detail}
-    s.say(f"{winner.title()} wins: {detail}")
+def end_game(s: State, winner: str, reason: str, detail: dict[str, Any]) -> None:
+    """Record the result (its detail in English words; the log's line in each reader's language); the engine
+    clears the stack."""
+    s.result = {"winner": winner, "reason": reason, "detail": english(detail)}
+    s.say("{winner} wins: {detail}", winner=winner, detail=detail)
 
 
 def tribute(s: State) -> None:
@@ -21,7 +26,8 @@ def tribute(s: State) -> None:
     for side in SEATS:
         held = sum(1 for area, holder in s.control.items() if holder == side and s.loyal.get(area) == other(side))
         if held:
-            gain_prestige(s, side, held * per, f"Tribute from {held} enemy Cit{'y' if held == 1 else 'ies'}")
+            gain_prestige(s, side, held * per,
+                          entry("Tribute from {n} enemy City", "Tribute from {n} enemy Cities", n=held))
 
 
 def victory_check(s: State) -> bool:
@@ -29,7 +35,7 @@ def victory_check(s: State) -> bool:
     lead = design()["prestige"]["lead_to_win"]
     if abs(s.prestige) >= lead:
         winner = "sparta" if s.prestige > 0 else "athens"
-        end_game(s, winner, "prestige_lead", f"a Prestige lead of {abs(s.prestige)} at the Victory Check")
+        end_game(s, winner, "prestige_lead", entry("a Prestige lead of {n} at the Victory Check", n=abs(s.prestige)))
         return True
     return False
 
@@ -37,7 +43,7 @@ def victory_check(s: State) -> bool:
 def capital_taken(s: State, area: str, side: str) -> bool:
     """Sudden death: taking the enemy capital wins at once. True if it did."""
     if design()["capitals"][other(side)] == area:
-        end_game(s, side, "capital", f"{side.title()} takes the enemy capital")
+        end_game(s, side, "capital", entry("{side} takes the enemy capital", side=side))
         return True
     return False
 
@@ -47,7 +53,9 @@ def game_end(s: State, f: Frame) -> None:
     """After the last Winter: Tribute once more, then the sign of the track decides (a tie: ``tie_winner``)."""
     tribute(s)
     if s.prestige == 0:
-        end_game(s, scenario().tie_winner, "tie", "the Prestige track is level at the end (a tie goes to Athens)")
+        end_game(s, scenario().tie_winner, "tie",
+                 entry("the Prestige track is level at the end (a tie goes to Athens)"))
     else:
         winner = "sparta" if s.prestige > 0 else "athens"
-        end_game(s, winner, "prestige_end", f"Prestige {prestige_words(s.prestige)} at the end of the scenario")
+        end_game(s, winner, "prestige_end",
+                 entry("Prestige {prestige} at the end of the scenario", prestige=s.prestige))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from muster.games.hellenes.datafiles import blocks
 from muster.games.hellenes.rules.common import eliminate, in_friendly_place, is_winter, on_map
 from muster.games.hellenes.state import State
+from muster.i18n import entry
 
 
 def needs_supply(s: State, side: str) -> list[str]:
@@ -21,7 +22,7 @@ def supply(s: State, bid: str) -> None:
     for u in s.units.values():
         if u["carrier"] == bid:
             s.supplied.append(u["token"])
-    s.say(f"{blocks()[bid].side.title()} supplies a block for the Winter.")
+    s.say("{side} supplies a block for the Winter.", side=blocks()[bid].side)
 
 
 def disband(s: State) -> None:
@@ -32,4 +33,6 @@ def disband(s: State) -> None:
             gone[blocks()[b].side] += 1
             eliminate(s, b)
     s.supplied = []
-    s.say(f"Winter: Athens disbands {gone['athens']} block(s), Sparta {gone['sparta']}.")
+    s.say("Winter: Athens disbands {athens}, Sparta {sparta}.",
+          athens=entry("{n} block", "{n} blocks", n=gone["athens"]),
+          sparta=entry("{n} block", "{n} blocks", n=gone["sparta"]))

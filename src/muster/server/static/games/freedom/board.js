@@ -472,6 +472,12 @@ export function cardFace(data, n) {
   text.className = "card-face-text";
   text.textContent = c.text || "";
   face.append(head, side, text);
+  if (c.note) {  // the historical note, in the reader's language like the rest of the face
+    const note = document.createElement("p");
+    note.className = "card-face-note";
+    note.textContent = c.note;
+    face.append(note);
+  }
   return face;
 }
 

@@ -2,37 +2,44 @@
 // Land areas are discs ringed in their holder's colour with the City's name and value; sea zones are
 // italic names on the water; the seat's own blocks show their letter, firepower and CV, the enemy's
 // stand upright (only the side shows, or what a battle revealed). Words for players live in TEXT.
+import { t, tn } from "../../i18n.js";
+
 const NS = "http://www.w3.org/2000/svg";
 const SCALE = 1.3;
 export const VIEWBOX = { x: 70, y: 70, w: 1290, h: 920 };
 export const PHONE_VIEW = { x: 250, y: 380, w: 700, h: 560 };
 
-/** Every player-facing word of this module (one place, for translation). */
+/** Every player-facing word of this module (one place, for translation: read when used, after the catalog loads). */
 export const TEXT = {
-  map: "Map of Greece and the Aegean",
-  side: { athens: "Athens", sparta: "Sparta", neutral: "neutral" },
-  upright: (side) => `an upright ${side} block`,
-  seen: (name, cv) => `${name} (last seen at CV ${cv})`,
-  own: (b, cv) => `${b.name} ${b.letter}${b.fire}, CV ${cv} of ${b.max_cv}`,
-  heldBy: (side) => `held by ${side}`,
-  siege: (side) => `besieged by ${side}`,
-  pillaged: "pillaged",
-  empty: "no blocks",
-  sea: "sea zone",
-  port: "port",
-  prestige: "Prestige",
-  level: "level",
+  get map() { return t("Map of Greece and the Aegean"); },
+  get side() { return { athens: t("side:athens"), sparta: t("side:sparta"), neutral: t("side:neutral") }; },
+  upright: (side) => t("an upright block of {side}", { side }),
+  seen: (name, cv) => t("{name} (last seen at CV {cv})", { name, cv }),
+  own: (b, cv) => t("{name} {letter}{fire}, CV {cv} of {max}", { name: b.name, letter: b.letter, fire: b.fire, cv, max: b.max_cv }),
+  heldBy: (side) => t("held by {side}", { side }),
+  siege: (side) => t("besieged by {side}", { side }),
+  get pillaged() { return t("pillaged"); },
+  get empty() { return t("no blocks"); },
+  get sea() { return t("sea zone"); },
+  get port() { return t("port"); },
+  get prestige() { return t("Prestige"); },
+  get level() { return t("level"); },
   lead: (side, n) => `${side} +${n}`,
-  season: "Season",
-  year: "Year",
-  newYear: "New Year",
-  actions: (n) => `${n} Action${n === 1 ? "" : "s"}`,
-  anySide: "either side may play it",
-  onlyFor: (side) => `${side} only`,
-  status: (phase, year, years, first) => `${phase} · year ${year} of ${years}${first ? ` · ${first} has the Initiative` : ""}`,
-  commit: "Commit face down",
-  inCity: "in the City",
-  aboard: "aboard",
+  get season() { return t("Season"); },
+  get year() { return t("Year"); },
+  get newYear() { return t("New Year"); },
+  bc: (year) => t("{year} BC", { year }),
+  actions: (n) => tn("{n} Action", "{n} Actions", n),
+  get anySide() { return t("either side may play it"); },
+  onlyFor: (side) => t("{side} only", { side }),
+  status: (phase, year, years, first) => t("{phase} · year {year} of {years}", { phase, year, years }) + (first ? ` · ${t("{side} has the Initiative", { side: first })}` : ""),
+  get commit() { return t("Commit face down"); },
+  get inCity() { return t("in the City"); },
+  get aboard() { return t("aboard"); },
+  get choose() { return t("choose"); },
+  clickTo: (verb) => t(" — click to {verb}", { verb }),
+  get discards() { return t("Discards"); },
+  get gameOver() { return t("Game over"); },
 };
 
 const COLOUR = { athens: "#2f5d9e", sparta: "#a8322a", neutral: "#6b6b6b" };
@@ -158,7 +165,7 @@ export function createBoard(container, data, handlers) {
   const hoverText = (g) => {
     if (!view) return null;
     const id = g.dataset.space;
-    const todo = g.classList.contains("legal") && verbs.get(id) ? ` — click to ${verbs.get(id)}` : "";
+    const todo = g.classList.contains("legal") && verbs.get(id) ? TEXT.clickTo(verbs.get(id)) : "";
     return describe(data, view, id) + todo;
   };
   root.addEventListener("pointerover", (e) => { const g = e.target.closest("g.space"); handlers.hover(g ? hoverText(g) : null); });
@@ -230,7 +237,7 @@ export function createBoard(container, data, handlers) {
         if (legal) {
           g.setAttribute("tabindex", "0");
           g.setAttribute("role", "button");
-          g.setAttribute("aria-label", `${name} — ${verbs.get(id) || "choose"}`);
+          g.setAttribute("aria-label", `${name} — ${verbs.get(id) || TEXT.choose}`);
         } else {
           g.removeAttribute("tabindex");
           g.removeAttribute("role");
@@ -304,12 +311,14 @@ export function cardSeat(data, n) {
 export function cardUseText(data, item) { return item.action[0] === "card" ? TEXT.commit : item.label; }
 
 /** The public discard pile, as [[title, [numbers]]]. */
-export function discardPiles(view) { return [["Discards", view.discard || []]]; }
+export function discardPiles(view) { return [[TEXT.discards, view.discard || []]]; }
 
 /** The status line above the map. */
 export function statusText(data, st) {
   const v = st.view;
-  return TEXT.status(st.phase, 431 - Number(v.year) + 1, v.years, st.outcome ? null : TEXT.side[v.first]);
+  const season = Number(v.season);
+  const phase = st.outcome ? TEXT.gameOver : `${season < 0 ? TEXT.newYear : data.seasons[season]} ${TEXT.bc(v.year)}`;
+  return TEXT.status(phase, 431 - Number(v.year) + 1, v.years, st.outcome ? null : TEXT.side[v.first]);
 }
 
 // --- tracks ---------------------------------------------------------------------------------------
@@ -321,7 +330,7 @@ export function drawTracks(data, view) {
   const season = Number(view.season ?? -1);
   const seasonName = season < 0 ? TEXT.newYear : data.seasons[season];
   const root = s("svg", { viewBox: `0 0 ${W} 108`, class: "tracks-svg", role: "img",
-    "aria-label": `${TEXT.prestige} ${lead}, ${seasonName} ${view.year} BC` });
+    "aria-label": `${TEXT.prestige} ${lead}, ${seasonName} ${TEXT.bc(view.year)}` });
   const strip = (y, name, lo, hi, value, label, cls, shown = Math.abs(value)) => {
     const x0 = 12, x1 = W - 14, step = (x1 - x0) / (hi - lo);
     const g = s("g", { class: `track ${cls}` },
@@ -335,14 +344,18 @@ export function drawTracks(data, view) {
   root.append(strip(1, TEXT.prestige, -lim, lim, p, lead, p > 0 ? "sparta" : p < 0 ? "athens" : "neutral"));
   root.append(strip(38, TEXT.season, 0, data.seasons.length - 1, Math.max(0, season), seasonName, "neutral", Math.max(0, season) + 1));
   const first = 431, last = first - Number(view.years || 3) + 1;
-  root.append(strip(75, TEXT.year, 0, first - last, first - Number(view.year), `${view.year} BC`, "neutral", first - Number(view.year) + 1));
+  root.append(strip(75, TEXT.year, 0, first - last, first - Number(view.year), TEXT.bc(view.year), "neutral", first - Number(view.year) + 1));
   return root;
 }
 
 // --- the log ----------------------------------------------------------------------------------------
+// The log's structure is read from its English lines; a heading shows in the reader's language.
+const SEASON_WORD = { "Spring": () => t("Spring"), "Early Summer": () => t("Early Summer"), "Late Summer": () => t("Late Summer"),
+  "Fall": () => t("Fall"), "Winter": () => t("Winter") };
+const seasonWord = (english) => (SEASON_WORD[english] ? SEASON_WORD[english]() : english);
 export function classify(line) {
   let m = line.match(/^— (.+?) (\d+) BC —$/);
-  if (m) return m[1] === "New Year" ? { level: "round", title: `${m[2]} BC` } : { level: "phase", title: `${m[1]} ${m[2]} BC` };
+  if (m) return m[1] === "New Year" ? { level: "round", title: TEXT.bc(m[2]) } : { level: "phase", title: `${seasonWord(m[1])} ${TEXT.bc(m[2])}` };
   m = line.match(/^(Athens|Sparta) (plays|New-Year card:) #(\d+) /);
   if (m) return { level: "card", side: m[1].toLowerCase(), card: Number(m[3]) };
   m = line.match(/^(Athens|Sparta)\b/);
