@@ -241,8 +241,14 @@ def run_phase(database_url: str, extra: list[str], games: int, seconds: float, t
     """Start a server, drive ``games`` games, stop it; return the phase's numbers."""
     if os.environ.get("MUSTER_BENCH_SERVER"):  # drive a server already running (e.g. under a profiler)
         stats, elapsed = asyncio.run(drive(os.environ["MUSTER_BENCH_SERVER"], games, seconds, think, label))
-        return {"actions_per_s": round(len(stats.latencies) / elapsed, 1), "actions": len(stats.latencies),
-                "push_bytes_p50": percentile([float(b) for b in stats.push_bytes], 50)}
+        ms = [x * 1000 for x in stats.latencies]
+        nan = float("nan")
+        return {"games": games, "actions": len(ms), "actions_per_s": round(len(ms) / elapsed, 1),
+                "p50_ms": round(percentile(ms, 50), 2), "p99_ms": round(percentile(ms, 99), 2),
+                "refused": stats.refused, "dropped": stats.dropped, "server_cpu_ms_per_action": nan,
+                "client_cpu_share": nan, "rss_mb": nan, "rss_kb_per_game": nan,
+                "push_bytes_p50": percentile([float(b) for b in stats.push_bytes], 50),
+                "push_bytes_p99": percentile([float(b) for b in stats.push_bytes], 99)}
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
         proc = start_server(port, database_url or f"sqlite:///{Path(tmp) / 'bench.db'}", extra)
