@@ -235,7 +235,7 @@ async def seat_name(request: Request) -> Response:
     live, seat = await hub.by_token(request.path_params["token"])
     body = parse(NameBody, await read_json(request))
     name = await to_thread.run_sync(set_name, hub.store.engine, live.id, seat, body.name)
-    hub.broadcast(live)
+    await hub.names_changed(live)
     return JSONResponse({"seat": seat, "name": name})
 
 

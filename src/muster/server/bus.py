@@ -66,7 +66,12 @@ class Bus:
 
     def announce(self, game_id: str, bot_turn: bool) -> None:
         """Tell the others about a new game (blocking: call it in a thread)."""
-        self.publish(game_id, 0, "new", None, bot_turn)
+        self.tell(game_id, "new", bot_turn)
+
+    def tell(self, game_id: str, kind: str, bot_turn: bool = False) -> None:
+        """Tell the others about something of ``game_id`` that is no change of its actions (a new game,
+        new player names), outside any change's transaction (blocking: call it in a thread)."""
+        self.publish(game_id, 0, kind, None, bot_turn)
 
     async def start(self, handler: Handler) -> None:
         """Begin delivering other processes' changes to ``handler``."""
@@ -156,12 +161,12 @@ class PostgresBus(Bus):
         """The ``pg_notify`` arguments for one change (payloads stay far below PostgreSQL's 8,000 bytes)."""
         return CHANNEL, _encode(game_id, version, kind, detail, bot_turn, self.sender).decode()
 
-    def announce(self, game_id: str, bot_turn: bool) -> None:
-        """Notify outside any change's transaction (a new game), on a short connection of its own."""
+    def tell(self, game_id: str, kind: str, bot_turn: bool = False) -> None:
+        """Notify outside any change's transaction (a new game, new names), on a short connection of its own."""
         import psycopg
 
         with psycopg.connect(self.url, autocommit=True) as conn:
-            conn.execute("SELECT pg_notify(%s, %s)", self.notification(game_id, 0, "new", None, bot_turn))
+            conn.execute("SELECT pg_notify(%s, %s)", self.notification(game_id, 0, kind, None, bot_turn))
 
     async def start(self, handler: Handler) -> None:
         """Listen in a thread; hand each notification from another process to ``handler`` in the event loop."""
