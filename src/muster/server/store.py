@@ -21,7 +21,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from muster.server.db import SQLITE_PRAGMAS, ActionRow, GameRow, SeatRow, utcnow
+from muster.server.db import ActionRow, GameRow, SeatRow, sqlite_pragmas, utcnow
 
 _SUMMARISE = (
     update(GameRow)
@@ -267,7 +267,7 @@ class GroupWriter:
                 # handler would poll with growing sleeps.
                 self._lock_file = open(path + "-writer.lock", "a+b")  # noqa: SIM115 (held for the writer's life)
             conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=10)
-            for pragma in SQLITE_PRAGMAS:
+            for pragma in sqlite_pragmas():
                 conn.execute(pragma)
             if path != ":memory:" and self._checkpointer is None:
                 # Checkpoints (copying the log into the database, with their own fsyncs) run beside the
