@@ -110,11 +110,9 @@ class Translator:
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         """The form of ``singular``/``plural`` that fits the number ``n`` (Polish has three)."""
-        cat = catalog(self.lang)
-        msg = cat.get(singular)
-        forms = msg.string if msg is not None else None
-        if isinstance(forms, tuple | list) and all(forms):
-            return str(forms[min(_plural_index(self.lang, n), len(forms) - 1)])
+        forms = _plurals(self.lang).get(singular)
+        if forms:
+            return forms[min(_plural_index(self.lang, n), len(forms) - 1)]
         return singular if n == 1 else plural
 
     def number(self, value: float) -> str:
@@ -143,6 +141,16 @@ def _strings(lang: str) -> dict[str, str]:
         text = msg.string[0] if isinstance(msg.string, tuple | list) else msg.string
         if text:
             out[str(key)] = str(text)
+    return out
+
+
+@cache
+def _plurals(lang: str) -> dict[str, tuple[str, ...]]:
+    """Every complete plural translation of ``lang`` by its singular id (a catalog look-up costs ~100 µs)."""
+    out: dict[str, tuple[str, ...]] = {}
+    for msg in catalog(lang):
+        if msg.id and isinstance(msg.id, tuple | list) and isinstance(msg.string, tuple | list) and all(msg.string):
+            out[str(msg.id[0])] = tuple(str(form) for form in msg.string)
     return out
 
 

@@ -116,21 +116,32 @@ def last_moves(game_id: str, game: Game, seat: str | None,
         start -= 1
     if start == n:
         return {"from_step": n, "actions": [], "changes": {}, "card": None}
-    before = next((facts for k, facts in trail.before if k == start), None)
-    changes: dict[str, dict[str, int]] = {}
-    if before is not None:
-        now = facts_now()
-        for sid in set(before) | set(now):
-            old, new = before.get(sid, {}), now.get(sid, {})
-            delta = {k: new.get(k, 0) - old.get(k, 0) for k in set(old) | set(new) if new.get(k, 0) != old.get(k, 0)}
-            if delta:
-                changes[sid] = delta
+    key = f"changes:{start}"
+    if key not in shared:
+        shared[key] = _changes(next((facts for k, facts in trail.before if k == start), None), facts_now)
+    changes: dict[str, dict[str, int]] = shared[key]
     acts = [{"seat": trail.actors[k],
              "action": game.actions[k].to_json() if seat is not None and trail.actors[k] == seat
              else ad.public_action(game.actions[k])} for k in range(start, n)]
     card = next((ad.card_played(game.actions[k]) for k in range(n - 1, start - 1, -1)
                  if ad.card_played(game.actions[k]) is not None), None)
     return {"from_step": start, "actions": acts, "changes": changes, "card": card}
+
+
+def _changes(before: Facts | None, facts_now: Callable[[], Facts]) -> dict[str, dict[str, int]]:
+    """Per space, how each board fact changed from ``before`` to now (nothing if ``before`` is unknown)."""
+    changes: dict[str, dict[str, int]] = {}
+    if before is None:
+        return changes
+    now = facts_now()
+    for sid in before.keys() | now.keys():
+        old, new = before.get(sid, {}), now.get(sid, {})
+        if old == new:  # most spaces did not change: one comparison in C
+            continue
+        delta = {k: new.get(k, 0) - old.get(k, 0) for k in old.keys() | new.keys() if new.get(k, 0) != old.get(k, 0)}
+        if delta:
+            changes[sid] = delta
+    return changes
 
 
 def players(seats: dict[str, SeatInfo], names: dict[str, str] | None = None,
@@ -153,6 +164,15 @@ def seat_name(tr: Translator, seat: str | None, english: dict[str, str] | None =
     return (english or SEAT_NAME).get(seat or "", seat or "")
 
 
+def _log_lines(game: Game, lang: str, start: int, shared: dict[str, Any]) -> list[str]:
+    """The log's lines from ``start`` in ``lang``, rendered once per position for all the seats shown it."""
+    key = f"log:{lang}:{start}"
+    if key not in shared:
+        shared[key] = game.log(lang, start=start)
+    lines: list[str] = shared[key]
+    return lines
+
+
 def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
                  seats: dict[str, SeatInfo], lang: str = "en", log_from: int = 0,
                  shared: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -167,7 +187,7 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
     tr = translator(lang)
     view = game.view(seat)
     view.pop("log", None)
-    lines: list[str] = game.log(lang, start=log_from)
+    lines = _log_lines(game, lang, log_from, shared)
     ad = adapter(game.rules.info.name)
     if getattr(ad, "public_facts", False) and "facts" not in shared:
         shared["facts"] = ad.board_facts(view)  # the same in every seat's view: no spectator's view needed
@@ -225,7 +245,7 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
         "log_from": log_from,
         "log": lines,
         # a translated log keeps the English lines beside it: the board module reads its structure from them
-        **({"log_en": game.log(start=log_from)} if lang != "en" else {}),
+        **({"log_en": _log_lines(game, "en", log_from, shared)} if lang != "en" else {}),
     }
 
 
