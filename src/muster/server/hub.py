@@ -311,8 +311,9 @@ class Hub:
         live = LiveGame(game_id, game, 0, {info.seat: info for info, _ in seats}, delay)
         await to_thread.run_sync(self.store.create_game, game_id, rules.info.name, rules.info.version, seed,
                                  game.options, delay, seats, live.summary())
-        self.games[game_id] = live
-        self._evict()
+        if self.bus.owns(game_id):  # another process gets its sockets: it loads the game when they come
+            self.games[game_id] = live
+            self._evict()
         if self.bus.size > 1:
             await to_thread.run_sync(self.bus.announce, game_id, self._bot_turn(live, game.active_seat))
         self.schedule_bot(live)
