@@ -7,7 +7,10 @@ import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 
+import orjson
 import pytest
+
+from muster.server.store import NOTE_BYTES, pack_notes
 
 from .helpers import Server, act, backends, create, database_url, state, wait_finished, ws_connect, ws_recv
 
@@ -83,3 +86,12 @@ def test_a_new_player_name_reaches_every_connection(two_workers: Server) -> None
             while (pushed := ws_recv(ws, "state", timeout=10))["seats"]["insurgent"]["name"] != f"Botsaris {k}":
                 pass  # an earlier push may still be on its way
             assert pushed["seats"]["insurgent"]["name"] == f"Botsaris {k}"
+
+
+def test_notifications_of_one_commit_are_packed_in_order_under_the_payload_limit() -> None:
+    notes = [("muster_changes", orjson.dumps([f"g{k}", k, "act", ["imperial", ["move", k]], False, "s"]).decode())
+             for k in range(300)]
+    packed = pack_notes(notes)
+    assert 1 < len(packed) < 10 and all(len(payload.encode()) < NOTE_BYTES for _, payload in packed)
+    assert [change for _, payload in packed for change in orjson.loads(payload)] == [
+        orjson.loads(payload) for _, payload in notes]

@@ -172,10 +172,8 @@ class PostgresBus(Bus):
         """Listen in a thread; hand each notification from another process to ``handler`` in the event loop."""
         loop = asyncio.get_running_loop()
 
-        def deliver(payload: str) -> None:
-            game_id, version, kind, detail, bot_turn, sender = orjson.loads(payload)
-            if sender == self.sender:
-                return
+        def deliver(note: list[Any]) -> None:
+            game_id, version, kind, detail, bot_turn, _ = note
             task = loop.create_task(handler(game_id, version, kind, detail, bot_turn))
             _TASKS.add(task)
             task.add_done_callback(_TASKS.discard)
@@ -189,7 +187,12 @@ class PostgresBus(Bus):
                         conn.execute(f"LISTEN {CHANNEL}")
                         while not self._stop.is_set():
                             for note in conn.notifies(timeout=0.5):
-                                loop.call_soon_threadsafe(deliver, note.payload)
+                                decoded = orjson.loads(note.payload)
+                                # one change, or several packed by the writer (muster.server.store.pack_notes)
+                                changes = decoded if decoded and isinstance(decoded[0], list) else [decoded]
+                                for change in changes:
+                                    if change[5] != self.sender:  # our own changes come back too: skip them
+                                        loop.call_soon_threadsafe(deliver, change)
                 except Exception:
                     if not self._stop.is_set():
                         log.exception("lost the PostgreSQL notification connection; reconnecting")
