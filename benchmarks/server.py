@@ -12,9 +12,10 @@ Two phases, each against a freshly started server (temporary SQLite database unl
 
     python3 benchmarks/server.py [--games 100 --seconds 15 --human-games 1000 --human-seconds 30]
 
-The load client is lean (orjson, no per-message work beyond what it needs) because it shares the
-machine's cores with the server. The last line is one JSON object with ``saturation_actions_per_s``,
-``server_cpu_ms_per_action``, ``human_games``, ``human_p99_ms``, ``push_bytes_p50``, ``rss_mb`` and more.
+The load client is lean (one process, uvloop, orjson, no per-message work beyond what it needs)
+because it shares the machine's cores with the server. The last line is one JSON object with
+``saturation_actions_per_s``, ``server_cpu_ms_per_action``, ``human_games``, ``human_p99_ms``,
+``push_bytes_p50``, ``rss_mb`` and more.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from typing import Any
 import httpx
 import orjson
 import typer
+import uvloop
 import websockets
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
@@ -240,9 +242,15 @@ def run_phase(database_url: str, extra: list[str], games: int, seconds: float, t
               label: str) -> dict[str, Any]:
     """Start a server, drive ``games`` games, stop it; return the phase's numbers."""
     if os.environ.get("MUSTER_BENCH_SERVER"):  # drive a server already running (e.g. under a profiler)
-        stats, elapsed = asyncio.run(drive(os.environ["MUSTER_BENCH_SERVER"], games, seconds, think, label))
-        return {"actions_per_s": round(len(stats.latencies) / elapsed, 1), "actions": len(stats.latencies),
-                "push_bytes_p50": percentile([float(b) for b in stats.push_bytes], 50)}
+        stats, elapsed = uvloop.run(drive(os.environ["MUSTER_BENCH_SERVER"], games, seconds, think, label))
+        ms = [x * 1000 for x in stats.latencies]
+        nan = float("nan")
+        return {"games": games, "actions": len(ms), "actions_per_s": round(len(ms) / elapsed, 1),
+                "p50_ms": round(percentile(ms, 50), 2), "p99_ms": round(percentile(ms, 99), 2),
+                "refused": stats.refused, "dropped": stats.dropped, "server_cpu_ms_per_action": nan,
+                "client_cpu_share": nan, "rss_mb": nan, "rss_kb_per_game": nan,
+                "push_bytes_p50": percentile([float(b) for b in stats.push_bytes], 50),
+                "push_bytes_p99": percentile([float(b) for b in stats.push_bytes], 99)}
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
         proc = start_server(port, database_url or f"sqlite:///{Path(tmp) / 'bench.db'}", extra)
@@ -251,7 +259,7 @@ def run_phase(database_url: str, extra: list[str], games: int, seconds: float, t
             time.sleep(0.5)
             idle = rss_mb(proc.pid)
             before = {"cpu": cpu_seconds(proc.pid)}
-            stats, elapsed = asyncio.run(drive(
+            stats, elapsed = uvloop.run(drive(
                 f"http://127.0.0.1:{port}", games, seconds, think, label,
                 on_start=lambda: before.update(cpu=cpu_seconds(proc.pid), client=time.process_time()),
                 on_running=lambda: memory.update(rss=rss_mb(proc.pid))))
@@ -294,8 +302,9 @@ def main(games: int = typer.Option(100, help="Saturation phase: games acting fla
     if human:
         console.print(f"human pace: {human}")
     backend = (database_url or "sqlite").split(":")[0]
+    sync = extra[extra.index("--sqlite-sync") + 1] if "--sqlite-sync" in extra else "full"
     result = {
-        "database": backend, "server_args": server_args,
+        "database": backend, "server_args": server_args, "sqlite_sync": sync if backend == "sqlite" else None,
         "saturation_games": games, "saturation_actions_per_s": saturation["actions_per_s"],
         "saturation_p50_ms": saturation["p50_ms"], "saturation_p99_ms": saturation["p99_ms"],
         "server_cpu_ms_per_action": saturation["server_cpu_ms_per_action"],

@@ -7,6 +7,7 @@ import doctest
 import importlib
 import inspect
 import pkgutil
+import random
 import re
 from pathlib import Path
 from types import ModuleType
@@ -130,3 +131,18 @@ def test_api_reference_builds_without_broken_references(tmp_path: Path) -> None:
     pdoc.pdoc(*(m.__name__ for m in modules), output_directory=tmp_path)
     assert (tmp_path / "muster" / "core" / "spaces.html").exists()
     assert "action_from_index" in (tmp_path / "muster" / "core" / "spaces.html").read_text()
+
+
+@pytest.mark.parametrize("name", ["freedom", "hellenes"])
+@pytest.mark.parametrize("lang", [None, "pl"])
+def test_the_log_from_a_line_on_is_the_tail_of_the_whole_log(name: str, lang: str | None) -> None:
+    game = new_game(name, seed=11)
+    chooser = random.Random(2)
+    for _ in range(40):
+        if game.outcome:
+            break
+        game.apply(chooser.choice(game.legal_actions()))
+    whole = game.log(lang)
+    assert len(whole) > 5
+    for start in (0, 1, len(whole) // 2, len(whole) - 1, len(whole), len(whole) + 3):
+        assert game.log(lang, start=start) == whole[start:]

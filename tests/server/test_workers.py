@@ -3,10 +3,14 @@ change whichever process made it, bots run once, and a SIGKILL of the supervisor
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 
+import orjson
 import pytest
+
+from muster.server.store import NOTE_BYTES, pack_notes
 
 from .helpers import Server, act, backends, create, database_url, state, wait_finished, ws_connect, ws_recv
 
@@ -25,8 +29,9 @@ def test_every_connection_sees_every_change(two_workers: Server) -> None:
         made = create(c, imperial="human", insurgent="human")
         tokens = made["tokens"]
         # several sockets per seat: the kernel shares them out over both processes
-        sockets = [(seat, ws_connect(two_workers.ws_url, token)) for seat, token in tokens.items() for _ in range(4)]
-        try:
+        with contextlib.ExitStack() as stack:
+            sockets = [(seat, stack.enter_context(ws_connect(two_workers.ws_url, token)))
+                       for seat, token in tokens.items() for _ in range(4)]
             for _, ws in sockets:
                 assert ws_recv(ws, "state")["version"] == 0
             for k in range(15):  # each action over HTTP, so it is taken by either process
@@ -37,9 +42,6 @@ def test_every_connection_sees_every_change(two_workers: Server) -> None:
                 for seat, ws in sockets:
                     pushed = ws_recv(ws, "state", timeout=10)
                     assert pushed["version"] == k + 1 and pushed["seat"] == seat
-        finally:
-            for _, ws in sockets:
-                ws.close()
 
 
 def test_a_bot_game_finishes_and_watchers_see_the_end(two_workers: Server) -> None:
@@ -70,3 +72,26 @@ def test_sigkill_of_the_supervisor_loses_nothing(tmp_path: Path) -> None:
             assert (after["version"], after["view"]) == (before["version"], before["view"])
     finally:
         srv.stop()
+
+
+def test_a_new_player_name_reaches_every_connection(two_workers: Server) -> None:
+    with two_workers.client() as c:
+        made = create(c, imperial="human", insurgent="human")
+    imp, ins = made["tokens"]["imperial"], made["tokens"]["insurgent"]
+    with ws_connect(two_workers.ws_url, imp) as ws:
+        ws_recv(ws, "state")
+        for k in range(6):  # a fresh connection each time: the name reaches either process
+            with two_workers.client() as c:
+                assert c.post(f"/api/seat/{ins}/name", json={"name": f"Botsaris {k}"}).status_code == 200
+            while (pushed := ws_recv(ws, "state", timeout=10))["seats"]["insurgent"]["name"] != f"Botsaris {k}":
+                pass  # an earlier push may still be on its way
+            assert pushed["seats"]["insurgent"]["name"] == f"Botsaris {k}"
+
+
+def test_notifications_of_one_commit_are_packed_in_order_under_the_payload_limit() -> None:
+    notes = [("muster_changes", orjson.dumps([f"g{k}", k, "act", ["imperial", ["move", k]], False, "s"]).decode())
+             for k in range(300)]
+    packed = pack_notes(notes)
+    assert 1 < len(packed) < 10 and all(len(payload.encode()) < NOTE_BYTES for _, payload in packed)
+    assert [change for _, payload in packed for change in orjson.loads(payload)] == [
+        orjson.loads(payload) for _, payload in notes]

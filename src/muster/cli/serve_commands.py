@@ -19,6 +19,10 @@ def serve(
     bot_time_limit: float = typer.Option(5.0, "--bot-time-limit", min=0.05, max=120,
                                          help="Hard limit in seconds on each bot choice; beyond it a random legal "
                                               "move is played (and logged)."),
+    sqlite_sync: str = typer.Option("full", "--sqlite-sync",
+                                    help="SQLite commits: 'full' fsyncs every commit before its actions are "
+                                         "acknowledged (survives a power cut); 'normal' only at checkpoints "
+                                         "(survives a crash or kill -9 of the server, not of the machine)."),
 ) -> None:
     """Serve the web app: play Freedom! in the browser against a bot or a person."""
     import math
@@ -30,6 +34,9 @@ def serve(
 
     if not math.isfinite(bot_time_limit):
         raise typer.BadParameter("give a number of seconds", param_hint="--bot-time-limit")
+    if sqlite_sync.lower() not in ("full", "normal"):
+        raise typer.BadParameter("give full or normal", param_hint="--sqlite-sync")
+    os.environ["MUSTER_SQLITE_SYNC"] = sqlite_sync.lower()  # read by every server process
     check_database(database_url)
 
     os.environ["MUSTER_BOT_WORKERS"] = str(bot_workers)  # read by every server process (and its workers)

@@ -79,9 +79,17 @@ class Game:
         """What ``seat`` may see (None: spectator)."""
         return self.rules.view(self.state, seat)
 
-    def log(self, lang: str | None = None) -> list[str]:
-        """The game so far in words of ``lang`` (None: English)."""
-        return self.rules.log(self.state, lang)
+    def log(self, lang: str | None = None, start: int = 0) -> list[str]:
+        """The game so far in words of ``lang`` (None: English), from its ``start``-th line on.
+
+        The log only grows as actions are applied, so a caller holding the first lines can ask for
+        the rest alone (rules offering ``log_from(state, start, lang)`` then render only those)."""
+        if start:
+            log_from = getattr(self.rules, "log_from", None)
+            if log_from is not None:
+                return list(log_from(self.state, start, lang))
+        lines = self.rules.log(self.state, lang)
+        return lines[start:] if start else lines
 
     def find_action(self, text: str) -> Action:
         """The legal action whose label is ``text`` (case and surrounding spaces ignored), or else the

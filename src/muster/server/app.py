@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gc
 import os
 import sys
 from collections.abc import AsyncIterator
@@ -235,7 +236,7 @@ async def seat_name(request: Request) -> Response:
     live, seat = await hub.by_token(request.path_params["token"])
     body = parse(NameBody, await read_json(request))
     name = await to_thread.run_sync(set_name, hub.store.engine, live.id, seat, body.name)
-    hub.broadcast(live)
+    await hub.names_changed(live)
     return JSONResponse({"seat": seat, "name": name})
 
 
@@ -456,6 +457,24 @@ async def favicon(request: Request) -> Response:
     return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
 
 
+GC_THRESHOLDS = (20_000, 50, 100)
+"""The cyclic collector's thresholds in a server process (Python's defaults: 700, 10, 10).
+
+Every live game's state is long-lived, while an action's garbage is freed by reference counting
+(a full collection after 2,000 actions over 1,000 live games found no unreachable object). With
+the defaults the collector rescanned every live game every second or two at full load, pausing
+the server 0.3–1 s each time with 1,000 games held: the worst latency of all. With these, young
+collections are rare and full ones far rarer."""
+
+
+def tune_gc() -> None:
+    """At startup: move what was built so far (modules, static data) out of the collector's sight
+    for good, and set :data:`GC_THRESHOLDS`."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
 def create_app(database_url: str | None = None, bot_delay_ms: int | None = None, limits: Limits | None = None,
                max_live_games: int | None = None) -> Starlette:
     """The web app, storing games in ``database_url`` (default: env MUSTER_DATABASE_URL or ./muster.db).
@@ -482,6 +501,7 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None,
         app.state.replay_threads = CapacityLimiter(1)
         await bus.start(app.state.hub.remote_change)
         await app.state.hub.resume_bots()
+        tune_gc()
         try:
             yield
         finally:

@@ -66,7 +66,12 @@ class Bus:
 
     def announce(self, game_id: str, bot_turn: bool) -> None:
         """Tell the others about a new game (blocking: call it in a thread)."""
-        self.publish(game_id, 0, "new", None, bot_turn)
+        self.tell(game_id, "new", bot_turn)
+
+    def tell(self, game_id: str, kind: str, bot_turn: bool = False) -> None:
+        """Tell the others about something of ``game_id`` that is no change of its actions (a new game,
+        new player names), outside any change's transaction (blocking: call it in a thread)."""
+        self.publish(game_id, 0, kind, None, bot_turn)
 
     async def start(self, handler: Handler) -> None:
         """Begin delivering other processes' changes to ``handler``."""
@@ -156,21 +161,19 @@ class PostgresBus(Bus):
         """The ``pg_notify`` arguments for one change (payloads stay far below PostgreSQL's 8,000 bytes)."""
         return CHANNEL, _encode(game_id, version, kind, detail, bot_turn, self.sender).decode()
 
-    def announce(self, game_id: str, bot_turn: bool) -> None:
-        """Notify outside any change's transaction (a new game), on a short connection of its own."""
+    def tell(self, game_id: str, kind: str, bot_turn: bool = False) -> None:
+        """Notify outside any change's transaction (a new game, new names), on a short connection of its own."""
         import psycopg
 
         with psycopg.connect(self.url, autocommit=True) as conn:
-            conn.execute("SELECT pg_notify(%s, %s)", self.notification(game_id, 0, "new", None, bot_turn))
+            conn.execute("SELECT pg_notify(%s, %s)", self.notification(game_id, 0, kind, None, bot_turn))
 
     async def start(self, handler: Handler) -> None:
         """Listen in a thread; hand each notification from another process to ``handler`` in the event loop."""
         loop = asyncio.get_running_loop()
 
-        def deliver(payload: str) -> None:
-            game_id, version, kind, detail, bot_turn, sender = orjson.loads(payload)
-            if sender == self.sender:
-                return
+        def deliver(note: list[Any]) -> None:
+            game_id, version, kind, detail, bot_turn, _ = note
             task = loop.create_task(handler(game_id, version, kind, detail, bot_turn))
             _TASKS.add(task)
             task.add_done_callback(_TASKS.discard)
@@ -184,7 +187,12 @@ class PostgresBus(Bus):
                         conn.execute(f"LISTEN {CHANNEL}")
                         while not self._stop.is_set():
                             for note in conn.notifies(timeout=0.5):
-                                loop.call_soon_threadsafe(deliver, note.payload)
+                                decoded = orjson.loads(note.payload)
+                                # one change, or several packed by the writer (muster.server.store.pack_notes)
+                                changes = decoded if decoded and isinstance(decoded[0], list) else [decoded]
+                                for change in changes:
+                                    if change[5] != self.sender:  # our own changes come back too: skip them
+                                        loop.call_soon_threadsafe(deliver, change)
                 except Exception:
                     if not self._stop.is_set():
                         log.exception("lost the PostgreSQL notification connection; reconnecting")

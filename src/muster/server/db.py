@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -112,15 +113,31 @@ def normalise_url(url: str) -> str:
     return url
 
 
-SQLITE_PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA foreign_keys=ON",
-                  "PRAGMA busy_timeout=10000")
-"""WAL lets readers run beside the writer; synchronous=FULL makes each commit durable (fsync of the
-log) before we acknowledge the action it stores: it survives a power cut, not only a crash."""
+SQLITE_SYNC_LEVELS = ("full", "normal")
+"""The SQLite ``synchronous`` levels a server may run with (``MUSTER_SQLITE_SYNC``, ``muster serve
+--sqlite-sync``); what each survives is in docs/web.md ("Durability and commit latency")."""
+
+
+def sqlite_sync() -> str:
+    """The SQLite ``synchronous`` level chosen (env ``MUSTER_SQLITE_SYNC``, default ``full``)."""
+    level = os.environ.get("MUSTER_SQLITE_SYNC", "full").strip().lower() or "full"
+    if level not in SQLITE_SYNC_LEVELS:
+        raise ValueError(f"MUSTER_SQLITE_SYNC must be one of {', '.join(SQLITE_SYNC_LEVELS)}, not {level!r}")
+    return level
+
+
+def sqlite_pragmas() -> tuple[str, ...]:
+    """WAL lets readers run beside the writer. ``synchronous=FULL`` (the default) fsyncs the log at
+    every commit, before the actions it holds are acknowledged: they survive a power cut or an OS
+    crash, not only a process crash. ``NORMAL`` fsyncs only at checkpoints: an acknowledged action
+    survives a crash or ``kill -9`` of the server, but an OS crash or power cut may lose the last ones."""
+    return ("PRAGMA journal_mode=WAL", f"PRAGMA synchronous={sqlite_sync().upper()}", "PRAGMA foreign_keys=ON",
+            "PRAGMA busy_timeout=10000")
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cur = dbapi_connection.cursor()
-    for pragma in SQLITE_PRAGMAS:
+    for pragma in sqlite_pragmas():
         cur.execute(pragma)
     cur.close()
 
@@ -129,6 +146,7 @@ def make_engine(url: str) -> Engine:
     """An SQLAlchemy engine for ``url``; SQLite files get WAL mode and durable commits."""
     url = normalise_url(url)
     if url.startswith("sqlite"):
+        sqlite_sync()  # a wrong level fails here, at startup, with its reason
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 10})
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine

@@ -33,6 +33,7 @@ from muster.core import (
 )
 from muster.server.bots import BotPool, Job, check_spec
 from muster.server.bus import Bus
+from muster.server.names import load_names
 from muster.server.store import GroupWriter, SeatInfo, StaleWriteError, Store, StoredGame, Summary, Write
 from muster.server.views import seat_payload
 
@@ -310,8 +311,9 @@ class Hub:
         live = LiveGame(game_id, game, 0, {info.seat: info for info, _ in seats}, delay)
         await to_thread.run_sync(self.store.create_game, game_id, rules.info.name, rules.info.version, seed,
                                  game.options, delay, seats, live.summary())
-        self.games[game_id] = live
-        self._evict()
+        if self.bus.owns(game_id):  # another process gets its sockets: it loads the game when they come
+            self.games[game_id] = live
+            self._evict()
         if self.bus.size > 1:
             await to_thread.run_sync(self.bus.announce, game_id, self._bot_turn(live, game.active_seat))
         self.schedule_bot(live)
@@ -375,6 +377,7 @@ class Hub:
             bot_turn = await self._commit(live, old_state, old_actions,
                                           lambda new: Write(live.id, expected, new, keep=keep), "undo", keep)
             new_version = live.version
+            self.log_reset(live)
         if ack:
             ack(new_version)
         if not self.bus.in_transaction():
@@ -429,6 +432,7 @@ class Hub:
             raise ApiError(404, "not_found", f"no game {live.id!r}")
         fresh = await to_thread.run_sync(self._rebuild, stored)
         live.game, live.version, live.stale = fresh.game, fresh.version, False
+        self.log_reset(live)
 
     async def fresh(self, live: LiveGame) -> LiveGame:
         """The game, rebuilt first if it is known to be behind the database."""
@@ -443,19 +447,44 @@ class Hub:
         self.schedule_bot(live)
 
     def broadcast(self, live: LiveGame) -> None:
-        """Queue for each connection the state as its seat may see it (never waits for a client)."""
-        cache: dict[tuple[str | None, str], dict[str, Any]] = {}
-        for conn in list(live.conns):
-            key = (conn.seat, conn.lang)
-            if key not in cache:
-                cache[key] = seat_payload(live.game, live.id, live.version, conn.seat, live.seats, conn.lang)
-            conn.push(with_log(cache[key], conn))
+        """Queue for each connection the state as its seat may see it (never waits for a client).
+
+        One payload per seat and language, holding only the log lines the furthest-behind of its
+        connections lacks (the rest of the log is neither rendered nor sent again)."""
+        groups: dict[tuple[str | None, str], list[Connection]] = {}
+        for conn in live.conns:
+            if not conn.closed:
+                groups.setdefault((conn.seat, conn.lang), []).append(conn)
+        shared: dict[str, Any] = {}
+        for (seat, lang), conns in groups.items():
+            start = min(conn.log_sent for conn in conns)
+            payload = seat_payload(live.game, live.id, live.version, seat, live.seats, lang, start, shared)
+            for conn in conns:
+                conn.push(with_log(payload, conn))
+
+    @staticmethod
+    def log_reset(live: LiveGame) -> None:
+        """The game's log was cut or rebuilt (an undo, a rebuild): its next push resends it whole."""
+        for conn in live.conns:
+            conn.log_sent = 0
+
+    async def names_changed(self, live: LiveGame) -> None:
+        """A seat's player name changed: push it to this game's connections, here and in the other processes."""
+        self.broadcast(live)
+        if self.bus.size > 1:
+            await to_thread.run_sync(self.bus.tell, live.id, "names")
 
     # --- other server processes ---------------------------------------------------------------
     async def remote_change(self, game_id: str, version: int, kind: str, detail: Any, bot_turn: bool) -> None:
         """Another server process committed a change of ``game_id`` (now at ``version``): bring our copy
-        up to date (one action applied, or a rebuild), push it to our clients, wake our bots."""
+        up to date (one action applied, or a rebuild), push it to our clients, wake our bots.
+        ``kind`` "names": a player renamed their seat; our clients of the game get the new names."""
         live = self.games.get(game_id)
+        if kind == "names":
+            if live is not None and live.conns:
+                await to_thread.run_sync(load_names, self.store.engine, game_id)
+                self.broadcast(live)
+            return
         if live is not None and not live.conns and not self.bus.owns(game_id) and not live.lock.locked():
             del self.games[game_id]  # nobody here needs it: forget it rather than keep it up to date
             return
@@ -559,9 +588,13 @@ def coalesce(pending: dict[str, Any], newer: dict[str, Any]) -> dict[str, Any]:
 
 
 def with_log(payload: dict[str, Any], conn: Connection) -> dict[str, Any]:
-    """The payload with only the log lines this connection does not have yet."""
-    full: list[str] = payload["log"]
-    start = conn.log_sent if conn.log_sent <= len(full) else 0  # after an undo the log shrank: resend it
-    conn.log_sent = len(full)
-    extra = {"log_en": payload["log_en"][start:]} if "log_en" in payload else {}
-    return {**payload, "log_from": start, "log": full[start:], **extra}
+    """The payload with only the log lines this connection does not have yet (the payload holds the
+    lines from its ``log_from`` on, which is at most the connection's count)."""
+    base: int = payload["log_from"]
+    lines: list[str] = payload["log"]
+    total = base + len(lines)
+    start = conn.log_sent if base <= conn.log_sent <= total else base  # after an undo the log shrank: resend it
+    conn.log_sent = total
+    cut = start - base
+    extra = {"log_en": payload["log_en"][cut:]} if "log_en" in payload else {}
+    return {**payload, "log_from": start, "log": lines[cut:], **extra}

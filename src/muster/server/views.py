@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from muster.ai.levels import level_name
-from muster.core import Game
+from muster.core import Action, Game
 from muster.i18n import Translator, translator
 from muster.server.games import adapter, in_language
 from muster.server.store import SeatInfo
@@ -26,10 +27,16 @@ RECENT_STEPS = 120
 
 @dataclass
 class _Trail:
-    """Per game: who made each action and the public board facts before each recent one."""
+    """Per game: who made each action and the public board facts before each recent one.
 
-    game: Game
+    Kept up to date by watching the positions the server shows (each change is shown once, so the
+    facts of the position it reaches are at hand); only a trail that missed positions (a restart,
+    an undo, a rebuild) is replayed from the start."""
+
+    actions: list[Action] = field(default_factory=list)
+    """The actions of the position last seen (a shallow copy: the game must still start with them)."""
     actors: list[str | None] = field(default_factory=list)
+    """``actors[k]``: the seat to act at position k, i.e. who took step k (one more than ``actions``)."""
     before: deque[tuple[int, dict[str, dict[str, int]]]] = field(default_factory=lambda: deque(maxlen=8))
     """Board facts before each of the last few steps where the acting seat changed (a span of
     marked moves always starts at such a step), so the trail stays small."""
@@ -37,23 +44,44 @@ class _Trail:
 
 _TRAILS: OrderedDict[str, _Trail] = OrderedDict()
 _TRAILS_LOCK = threading.Lock()
-_TRAILS_KEEP = 1024
+_TRAILS_KEEP = 4096
 
 
-def _trail(game_id: str, game: Game) -> _Trail:
-    """The game's trail brought up to date (replayed once after a restart or an undo)."""
+Facts = dict[str, dict[str, int]]
+
+
+def _replayed(game: Game) -> _Trail:
+    """A trail built by replaying the game's actions (up to, not including, its current position)."""
+    trail = _Trail()
+    facts = adapter(game.rules.info.name).board_facts
+    replay = Game(game.rules, game.seed, game.options)
+    n = len(game.actions)
+    for k, action in enumerate(game.actions):
+        actor = replay.active_seat
+        if n - k <= RECENT_STEPS and (k == 0 or actor != trail.actors[k - 1]):
+            trail.before.append((k, facts(replay.view(None))))
+        trail.actors.append(actor)
+        replay.apply(action)
+    return trail
+
+
+def _trail(game_id: str, game: Game, facts_now: Callable[[], Facts]) -> _Trail:
+    """The game's trail brought up to its current position (``facts_now``: that position's board facts)."""
     actions = game.actions
+    n = len(actions)
     with _TRAILS_LOCK:
         trail = _TRAILS.pop(game_id, None)
-    if trail is None or len(trail.actors) > len(actions) or trail.game.actions != actions[:len(trail.actors)]:
-        trail = _Trail(Game(game.rules, game.seed, game.options))
-    facts = adapter(game.rules.info.name).board_facts
-    for k in range(len(trail.actors), len(actions)):
-        actor = trail.game.active_seat
-        if len(actions) - k <= RECENT_STEPS and (k == 0 or actor != trail.actors[k - 1]):
-            trail.before.append((k, facts(trail.game.view(None))))
+    seen = len(trail.actions) if trail is not None else -1
+    if trail is None or not (n - 1 <= seen <= n) or actions[:seen] != trail.actions:
+        trail = _replayed(game)  # it missed a position (or the game went back): replay once
+        trail.actions = list(actions)
+    elif seen == n - 1:
+        trail.actions.append(actions[-1])
+    if len(trail.actors) == n:  # the position is new: note who acts in it, and the facts before a change of hands
+        actor = game.active_seat
+        if n == 0 or actor != trail.actors[n - 1]:
+            trail.before.append((n, facts_now()))
         trail.actors.append(actor)
-        trail.game.apply(actions[k])
     with _TRAILS_LOCK:
         _TRAILS[game_id] = trail
         while len(_TRAILS) > _TRAILS_KEEP:
@@ -61,13 +89,24 @@ def _trail(game_id: str, game: Game) -> _Trail:
     return trail
 
 
-def last_moves(game_id: str, game: Game, seat: str | None) -> dict[str, Any]:
+def last_moves(game_id: str, game: Game, seat: str | None,
+               shared: dict[str, Any] | None = None) -> dict[str, Any]:
     """What others did since ``seat`` last acted: their actions in order, the card played, and the
     per-space changes of public board facts (units, cannons, Wall damage) over that span.
 
     For a spectator: the last card's turn (the actions since the acting seat last changed hands).
+    ``shared``: a dict kept over the payloads of one position (the board facts now are computed once).
     """
-    trail = _trail(game_id, game)
+    ad = adapter(game.rules.info.name)
+    shared = {} if shared is None else shared
+
+    def facts_now() -> Facts:
+        if "facts" not in shared:
+            shared["facts"] = ad.board_facts(game.view(None))
+        facts: Facts = shared["facts"]
+        return facts
+
+    trail = _trail(game_id, game, facts_now)
     n = len(game.actions)
     start = n
     while start > 0 and n - start < RECENT_STEPS:
@@ -77,22 +116,32 @@ def last_moves(game_id: str, game: Game, seat: str | None) -> dict[str, Any]:
         start -= 1
     if start == n:
         return {"from_step": n, "actions": [], "changes": {}, "card": None}
-    ad = adapter(game.rules.info.name)
-    before = next((facts for k, facts in trail.before if k == start), None)
-    changes: dict[str, dict[str, int]] = {}
-    if before is not None:
-        now = ad.board_facts(game.view(None))
-        for sid in set(before) | set(now):
-            old, new = before.get(sid, {}), now.get(sid, {})
-            delta = {k: new.get(k, 0) - old.get(k, 0) for k in set(old) | set(new) if new.get(k, 0) != old.get(k, 0)}
-            if delta:
-                changes[sid] = delta
+    key = f"changes:{start}"
+    if key not in shared:
+        shared[key] = _changes(next((facts for k, facts in trail.before if k == start), None), facts_now)
+    changes: dict[str, dict[str, int]] = shared[key]
     acts = [{"seat": trail.actors[k],
              "action": game.actions[k].to_json() if seat is not None and trail.actors[k] == seat
              else ad.public_action(game.actions[k])} for k in range(start, n)]
     card = next((ad.card_played(game.actions[k]) for k in range(n - 1, start - 1, -1)
                  if ad.card_played(game.actions[k]) is not None), None)
     return {"from_step": start, "actions": acts, "changes": changes, "card": card}
+
+
+def _changes(before: Facts | None, facts_now: Callable[[], Facts]) -> dict[str, dict[str, int]]:
+    """Per space, how each board fact changed from ``before`` to now (nothing if ``before`` is unknown)."""
+    changes: dict[str, dict[str, int]] = {}
+    if before is None:
+        return changes
+    now = facts_now()
+    for sid in before.keys() | now.keys():
+        old, new = before.get(sid, {}), now.get(sid, {})
+        if old == new:  # most spaces did not change: one comparison in C
+            continue
+        delta = {k: new.get(k, 0) - old.get(k, 0) for k in old.keys() | new.keys() if new.get(k, 0) != old.get(k, 0)}
+        if delta:
+            changes[sid] = delta
+    return changes
 
 
 def players(seats: dict[str, SeatInfo], names: dict[str, str] | None = None,
@@ -115,16 +164,33 @@ def seat_name(tr: Translator, seat: str | None, english: dict[str, str] | None =
     return (english or SEAT_NAME).get(seat or "", seat or "")
 
 
+def _log_lines(game: Game, lang: str, start: int, shared: dict[str, Any]) -> list[str]:
+    """The log's lines from ``start`` in ``lang``, rendered once per position for all the seats shown it."""
+    key = f"log:{lang}:{start}"
+    if key not in shared:
+        shared[key] = game.log(lang, start=start)
+    lines: list[str] = shared[key]
+    return lines
+
+
 def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
-                 seats: dict[str, SeatInfo], lang: str = "en") -> dict[str, Any]:
-    """The full state message for ``seat`` (None: spectator) in ``lang``; its ``log`` holds every line."""
+                 seats: dict[str, SeatInfo], lang: str = "en", log_from: int = 0,
+                 shared: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The state message for ``seat`` (None: spectator) in ``lang``; its ``log`` holds the lines from
+    the ``log_from``-th on (only those are rendered: a live game's pushes carry only new lines).
+
+    ``shared``: a dict kept over the payloads built for one position (its seats and languages), so
+    what they have in common is computed once."""
     from muster.server.names import cached_names
 
+    shared = {} if shared is None else shared
     tr = translator(lang)
     view = game.view(seat)
     view.pop("log", None)
-    lines: list[str] = game.log(lang)
+    lines = _log_lines(game, lang, log_from, shared)
     ad = adapter(game.rules.info.name)
+    if getattr(ad, "public_facts", False) and "facts" not in shared:
+        shared["facts"] = ad.board_facts(view)  # the same in every seat's view: no spectator's view needed
     seat_names = {s: d["name"] for s, d in ad.static_data()["seats"].items()}
     active = game.active_seat
     mine = seat is not None and active == seat and seats[seat].kind == "human"
@@ -132,8 +198,9 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
     if outcome:
         winner = f"{seat_names.get(outcome.winner, outcome.winner)} wins" if outcome.winner else "A draw"
         prompt = f"Game over. {winner}: {outcome.detail or outcome.reason}"
-        if lang != "en" and lines:  # the log's last line says who won and why, in the reader's language
-            prompt = lines[-1]
+        last_line = lines or (game.log(lang, start=log_from - 1) if log_from else [])
+        if lang != "en" and last_line:  # the log's last line says who won and why, in the reader's language
+            prompt = last_line[-1]
     elif mine:
         prompt = game.prompt
         if lang != "en" and hasattr(ad, "prompt_for"):
@@ -172,13 +239,13 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
         "view": view,
         "hand": list(hand),
         "hand_counts": {s: (len(h) if isinstance(h, list) else h["count"]) for s, h in view["hands"].items()},
-        "last": last_moves(game_id, game, seat),
+        "last": last_moves(game_id, game, seat, shared),
         "outcome": outcome.to_json() if outcome else None,
         "seats": players(seats, cached_names(game_id), game.rules.info.name),
-        "log_from": 0,
+        "log_from": log_from,
         "log": lines,
         # a translated log keeps the English lines beside it: the board module reads its structure from them
-        **({"log_en": game.log()} if lang != "en" else {}),
+        **({"log_en": _log_lines(game, "en", log_from, shared)} if lang != "en" else {}),
     }
 
 

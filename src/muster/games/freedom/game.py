@@ -96,6 +96,13 @@ class FreedomRules:
 
         return render_all(state.log, names(lang))
 
+    def log_from(self, state: State, start: int, lang: str | None = None) -> list[str]:
+        """The log's lines from the ``start``-th on (a server pushing new lines renders only those)."""
+        from muster.games.freedom.texts import names
+        from muster.i18n import render_all
+
+        return render_all(state.log[start:], names(lang))
+
     def clone(self, state: State) -> State:
         """An independent copy."""
         return state.clone()

@@ -136,6 +136,9 @@ class FreedomAdapter:
         """The decision's prompt in ``lang``."""
         return prompt_in(view, seat, prompt, lang)
 
+    public_facts = True
+    """Every board fact is public: any seat's view gives the same facts as a spectator's."""
+
     def board_facts(self, view: dict[str, Any]) -> dict[str, dict[str, int]]:
         """Units of each kind, cannons and Wall damage per space (all public)."""
         facts: dict[str, dict[str, int]] = {}
