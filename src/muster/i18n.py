@@ -62,7 +62,7 @@ def messages(lang: str) -> list[Any]:
 
 @cache
 def _plurals(lang: str) -> dict[str, tuple[str, ...]]:
-    """Every complete plural translation of ``lang`` by its singular id."""
+    """Every complete plural translation of ``lang`` by its singular id (a dict: a catalog look-up costs ~100 µs)."""
     out: dict[str, tuple[str, ...]] = {}
     for msg in messages(lang):
         if isinstance(msg.id, tuple | list) and isinstance(msg.string, tuple | list) and all(msg.string):
@@ -163,16 +163,6 @@ def _strings(lang: str) -> dict[str, str]:
         text = msg.string[0] if isinstance(msg.string, tuple | list) else msg.string
         if text:
             out[str(key)] = str(text)
-    return out
-
-
-@cache
-def _plurals(lang: str) -> dict[str, tuple[str, ...]]:
-    """Every complete plural translation of ``lang`` by its singular id (a catalog look-up costs ~100 µs)."""
-    out: dict[str, tuple[str, ...]] = {}
-    for msg in catalog(lang):
-        if msg.id and isinstance(msg.id, tuple | list) and isinstance(msg.string, tuple | list) and all(msg.string):
-            out[str(msg.id[0])] = tuple(str(form) for form in msg.string)
     return out
 
 

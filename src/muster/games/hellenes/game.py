@@ -93,6 +93,10 @@ class HellenesRules:
         """The game so far, in words of ``lang`` (English by default; an older game's English lines as they are)."""
         return log_lines(state.log, lang or "en")
 
+    def log_from(self, state: State, start: int, lang: str | None = None) -> list[str]:
+        """The log's lines from the ``start``-th on (a server pushing new lines renders only those)."""
+        return log_lines(state.log[start:], lang or "en")
+
     def clone(self, state: State) -> State:
         """An independent copy."""
         return state.clone()
