@@ -148,3 +148,28 @@ def test_terminal_hint_command() -> None:
     refused = Session(game, {IMPERIAL: None, INSURGENT: None}, console, hints=two)
     refused.handle(seat, "hint")
     assert "agreement" in str(refused.message)
+
+
+def test_estimate_file_refuses_another_format_or_features() -> None:
+    from importlib import resources
+
+    from muster.analysis.features import FEATURES
+    from muster.analysis.winprob import FORMAT_VERSION, Calibration
+
+    data = json.loads(resources.files("muster.analysis").joinpath("data/win_probability.json").read_text())
+    assert data["version"] == FORMAT_VERSION and tuple(data["features"]) == FEATURES
+    Calibration.from_json(data)
+    for bad in ({**data, "version": FORMAT_VERSION - 1}, {**data, "features": data["features"][:-1]},
+                {**data, "rounds": [{**data["rounds"][0], "coef": data["rounds"][0]["coef"][:-1]}]}):
+        with pytest.raises(ValueError):
+            Calibration.from_json(bad)
+
+
+def test_estimate_reads_the_public_card_record() -> None:
+    """The estimate reads the card clock of the round and the discard piles, which both sides see."""
+    from muster.analysis.features import FEATURES, features
+
+    game = _card_point(11, 9)
+    x = features(RULES.determinize(game.view(IMPERIAL), IMPERIAL, 0))
+    assert len(x) == len(FEATURES)
+    assert x[FEATURES.index("round_progress")] > 0
