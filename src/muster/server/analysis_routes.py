@@ -93,7 +93,7 @@ async def game_analysis(request: Request) -> Response:
             raise ApiError(403, "forbidden", "the analysis opens when the game is over")
         return await _compute(request, live, "full")
     except ApiError as exc:
-        return error_response(exc)
+        return error_response(exc, request)
 
 
 async def live_curve(request: Request) -> Response:
@@ -110,7 +110,7 @@ async def live_curve(request: Request) -> Response:
             raise ApiError(403, "forbidden", "the live curve is shown only for games between bots")
         return await _compute(request, live, "curve")
     except ApiError as exc:
-        return error_response(exc)
+        return error_response(exc, request)
 
 
 def routes(page: Any) -> list[BaseRoute]:
