@@ -1,0 +1,33 @@
+"""The server's refusals and the engine's prompts in the reader's language (issue 17)."""
+
+from __future__ import annotations
+
+from muster.error_texts import TEMPLATES, translate
+from muster.games.freedom.texts import PROMPTS, prompt_in
+from muster.i18n import catalog
+
+
+def test_every_refusal_has_a_polish_template() -> None:
+    pl = catalog("pl")
+    for template in TEMPLATES:
+        assert pl.get(template) is not None and pl.get(template).string, template
+
+
+def test_a_refusal_is_reworded_with_its_values() -> None:
+    assert translate("it is not imperial's turn (waiting for insurgent)", "pl") == \
+        "to nie jest kolej: Imperium (czekamy na: Grecy)"
+    assert translate("step must be between 0 and 12", "pl") == "krok musi mieścić się między 0 a 12"
+    assert translate("unknown seat token", "en") == "unknown seat token"
+
+
+def test_an_unknown_message_is_sent_as_it_is() -> None:
+    assert translate("something a library said", "pl") == "something a library said"
+
+
+def test_event_prompts_are_reworded() -> None:
+    view: dict[str, object] = {"stack": [{"kind": "ev_remove"}]}
+    assert prompt_in(view, "insurgent", "Remove an Imperial unit from the mainland (2 left).", "pl") == \
+        "Usuń jednostkę (strona: Imperium; skąd: ląd; zostało: 2)."
+    assert prompt_in(view, "insurgent", "Free attack (1 left, +1 to the roll): choose the attacker, or stop.",
+                     "pl") == "Darmowy atak (zostało: 1, +1 do rzutu): wybierz atakującego albo zakończ."
+    assert len(PROMPTS) > 30
