@@ -349,8 +349,10 @@ async def export(request: Request) -> Response:
 async def refuse(ws: WebSocket, exc: ApiError) -> None:
     """Accept, send the error, and close with code 4000 + HTTP status, so the page can say why and stop retrying."""
     await ws.accept()
-    await ws.send_json(exc.to_json(request_lang(ws)))
-    await ws.close(code=4000 + exc.status, reason=exc.message[:120])
+    message = exc.to_json(request_lang(ws))
+    await ws.send_json(message)
+    # a close reason is at most 123 bytes: cut the (maybe Polish) message on a character boundary
+    await ws.close(code=4000 + exc.status, reason=str(message["error"]).encode()[:120].decode(errors="ignore"))
 
 
 async def websocket_endpoint(ws: WebSocket) -> None:
