@@ -36,9 +36,9 @@ def test_a_whole_game_in_polish(tmp_path: Path) -> None:
         raise AssertionError("the game did not end")
     term.child.expect(r"Wpisz nazwę pliku")
     rest = ANSI.sub("", term.child.before)
-    assert re.search(r"wygrywa (Imperium|Grecy)\.", rest)
+    assert re.search(r"Zwycięzca: (Imperium|Grecy)\.", rest)
     # the reason of the end is Polish too, and the final board and tracks
-    assert re.search(r"wygrywa \w+\. (Missolongi wytrzymuje|Morale \w+ spadło do zera|Jednostki Imperium zajmują)",
+    assert re.search(r"Zwycięzca: \w+\. (Missolongi wytrzymuje|Morale \w+ spadło do zera|Jednostki Imperium zajmują)",
                      rest)
     assert "Tory i obszary" in term.text and "GAME OVER" not in term.text + rest and "holds out" not in rest
     for polish in ("PA", "Gracz Imperium zagrywa kartę", "Zaczyna się runda 2.", "zagraj kartę", "z pola"):
