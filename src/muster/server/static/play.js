@@ -240,7 +240,7 @@ function renderOpponent(s) {
   $("opponent").replaceChildren(...[
     el("p", { class: `opp-line side-${opp}` }, el("strong", {}, seatName(opp)), `: ${playerText(s.seats[opp])} · ${tn("{n} card in hand", "{n} cards in hand", s.hand_counts[opp])}`),
     lastCard ? el("p", { class: "opp-last" }, `${t("Last card:")} `, cardLink(lastCard), how ? ` ${how}` : "") : null,
-    (last.actions || []).length ? el("p", { class: "opp-moves muted" }, `${last.actions.length} move${last.actions.length > 1 ? "s" : ""} since your last action are marked on the map.`) : null,
+    (last.actions || []).length ? el("p", { class: "opp-moves muted" }, tn("{n} move since your last action is marked on the map.", "{n} moves since your last action are marked on the map.", last.actions.length)) : null,
   ].filter(Boolean));
 }
 
