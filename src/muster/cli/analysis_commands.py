@@ -24,6 +24,8 @@ def analyze_command(
     """Estimate Imperial's win chance after each card and find the turning points."""
     from muster.analysis.postgame import analyze_save
     from muster.analysis.texts import side_in
+    from muster.core import Action
+    from muster.games.freedom.texts import label_in
 
     tr = tr_of(lang, console)
 
@@ -42,11 +44,15 @@ def analyze_command(
                           len(data["win_probability"]), chance=pct(end)), highlight=False)
     seats = {"Imperial": "imperial", "Insurgent": "insurgent"}
     for tp in data["turning_points"]:
+        played = data["cards"][tp["card"] - 1]
+        label = label_in(Action.from_json(played["action"]), tp["seat"], str(tp["played"]), tr.lang)
+        best = label_in(Action.from_json(tp["strongest"]["action"]), tp["seat"], str(tp["strongest"]["label"]),
+                        tr.lang)
         console.print(escape(tr.fmt(
             "card {card} (round {round}), {side}: {played} — {before} → {after}; the strongest bot: {best} "
             "(Imperial side {estimate})", card=tp["card"], round=tp["round"],
-            side=side_in(seats.get(tp["side"], tp["side"]), tr.lang), played=tp["played"], before=pct(tp["before"]),
-            after=pct(tp["after"]), best=tp["strongest"]["label"], estimate=pct(tp["strongest"]["estimate"]))),
+            side=side_in(seats.get(tp["side"], tp["side"]), tr.lang), played=label, before=pct(tp["before"]),
+            after=pct(tp["after"]), best=best, estimate=pct(tp["strongest"]["estimate"]))),
             highlight=False)
     console.print(tr.fmt("Wrote {a} and {b}", a=out / "analysis.json", b=out / "win-probability.png"),
                   highlight=False)
