@@ -14,7 +14,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from muster.i18n import Translator, check_lang, from_environment, normalise, translator
+from muster.i18n import N_, Translator, check_lang, from_environment, normalise, translator
 
 
 def argv_lang(argv: Sequence[str]) -> str:
@@ -37,6 +37,24 @@ def _(msgid: str) -> str:
 
 
 LANG_HELP = _("Language: en or pl (default: from LANG).")
+
+
+def _typer_words() -> None:
+    """The words typer lets a program change (its help panels' titles, the default and required marks)."""
+    from typer import rich_utils
+
+    for name, msgid in (("OPTIONS_PANEL_TITLE", "Options"), ("COMMANDS_PANEL_TITLE", "Commands"),
+                        ("ARGUMENTS_PANEL_TITLE", "Arguments"), ("ERRORS_PANEL_TITLE", "Error"),
+                        ("DEFAULT_STRING", "[default: {}]"), ("REQUIRED_LONG_STRING", "[required]"),
+                        ("ABORTED_TEXT", "Aborted.")):
+        setattr(rich_utils, name, _(msgid))
+
+
+TYPER_WORDS = (N_("Options"), N_("Commands"), N_("Arguments"), N_("Error"), N_("[default: {}]"), N_("[required]"),
+               N_("Aborted."))
+"""Typer's own words, translated for the help screens (``_typer_words``)."""
+if HELP_LANG != "en":
+    _typer_words()
 
 
 def lang_option() -> str | None:
