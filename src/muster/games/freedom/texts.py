@@ -179,6 +179,10 @@ def label_in(action: Any, seat: str | None, english: str, lang: str) -> str:
         return tr.fmt("end the turn (losing {n} AP)", n=m.group(1)) if m else tr.gettext("end the turn")
     if verb == "unit" and arg in UNIT_KINDS:
         return tr.gettext(UNIT_KINDS[str(arg)])
+    if verb == "unit" and str(arg).isdigit():  # a unit told apart by the attacks it already made with this card
+        used = int(str(arg))
+        return tr.gettext("a unit that has not attacked yet") if used == 0 else tr.nfmt(
+            "a unit that has attacked {n} time", "a unit that has attacked {n} times", used)
     if verb == "morale" and arg in MORALE_CHOICES:
         return tr.gettext(MORALE_CHOICES[str(arg)])
     if verb == "area" and isinstance(arg, str) and arg in area_ids:
