@@ -31,3 +31,18 @@ def test_event_prompts_are_reworded() -> None:
     assert prompt_in(view, "insurgent", "Free attack (1 left, +1 to the roll): choose the attacker, or stop.",
                      "pl") == "Darmowy atak (zostało: 1, +1 do rzutu): wybierz atakującego albo zakończ."
     assert len(PROMPTS) > 30
+
+
+def test_hint_reasons_and_labels_in_polish() -> None:
+    from muster.analysis.texts import NO_CHANGE, TERM_GAINS, reason_in
+    from muster.server.hints_routes import _hint_in
+
+    reason = TERM_GAINS["wall"]["imperial"] + "; Insurgent Morale 2 is one blow from collapse"
+    assert reason_in(reason, "pl") == \
+        "kruszy mur albo zdobywa na nim przyczółek; Grecy: morale 2, o jeden cios od załamania"
+    assert reason_in(NO_CHANGE, "en") == NO_CHANGE
+    hint = {"action": ["ap", 30], "label": "play 30A Fleet's Departure for 4 AP", "chance": 0.5, "reason": NO_CHANGE,
+            "strongest": True}
+    shown = _hint_in(hint, "imperial", "freedom", "pl")
+    assert shown["label"] == "zagraj kartę 30A „Ucieczka greckiej floty” za 4 PA"
+    assert shown["reason"] == "niewiele zmienia na planszy" and hint["reason"] == NO_CHANGE  # the cached one stays
