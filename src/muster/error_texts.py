@@ -54,7 +54,9 @@ TEMPLATES = (
     N_("no hints were proposed for this game"),
     N_("hints need the agreement of {seats}"),
     N_("Hints are off in this game."),
-    N_("too many requests: slow down"),
+    N_("too many games created from your address: try again in {n} s"),
+    N_("too many replay steps from your address: try again in {n} s"),
+    N_("request body over {n} bytes"),
 )
 """Every refusal a player may read, as the English template its message is made from."""
 

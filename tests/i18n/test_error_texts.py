@@ -18,6 +18,8 @@ def test_a_refusal_is_reworded_with_its_values() -> None:
         "to nie jest kolej: Imperium (czekamy na: Grecy)"
     assert translate("step must be between 0 and 12", "pl") == "krok musi mieścić się między 0 a 12"
     assert translate("unknown seat token", "en") == "unknown seat token"
+    assert translate("too many games created from your address: try again in 12 s", "pl") == \
+        "za dużo gier utworzonych z twojego adresu: spróbuj ponownie za 12 s"
 
 
 def test_an_unknown_message_is_sent_as_it_is() -> None:

@@ -100,16 +100,17 @@ def _hellenes_board(svg: Path, state: Path | None, seed: int, seat: str | None) 
     from muster.games.hellenes.svg import render_svg
 
     rules = get_rules("hellenes")
+    tr = tr_of(None, console)
     if seat is not None and seat not in rules.info.seats:
-        console.print(f"[red]Unknown seat {seat!r}: use athens or sparta.[/red]")
+        console.print(f"[red]{escape(tr.fmt('Unknown seat {seat}: use athens or sparta.', seat=repr(seat)))}[/red]")
         raise typer.Exit(2)
     try:
         game = Game.loads(rules, state.read_text(encoding="utf-8")) if state is not None else Game(rules, seed)
     except (OSError, CorruptStateError) as exc:
-        console.print(f"[red]Cannot load {state}: {exc}[/red]")
+        console.print(f"[red]{escape(tr.fmt('Cannot load {path}: {reason}', path=state, reason=exc))}[/red]")
         raise typer.Exit(2) from exc
     svg.write_text(render_svg(game.view(seat)), encoding="utf-8")
-    console.print(f"Board written to {svg}")
+    console.print(tr.fmt("Board written to {path}", path=svg), highlight=False)
 
 
 def register(app: typer.Typer) -> None:

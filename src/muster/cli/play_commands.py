@@ -93,15 +93,16 @@ def _play_hellenes(console: Console, athens: str, sparta: str, years: str, seed:
     """``muster play --game hellenes`` (Hellenes has no translation yet: the session's own words follow
     ``language``, the game's stay English)."""
     rules = get_rules("hellenes")
+    tr = translator(language)
     if years not in rules.info.options["years"]:
-        console.print(f"[red]--years must be 1, 2 or 3, not {years!r}.[/red]")
+        console.print(f"[red]{escape(tr.fmt('--years must be 1, 2 or 3, not {years}.', years=repr(years)))}[/red]")
         return 2
     try:
         game = Game.loads(rules, load.read_text(encoding="utf-8")) if load is not None else \
             Game(rules, seed, {"years": years})
         players = build_players({"athens": athens, "sparta": sparta}, game.seed, game="hellenes")
     except (OSError, CorruptStateError) as exc:
-        console.print(f"[red]Cannot load {load}: {exc}[/red]")
+        console.print(f"[red]{escape(tr.fmt('Cannot load {path}: {reason}', path=load, reason=exc))}[/red]")
         return 2
     except BotSpecError as exc:
         console.print(f"[red]{exc}[/red]")
