@@ -6,6 +6,7 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -70,3 +71,13 @@ def test_help_texts_follow_the_language_of_the_command_line() -> None:
 def test_an_unknown_card_is_refused_in_polish() -> None:
     result = runner.invoke(app, ["card", "101", "--lang", "pl"])
     assert result.exit_code == 2 and "nie ma karty 101" in result.output
+
+
+def test_simulate_reports_in_polish(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["simulate", "--imperial", "random", "--insurgent", "random", "-n", "3", "--workers",
+                                 "1", "--quiet", "--out", str(tmp_path), "--lang", "pl"])
+    assert result.exit_code == 0, result.output
+    assert re.search(r"Imperium wygrywa \d+,\d% \(95% PU \d+,\d%–\d+,\d%\) w 3 partiach", result.output), result.output
+    report = (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert "# Raport balansu: random (Imperium) przeciw random (Grecy)" in report
+    assert "Jak kończą się partie" in report and "How games end" not in report

@@ -12,12 +12,9 @@ from rich.markup import escape
 from muster.cli.lang import _, lang_option, tr_of
 from muster.core import CorruptStateError, Game, get_rules
 from muster.core.game import MAX_RECORD_BYTES
-from muster.i18n import N_
+from muster.games.freedom.texts import END_REASONS
 
 console = Console()
-REASONS = {"survival": N_("survival"), "fort": N_("fort"), "beach": N_("beach"),
-           "imperial_morale": N_("imperial_morale"), "insurgent_morale": N_("insurgent_morale")}
-"""Freedom!'s reasons for the end of a game (the result's codes), in words."""
 
 
 def read_save_file(path: Path) -> bytes:
@@ -58,7 +55,7 @@ def demo(
     assert outcome is not None
     winner = tr.gettext(f"side:{outcome.winner}") if outcome.winner in ("imperial", "insurgent") else outcome.winner
     decisions = tr.nfmt("after {n} decision", "after {n} decisions", len(game.actions))
-    reason = tr.gettext(REASONS[outcome.reason]) if outcome.reason in REASONS else outcome.reason
+    reason = tr.gettext(END_REASONS[outcome.reason]) if outcome.reason in END_REASONS else outcome.reason
     console.print(f"[bold]{escape(tr.fmt('{side} wins', side=winner))}[/bold] ({escape(reason)}) {decisions}.")
     if save:
         save.write_text(game.dumps(), encoding="utf-8")

@@ -15,6 +15,7 @@ from rich.table import Table
 
 from muster.ai import BotSpecError, make_bot
 from muster.cli.lang import _, lang_option, tr_of
+from muster.games.freedom.texts import END_REASONS
 from muster.i18n import N_, Translator
 from muster.lab.arena import ArenaReport, run_arena, write_arena
 from muster.lab.play import GameRecord, load_records
@@ -170,16 +171,21 @@ def simulate(
     except (BotSpecError, ValueError, OSError) as exc:
         _fail(str(exc), tr)
         return
-    path = write_report(records, out, fmt)
+    path = write_report(records, out, fmt, tr.lang)
     data = summary(records)
     low, high = data["imperial_win_rate_ci95"]
     console.print(tr.nfmt("Imperial win rate {rate} (95% CI {low}–{high}) over {n} game; endings: {endings}",
                           "Imperial win rate {rate} (95% CI {low}–{high}) over {n} games; endings: {endings}",
                           data["games"], rate=_pct(data["imperial_win_rate"], tr), low=_pct(low, tr),
-                          high=_pct(high, tr), endings=data["endings"]), highlight=False)
+                          high=_pct(high, tr), endings=_endings(data["endings"], tr)), highlight=False)
     if cards:
         _print_cards(data["cards"], data["games"], tr)
     console.print(tr.fmt("Report: {path}", path=path), highlight=False)
+
+
+def _endings(endings: dict[str, int], tr: Translator) -> str:
+    """How the games ended, e.g. ``survival 12, fort 3`` (in words of ``tr``'s language)."""
+    return ", ".join(f"{tr.gettext(END_REASONS[k]) if k in END_REASONS else k} {v}" for k, v in endings.items())
 
 
 def _pct(x: float, tr: Translator, digits: int = 1) -> str:

@@ -25,6 +25,9 @@ TERMS = (
     N_("Morale"), N_("Money"), N_("Supplies"), N_("Plea track"), N_("Preparation"), N_("Pressure track"),
     N_("Population"),
 )
+END_REASONS = {"survival": N_("survival"), "fort": N_("fort"), "beach": N_("beach"),
+               "imperial_morale": N_("imperial_morale"), "insurgent_morale": N_("insurgent_morale")}
+"""Why a game ended (the result's reason codes), in words."""
 AREA_NAMES = (N_("Sea"), N_("Petalas"), N_("Anatolikon"), N_("Gouria"), N_("Zygos"), N_("Kryoneri"),
               N_("Petrochori"), N_("Patra"))
 SPACE_NAMES = (
