@@ -312,9 +312,27 @@ def polish_shots(base: str, out: Path) -> None:
         phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2,
                                     locale="pl-PL").new_page()
         open_seat(phone, base, token)
+        shot(phone, out, "pl-mobile-play.png")
         phone.tap("#hand-toggle")
         settle(phone)
         shot(phone, out, "pl-mobile-hand.png")
+        phone.goto(base + "/")
+        phone.wait_for_selector("#level-strongest")
+        shot(phone, out, "pl-mobile-lobby.png")
+        # a finished game between bots: its replay and its analysis, in Polish
+        watched = api.post("/api/games", json={"imperial": "beginner", "insurgent": "beginner", "seed": 3,
+                                               "bot_delay_ms": 0}).json()["game_id"]
+        for _ in range(600):
+            if api.get(f"/api/games/{watched}/status").json()["status"] == "finished":
+                break
+            time.sleep(0.5)
+        page.goto(f"{base}/replay/{watched}")
+        page.wait_for_function("() => document.querySelector('#outcome').textContent.length > 0")
+        page.wait_for_timeout(600)
+        shot(page, out, "pl-replay.png")
+        page.goto(f"{base}/analysis/{watched}")
+        page.wait_for_selector("body[data-ready='1']", timeout=600_000)
+        shot(page, out, "pl-analysis.png", full_page=True)
         browser.close()
 
 

@@ -46,7 +46,7 @@ def test_cli_resume_keeps_the_file(tmp_path: Path) -> None:
     assert runner.invoke(app, [*args, "-n", "2"]).exit_code == 0
     result = runner.invoke(app, [*args, "-n", "3", "--resume"])
     assert result.exit_code == 0, result.output
-    assert "Resuming: 2 game(s)" in result.output
+    assert "Resuming: 2 games already in" in result.output
     assert [r.seed for r in load_records(tmp_path / "games.jsonl")] == [3, 4, 5]
 
 

@@ -2,15 +2,51 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
+
+from muster.server.games.freedom import BASTIONS
 
 from .helpers import Server
 from .test_e2e import CHROMIUM, DESKTOP, act_once, browser, start_game, wait_my_turn_or, web
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 __all__ = ["browser", "web"]  # the fixtures, shared with the English end-to-end tests
+
+# Words that only English would put on the page (short words Polish also uses, "to", "no", "by", "on", are left out);
+# proper names (bastions, the game's title, "English" in the switcher) never are among them.
+ENGLISH = frozenset((
+    "the", "and", "with", "your", "you", "play", "plays", "played", "card", "cards", "round", "rounds", "turn",
+    "choose", "move", "moves", "unit", "units", "wins", "won", "waiting", "hand", "hints", "hint", "live", "empty",
+    "click", "side", "game", "over", "imperial", "insurgent", "wall", "row", "column", "camp", "beach", "coast",
+    "phase", "action", "actions", "cannon", "cannons", "supplies", "money", "plea", "pressure", "population",
+    "preparation", "period", "event", "events", "discard", "end", "done", "from", "of", "for", "is", "are", "not",
+    "yes", "this", "that", "its", "at", "an", "or", "be", "will", "can", "may", "left", "each", "both", "players",
+    "player", "opponent", "options", "rules", "replay", "step", "next", "back", "last", "first", "nobody",
+    "spectator", "view", "log", "hits", "hit", "miss", "none", "new", "link", "copy", "watch", "notify",
+    "notifications", "sound", "undo", "help", "show", "offline", "loading",
+))
+PROPER_NAMES = tuple(BASTIONS.values())
+"""Names as the map prints them, whatever the language (the bastions: "William of Orange", "Norman and Miaoulis")."""
+VISIBLE_TEXT = """() => {
+  const parts = [document.body.innerText];
+  for (const node of document.querySelectorAll("[aria-label], [title], [placeholder]")) {
+    for (const name of ["aria-label", "title", "placeholder"]) {
+      if (node.getAttribute(name)) parts.push(node.getAttribute(name));
+    }
+  }
+  return parts.join("\\n");
+}"""
+
+
+def english_lines(page: Any) -> list[str]:
+    """Lines with English words on the page: its visible text and the names screen readers read out (issue 17)."""
+    text = page.evaluate(VISIBLE_TEXT)
+    for name in PROPER_NAMES:
+        text = text.replace(name, "")
+    return [line for line in text.splitlines() if any(w.lower() in ENGLISH for w in re.findall(r"[A-Za-z]+", line))]
 
 
 def test_a_full_round_of_a_polish_game_page(web: Server, browser: Any) -> None:
@@ -38,7 +74,14 @@ def test_a_full_round_of_a_polish_game_page(web: Server, browser: Any) -> None:
             break
         act_once(page, turns)
         turns += 1
+        if turns % 5 == 1:  # every few decisions: nothing on the page, nor in its labels, is English
+            if page.locator("#board g.space.legal").count():  # the hover line names a space and what a click does
+                page.hover("#board g.space.legal >> nth=0")
+            found = english_lines(page)
+            assert not found, found
     assert "Runda 2" in (page.text_content("#status") or "")
+    found = english_lines(page)
+    assert not found, found
     log = page.text_content("#log") or ""
     assert "Runda 2" in log and "zagrywa kartę" in log and "Round" not in log
     # grouped as in English: rounds, phases and cards, coloured by side

@@ -59,3 +59,20 @@ def test_each_player_reads_the_game_in_their_own_language(server: Server) -> Non
             connect(f"{server.ws_url}/ws/{tokens['imperial']}", open_timeout=10) as ws_en:
         first_pl, first_en = ws_recv(ws_pl, "state"), ws_recv(ws_en, "state")
     assert first_pl["log"][0].startswith("Przygotowanie gry") and first_en["log"][0].startswith("Setup")
+
+
+def test_refusals_keep_their_code_and_speak_the_readers_language(server: Server) -> None:
+    with server.client() as c:
+        pl = c.get("/api/seat/no-such-token?lang=pl")
+        en = c.get("/api/seat/no-such-token", headers={"Accept-Language": "en"})
+        made = create(c, imperial="human", insurgent="human")
+        imperial = made["tokens"]["imperial"]
+        with connect(f"{server.ws_url}/ws/{made['tokens']['insurgent']}?lang=pl", open_timeout=10) as ws:
+            first = ws_recv(ws, "state")
+            ws.send('{"type": "action", "id": 1, "version": ' + str(first["version"]) + ', "action": ["pass", null]}')
+            refused = ws_recv(ws, "error")
+        assert c.get(f"/api/seat/{imperial}").status_code == 200
+    assert pl.status_code == en.status_code == 404
+    assert pl.json()["code"] == en.json()["code"] == "not_found"
+    assert pl.json()["error"] == "nieznany token strony" and en.json()["error"] == "unknown seat token"
+    assert refused["code"] == "wrong_seat" and refused["error"].startswith("to nie jest kolej: Grecy")

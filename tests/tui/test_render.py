@@ -229,7 +229,7 @@ def test_compact_screen_points_to_the_log_when_much_happened() -> None:
     lines = [f"line {k}" for k in range(10)]
     short = plain(screen(game.view("imperial"), "imperial", game.prompt, game.labelled_actions(), lines, 9,
                          compact=True))
-    assert "5 earlier new line(s): type 'log'" in short
+    assert "5 earlier new lines: type 'log'" in short
     assert "line 9" in short and "line 5" not in short
     quiet = plain(screen(game.view("imperial"), "imperial", game.prompt, game.labelled_actions(), lines, 0,
                          compact=True))

@@ -193,3 +193,22 @@ def test_compact_full_and_hand_commands_switch_the_screen_and_change_nothing() -
     assert "Imperial hand" in out  # 'hand' prints the whole hand, card texts included
     assert "· hand · full · quit" in out and "· compact · quit" in out
     assert session.game.dumps() == before and not session.compact
+
+
+def test_the_session_speaks_polish(tmp_path: Path) -> None:
+    """Issue 17: every line the session itself prints follows ``--lang pl``, counts in Polish plural forms."""
+    game = Game(get_rules("freedom"), 3, {"ruleset": "2nd"})
+    console = Console(file=io.StringIO(), width=120, color_system=None)
+    players = {"imperial": None, "insurgent": None}
+    save = tmp_path / "g.json"
+    lines = ["", "", "0", "abc", "undo", "hint", "compact", "full", "log x", "1", "1", f"save {save}", "hand"]
+    session = Session(game, players, console, read=Script(lines), lang="pl")
+    assert session.run() == EXIT_EOF
+    out = output(console)
+    for polish in ("Przekaż ekran graczowi strony: Imperium.", "Wpisz numer wyboru (1–15) albo 'help'.",
+                   "Nie ma wyboru 0: wybierz od 1 do 15.", "Nie rozumiem: 'abc'.", "Nie ma czego cofać",
+                   "W tej grze podpowiedzi są wyłączone.", "Układ ekranu: compact.", "Użyj 'log' albo 'log N'",
+                   "Zapisano 2 ruchy do", "Imperium: ręka", "Koniec wejścia: nie wykonano ruchu", "Tory i obszary"):
+        assert polish in out, polish
+    for english in ("Pass the screen", "There is no choice", "Not understood", "Saved ", "End of input", "Hot-seat"):
+        assert english not in out, english

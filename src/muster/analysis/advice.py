@@ -89,7 +89,7 @@ def reason(before: State, after: State, seat: str) -> str:
     """A few words on what a choice gains, from the evaluation term it moves most in ``seat``'s favour."""
     sign = 1.0 if seat == IMPERIAL else -1.0
     if after.result is not None:
-        return texts.NO_CHANGE if after.result.get("winner") != seat else "wins the game"
+        return texts.NO_CHANGE if after.result.get("winner") != seat else texts.WINS
     t0, t1 = terms(before, BOT_WEIGHTS), terms(after, BOT_WEIGHTS)
     gains = {t: sign * (t1[t] - t0[t]) for t in TERMS}
     best = max(gains, key=lambda t: gains[t])

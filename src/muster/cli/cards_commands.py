@@ -8,13 +8,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
+from babel.numbers import format_decimal, format_percent
 from rich.console import Console
 from rich.panel import Panel
 from rich.table import Table
 
+from muster.cli.lang import _, lang_option, tr_of
 from muster.games.freedom.datafiles import CardData, cards_file
 from muster.games.freedom.texts import card_face
-from muster.i18n import N_, check_lang, from_environment, translator
+from muster.i18n import N_, Translator
 
 if TYPE_CHECKING:
     from muster.games.freedom.cards.usage import Usage
@@ -36,15 +38,15 @@ def find_card(number: int) -> CardData:
 
 
 def card_command(
-    number: int = typer.Argument(..., help="Card number, 1–100."),
-    lang: str | None = typer.Option(None, "--lang", help="Language: en or pl (default: from LANG)."),
+    number: int = typer.Argument(..., help=_("Card number, 1–100.")),
+    lang: str | None = lang_option(),
 ) -> None:
     """Print one card: name, deck, AP, colour, event text, historical note and implementation."""
+    tr = tr_of(lang, console)
     try:
-        tr = translator(check_lang(lang) if lang else from_environment())
         card = find_card(number)
     except ValueError as exc:
-        console.print(f"[red]{exc}[/red]")
+        console.print(f"[red]{tr.fmt('there is no card {number}: cards are numbered 1–100', number=number)}[/red]")
         raise typer.Exit(2) from exc
     side = card.side or "none"
     face = card_face(number, tr.lang)
@@ -52,7 +54,7 @@ def card_command(
         f"[{SIDE_STYLE.get(side, 'bold')}]{tr.gettext(SIDE_WORDS.get(side, 'no event'))}[/] · "
         f"{tr.fmt('{n} AP', n=card.ap)} · {tr.fmt('deck {deck}', deck=card.deck)} ({tr.gettext(DECK_WORDS[card.deck])})"
         f"\n\n{face['text']}\n\n[italic]{face['note']}[/italic]\n\n"
-        f"[dim]effect: {card.effect or '—'} · source: {card.source}[/dim]"
+        f"[dim]{tr.fmt('effect: {effect} · source: {source}', effect=card.effect or '—', source=card.source)}[/dim]"
     )
     console.print(Panel(body, title=f"{card.number}{card.deck} {face['name']}", expand=False))
 
@@ -67,13 +69,23 @@ def balance_rows() -> list[tuple[str, str, int, float]]:
     return rows
 
 
-def balance_command() -> None:
+COLOUR_WORDS = {"red": N_("red"), "blue": N_("blue"), "grey": N_("grey")}
+BALANCE_COLUMNS = (N_("deck"), N_("colour"), N_("cards"), N_("mean AP"))
+USAGE_COLUMNS = (*BALANCE_COLUMNS, N_("offered"), N_("taken"), N_("rate"))
+
+
+def _decimal(value: float, tr: Translator) -> str:
+    return format_decimal(value, "0.00", locale=tr.lang)
+
+
+def balance_command(lang: str | None = lang_option()) -> None:
     """Print the count and mean AP of the red, blue and grey cards of each deck."""
-    table = Table(title="Freedom! card balance")
-    for column in ("deck", "colour", "cards", "mean AP"):
-        table.add_column(column, justify="right" if column in ("cards", "mean AP") else "left")
+    tr = tr_of(lang, console)
+    table = Table(title=tr.gettext("Freedom! card balance"))
+    for column in BALANCE_COLUMNS:
+        table.add_column(tr.gettext(column), justify="right" if column in ("cards", "mean AP") else "left")
     for deck, side, count, mean in balance_rows():
-        table.add_row(deck, f"[{SIDE_STYLE[side]}]{side}[/]", str(count), f"{mean:.2f}")
+        table.add_row(deck, f"[{SIDE_STYLE[side]}]{tr.gettext(COLOUR_WORDS[side])}[/]", str(count), _decimal(mean, tr))
     console.print(table)
 
 
@@ -114,20 +126,23 @@ def cards_markdown() -> str:
 
 
 def cards_doc_command(
-    out: Path = typer.Option(Path("docs/cards.md"), "--out", help="Where to write the Markdown table."),
+    out: Path = typer.Option(Path("docs/cards.md"), "--out", help=_("Where to write the Markdown table.")),
 ) -> None:
     """Write the table of all 100 cards (docs/cards.md) from the card data."""
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(cards_markdown(), encoding="utf-8")
-    console.print(f"{len(cards_file().cards)} cards written to {out}")
+    console.print(tr_of(None).nfmt("{n} card written to {path}", "{n} cards written to {path}",
+                                   len(cards_file().cards), path=out), highlight=False)
 
 
 def usage_command(
-    bot: str = typer.Option("heuristic", help="Bot spec playing both seats, e.g. heuristic or ismcts:iterations=100."),
-    games: int = typer.Option(10, "--games", "-n", min=1, help="Games to play (consecutive seeds)."),
-    seed: int = typer.Option(0, help="First seed."),
-    plot: Path | None = typer.Option(None, help="Write a bar chart of the per-card rates (PNG)."),
-    json_out: Path | None = typer.Option(None, "--json", help="Write the per-card counts (JSON)."),
+    bot: str = typer.Option("heuristic",
+                            help=_("Bot spec playing both seats, e.g. heuristic or ismcts:iterations=100.")),
+    games: int = typer.Option(10, "--games", "-n", min=1, help=_("Games to play (consecutive seeds).")),
+    seed: int = typer.Option(0, help=_("First seed.")),
+    plot: Path | None = typer.Option(None, help=_("Write a bar chart of the per-card rates (PNG).")),
+    json_out: Path | None = typer.Option(None, "--json", help=_("Write the per-card counts (JSON).")),
+    lang: str | None = lang_option(),
 ) -> None:
     """Play bot-vs-bot games and report how often each card's event was taken when it could be."""
     from rich.progress import Progress
@@ -135,29 +150,33 @@ def usage_command(
     from muster.ai import BotSpecError
     from muster.games.freedom.cards.usage import measure
 
+    tr = tr_of(lang, console)
     try:
         with Progress(console=console) as progress:
             task = progress.add_task(f"{bot} vs {bot}", total=games)
             usage = measure(bot, games, seed, tick=lambda: progress.advance(task))
     except BotSpecError as exc:
-        console.print(f"[red]error:[/red] {exc}")
+        console.print(f"[red]{tr.gettext('error:')}[/red] {exc}")
         raise typer.Exit(2) from exc
-    table = Table(title=f"Events taken by {bot} ({usage.games} games; winners {dict(usage.winners)})")
-    for column in ("deck", "colour", "cards", "mean AP", "offered", "taken", "rate"):
-        table.add_column(column, justify="left" if column in ("deck", "colour") else "right")
+    table = Table(title=tr.nfmt("Events taken by {bot} ({n} game; winners {winners})",
+                                "Events taken by {bot} ({n} games; winners {winners})", usage.games, bot=bot,
+                                winners=dict(usage.winners)))
+    for column in USAGE_COLUMNS:
+        table.add_column(tr.gettext(column), justify="left" if column in ("deck", "colour") else "right")
     for deck, side, count, mean in balance_rows():
         numbers = [c.number for c in cards_file().cards if c.deck == deck and c.side == side]
         offered = sum(usage.offered[n] for n in numbers)
         chosen = sum(usage.chosen[n] for n in numbers)
-        rate = f"{chosen / offered:.0%}" if offered else "—"
-        table.add_row(deck, side, str(count), f"{mean:.2f}", str(offered), str(chosen), rate)
+        rate = format_percent(chosen / offered, locale=tr.lang) if offered else "—"
+        table.add_row(deck, tr.gettext(COLOUR_WORDS[side]), str(count), _decimal(mean, tr), str(offered), str(chosen),
+                      rate)
     console.print(table)
     if json_out:
         json_out.parent.mkdir(parents=True, exist_ok=True)
         json_out.write_text(json.dumps(usage.to_json(), indent=1), encoding="utf-8")
     if plot:
         plot_usage(usage, plot)
-        console.print(f"Chart written to {plot}")
+        console.print(tr.fmt("Chart written to {path}", path=plot), highlight=False)
 
 
 def plot_usage(usage: Usage, path: Path) -> None:
@@ -188,7 +207,11 @@ def plot_usage(usage: Usage, path: Path) -> None:
 
 def register(app: typer.Typer) -> None:
     """Add the card commands."""
-    app.command("card")(card_command)
-    app.command("cards-doc")(cards_doc_command)
-    app.command("cards-balance")(balance_command)
-    app.command("cards-usage")(usage_command)
+    app.command("card", help=_("Print one card: name, deck, AP, colour, event text, historical note and "
+                               "implementation."))(card_command)
+    app.command("cards-doc", help=_("Write the table of all 100 cards (docs/cards.md) from the card data."))(
+        cards_doc_command)
+    app.command("cards-balance", help=_("Print the count and mean AP of the red, blue and grey cards of each deck."))(
+        balance_command)
+    app.command("cards-usage", help=_("Play bot-vs-bot games and report how often each card's event was taken when "
+                                      "it could be."))(usage_command)

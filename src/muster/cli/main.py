@@ -11,8 +11,9 @@ import importlib
 import typer
 
 from muster import __version__
+from muster.cli.lang import _
 
-app = typer.Typer(help="muster: play, watch and measure card-driven wargames (Freedom! Messolonghi 1825–1826).",
+app = typer.Typer(help=_("muster: play, watch and measure card-driven wargames (Freedom! Messolonghi 1825–1826)."),
                   no_args_is_help=True, add_completion=False)
 
 def _version(value: bool) -> None:
@@ -23,7 +24,7 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
-                                       help="Print muster's version and exit")) -> None:
+                                       help=_("Print muster's version and exit"))) -> None:
     """muster: play, watch and measure card-driven wargames."""
 
 

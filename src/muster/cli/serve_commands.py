@@ -4,25 +4,27 @@ from __future__ import annotations
 
 import typer
 
+from muster.cli.lang import _
+
 
 def serve(
-    host: str = typer.Option("127.0.0.1", help="Interface to listen on."),
-    port: int = typer.Option(8000, help="TCP port."),
+    host: str = typer.Option("127.0.0.1", help=_("Interface to listen on.")),
+    port: int = typer.Option(8000, help=_("TCP port.")),
     database_url: str = typer.Option("sqlite:///muster.db", "--database-url",
-                                     help="Any SQLAlchemy URL: sqlite:///path or postgresql://user@host/db."),
+                                     help=_("Any SQLAlchemy URL: sqlite:///path or postgresql://user@host/db.")),
     bot_delay_ms: int = typer.Option(400, "--bot-delay-ms", min=0, max=10_000,
-                                     help="Default pause before each bot move, so people can follow it."),
+                                     help=_("Default pause before each bot move, so people can follow it.")),
     workers: int = typer.Option(1, "--workers", min=1, max=64,
-                                help="Server processes sharing the port (one per core uses every core)."),
+                                help=_("Server processes sharing the port (one per core uses every core).")),
     bot_workers: int = typer.Option(1, "--bot-workers", min=1, max=64,
-                                    help="Bot processes per server process (bots never think in the web process)."),
+                                    help=_("Bot processes per server process (bots never think in the web process).")),
     bot_time_limit: float = typer.Option(5.0, "--bot-time-limit", min=0.05, max=120,
-                                         help="Hard limit in seconds on each bot choice; beyond it a random legal "
-                                              "move is played (and logged)."),
+                                         help=_("Hard limit in seconds on each bot choice; beyond it a random "
+                                                "legal move is played (and logged).")),
     sqlite_sync: str = typer.Option("full", "--sqlite-sync",
-                                    help="SQLite commits: 'full' fsyncs every commit before its actions are "
-                                         "acknowledged (survives a power cut); 'normal' only at checkpoints "
-                                         "(survives a crash or kill -9 of the server, not of the machine)."),
+                                    help=_("SQLite commits: 'full' fsyncs every commit before its actions are "
+                                           "acknowledged (survives a power cut); 'normal' only at checkpoints "
+                                           "(survives a crash or kill -9 of the server, not of the machine).")),
 ) -> None:
     """Serve the web app: play Freedom! in the browser against a bot or a person."""
     import math
@@ -71,4 +73,4 @@ def check_database(url: str) -> None:
 
 def register(app: typer.Typer) -> None:
     """Add ``muster serve``."""
-    app.command("serve")(serve)
+    app.command("serve", help=_("Serve the web app: play Freedom! in the browser against a bot or a person."))(serve)

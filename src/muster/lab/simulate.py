@@ -10,7 +10,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from babel.numbers import format_decimal, format_percent
+
 from muster.games.freedom.rules.action_phase import card_name
+from muster.games.freedom.texts import END_REASONS, card_face
+from muster.i18n import N_, translator
 from muster.lab.play import SEATS, GameRecord
 from muster.lab.runner import Job, check_specs, run_jobs
 from muster.lab.stats import wilson
@@ -181,14 +185,16 @@ def plot_cards(records: Sequence[GameRecord], path: Path, top: int = 25) -> None
 
 # --- the report -----------------------------------------------------------------------------
 
-PLOTS = (("endings.png", plot_endings, "How games end, by round"),
-         ("length.png", plot_length, "Game length"),
-         ("tracks.png", plot_tracks, "Morale and supply trajectories"),
-         ("cards.png", plot_cards, "Card events used"))
+PLOTS = (("endings.png", plot_endings, N_("How games end, by round")),
+         ("length.png", plot_length, N_("Game length")),
+         ("tracks.png", plot_tracks, N_("Morale and supply trajectories")),
+         ("cards.png", plot_cards, N_("Card events used")))
 
 
-def write_report(records: Sequence[GameRecord], out: Path, fmt: str = "md") -> Path:
-    """Write summary.json, the PNG plots and report.md (or report.html) into ``out``; return the report path."""
+def write_report(records: Sequence[GameRecord], out: Path, fmt: str = "md", lang: str = "en") -> Path:
+    """Write summary.json, the PNG plots and report.md (or report.html) into ``out``; return the report path.
+
+    The report's words follow ``lang``; summary.json and the plots' own axis words stay English."""
     if fmt not in ("md", "html"):
         raise ValueError("format must be 'md' or 'html'")
     if not records:
@@ -198,7 +204,7 @@ def write_report(records: Sequence[GameRecord], out: Path, fmt: str = "md") -> P
     (out / "summary.json").write_text(json.dumps(data, indent=2))
     for filename, plot, _title in PLOTS:
         plot(records, out / filename)
-    lines = _markdown(data)
+    lines = _markdown(data, lang)
     if fmt == "md":
         path = out / "report.md"
         path.write_text("\n".join(lines) + "\n")
@@ -208,38 +214,51 @@ def write_report(records: Sequence[GameRecord], out: Path, fmt: str = "md") -> P
     return path
 
 
-def _markdown(data: dict[str, Any]) -> list[str]:
+def _markdown(data: dict[str, Any], lang: str = "en") -> list[str]:
+    tr = translator(lang)
+
+    def pct(x: float, digits: int = 1) -> str:
+        return format_percent(x, "#,##0." + "0" * digits + "%" if digits else "#,##0%", locale=lang)
+
     low, high = data["imperial_win_rate_ci95"]
+    mixed = tr.gettext(" (**mixed: these games were not all played under the same rules**)")
     lines = [
-        f"# Balance report: {data['imperial']} (Imperial) vs {data['insurgent']} (Insurgent)",
+        "# " + tr.fmt("Balance report: {imperial} (Imperial) vs {insurgent} (Insurgent)", imperial=data["imperial"],
+                      insurgent=data["insurgent"]),
         "",
-        f"- Games: {data['games']}",
-        f"- Rules: {', '.join(data['rules_versions'])}"
-        + (" (**mixed: these games were not all played under the same rules**)" if len(data["rules_versions"]) > 1
-           else ""),
-        f"- Imperial win rate: **{data['imperial_win_rate']:.1%}** (95% CI {low:.1%}–{high:.1%}, Wilson)",
-        f"- Mean length: {data['mean_decisions']:.0f} decisions, ending in round {data['mean_rounds']:.2f} on average",
-        f"- Bot thinking time per game: Imperial {data['seconds_per_game']['imperial']:.1f} s, "
-        f"Insurgent {data['seconds_per_game']['insurgent']:.1f} s",
+        "- " + tr.fmt("Games: {n}", n=data["games"]),
+        "- " + tr.fmt("Rules: {versions}", versions=", ".join(data["rules_versions"]))
+        + (mixed if len(data["rules_versions"]) > 1 else ""),
+        "- " + tr.fmt("Imperial win rate: **{rate}** (95% CI {low}–{high}, Wilson)",
+                      rate=pct(data["imperial_win_rate"]), low=pct(low), high=pct(high)),
+        "- " + tr.fmt("Mean length: {decisions} decisions, ending in round {rounds} on average",
+                      decisions=format_decimal(data["mean_decisions"], "0", locale=lang),
+                      rounds=format_decimal(data["mean_rounds"], "0.00", locale=lang)),
+        "- " + tr.fmt("Bot thinking time per game: Imperial {imperial} s, Insurgent {insurgent} s",
+                      imperial=format_decimal(data["seconds_per_game"]["imperial"], "0.0", locale=lang),
+                      insurgent=format_decimal(data["seconds_per_game"]["insurgent"], "0.0", locale=lang)),
         "",
-        "## How games end",
+        "## " + tr.gettext("How games end"),
         "",
-        "| ending | games | share | by round |",
+        "| " + " | ".join(tr.gettext(h) for h in (N_("ending"), N_("games"), N_("share"), N_("by round"))) + " |",
         "| --- | --- | --- | --- |",
     ]
     for reason, count in sorted(data["endings"].items(), key=lambda kv: -kv[1]):
         rounds = ", ".join(f"R{k}: {v}" for k, v in sorted(data["endings_by_round"][reason].items()))
-        lines.append(f"| {reason.replace('_', ' ')} | {count} | {count / data['games']:.1%} | {rounds} |")
+        ending = tr.gettext(END_REASONS[reason]) if reason in END_REASONS else reason.replace("_", " ")
+        lines.append(f"| {ending} | {count} | {pct(count / data['games'])} | {rounds} |")
     lines += [""]
     for filename, _plot, title in PLOTS:
-        lines += [f"## {title}", "", f"![{title}]({filename})", ""]
-    lines += ["## Card events", "",
-              "| card | Imperial uses | Insurgent uses | games used | user's win rate |",
+        lines += [f"## {tr.gettext(title)}", "", f"![{tr.gettext(title)}]({filename})", ""]
+    heads = (N_("card"), N_("Imperial uses"), N_("Insurgent uses"), N_("games used"), N_("user's win rate"))
+    lines += ["## " + tr.gettext("Card events"), "",
+              "| " + " | ".join(tr.gettext(h) for h in heads) + " |",
               "| --- | --- | --- | --- | --- |"]
     for c in data["cards"]:
         rate = c["user_wins"] / c["games"] if c["games"] else 0.0
-        lines.append(f"| {c['name']} | {c['events']['imperial']} | {c['events']['insurgent']} | "
-                     f"{c['games']} | {rate:.0%} |")
+        name = card_face(int(c["card"]), lang)["name"] if lang != "en" and isinstance(c.get("card"), int) else c["name"]
+        lines.append(f"| {name} | {c['events']['imperial']} | {c['events']['insurgent']} | "
+                     f"{c['games']} | {pct(rate, 0)} |")
     return lines
 
 

@@ -18,6 +18,7 @@ from starlette.routing import BaseRoute, Route
 from muster.analysis.postgame import analyze, curve
 from muster.core import Game
 from muster.server.hub import ApiError, LiveGame
+from muster.server.lang import request_lang
 
 CACHE_SIZE = 64
 """Analyses kept in memory (a finished game's analysis never changes)."""
@@ -80,7 +81,26 @@ async def _compute(request: Request, live: LiveGame, kind: str) -> Response:
         work = _full if kind == "full" else _curve
         body = await to_thread.run_sync(lambda: work(_rebuild(live.game, actions)), limiter=cache.threads)
         cache.put(key, body)
-    return Response(body, media_type="application/json")
+    lang = request_lang(request)
+    if lang != "en" and kind == "full" and live.game.rules.info.name == "freedom":
+        body = _labels_in(body, lang)
+    return Response(body, media_type="application/json", headers={"Vary": "Accept-Language, Cookie"})
+
+
+def _labels_in(body: bytes, lang: str) -> bytes:
+    """The analysis with its choices' labels in ``lang`` (the cached analysis stays English)."""
+    from muster.core import Action
+    from muster.games.freedom.texts import label_in
+
+    data = json.loads(body)
+    for card in data.get("cards", []):
+        card["label"] = label_in(Action.from_json(card["action"]), card.get("seat"), card["label"], lang)
+    for tp in data.get("turning_points", []):
+        played = data["cards"][tp["card"] - 1]
+        tp["played"] = played["label"]
+        best = tp["strongest"]
+        best["label"] = label_in(Action.from_json(best["action"]), tp.get("seat"), best["label"], lang)
+    return json.dumps(data).encode()
 
 
 async def game_analysis(request: Request) -> Response:
@@ -93,7 +113,7 @@ async def game_analysis(request: Request) -> Response:
             raise ApiError(403, "forbidden", "the analysis opens when the game is over")
         return await _compute(request, live, "full")
     except ApiError as exc:
-        return error_response(exc)
+        return error_response(exc, request)
 
 
 async def live_curve(request: Request) -> Response:
@@ -110,7 +130,7 @@ async def live_curve(request: Request) -> Response:
             raise ApiError(403, "forbidden", "the live curve is shown only for games between bots")
         return await _compute(request, live, "curve")
     except ApiError as exc:
-        return error_response(exc)
+        return error_response(exc, request)
 
 
 def routes(page: Any) -> list[BaseRoute]:

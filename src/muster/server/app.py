@@ -83,9 +83,10 @@ class MyGames(BaseModel):
     tokens: list[str] = Field(max_length=500)
 
 
-def error_response(exc: ApiError) -> JSONResponse:
-    """An API error as JSON with its HTTP status."""
-    return JSONResponse(exc.to_json(), status_code=exc.status)
+def error_response(exc: ApiError, request: Request | None = None) -> JSONResponse:
+    """An API error as JSON with its HTTP status (its message in the language of ``request``)."""
+    lang = request_lang(request) if request is not None else "en"
+    return JSONResponse(exc.to_json(lang), status_code=exc.status)
 
 
 async def read_json(request: Request) -> Any:
@@ -119,7 +120,7 @@ def api(fn: Any) -> Any:
             result: Response = await fn(request)
             return result
         except ApiError as exc:
-            return error_response(exc)
+            return error_response(exc, request)
     endpoint.__doc__ = fn.__doc__
     return endpoint
 
@@ -349,8 +350,10 @@ async def export(request: Request) -> Response:
 async def refuse(ws: WebSocket, exc: ApiError) -> None:
     """Accept, send the error, and close with code 4000 + HTTP status, so the page can say why and stop retrying."""
     await ws.accept()
-    await ws.send_json(exc.to_json())
-    await ws.close(code=4000 + exc.status, reason=exc.message[:120])
+    message = exc.to_json(request_lang(ws))
+    await ws.send_json(message)
+    # a close reason is at most 123 bytes: cut the (maybe Polish) message on a character boundary
+    await ws.close(code=4000 + exc.status, reason=str(message["error"]).encode()[:120].decode(errors="ignore"))
 
 
 async def websocket_endpoint(ws: WebSocket) -> None:
@@ -426,7 +429,7 @@ async def _ws_message(hub: Hub, live: LiveGame, seat: str, conn: Connection, tex
         else:
             raise ApiError(400, "malformed", f"unknown message type {kind!r} (use action, undo or sync)")
     except ApiError as exc:
-        conn.push({**exc.to_json(), "id": msg_id})
+        conn.push({**exc.to_json(conn.lang), "id": msg_id})
 
 
 VARY_LANG = "Accept-Language, Cookie"  # the answer depends on the reader's language

@@ -152,7 +152,9 @@ class Guard:
 
         refused = self._refusal(scope)
         if refused is not None:
-            await self._answer(send_with_headers, *refused, close=refused[0] == 413)
+            status, code, message, wait = refused
+            await self._answer(send_with_headers, status, code, _in_reader_language(message, scope), wait,
+                               close=status == 413)
             return
         try:
             await self.app(scope, self._bounded(receive), send_with_headers)
@@ -281,3 +283,13 @@ class HeadTimeoutProtocol(HttpToolsProtocol):
         """Stop the clock."""
         self._disarm()
         super().connection_lost(exc)
+
+
+def _in_reader_language(message: str, scope: Any) -> str:
+    """A refusal in the language of the request (``?lang=``, the cookie, ``Accept-Language``)."""
+    from starlette.requests import HTTPConnection
+
+    from muster.error_texts import translate
+    from muster.server.lang import request_lang
+
+    return translate(message, request_lang(HTTPConnection(scope)))

@@ -20,9 +20,12 @@ from starlette.routing import BaseRoute, Route
 
 from muster.analysis.advice import hints
 from muster.analysis.consent import HintConsent, HintsRefusedError
-from muster.core import Game
+from muster.analysis.texts import reason_in
+from muster.core import Action, Game
+from muster.games.freedom.texts import label_in
 from muster.server.db import HintConsentRow
 from muster.server.hub import ApiError, LiveGame
+from muster.server.lang import request_lang
 
 _threads = CapacityLimiter(1)
 _cache: OrderedDict[tuple[str, int, str], list[dict[str, Any]]] = OrderedDict()
@@ -70,6 +73,14 @@ def _compute(game: Game, actions: list[Any], seat: str) -> list[dict[str, Any]]:
     return [a.to_json() for a in hints(replay.view(seat), replay.legal_actions(), seat, rules=replay.rules)]
 
 
+def _hint_in(hint: dict[str, Any], seat: str, game: str, lang: str) -> dict[str, Any]:
+    """One hint with its label and reason in ``lang`` (the cached hint stays English)."""
+    out = {**hint, "reason": reason_in(str(hint["reason"]), lang)}
+    if game == "freedom":
+        out["label"] = label_in(Action.from_json(hint["action"]), seat, str(hint["label"]), lang)
+    return out
+
+
 async def hint_status(request: Request) -> Response:
     """This seat's view of the hint option: proposed, who agreed, hinted for both."""
     from muster.server.app import error_response, hub_of
@@ -80,7 +91,7 @@ async def hint_status(request: Request) -> Response:
         consent = await consent_of(hub.store.engine, live)
         return JSONResponse({**consent.to_json(), "seat": seat, "proposed": bool(consent.agreed)})
     except ApiError as exc:
-        return error_response(exc)
+        return error_response(exc, request)
 
 
 async def hint_accept(request: Request) -> Response:
@@ -98,7 +109,7 @@ async def hint_accept(request: Request) -> Response:
         await to_thread.run_sync(add_agreement, hub.store.engine, live.id, seat)
         return JSONResponse({**consent.to_json(), "seat": seat, "proposed": True})
     except ApiError as exc:
-        return error_response(exc)
+        return error_response(exc, request)
 
 
 async def hint_get(request: Request) -> Response:
@@ -122,9 +133,11 @@ async def hint_get(request: Request) -> Response:
             _cache[key] = found
             while len(_cache) > CACHE_SIZE:
                 _cache.popitem(last=False)
-        return JSONResponse({"version": version, "hints": found, "hinted": True})
+        lang = request_lang(request)
+        shown = found if lang == "en" else [_hint_in(h, seat, live.game.rules.info.name, lang) for h in found]
+        return JSONResponse({"version": version, "hints": shown, "hinted": True})
     except ApiError as exc:
-        return error_response(exc)
+        return error_response(exc, request)
 
 
 def routes() -> list[BaseRoute]:

@@ -31,6 +31,7 @@ from muster.core import (
     game_names,
     get_rules,
 )
+from muster.error_texts import translate as translate_error
 from muster.server.bots import BotPool, Job, check_spec
 from muster.server.bus import Bus
 from muster.server.names import load_names
@@ -47,9 +48,10 @@ class ApiError(Exception):
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
 
-    def to_json(self) -> dict[str, Any]:
-        """The error as sent to clients."""
-        return {"type": "error", "code": self.code, "error": self.message}
+    def to_json(self, lang: str = "en") -> dict[str, Any]:
+        """The error as sent to clients (the message in ``lang``; the code stays)."""
+        message = self.message if lang == "en" else translate_error(self.message, lang)
+        return {"type": "error", "code": self.code, "error": message}
 
 
 def hash_token(token: str) -> str:

@@ -17,7 +17,7 @@ from typing import Any
 from muster.core import Action, Game
 from muster.server.games import adapter
 from muster.server.hub import ApiError, LiveGame
-from muster.server.views import phase_of
+from muster.server.views import outcome_in, phase_of
 
 SNAPSHOT_EVERY = 32
 """Actions between two snapshots: a frame costs at most this many actions to rebuild."""
@@ -98,7 +98,7 @@ class Replays:
                 "log": lines, **({"log_en": game.log()} if lang != "en" else {}),
                 "active_seat": game.active_seat, "phase": phase_of(view, game.rules.info.name, lang),
                 "round": view.get("round"), "last_action": last,
-                "outcome": game.outcome.to_json() if game.outcome else None}
+                "outcome": outcome_in(game, lang)}
 
     def frame_json(self, live: LiveGame, version: int, actions: list[Action], step: int,
                    seat: str | None, lang: str = "en") -> bytes:

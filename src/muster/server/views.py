@@ -240,13 +240,26 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
         "hand": list(hand),
         "hand_counts": {s: (len(h) if isinstance(h, list) else h["count"]) for s, h in view["hands"].items()},
         "last": last_moves(game_id, game, seat, shared),
-        "outcome": outcome.to_json() if outcome else None,
+        "outcome": outcome_in(game, lang),
         "seats": players(seats, cached_names(game_id), game.rules.info.name),
         "log_from": log_from,
         "log": lines,
         # a translated log keeps the English lines beside it: the board module reads its structure from them
         **({"log_en": _log_lines(game, "en", log_from, shared)} if lang != "en" else {}),
     }
+
+
+def outcome_in(game: Game, lang: str) -> dict[str, Any] | None:
+    """The game's result as JSON, its ``detail`` (why it ended) in ``lang`` where the game words it."""
+    outcome = game.outcome
+    if outcome is None:
+        return None
+    data = outcome.to_json()
+    if lang != "en" and game.rules.info.name == "freedom":
+        from muster.games.freedom.texts import outcome_detail_in
+
+        data["detail"] = outcome_detail_in(game.state.log, lang) or data["detail"]
+    return data
 
 
 def phase_of(view: dict[str, Any], game: str = "freedom", lang: str = "en") -> str:

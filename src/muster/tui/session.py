@@ -17,6 +17,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+from babel.numbers import format_percent
 from rich.console import Console, RenderableType
 from rich.markup import escape
 from rich.panel import Panel
@@ -80,14 +81,14 @@ def terminal_ui(game_name: str) -> Any:
     """
     if game_name == "freedom":
         from muster.games.freedom.constants import SEATS
-        from muster.games.freedom.texts import label_in, prompt_in
+        from muster.games.freedom.texts import label_in, outcome_detail_in, prompt_in
         from muster.tui import render
         from muster.tui.texts import phase_help
 
         return SimpleNamespace(SEATS=SEATS, SEAT_NAME=render.SEAT_NAME, SEAT_STYLE=render.SEAT_STYLE,
                                screen=render.screen, board_panel=render.board_panel, tracks_panel=render.tracks_panel,
                                hand_panel=render.hand_panel, phase_help=phase_help,
-                               label_in=label_in, prompt_in=prompt_in)
+                               label_in=label_in, prompt_in=prompt_in, outcome_detail_in=outcome_detail_in)
     import importlib
 
     return importlib.import_module(f"muster.games.{game_name}.terminal")
@@ -141,9 +142,10 @@ class Session:
         """Whether the game's own words (choices, prompts, the log) are rendered in a language other than English."""
         return self.lang != "en" and hasattr(self.ui, "label_in")
 
-    def in_lang(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        """Call one of the game's panels in the session's language when it takes a ``lang`` argument."""
-        if self.translated and "lang" in inspect.signature(fn).parameters:
+    def in_lang(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        """Call the game's panel ``name``, in the session's language when that panel takes a ``lang``."""
+        fn = getattr(self.ui, name)
+        if self.lang != "en" and "lang" in inspect.signature(fn).parameters:
             kwargs["lang"] = self.lang
         return fn(*args, **kwargs)
 
@@ -172,7 +174,7 @@ class Session:
                 # The game object is only changed by complete, validated actions, so an interrupt
                 # at any point leaves it consistent; offer to keep it.
                 try:
-                    self.offer_save("Interrupted.")
+                    self.offer_save(self.tr.gettext("Interrupted."))
                 except EndSession as stop:
                     return stop.code
 
@@ -195,7 +197,8 @@ class Session:
     def bot_move(self, seat: str, bot: Bot) -> None:
         """Let a bot choose for ``seat`` and apply its choice."""
         if not self.bot_busy and self.humans:
-            self.console.print(f"[dim]{self.ui.SEAT_NAME[seat]} ({escape(bot.name)}) is playing…[/dim]")
+            playing = self.tr.fmt("{side} ({bot}) is playing…", side=self.seat_name(seat), bot=bot.name)
+            self.console.print(f"[dim]{escape(playing)}[/dim]")
             self.bot_busy = True
         action = bot.choose(self.game.view(seat), self.game.legal_actions(), seat)
         self.game.apply(action, seat)
@@ -207,10 +210,9 @@ class Session:
         try:
             return self.read(prompt)
         except EOFError:
-            self.console.print(
-                "\n[yellow]End of input: no move was made and the session stops here "
-                "(use 'save FILE' before leaving to keep a game).[/yellow]"
-            )
+            self.console.print("\n[yellow]" + escape(self.tr.gettext(
+                "End of input: no move was made and the session stops here "
+                "(use 'save FILE' before leaving to keep a game).")) + "[/yellow]")
             raise EndSession(EXIT_EOF) from None
 
     # --- screens ----------------------------------------------------------------------------
@@ -227,15 +229,14 @@ class Session:
             with_view = {"view": view} if "view" in inspect.signature(self.ui.label_in).parameters else {}
             labelled = [(action, self.ui.label_in(action, seat, label, self.lang, **with_view))
                         for action, label in labelled]
-        self.console.print(
-            self.in_lang(self.ui.screen, view, seat, prompt, labelled, log[-shown:], new, compact=self.compact)
-        )
-        undo = "undo · " if self.game.can_undo(seat) else ""
-        layout = "hand · full" if self.compact else "compact"
-        self.console.print(
-            f"[dim]Type a number 1–{len(self.game.legal_actions())} · help · {undo}save FILE · log [N] · {layout}"
-            " · quit[/dim]"
-        )
+        self.console.print(self.in_lang("screen", view, seat, prompt, labelled, log[-shown:], new,
+                                        compact=self.compact))
+        tr = self.tr
+        undo = tr.gettext("undo") + " · " if self.game.can_undo(seat) else ""
+        layout = tr.gettext("hand · full") if self.compact else tr.gettext("compact")
+        line = tr.fmt("Type a number 1–{n} · help · {undo}save FILE · log [N] · {layout} · quit",
+                      n=len(self.game.legal_actions()), undo=undo, layout=layout)
+        self.console.print(f"[dim]{escape(line)}[/dim]")
         if self.message is not None:
             self.console.print(self.message)
             self.message = None
@@ -246,11 +247,11 @@ class Session:
         self.console.print(
             Panel(
                 Text.assemble(
-                    "Pass the screen to the ",
-                    (f"{self.ui.SEAT_NAME[seat]} player", self.ui.SEAT_STYLE[seat]),
-                    ".\nThe other player's hand stays hidden. Press Enter when ready.",
+                    (self.tr.fmt("Pass the screen to the {side} player.", side=self.seat_name(seat)),
+                     self.ui.SEAT_STYLE[seat]),
+                    "\n" + self.tr.gettext("The other player's hand stays hidden. Press Enter when ready."),
                 ),
-                title="Hot-seat",
+                title=self.tr.gettext("Hot-seat"),
             )
         )
         self.ask("")
@@ -282,20 +283,22 @@ class Session:
         elif word == "log":
             self.show_log(rest)
         elif word == "hand":
-            self.message = self.in_lang(self.ui.hand_panel, self.game.view(seat), seat)
+            self.message = self.in_lang("hand_panel", self.game.view(seat), seat)
         elif word == "hint":
             self.hint(seat)
         elif word in ("compact", "full"):
             self.compact = word == "compact"
-            self.message = Text(f"Screen layout: {word}.", style="green")
+            self.message = Text(self.tr.fmt("Screen layout: {layout}.", layout=self.tr.gettext(word)), style="green")
         elif word in ("quit", "q", "exit"):
-            self.offer_save("Leaving the game.")
+            self.offer_save(self.tr.gettext("Leaving the game."))
         elif not text:
-            self.message = Text(f"Type the number of a choice (1–{count}), or 'help'.", style="yellow")
+            self.message = Text(self.tr.fmt("Type the number of a choice (1–{n}), or 'help'.", n=count),
+                                style="yellow")
         else:
             self.message = Text(
-                f"Not understood: {_shorten(text)!r}. Type a number from 1 to {count}, or one of: "
-                "help, undo, save FILE, log [N], hand, hint, compact, full, quit.",
+                self.tr.fmt("Not understood: {text}. Type a number from 1 to {n}, or one of: "
+                            "help, undo, save FILE, log [N], hand, hint, compact, full, quit.",
+                            text=repr(_shorten(text)), n=count),
                 style="red",
             )
 
@@ -303,32 +306,37 @@ class Session:
         """Show the strongest bot's top three choices with estimated chances (if hints are agreed)."""
         from muster.analysis import texts as analysis_texts
         from muster.analysis.advice import hints
+        from muster.error_texts import translate
 
+        tr = self.tr
         try:
             if self.hints is None:
                 raise HintsRefusedError(analysis_texts.HINTS_OFF)
             self.hints.check(seat)
         except HintsRefusedError as exc:
-            self.message = Text(str(exc), style="yellow")
+            self.message = Text(translate(str(exc), self.lang), style="yellow")
             return
         legal = self.game.legal_actions()
-        lines = [analysis_texts.HINT_HEADER.format(side=analysis_texts.SIDE.get(seat, seat))]
+        lines = [tr.fmt(analysis_texts.HINT_HEADER, side=analysis_texts.side_in(seat, self.lang))]
         for advice in hints(self.game.view(seat), legal, seat, rules=self.game.rules):
             number = legal.index(advice.action) + 1
-            mark = f" ({analysis_texts.STRONGEST_PICK})" if advice.strongest else ""
-            lines.append(f"  {number}. {advice.label}: {advice.chance:.0%}{mark} — {advice.reason}")
+            mark = f" ({tr.gettext(analysis_texts.STRONGEST_PICK)})" if advice.strongest else ""
+            label = self.ui.label_in(advice.action, seat, advice.label, self.lang) if self.translated else advice.label
+            chance = format_percent(advice.chance, locale=self.lang)
+            lines.append(f"  {number}. {label}: {chance}{mark} — {analysis_texts.reason_in(advice.reason, self.lang)}")
         self.message = Text("\n".join(lines))
 
     def choose(self, seat: str, number: int, count: int) -> None:
         """Apply choice ``number`` (1-based) if it exists."""
         if not 1 <= number <= count:
-            self.message = Text(f"There is no choice {number}: choose from 1 to {count}.", style="red")
+            self.message = Text(self.tr.fmt("There is no choice {number}: choose from 1 to {n}.", number=number,
+                                            n=count), style="red")
             return
         action = self.game.legal_actions()[number - 1]
         try:
             self.game.apply(action, seat)
         except GameError as exc:  # cannot happen for a listed action; reported rather than hidden
-            self.message = Text(f"That move was refused: {exc}", style="red")
+            self.message = Text(self.tr.fmt("That move was refused: {error}", error=exc), style="red")
             return
         self.seen[seat] = len(self.game.log(self.lang))
 
@@ -336,50 +344,54 @@ class Session:
         """Go back to the start of this turn, if the engine allows it."""
         if not self.game.can_undo(seat):
             self.message = Text(
-                "Nothing to undo: undo returns to the start of your own turn, and only while no dice "
-                "were rolled and no cards drawn since.",
+                self.tr.gettext("Nothing to undo: undo returns to the start of your own turn, and only while no dice "
+                                "were rolled and no cards drawn since."),
                 style="yellow",
             )
             return
         self.game.undo(seat)
         self.seen[seat] = min(self.seen[seat], len(self.game.log(self.lang)))
-        self.message = Text("Back to the start of your turn.", style="green")
+        self.message = Text(self.tr.gettext("Back to the start of your turn."), style="green")
 
     def save(self, path: str) -> None:
         """``save FILE``: write the save file and say where."""
         if not path:
-            self.message = Text("Give a file name: save FILE", style="yellow")
+            self.message = Text(self.tr.gettext("Give a file name: save FILE"), style="yellow")
             return
         try:
             target = save_game(self.game, path)
         except OSError as exc:
-            self.message = Text(f"Could not save to {path}: {exc.strerror or exc}", style="red")
+            self.message = Text(self.tr.fmt("Could not save to {path}: {error}", path=path, error=exc.strerror or exc),
+                                style="red")
             return
+        moves = len(self.game.actions)
         self.message = Text(
-            f"Saved {len(self.game.actions)} moves to {target}. Continue it with: muster play --load {target}",
+            self.tr.nfmt("Saved {n} move to {path}. Continue it with: muster play --load {path}",
+                         "Saved {n} moves to {path}. Continue it with: muster play --load {path}", moves,
+                         path=target),
             style="green",
         )
 
     def show_log(self, arg: str) -> None:
         """``log [N]``: the last N lines of the game's log (default 40)."""
         if arg and not (arg.isdecimal() and len(arg) <= 9):
-            self.message = Text("Use 'log' or 'log N' with N a number of lines.", style="yellow")
+            self.message = Text(self.tr.gettext("Use 'log' or 'log N' with N a number of lines."), style="yellow")
             return
         lines = self.game.log(self.lang)[-(int(arg) if arg else 40) :] if arg != "0" else []
-        self.message = Text("\n".join(lines) if lines else "(no log lines)", style="white")
+        self.message = Text("\n".join(lines) if lines else self.tr.gettext("(no log lines)"), style="white")
 
     def offer_save(self, why: str) -> None:
         """Ask whether to save before leaving; returns only if the player goes back to the game."""
         self.console.print(
-            f"\n[yellow]{escape(why)}[/yellow] Type a file name to save and quit, 'c' to continue "
-            "playing, or just Enter to quit without saving."
+            f"\n[yellow]{escape(why)}[/yellow] " + escape(self.tr.gettext(
+                "Type a file name to save and quit, 'c' to continue playing, or just Enter to quit without saving."))
         )
         answer = self.ask_save(allow_continue=True)
         if answer == "continue":
-            self.message = Text("Back to the game.", style="green")
+            self.message = Text(self.tr.gettext("Back to the game."), style="green")
             return
         if answer == "skipped":
-            self.console.print("Quit without saving.")
+            self.console.print(self.tr.gettext("Quit without saving."))
             raise EndSession(EXIT_INTERRUPTED)
         raise EndSession(EXIT_OK)
 
@@ -390,7 +402,7 @@ class Session:
         """
         while True:
             try:
-                answer = self.read("save as › ").strip()
+                answer = self.read(self.tr.gettext("save as") + " › ").strip()
             except (EOFError, KeyboardInterrupt):
                 answer = ""
             if allow_continue and answer.lower() in ("c", "continue"):
@@ -400,10 +412,11 @@ class Session:
             try:
                 target = save_game(self.game, answer)
             except OSError as exc:
-                self.console.print(f"[red]Could not save to {escape(answer)}: {escape(str(exc))}[/red] Try again.")
+                failed = self.tr.fmt("Could not save to {path}: {error}", path=answer, error=exc)
+                self.console.print(f"[red]{escape(failed)}[/red] " + escape(self.tr.gettext("Try again.")))
                 continue
-            where = escape(str(target))
-            self.console.print(f"Saved to {where}. Continue it with: muster play --load {where}")
+            self.console.print(escape(self.tr.fmt("Saved to {path}. Continue it with: muster play --load {path}",
+                                                  path=target)))
             return "saved"
 
     def finish(self) -> int:
@@ -413,14 +426,15 @@ class Session:
         view = self.game.view(None)
         if self.humans:
             self.console.clear()
-        self.console.print(self.in_lang(self.ui.board_panel, view))
-        self.console.print(self.in_lang(self.ui.tracks_panel, view))
+        self.console.print(self.in_lang("board_panel", view))
+        self.console.print(self.in_lang("tracks_panel", view))
         if self.humans:  # a watched game has printed its whole log already
             for line in self.game.log(self.lang)[-LOG_LINES:]:
                 self.console.print(line, highlight=False)
         winner = self.seat_name(outcome.winner) if outcome.winner else self.tr.gettext("Nobody")
-        # the log's last line says who won and why in the reader's language
-        detail = outcome.detail if not self.translated else self.game.log(self.lang)[-1]
+        detail = outcome.detail
+        if self.translated and hasattr(self.ui, "outcome_detail_in"):
+            detail = self.ui.outcome_detail_in(self.game.state.log, self.lang) or detail
         self.console.print(
             Panel(
                 Text.assemble((self.tr.fmt("GAME OVER: {side} wins. ", side=winner), "bold"), detail),

@@ -14,7 +14,8 @@ from typing import Any
 from muster.games.freedom.board import board
 from muster.games.freedom.constants import IMPERIAL, INSURGENT
 from muster.games.freedom.datafiles import areas_file, cards_file, design
-from muster.i18n import N_, Names, Translator, translator
+from muster.i18n import N_, Names, Translator, render, translator
+from muster.reword import Templates
 
 # Words the rules put into log arguments (a move's kind, a result, a reason): translated when shown.
 TERMS = (
@@ -24,6 +25,9 @@ TERMS = (
     N_("Morale"), N_("Money"), N_("Supplies"), N_("Plea track"), N_("Preparation"), N_("Pressure track"),
     N_("Population"),
 )
+END_REASONS = {"survival": N_("survival"), "fort": N_("fort"), "beach": N_("beach"),
+               "imperial_morale": N_("imperial_morale"), "insurgent_morale": N_("insurgent_morale")}
+"""Why a game ended (the result's reason codes), in words."""
 AREA_NAMES = (N_("Sea"), N_("Petalas"), N_("Anatolikon"), N_("Gouria"), N_("Zygos"), N_("Kryoneri"),
               N_("Petrochori"), N_("Patra"))
 SPACE_NAMES = (
@@ -181,6 +185,10 @@ def label_in(action: Any, seat: str | None, english: str, lang: str) -> str:
         return tr.fmt("end the turn (losing {n} AP)", n=m.group(1)) if m else tr.gettext("end the turn")
     if verb == "unit" and arg in UNIT_KINDS:
         return tr.gettext(UNIT_KINDS[str(arg)])
+    if verb == "unit" and str(arg).isdigit():  # a unit told apart by the attacks it already made with this card
+        used = int(str(arg))
+        return tr.gettext("a unit that has not attacked yet") if used == 0 else tr.nfmt(
+            "a unit that has attacked {n} time", "a unit that has attacked {n} times", used)
     if verb == "morale" and arg in MORALE_CHOICES:
         return tr.gettext(MORALE_CHOICES[str(arg)])
     if verb == "area" and isinstance(arg, str) and arg in area_ids:
@@ -191,6 +199,72 @@ def label_in(action: Any, seat: str | None, english: str, lang: str) -> str:
     if verb in PLAIN_VERBS:
         return tr.gettext(PLAIN_VERBS[verb])
     return english
+
+
+PROMPTS = (
+    N_("{side}: play card {n} of {total}. You may discard a card to use the event of {card}."),
+    N_("You may discard your last card to use the event of {card}."),
+    N_("Place an Allied unit within two rows of the Camp ({n} left)."),
+    N_("{side} cannons: choose the next cannon to fire."),
+    N_("Choose the target of the cannon in {space}."),
+    N_("The last enemy unit in a space fell: raise your Morale by 1 or lower your opponent's by 1."),
+    N_("Opening: advance a unit one space forward ({n} left), or be done."),
+    N_("Opening: you may Regroup one unit for free."),
+    N_("Remove {whose} unit ({why}; {n} left)."),
+    N_("Place a new {what} in {where} ({n} left)."),
+    N_("Choose an area for Support ({n} left)."),
+    N_("Choose an Imperial unit to send back to the Camp ({n} left)."),
+    N_("Move a unit out of the Camp one space ({n} left)."),
+    N_("Choose the cannon to fire."),
+    N_("Choose the Wall section to fire at."),
+    N_("Night Works: choose a Row 6 space with your cannon."),
+    N_("Night Works: may a unit move forward with the cannon?"),
+    N_("Grenades: choose a Row 5 space with Allied units."),
+    N_("Remove an {side} unit from {where} ({n} left)."),
+    N_("Send an Imperial unit in {where} back to the Camp ({n} left)."),
+    N_("Place a unit from {src} in {where} ({n} left), or stop."),
+    N_("Choose a Wall section to damage ({n} left)."),
+    N_("Choose a Wall section to repair ({n} left)."),
+    N_("Train a Civilian: choose where the new unit stands ({n} left)."),
+    N_("Choose an {side} cannon in {where} to remove."),
+    N_("Choose a space in {where} with your unit for a new cannon."),
+    N_("Move an Imperial unit one space forward ({n} left), or stop."),
+    N_("Choose where the unit moves."),
+    N_("Free attack ({n} left, {bonus} to the roll): choose the attacker, or stop."),
+    N_("Choose the target of the attack."),
+    N_("Free Raid ({n} left, {bonus} to the roll): choose the raider, or stop."),
+    N_("Choose the target of the Raid."),
+    N_("Free Regroup ({n} left): choose a unit, or stop."),
+    N_("Choose where."),
+    N_("Fire a cannon ({n} left, {bonus} to each die), or stop."),
+    N_("Choose the target."),
+)
+"""The engine's prompts (English, made where the rules are) that :func:`prompt_in` rewords."""
+PROMPT_WORDS = (
+    N_("any space"), N_("any space or the Camp"), N_("Row 4 or Row 5"), N_("Rows 4–6"), N_("Row 5 or Row 6"),
+    N_("Row 7 or Row 8"), N_("the mainland"), N_("an island"), N_("the Lagoon waters"), N_("Klisova and its waters"),
+    N_("the Wall"), N_("the Camp"), N_("the pool"), N_("the City"), N_("the City or an island"), N_("your"),
+    N_("an enemy"), N_("unpaid troops leave"), N_("deserters"), N_("event"), N_("unit"), N_("cannon"),
+)
+"""Words the engine puts into its prompts (where-filters, whose unit, why)."""
+CARD_NAME = re.compile(r"^(\d+)[AB] ")
+
+
+def _prompt_value(name: str, value: str, lang: str) -> str:
+    tr = translator(lang)
+    if name == "card" and CARD_NAME.match(value):
+        return FreedomNames(tr).card(int(CARD_NAME.match(value).group(1)))  # type: ignore[union-attr]
+    if name == "space" and value in board().names:
+        return FreedomNames(tr).space(board().names.index(value))
+    if name == "side":
+        forms = {"Imperial": IMPERIAL, "Insurgent": INSURGENT}
+        return str(FreedomNames(tr).side(forms[value])) if value in forms else value
+    if name in ("n", "total"):
+        return value
+    return tr.gettext(value)
+
+
+_PROMPTS = Templates(PROMPTS, _prompt_value)
 
 
 def prompt_in(view: dict[str, Any], seat: str | None, english: str, lang: str) -> str:
@@ -204,6 +278,9 @@ def prompt_in(view: dict[str, Any], seat: str | None, english: str, lang: str) -
     top = (view.get("stack") or [{}])[-1]
     kind = top.get("kind") if isinstance(top, dict) else None
     side = names.side(seat) if seat else ""
+    found = _PROMPTS.find(english, lang)
+    if found is not None:
+        return found
     if kind == "card_turn" and seat and isinstance(view.get("played"), dict):
         total = design()["cards_per_action_phase"]
         return tr.fmt("{side}: play card {n} of {total}.", side=side, n=int(view["played"].get(seat, 0)) + 1,
@@ -213,3 +290,12 @@ def prompt_in(view: dict[str, Any], seat: str | None, english: str, lang: str) -
         return tr.fmt("{side}: choose actions ({n} AP left, {stored} stored).", side=side, n=top["ap"],
                       stored=stored)
     return decision_help(view, lang) or english
+
+
+def outcome_detail_in(log: list[Any], lang: str) -> str | None:
+    """Why the game ended (the detail of the log's game-over entry) in ``lang``; None for an old, English log."""
+    for e in reversed(log):
+        if isinstance(e, dict) and e.get("m") == "Game over: {winner.gen} victory. {detail}":
+            detail = (e.get("a") or {}).get("detail")
+            return render(detail, names(lang)) if detail is not None else None
+    return None

@@ -1,5 +1,6 @@
 // The post-game page: the win-probability curve and the turning points, each linked into the replay.
 import { api, el } from "./common.js";
+import { setupLanguage } from "./i18n.js";
 import { TEXT, drawCurve } from "./winprob.js";
 
 const $ = (id) => document.getElementById(id);
@@ -28,7 +29,7 @@ async function start() {
   document.body.dataset.ready = "1";
 }
 
-start().catch((err) => {
+setupLanguage(document.querySelector(".tools")).then(start).catch((err) => {
   $("error").textContent = err.message;
   $("error").hidden = false;
 });

@@ -1,19 +1,22 @@
 // Opt-in hints on the play page: agree to them, then ask for the strongest bot's top three choices.
 // Words in TEXT (for translation). The server refuses hints until every person in the game agreed.
 import { api, el } from "./common.js";
+import { lang, t } from "./i18n.js";
 
 const TEXT = {
-  title: "Hints",
-  proposed: "Your opponent proposes hints for both sides (the strongest bot's suggestions on request).",
-  accept: "Agree to hints",
-  waiting: "Hints are on once your opponent agrees.",
-  ask: "Show hints",
-  thinking: "Thinking…",
-  notYourTurn: "Hints are for your own decisions.",
-  hinted: "Hints are on in this game (for both sides).",
-  chance: (p) => `${Math.round(100 * p)}% to win`,
-  strongest: "the strongest bot's choice",
+  get title() { return t("Hints"); },
+  get proposed() { return t("Your opponent proposes hints for both sides (the strongest bot's suggestions on request)."); },
+  get accept() { return t("Agree to hints"); },
+  get waiting() { return t("Hints are on once your opponent agrees."); },
+  get ask() { return t("Show hints"); },
+  get thinking() { return t("Thinking…"); },
+  get notYourTurn() { return t("Hints are for your own decisions."); },
+  get hinted() { return t("Hints are on in this game (for both sides)."); },
+  chance: (p) => t("{chance} to win", { chance: pct(p) }),
+  get strongest() { return t("the strongest bot's choice"); },
 };
+
+function pct(p) { return new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }).format(p); }
 
 const $ = (id) => document.getElementById(id);
 const token = decodeURIComponent(location.pathname.split("/").pop());

@@ -40,12 +40,13 @@ export function tn(singular, plural, n, args = {}) {
   return fill(text, { ...args, n: n.toLocaleString(lang) });
 }
 
-/** Translate the static page: data-i18n (text), data-i18n-aria-label and data-i18n-title attributes. */
+/** Translate the static page: data-i18n (text), data-i18n-aria-label, data-i18n-title and data-i18n-placeholder. */
 export function translatePage(root = document) {
   if (lang === "en") return;
   for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
   for (const node of root.querySelectorAll("[data-i18n-aria-label]")) node.setAttribute("aria-label", t(node.dataset.i18nAriaLabel));
   for (const node of root.querySelectorAll("[data-i18n-title]")) node.setAttribute("title", t(node.dataset.i18nTitle));
+  for (const node of root.querySelectorAll("[data-i18n-placeholder]")) node.setAttribute("placeholder", t(node.dataset.i18nPlaceholder));
 }
 
 /** Links to the same page in each language (the server remembers the choice in a cookie). */

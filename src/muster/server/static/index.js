@@ -61,14 +61,14 @@ function inviteBox(link, other, myLink) {
   const copy = el("button", { type: "button", id: "copy-invite", onclick: async () => {
     try {
       await navigator.clipboard.writeText(link);
-      copy.textContent = "Copied";
+      copy.textContent = t("Copied");
     } catch {
       input.select();
-      copy.textContent = document.execCommand("copy") ? "Copied" : "Select and copy";
+      copy.textContent = document.execCommand("copy") ? t("Copied") : t("Select and copy");
     }
-  } }, "Copy link");
-  return [el("p", {}, `Send this link to your opponent: it is their seat (${seatName(other)}). Anyone with it can play that side, so send it only to them.`),
-    el("div", { class: "invite" }, input, copy), el("p", {}, el("a", { href: myLink, id: "my-link" }, "Go to my seat"))];
+  } }, t("Copy link"));
+  return [el("p", {}, t("Send this link to your opponent: it is their seat ({side}). Anyone with it can play that side, so send it only to them.", { side: seatName(other) })),
+    el("div", { class: "invite" }, input, copy), el("p", {}, el("a", { href: myLink, id: "my-link" }, t("Go to my seat")))];
 }
 
 form.addEventListener("submit", async (event) => {
@@ -109,7 +109,7 @@ form.addEventListener("submit", async (event) => {
 });
 
 function turnText(game) {
-  if (game.outdated) return "recorded under older rules (open it with the release that made it)";
+  if (game.outdated) return t("recorded under older rules (open it with the release that made it)");
   if (game.status === "finished") return game.winner ? t("finished: {side} won", { side: seatName(game.winner) }) : t("finished");
   return game.your_turn ? t("your turn") : t("{side} to play", { side: seatName(game.active_seat) || "?" });
 }
@@ -136,10 +136,10 @@ async function refresh() {
     try {
       const s = await api(`/api/games/${id}/status`);
       const names = Object.fromEntries(Object.entries(s.players).map(([seat, spec]) => [seat, (s.levels || {})[seat] || spec]));
-      rows.push(el("tr", {}, el("td", {}, id.slice(0, 8)), el("td", {}, "watching"),
-        el("td", {}, Object.values(names).join(" vs ")),
-        el("td", {}, s.status === "finished" ? `finished: ${seatName(s.winner) || "nobody"} won` : "bots playing"),
-        el("td", {}, s.steps), el("td", {}, el("a", { href: `/replay/${id}` }, "watch / replay"))));
+      rows.push(el("tr", {}, el("td", {}, id.slice(0, 8)), el("td", {}, t("watching")),
+        el("td", {}, Object.values(names).map((n) => t(n)).join(` ${t("vs")} `)),
+        el("td", {}, s.status === "finished" ? t("finished: {side} won", { side: seatName(s.winner) || t("nobody") }) : t("bots playing")),
+        el("td", {}, s.steps), el("td", {}, el("a", { href: `/replay/${id}` }, t("watch / replay")))));
     } catch { /* a game from another server's database: skip it */ }
   }
   body.replaceChildren(...rows);

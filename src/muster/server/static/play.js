@@ -133,7 +133,7 @@ function pick(kind, id, element) {
 
 // --- rendering ------------------------------------------------------------------------------
 function statusText(s) {
-  if (game.mod.statusText) return `${s.outcome ? "Game over · " : ""}${game.mod.statusText(game.data, s)}`;
+  if (game.mod.statusText) return `${s.outcome ? `${t("Game over")} · ` : ""}${game.mod.statusText(game.data, s)}`;
   const period = s.round >= game.data.period_b_from_round ? "B" : "A";
   let text = `${t("Round {n} of {total} · Period {period}", { n: s.round, total: game.data.rounds, period })}${s.outcome ? "" : ` · ${t(s.phase)}`}`;
   if (s.phase === "Action phase" && s.active_seat && s.view.played) {
@@ -163,7 +163,7 @@ function renderPrompt(s) {
   const playing = s.legal.length ? game.mod.playingCard(s.view) : null;
   $("prompt").dataset.yourTurn = t("Your turn"); // shown before the prompt on my turn (app.css)
   $("prompt").replaceChildren(...richText(game, s.prompt, spotlight),
-    ...(playing ? [el("span", { class: "playing" }, " · with ", cardLink(playing))] : []));
+    ...(playing ? [el("span", { class: "playing" }, ` · ${t("with")} `, cardLink(playing))] : []));
   $("hint").textContent = s.help || "";
   const heads = groups.other.map((item) => item.label.split(": ")[0]);
   const buttons = groups.other.map((item, k) => {
@@ -238,9 +238,9 @@ function renderOpponent(s) {
     if (a.action[1] === lastCard) how = a.action[0] === "event" ? t("as its event") : a.action[0] === "ap" ? t("for its AP") : t("to trigger an event");
   }
   $("opponent").replaceChildren(...[
-    el("p", { class: `opp-line side-${opp}` }, el("strong", {}, seatName(opp)), `: ${playerText(s.seats[opp])} · ${s.hand_counts[opp]} card${s.hand_counts[opp] === 1 ? "" : "s"} in hand`),
+    el("p", { class: `opp-line side-${opp}` }, el("strong", {}, seatName(opp)), `: ${playerText(s.seats[opp])} · ${tn("{n} card in hand", "{n} cards in hand", s.hand_counts[opp])}`),
     lastCard ? el("p", { class: "opp-last" }, `${t("Last card:")} `, cardLink(lastCard), how ? ` ${how}` : "") : null,
-    (last.actions || []).length ? el("p", { class: "opp-moves muted" }, `${last.actions.length} move${last.actions.length > 1 ? "s" : ""} since your last action are marked on the map.`) : null,
+    (last.actions || []).length ? el("p", { class: "opp-moves muted" }, tn("{n} move since your last action is marked on the map.", "{n} moves since your last action are marked on the map.", last.actions.length)) : null,
   ].filter(Boolean));
 }
 
@@ -302,9 +302,9 @@ $("sound").addEventListener("change", () => {
   if ($("sound").checked) beep(); // the click is the user gesture that lets the page play sound
 });
 $("notify").addEventListener("click", async () => {
-  if (!("Notification" in window)) { $("notify").textContent = "This browser cannot notify"; return; }
+  if (!("Notification" in window)) { $("notify").textContent = t("This browser cannot notify"); return; }
   const answer = await Notification.requestPermission(); // asked only when the player clicks
-  $("notify").textContent = answer === "granted" ? "Notifications are on" : "Notifications are blocked";
+  $("notify").textContent = answer === "granted" ? t("Notifications are on") : t("Notifications are blocked");
 });
 $("save-name").addEventListener("click", async () => {
   try {
@@ -333,7 +333,7 @@ async function fetchState() {
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(token)}`);
-  socket.addEventListener("open", () => { $("connection").textContent = "live"; $("connection").className = "connection live"; });
+  socket.addEventListener("open", () => { $("connection").textContent = t("live"); $("connection").className = "connection live"; });
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "state") onState(message);
@@ -344,9 +344,9 @@ function connect() {
     }
   });
   socket.addEventListener("close", (event) => {
-    $("connection").textContent = "offline";
+    $("connection").textContent = t("offline");
     $("connection").className = "connection";
-    if (event.code >= 4400 && event.code < 4600) { showError(event.reason || "This seat cannot be opened."); return; }
+    if (event.code >= 4400 && event.code < 4600) { showError(event.reason || t("This seat cannot be opened.")); return; }
     setTimeout(connect, 1000); // come back on our own after a server restart or a network blip
   });
 }

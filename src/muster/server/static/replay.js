@@ -4,7 +4,7 @@ import { enableCardFaces } from "./cards.js";
 import { latestDice, renderLog } from "./log.js";
 import { enableZoom } from "./zoom.js";
 import { TEXT as WP_TEXT, drawCurve } from "./winprob.js";
-import { lang, setupLanguage, t } from "./i18n.js";
+import { setupLanguage, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const SEAT_NAME = { imperial: "Imperial", insurgent: "Insurgent" };
@@ -66,8 +66,7 @@ async function show(n) {
     $("status").textContent = frame.round
       ? t("Game {id} · {who} · Round {n} · {phase}", { id: gameId, who, n: frame.round, phase: t(frame.phase) })
       : `${t("Game {id} · {who}", { id: gameId, who })} · ${t(frame.phase)}`;
-    // a translated game's last log line says who won and why in the reader's language
-    const detail = lang !== "en" && frame.log_en && frame.log.length ? frame.log[frame.log.length - 1] : frame.outcome?.detail;
+    const detail = frame.outcome?.detail; // why it ended, in the reader's language (the server words it)
     $("outcome").textContent = frame.outcome ? t("{side} wins: {detail}", { side: seatWord(frame.outcome.winner) || t("Nobody"), detail })
       : frame.active_seat ? t("{side} to decide", { side: seatWord(frame.active_seat) }) : "";
     $("last-line").textContent = frame.log.length ? `${t("Last:")} ${frame.log_en ? frame.log[frame.log.length - 1] : game.mod.polish(frame.log[frame.log.length - 1])}` : "";

@@ -1,24 +1,31 @@
-// The win-probability curve as SVG (post-game page and the live view of bot games). Words in TEXT.
+// The win-probability curve as SVG (post-game page and the live view of bot games). Words in TEXT (via t()).
+import { lang, t, tn } from "./i18n.js";
 export const TEXT = {
-  title: "Game analysis",
-  loading: "Working out the curve and the turning points…",
-  status: (id) => `Game ${id} · analysis`,
-  summary: (winner, cards) => `${winner} won. Imperial's estimated chance of winning after each of the ${cards} cards.`,
-  caption: "Imperial win chance (0–100%) card by card; dots mark the turning points, vertical lines the rounds.",
-  turningTitle: "Turning points",
-  turning: (tp) => `Card ${tp.card}, round ${tp.round}: ${tp.side} played “${tp.played}”. Imperial's chance went from ${pct(tp.before)} to ${pct(tp.after)}.`,
-  strongest: (tp) => `The strongest bot would have played “${tp.strongest.label}” (Imperial ${pct(tp.strongest.estimate)}; the move played: ${pct(tp.played_estimate)}).`,
-  sameAsBot: "The strongest bot would have played the same.",
-  showInReplay: "Show in the replay",
-  method: "Estimates come from the bots' evaluation calibrated on bot-vs-bot games (see docs/analysis.md); they read only what both sides could see.",
-  liveTitle: "Imperial win chance (live)",
-  nobody: "Nobody",
-  imperial: "Imperial",
-  insurgent: "Insurgent",
-  axis: "Imperial win chance",
+  get title() { return t("Game analysis"); },
+  get loading() { return t("Working out the curve and the turning points…"); },
+  status: (id) => t("Game {id} · analysis", { id }),
+  summary: (winner, cards) => tn("{winner} won. The Imperial side's estimated chance of winning after each of the {n} cards.",
+    "{winner} won. The Imperial side's estimated chance of winning after each of the {n} cards.", cards, { winner }),
+  get caption() { return t("Imperial win chance (0–100%) card by card; dots mark the turning points, vertical lines the rounds."); },
+  get turningTitle() { return t("Turning points"); },
+  turning: (tp) => t("Card {card}, round {round}: {side} played “{played}”. The Imperial side's chance went from {before} to {after}.",
+    { card: tp.card, round: tp.round, side: sideWord(tp.side), played: tp.played, before: pct(tp.before), after: pct(tp.after) }),
+  strongest: (tp) => t("The strongest bot would have played “{label}” (Imperial side {estimate}; the move played: {played}).",
+    { label: tp.strongest.label, estimate: pct(tp.strongest.estimate), played: pct(tp.played_estimate) }),
+  get sameAsBot() { return t("The strongest bot would have played the same."); },
+  get showInReplay() { return t("Show in the replay"); },
+  get method() { return t("Estimates come from the bots' evaluation calibrated on bot-vs-bot games (see docs/analysis.md); they read only what both sides could see."); },
+  get liveTitle() { return t("Imperial win chance (live)"); },
+  get nobody() { return t("Nobody"); },
+  get imperial() { return t("Imperial"); },
+  get insurgent() { return t("Insurgent"); },
+  get axis() { return t("Imperial win chance"); },
 };
 
-export function pct(p) { return `${Math.round(100 * p)}%`; }
+/** A side's name from the analysis data (English "Imperial" / "Insurgent") in the reader's language. */
+function sideWord(side) { return t(side); }
+
+export function pct(p) { return new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }).format(p); }
 
 const NS = "http://www.w3.org/2000/svg";
 function svgEl(tag, attrs = {}) {

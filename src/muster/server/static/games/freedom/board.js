@@ -15,8 +15,10 @@ const UNIT = {
   ally: { name: "Allied", plural: "Allied", side: "imperial" },
   ins: { name: "Insurgent", plural: "Insurgent", side: "insurgent" },
 };
-const CANNON = { 1: "an Imperial cannon", 2: "an Insurgent cannon", 3: "the Bombard" };
-const DAMAGE = { 1: "damaged", 2: "destroyed" };
+const CANNON = { 1: "an Imperial cannon", 2: "an Insurgent cannon", 3: "the Bombard" }; // ids: t() shows them
+const DAMAGE = { 1: "Wall damaged", 2: "Wall destroyed" }; // ids: t() shows them
+// the message ids above, listed for the catalog scan
+void [t("an Imperial cannon"), t("an Insurgent cannon"), t("the Bombard"), t("Wall damaged"), t("Wall destroyed")];
 
 /** Create an SVG element. */
 function s(tag, attrs = {}, ...children) {
@@ -91,11 +93,11 @@ function terrain(data) {
   g.append(
     s("text", { x: 800, y: 890, class: "map-label water-label" }, t("The Lagoon")),
     s("text", { x: 230, y: 860, class: "map-label water-label" }, t("The Lagoon")),
-    s("text", { x: 534, y: 652, class: "map-label town-label" }, "MESSOLONGHI"),
+    s("text", { x: 534, y: 652, class: "map-label town-label" }, t("MESSOLONGHI")),
     s("text", { x: 1050, y: 86, class: "map-label" }, t("Kütahi's Camp")),
   );
   g.append(s("text", { x: 0, y: 0, class: "map-label side-label", transform: `translate(117 ${Y(6)}) rotate(-90)` },
-    "OTTOMAN SIEGE LINES"));
+    t("OTTOMAN SIEGE LINES")));
   for (let r = 4; r <= 8; r++) g.append(s("text", { x: 134, y: Y(r) + 6, class: "grid-label" }, r));
   for (let c = 1; c <= 9; c++) g.append(s("text", { x: X(c), y: 88, class: "grid-label" }, c));
   return g;
@@ -182,12 +184,17 @@ export function describe(data, view, id) {
   if (!space) return id;
   const c = contents(view, id);
   const parts = [];
-  for (const kind of ["exp", "ally", "ins"]) if (c[kind]) parts.push(`${c[kind]} ${UNIT[kind].name}`);
-  if (id === "camp" && c.campCannons) parts.push(`${c.campCannons} cannon${c.campCannons > 1 ? "s" : ""} waiting`);
-  else if (c.cannon) parts.push(CANNON[c.cannon]);
-  if (c.civilians) parts.push(`${c.civilians} civilians`);
-  if (space.kind === "wall") parts.push(c.damage ? `Wall ${DAMAGE[c.damage]}` : "Wall intact");
-  return `${space.name}: ${parts.length ? parts.join(", ") : "empty"}`;
+  const units = {
+    exp: (n) => tn("{n} Expeditionary unit", "{n} Expeditionary units", n),
+    ally: (n) => tn("{n} Allied unit", "{n} Allied units", n),
+    ins: (n) => tn("{n} Insurgent unit", "{n} Insurgent units", n),
+  };
+  for (const kind of ["exp", "ally", "ins"]) if (c[kind]) parts.push(units[kind](c[kind]));
+  if (id === "camp" && c.campCannons) parts.push(tn("{n} cannon waiting", "{n} cannons waiting", c.campCannons));
+  else if (c.cannon) parts.push(t(CANNON[c.cannon]));
+  if (c.civilians) parts.push(tn("{n} civilian", "{n} civilians", c.civilians));
+  if (space.kind === "wall") parts.push(c.damage ? t(DAMAGE[c.damage]) : t("Wall intact"));
+  return `${space.name}: ${parts.length ? parts.join(", ") : t("empty")}`;
 }
 
 // --- the board object -------------------------------------------------------------------------
@@ -199,7 +206,7 @@ export function describe(data, view, id) {
 export function createBoard(container, data, handlers) {
   data.byId = data.byId || Object.fromEntries(data.spaces.map((sp) => [sp.id, sp]));
   const root = s("svg", { viewBox: `${VIEWBOX.x} ${VIEWBOX.y} ${VIEWBOX.w} ${VIEWBOX.h}`, class: "map",
-    role: "group", "aria-label": "Map of Messolonghi", preserveAspectRatio: "xMidYMid meet" });
+    role: "group", "aria-label": t("Map of Messolonghi"), preserveAspectRatio: "xMidYMid meet" });
   root.append(s("defs", {},
     s("marker", { id: "arrowhead", viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto-start-reverse" },
       s("path", { d: "M0 0 L10 5 L0 10 Z", class: "arrowhead" })),
@@ -274,10 +281,11 @@ export function createBoard(container, data, handlers) {
   function hoverText(g) {
     if (!view) return null;
     const id = g.dataset.space || g.dataset.area;
-    const todo = g.classList.contains("legal") && verbs.get(id) ? ` — click to ${verbs.get(id)}` : "";
+    const todo = g.classList.contains("legal") && verbs.get(id) ? ` — ${t("click: {what}", { what: verbs.get(id) })}` : "";
     if (g.dataset.space) return describe(data, view, g.dataset.space) + todo;
     const k = data.areas.findIndex((a) => a.id === g.dataset.area);
-    return `${data.areas[k].name}: ${SIDE_NAME[view.areas.side[k]]} side, ${view.areas.markers[k]} support marker${view.areas.markers[k] === 1 ? "" : "s"}${todo}`;
+    const side = t(SIDE_NAME[view.areas.side[k]]);
+    return `${data.areas[k].name}: ${t("{side} side up", { side })}, ${tn("{n} support marker", "{n} support markers", view.areas.markers[k])}${todo}`;
   }
 
   function centre(g) {
@@ -332,7 +340,7 @@ export function createBoard(container, data, handlers) {
       const side = view.areas.side[k], n = view.areas.markers[k];
       g.classList.toggle("imperial", side === "imperial");
       g.classList.toggle("insurgent", side === "insurgent");
-      g.querySelector(".area-side").textContent = side === "imperial" ? "Imp." : "Ins.";
+      g.querySelector(".area-side").textContent = side === "imperial" ? t("Imp.") : t("Ins.");
       const support = g.querySelector(".support");
       support.replaceChildren();
       for (let m = 0; m < n; m++) support.append(s("rect", { x: x + 7 + m * 19, y: y + 25, width: 16, height: 16, rx: 2, class: "marker" }));

@@ -1,0 +1,77 @@
+"""Refusals (the server's and the hint consent's) in the reader's language.
+
+An :class:`~muster.server.hub.ApiError` keeps its machine ``code`` and an English message (the message is what
+the server logs and what tests read). When the error is sent, :func:`translate` finds the template the English
+message was made from and fills the reader's translation of that template with the same values; a message no
+template fits (a library's own words, say) is sent as it is.
+"""
+
+from __future__ import annotations
+
+from muster.i18n import N_, translator
+from muster.reword import Templates
+
+TEMPLATES = (
+    N_("unknown seat token"),
+    N_("unknown game"),
+    N_("request body too large"),
+    N_("the game is over"),
+    N_("no game {game}"),
+    N_("unknown game {game}; web games: {games}"),
+    N_("unknown ruleset {ruleset}"),
+    N_("unknown message type {kind} (use action, undo or sync)"),
+    N_("a message is a JSON object with a 'type'"),
+    N_("give a player for each seat: {seats}"),
+    N_("{game} has the seats {seats}"),
+    N_("{seat}: choose \"human\" or a bot level ({levels})"),
+    N_("{seat}: choose \"human\" or a bot level"),
+    N_("bad bot {bot}: {error}"),
+    N_("names may be given only for seats played by people"),
+    N_("hints must be proposed by a seat played by a person"),
+    N_("a game between two people is dealt from a secret key: a chosen seed is only for games against a bot"),
+    N_("send the version of the state you are acting on (an integer)"),
+    N_("the game has moved on (version {version}, you sent {sent}); reload the state and choose again"),
+    N_("it is not {seat}'s turn (waiting for {active})"),
+    N_("illegal action {action} (prompt: {prompt})"),
+    N_("nothing to undo: dice were rolled, cards drawn or a card shown since this turn began"),
+    N_("the change could not be stored; nothing was changed"),
+    N_("the server holds {n} busy games, its limit: try again in a minute"),
+    N_("game {game} was recorded under rules version {recorded}, and this server plays {current}: it can only be "
+       "continued by the muster release that recorded it (the stored game is kept unchanged)"),
+    N_("game {game} cannot be rebuilt from its stored actions with the current rules (was it recorded by an older "
+       "version?)"),
+    N_("only games between bots can be watched"),
+    N_("that token belongs to another game"),
+    N_("this game is not finished; only its players may replay it (send a token)"),
+    N_("step must be an integer"),
+    N_("step must be between 0 and {n}"),
+    N_("the analysis opens when the game is over"),
+    N_("the live curve is shown only for games between bots"),
+    N_("{what} is not JSON: {error}"),
+    N_("{what} nests deeper than {n} levels"),
+    N_("not an action: {value}"),
+    N_("{seat} is not played by a person"),
+    N_("no hints were proposed for this game"),
+    N_("hints need the agreement of {seats}"),
+    N_("Hints are off in this game."),
+    N_("too many games created from your address: try again in {n} s"),
+    N_("too many replay steps from your address: try again in {n} s"),
+    N_("request body over {n} bytes"),
+)
+"""Every refusal a player may read, as the English template its message is made from."""
+
+SEATS = {"imperial": N_("side:imperial"), "insurgent": N_("side:insurgent")}
+"""Seat ids inside messages, shown by their names."""
+
+
+def _value_in(name: str, value: str, lang: str) -> str:
+    tr = translator(lang)
+    return ", ".join(tr.gettext(SEATS[part]) if part in SEATS else part for part in value.split(", "))
+
+
+_TEMPLATES = Templates(TEMPLATES, _value_in)
+
+
+def translate(message: str, lang: str) -> str:
+    """``message`` (made from one of :data:`TEMPLATES`) in ``lang``; unchanged if no template fits."""
+    return _TEMPLATES.translate(message, lang)
