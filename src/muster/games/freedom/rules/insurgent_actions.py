@@ -5,15 +5,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
+from muster.core.interface import Action
 from muster.games.freedom.board import board
 from muster.games.freedom.constants import INSURGENT, INSURGENT_CANNON
 from muster.games.freedom.datafiles import design
-from muster.games.freedom.engine import Op, push, select
+from muster.games.freedom.engine import ACTIONS, OPS, Op, push, select
 from muster.games.freedom.rules.action_phase import (
+    VERBS,
     Verb,
     affordable,
     find_ap,
     prep_room,
+    register_menu,
     register_verbs,
     spend,
 )
@@ -27,7 +30,7 @@ from muster.games.freedom.rules.common import (
     set_damage,
     track_range,
 )
-from muster.games.freedom.rules.imperial_actions import card_mode, has_choice
+from muster.games.freedom.rules.imperial_actions import card_mode, has_choice, support_possible
 from muster.games.freedom.state import Frame, State
 
 COST = design()["actions"]["insurgent"]
@@ -416,3 +419,71 @@ register_verbs(
     Verb("train", "Train Civilians (4 AP)", _op_verb("train", COST["train"]), _push_op("train")),
     Verb("build", "Build Cannon (4 AP + 1 Supply)", _build_ok, _push_op("insurgent_build")),
 )
+
+
+# --- the fast Insurgent AP menu --------------------------------------------------------------
+
+_B = board()
+_INSURGENT_SPACES = _B.insurgent_spaces
+_WALLS = _B.walls
+_ADJ = _B.adj
+_LIMIT = _B.limit
+_PREP_HIGH = track_range("preparation")[1]
+_PRESSURE_HIGH = track_range("pressure")[1]
+_MENU = {v.name: ACTIONS[v.name, None] for v in VERBS[INSURGENT]}
+
+
+def _can_regroup(s: State) -> bool:
+    """:class:`RegroupOp` has a source (its ``iter_sources`` up to the first)."""
+    ins, exp, ally = s.ins, s.exp, s.ally
+    open_spaces = [j for j in _INSURGENT_SPACES if ins[j] < _LIMIT[j] and not exp[j] and not ally[j]]
+    if not open_spaces:
+        return False
+    only = open_spaces[0] if len(open_spaces) == 1 else -1
+    return any(ins[i] and i != only for i in _INSURGENT_SPACES)
+
+
+def _can_attack(s: State) -> bool:
+    ins, exp, ally = s.ins, s.exp, s.ally
+    return any(ins[i] and any(exp[j] or ally[j] for j in _ADJ[i]) for i in _INSURGENT_SPACES)
+
+
+def insurgent_menu(s: State, f: Frame) -> list[Action]:
+    """The Insurgent AP verbs available now: the same list as ``reference_menu``, with shared work."""
+    if f["mode"] != "card":  # every Insurgent verb needs a card's AP
+        return []
+    ap, printed = f["ap"], f["printed"]
+    track = s.tracks[INSURGENT]
+    stored = -1 if f["prep_used"] else track["preparation"]
+
+    def afford(cost: int) -> bool:  # action_phase.affordable with the frame's values read once
+        return cost <= ap or (stored >= 0 and cost > printed and ap + stored >= cost)
+
+    out: list[Action] = []
+    if afford(COST["regroup"]) and _can_regroup(s):
+        out.append(_MENU["regroup"])
+    if afford(COST["attack"]) and _can_attack(s):
+        out.append(_MENU["attack"])
+    if OPS["raid"].available(s, f):
+        out.append(_MENU["raid"])
+    if ap >= COST["prepare"] and track["preparation"] < _PREP_HIGH:
+        out.append(_MENU["prepare"])
+    if afford(COST["support"]) and support_possible(s, INSURGENT):
+        out.append(_MENU["support"])
+    if afford(COST["pressure"]) and 0 <= track["pressure"] < _PRESSURE_HIGH:
+        out.append(_MENU["pressure"])
+    ins = s.ins
+    if afford(COST["repair"]) and any(s.damage[i] and ins[i] for i in _WALLS):
+        out.append(_MENU["repair"])
+    if (afford(COST["train"]) and s.civilians > 0 and s.pools["insurgent"] > 0
+            and any(ins[i] < _LIMIT[i] and not s.exp[i] and not s.ally[i] for i in _INSURGENT_SPACES)):
+        out.append(_MENU["train"])
+    once = ruleset(s)["insurgent_build_once_per_round"]
+    if (not (once and s.built_this_round) and afford(COST["build"]) and s.pools["cannons"] > 0
+            and track["supplies"] >= COST["build_supplies"]
+            and any(ins[i] and not s.cannon[i] for i in _INSURGENT_SPACES)):
+        out.append(_MENU["build"])
+    return out
+
+
+register_menu(INSURGENT, insurgent_menu)
