@@ -14,7 +14,7 @@ Compound choices (move a unit from a space to a space) go through the generic
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, ClassVar
 
 from muster.core.interface import Action, IllegalActionError
 from muster.games.freedom.board import board
@@ -69,7 +69,7 @@ def count_down(s: State, f: Frame) -> None:
 class Decision:
     """A prompt for one seat. Subclasses implement ``legal`` and ``apply`` (and usually ``prompt``)."""
 
-    kind = ""
+    kind: ClassVar[str] = ""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -115,7 +115,7 @@ class Op:
     Sources and targets are ids (space or area ids).
     """
 
-    name = ""
+    name: ClassVar[str] = ""
     single = False
     """True when only a target is chosen (no source)."""
     optional = False
