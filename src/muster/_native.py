@@ -34,6 +34,7 @@ MANIFEST = Path(__file__).with_name("_native.json")
 
 COMPILED = (
     "muster.core.rng",
+    "muster.games.freedom.constants",
     "muster.games.freedom.board",
     "muster.games.freedom.state",
     "muster.games.freedom.engine",

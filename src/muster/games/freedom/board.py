@@ -8,18 +8,17 @@ Spaces are addressed by index (fast) inside the rules and by id (``"r5c3"``, ``"
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from muster.games.freedom.datafiles import DataError, read_json
 
-KINDS = ("mainland", "camp", "wall", "city", "beach", "coast", "water", "island")
-SLOW_KINDS = frozenset({"wall", "beach", "coast", "water", "island"})
+KINDS: Final = ("mainland", "camp", "wall", "city", "beach", "coast", "water", "island")
+SLOW_KINDS: Final = frozenset({"wall", "beach", "coast", "water", "island"})
 """Entering these needs Slow Movement (rule 4.3.2): the Wall, Rows 1–2 and the Lagoon."""
-LAGOON_KINDS = frozenset({"coast", "water", "island"})
+LAGOON_KINDS: Final = frozenset({"coast", "water", "island"})
 """The Lagoon: water around the islands, Row 1 outside the City, and the islands (rule 4.3.2, Regroup)."""
-REACH_TABLES = ("ordinary", "bombard", "wall_to_wall", "marmarou", "island", "beach")
-UNLIMITED = 1_000_000
+REACH_TABLES: Final = ("ordinary", "bombard", "wall_to_wall", "marmarou", "island", "beach")
+UNLIMITED: Final = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -155,7 +154,12 @@ def build_board(data: dict[str, Any]) -> Board:
     )
 
 
-@cache
+_BOARD: Final[list[Board]] = []
+
+
 def board() -> Board:
-    """The validated board of Freedom!."""
-    return build_board(read_json("board.json"))
+    """The validated board of Freedom! (read once; a plain list rather than ``functools.cache`` so that
+    compiled callers reach it without a Python-level call)."""
+    if not _BOARD:
+        _BOARD.append(build_board(read_json("board.json")))
+    return _BOARD[0]

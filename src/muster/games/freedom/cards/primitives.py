@@ -5,6 +5,7 @@ still applies (a decision with no legal choice lapses)."""
 from __future__ import annotations
 
 from functools import cache
+from typing import Final
 
 from muster.core.interface import Action
 from muster.games.freedom.board import board
@@ -378,7 +379,7 @@ def _where(name_: str, i: int) -> bool:
     return tests[name_]
 
 
-WHERE_WORDS = {
+WHERE_WORDS: Final = {
     "any": "any space",
     "map": "any space or the Camp",
     "row45": "Row 4 or Row 5",

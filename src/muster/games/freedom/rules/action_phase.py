@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from typing import Final
 
 from muster.core.interface import Action
 from muster.games.freedom.constants import COLOUR_OF_SEAT, GREY, IMPERIAL, INSURGENT, other
@@ -228,7 +229,7 @@ class Verb:
     start: Callable[[State, Frame], None]
 
 
-VERBS: dict[str, list[Verb]] = {IMPERIAL: [], INSURGENT: []}
+VERBS: Final[dict[str, list[Verb]]] = {IMPERIAL: [], INSURGENT: []}
 
 
 def register_verbs(side: str, *verbs: Verb) -> None:
@@ -237,7 +238,7 @@ def register_verbs(side: str, *verbs: Verb) -> None:
 
 
 Menu = Callable[[State, Frame], list[Action]]
-MENUS: dict[str, Menu] = {}
+MENUS: Final[dict[str, Menu]] = {}
 """Per side, a fast AP menu: exactly the verbs of :func:`reference_menu`, found with shared work and early
 exits. The menu is computed at every AP choice, the engine's most frequent costly step (issue 15)."""
 

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from itertools import compress
 from operator import or_
+from typing import Final
 
 from muster.core.interface import Action
 from muster.games.freedom.board import board
@@ -45,7 +46,7 @@ from muster.games.freedom.rules.movement import (
 )
 from muster.games.freedom.state import Frame, State
 
-COST = design()["actions"]["imperial"]
+COST: Final = design()["actions"]["imperial"]
 
 
 def movers(s: State, f: Frame, i: int) -> int:
@@ -320,7 +321,7 @@ def has_choice(op: str, s: State, f: Frame, cost: int = 0) -> bool:
     return OPS[op].available(s, dict(probe))  # a copy of the fresh select frame the verb would push
 
 
-_PROBES: dict[tuple[str, str], Frame] = {}
+_PROBES: Final[dict[tuple[str, str], Frame]] = {}
 
 
 def card_mode(f: Frame) -> bool:
@@ -436,15 +437,15 @@ register_verbs(
 
 # --- the fast Imperial AP menu ---------------------------------------------------------------
 
-_SPACES = range(len(board().ids))
-_IDS = board().ids
-_ADJ = board().adj
-_INSURGENT_SPACES = board().insurgent_spaces
-_LAGOON = board().lagoon
-_IS_SLOW_FRONTIER = tuple(i in set(slow_frontier()) for i in _SPACES)
-_PREP_HIGH = design()["tracks"]["preparation"][1]
-_AREA_LIMIT = areas_file().support_limit
-_MENU = {v.name: ACTIONS[v.name, None] for v in VERBS[IMPERIAL]}
+_SPACES: Final = range(len(board().ids))
+_IDS: Final = board().ids
+_ADJ: Final = board().adj
+_INSURGENT_SPACES: Final = board().insurgent_spaces
+_LAGOON: Final = board().lagoon
+_IS_SLOW_FRONTIER: Final = tuple(i in set(slow_frontier()) for i in _SPACES)
+_PREP_HIGH: Final = design()["tracks"]["preparation"][1]
+_AREA_LIMIT: Final = areas_file().support_limit
+_MENU: Final = {v.name: ACTIONS[v.name, None] for v in VERBS[IMPERIAL]}
 
 
 def imperial_spaces(s: State) -> list[int]:

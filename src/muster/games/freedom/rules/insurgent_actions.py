@@ -4,6 +4,7 @@ Pressure the Government, Repair Wall, Train Civilians and Build Cannon."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import Final
 
 from muster.core.interface import Action
 from muster.games.freedom.board import board
@@ -33,7 +34,7 @@ from muster.games.freedom.rules.common import (
 from muster.games.freedom.rules.imperial_actions import card_mode, has_choice, support_possible
 from muster.games.freedom.state import Frame, State
 
-COST = design()["actions"]["insurgent"]
+COST: Final = design()["actions"]["insurgent"]
 
 
 def regroup_targets(s: State, src: int) -> list[int]:
@@ -183,9 +184,9 @@ def _raid_walk(s: State, sources: tuple[int, ...] | list[int], reach: int) -> It
         frontier = nxt
 
 
-_MAINLAND_ADJ = tuple(tuple(j for j in adj if board().kind[j] == "mainland") for adj in board().adj)
+_MAINLAND_ADJ: Final = tuple(tuple(j for j in adj if board().kind[j] == "mainland") for adj in board().adj)
 """Each space's mainland neighbours: the spaces a Raid's path may run through."""
-_RAIDABLE = tuple(board().kind[i] == "mainland" and board().row[i] >= 5 for i in range(len(board().ids)))
+_RAIDABLE: Final = tuple(board().kind[i] == "mainland" and board().row[i] >= 5 for i in range(len(board().ids)))
 """Mainland spaces not adjacent to the Wall (Row 5 or beyond)."""
 
 
@@ -423,14 +424,14 @@ register_verbs(
 
 # --- the fast Insurgent AP menu --------------------------------------------------------------
 
-_B = board()
-_INSURGENT_SPACES = _B.insurgent_spaces
-_WALLS = _B.walls
-_ADJ = _B.adj
-_LIMIT = _B.limit
-_PREP_HIGH = track_range("preparation")[1]
-_PRESSURE_HIGH = track_range("pressure")[1]
-_MENU = {v.name: ACTIONS[v.name, None] for v in VERBS[INSURGENT]}
+_B: Final = board()
+_INSURGENT_SPACES: Final = _B.insurgent_spaces
+_WALLS: Final = _B.walls
+_ADJ: Final = _B.adj
+_LIMIT: Final = _B.limit
+_PREP_HIGH: Final = track_range("preparation")[1]
+_PRESSURE_HIGH: Final = track_range("pressure")[1]
+_MENU: Final = {v.name: ACTIONS[v.name, None] for v in VERBS[INSURGENT]}
 
 
 def _can_regroup(s: State) -> bool:
