@@ -190,6 +190,28 @@ _RAIDABLE: Final = tuple(board().kind[i] == "mainland" and board().row[i] >= 5 f
 """Mainland spaces not adjacent to the Wall (Row 5 or beyond)."""
 
 
+def _cheapest_raid() -> int:
+    """A lower bound on any Raid's AP cost, from the board alone: Klisova's price, the 1st edition's
+    nearest column target (Row 5: 2 AP) and the shortest mainland path from a section to a Row 5+ space
+    on an empty board (pieces only block paths, so a real path is never shorter)."""
+    b = board()
+    costs = [COST["klisova_raid"]]
+    costs += [b.row[i] - 3 for i in b.mainland if b.row[i] >= 5]
+    seen, frontier, distance = set(b.walls), list(b.walls), 0
+    while frontier:
+        distance += 1
+        if any(_RAIDABLE[j] for i in frontier for j in _MAINLAND_ADJ[i] if j not in seen):
+            costs.append(distance)
+            break
+        nxt = [j for i in frontier for j in _MAINLAND_ADJ[i] if j not in seen]
+        seen.update(nxt)
+        frontier = nxt
+    return max(1, min(costs))
+
+
+_CHEAPEST_RAID: Final = _cheapest_raid()
+
+
 class RaidOp(Op):
     """Raid: a Wall unit strikes a mainland space further out (or Klisova's outer ring)."""
 
@@ -204,6 +226,8 @@ class RaidOp(Op):
         assert ap is not None
         b = board()
         reach = self._reach(s, ap)
+        if reach < _CHEAPEST_RAID:  # every Raid costs more than can be paid (a cheap necessary condition)
+            return False
         path_raids = ruleset(s)["raid_paths"] != "column"
         if path_raids:
             raiders = [i for i in b.walls if s.ins[i]]
