@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from functools import cache
-from itertools import compress
-from operator import or_
 from typing import Final
 
 from muster.core.interface import Action
@@ -450,7 +448,13 @@ _MENU: Final = {v.name: ACTIONS[v.name, None] for v in VERBS[IMPERIAL]}
 
 def imperial_spaces(s: State) -> list[int]:
     """The spaces holding Imperial units, in board order."""
-    return list(compress(_SPACES, map(or_, s.exp, s.ally)))
+    exp, ally = s.exp, s.ally
+    return [i for i in _SPACES if exp[i] or ally[i]]
+
+
+def afford_with(ap: int, printed: int, stored: int, cost: int) -> bool:
+    """:func:`action_phase.affordable` from the frame's values read once (``stored`` < 0: the track may not pay)."""
+    return cost <= ap or (stored >= 0 and cost > printed and ap + stored >= cost)
 
 
 def support_possible(s: State, seat: str) -> bool:
@@ -497,42 +501,41 @@ def _can_attack(s: State, f: Frame) -> bool:
     return False
 
 
-def _can_build(s: State, afford: Callable[[int], bool]) -> bool:
+def _can_build(s: State, ap: int, printed: int, stored: int) -> bool:
     if s.camp_cannons <= 0:
         return False
     exp, ally, cannon = s.exp, s.ally, s.cannon
-    return any((exp[i] or ally[i]) and not cannon[i] and afford(cost) for i, cost in build_sites())
+    return any((exp[i] or ally[i]) and not cannon[i] and afford_with(ap, printed, stored, cost)
+               for i, cost in build_sites())
 
 
 def imperial_menu(s: State, f: Frame) -> list[Action]:
     """The Imperial AP verbs available now: the same list as ``reference_menu``, with shared work."""
-    ap, printed = f["ap"], f["printed"]
+    ap: int = f["ap"]
+    printed: int = f["printed"]
     card = f["mode"] == "card"
-    stored = s.tracks[IMPERIAL]["preparation"] if card and not f["prep_used"] else -1
-
-    def afford(cost: int) -> bool:  # action_phase.affordable with the frame's values read once
-        return cost <= ap or (stored >= 0 and cost > printed and ap + stored >= cost)
+    stored: int = s.tracks[IMPERIAL]["preparation"] if card and not f["prep_used"] else -1
 
     out: list[Action] = []
     occupied = imperial_spaces(s)
-    if afford(COST["move"]) and card and _can_move(s, occupied):
+    if afford_with(ap, printed, stored, COST["move"]) and card and _can_move(s, occupied):
         out.append(_MENU["move"])
-    if afford(COST["slow"]) and _can_slow(s, occupied, not card and f["mode"] == "mahmud"):
+    if afford_with(ap, printed, stored, COST["slow"]) and _can_slow(s, occupied, not card and f["mode"] == "mahmud"):
         out.append(_MENU["slow"])
-    if afford(COST["attack"]) and _can_attack(s, f):
+    if afford_with(ap, printed, stored, COST["attack"]) and _can_attack(s, f):
         out.append(_MENU["attack"])
     if card:
         once = ruleset(s)["reward_once_per_turn"]
-        if (afford(COST["reward"]) and s.tracks[IMPERIAL]["money"] >= COST["reward_money"]
+        if (afford_with(ap, printed, stored, COST["reward"]) and s.tracks[IMPERIAL]["money"] >= COST["reward_money"]
                 and not (once and f["rewarded"])):
             out.append(_MENU["reward"])
         if ap >= COST["prepare"] and s.tracks[IMPERIAL]["preparation"] < _PREP_HIGH:
             out.append(_MENU["prepare"])
-        if afford(COST["support"]) and support_possible(s, IMPERIAL):
+        if afford_with(ap, printed, stored, COST["support"]) and support_possible(s, IMPERIAL):
             out.append(_MENU["support"])
-        if afford(COST["plea"]):
+        if afford_with(ap, printed, stored, COST["plea"]):
             out.append(_MENU["plea"])
-        if _can_build(s, afford):
+        if _can_build(s, ap, printed, stored):
             out.append(_MENU["build"])
     return out
 

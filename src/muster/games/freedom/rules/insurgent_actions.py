@@ -31,7 +31,7 @@ from muster.games.freedom.rules.common import (
     set_damage,
     track_range,
 )
-from muster.games.freedom.rules.imperial_actions import card_mode, has_choice, support_possible
+from muster.games.freedom.rules.imperial_actions import afford_with, card_mode, has_choice, support_possible
 from muster.games.freedom.state import Frame, State
 
 COST: Final = design()["actions"]["insurgent"]
@@ -477,34 +477,32 @@ def insurgent_menu(s: State, f: Frame) -> list[Action]:
     """The Insurgent AP verbs available now: the same list as ``reference_menu``, with shared work."""
     if f["mode"] != "card":  # every Insurgent verb needs a card's AP
         return []
-    ap, printed = f["ap"], f["printed"]
+    ap: int = f["ap"]
+    printed: int = f["printed"]
     track = s.tracks[INSURGENT]
-    stored = -1 if f["prep_used"] else track["preparation"]
-
-    def afford(cost: int) -> bool:  # action_phase.affordable with the frame's values read once
-        return cost <= ap or (stored >= 0 and cost > printed and ap + stored >= cost)
+    stored: int = -1 if f["prep_used"] else track["preparation"]
 
     out: list[Action] = []
-    if afford(COST["regroup"]) and _can_regroup(s):
+    if afford_with(ap, printed, stored, COST["regroup"]) and _can_regroup(s):
         out.append(_MENU["regroup"])
-    if afford(COST["attack"]) and _can_attack(s):
+    if afford_with(ap, printed, stored, COST["attack"]) and _can_attack(s):
         out.append(_MENU["attack"])
     if OPS["raid"].available(s, f):
         out.append(_MENU["raid"])
     if ap >= COST["prepare"] and track["preparation"] < _PREP_HIGH:
         out.append(_MENU["prepare"])
-    if afford(COST["support"]) and support_possible(s, INSURGENT):
+    if afford_with(ap, printed, stored, COST["support"]) and support_possible(s, INSURGENT):
         out.append(_MENU["support"])
-    if afford(COST["pressure"]) and 0 <= track["pressure"] < _PRESSURE_HIGH:
+    if afford_with(ap, printed, stored, COST["pressure"]) and 0 <= track["pressure"] < _PRESSURE_HIGH:
         out.append(_MENU["pressure"])
     ins = s.ins
-    if afford(COST["repair"]) and any(s.damage[i] and ins[i] for i in _WALLS):
+    if afford_with(ap, printed, stored, COST["repair"]) and any(s.damage[i] and ins[i] for i in _WALLS):
         out.append(_MENU["repair"])
-    if (afford(COST["train"]) and s.civilians > 0 and s.pools["insurgent"] > 0
+    if (afford_with(ap, printed, stored, COST["train"]) and s.civilians > 0 and s.pools["insurgent"] > 0
             and any(ins[i] < _LIMIT[i] and not s.exp[i] and not s.ally[i] for i in _INSURGENT_SPACES)):
         out.append(_MENU["train"])
     once = ruleset(s)["insurgent_build_once_per_round"]
-    if (not (once and s.built_this_round) and afford(COST["build"]) and s.pools["cannons"] > 0
+    if (not (once and s.built_this_round) and afford_with(ap, printed, stored, COST["build"]) and s.pools["cannons"] > 0
             and track["supplies"] >= COST["build_supplies"]
             and any(ins[i] and not s.cannon[i] for i in _INSURGENT_SPACES)):
         out.append(_MENU["build"])
