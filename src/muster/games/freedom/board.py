@@ -8,6 +8,7 @@ Spaces are addressed by index (fast) inside the rules and by id (``"r5c3"``, ``"
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Final
 
 from muster.games.freedom.datafiles import DataError, read_json
@@ -154,12 +155,7 @@ def build_board(data: dict[str, Any]) -> Board:
     )
 
 
-_BOARD: Final[list[Board]] = []
-
-
+@cache
 def board() -> Board:
-    """The validated board of Freedom! (read once; a plain list rather than ``functools.cache`` so that
-    compiled callers reach it without a Python-level call)."""
-    if not _BOARD:
-        _BOARD.append(build_board(read_json("board.json")))
-    return _BOARD[0]
+    """The validated board of Freedom!."""
+    return build_board(read_json("board.json"))
