@@ -42,8 +42,11 @@ def clean() -> int:
 
 def compile_modules() -> None:
     """Run mypyc over the compiled modules (in ``src``) and put the extensions next to their sources."""
-    from mypyc.build import mypycify
-    from setuptools import setup
+    try:
+        from mypyc.build import mypycify
+        from setuptools import setup
+    except ImportError as exc:
+        raise SystemExit(f"compiling needs mypy's mypyc and setuptools: pip install -e '.[dev]' ({exc})") from exc
 
     paths = [str(_native.source_path(m).relative_to(SRC)) for m in _native.COMPILED]
     os.chdir(SRC)
