@@ -4,7 +4,9 @@ and python-chess's random playouts measured in the same run for scale.
 Run: ``python benchmarks/engine.py [--games 60] [--chess-games 30]``. The last line printed is one JSON object
 with the keys ``games_per_s``, ``decisions_per_s``, ``clones_per_s``, ``python_chess_moves_per_s`` and
 ``vs_python_chess`` (our decisions per python-chess move, both per CPU-second; issue 15's targets:
-``decisions_per_s`` ≥ 200,000 and ``vs_python_chess`` ≥ 4). python-chess is a dev dependency used only here.
+``decisions_per_s`` ≥ 200,000 and ``vs_python_chess`` ≥ 4), and ``compiled``: whether the rules ran as
+mypyc-compiled modules (``python scripts/compile_rules.py``, opt-in) or as pure Python.
+python-chess is a dev dependency used only here.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from rich.console import Console
 from rich.progress import track
 from rich.table import Table
 
+from muster import _native
 from muster.core import Game
 from muster.games.freedom import RULES
 
@@ -100,13 +103,15 @@ def main() -> None:
                         ("state copies / s", f"{clones:,.0f}"), ("save (dumps) ms", f"{save_ms:.1f}"),
                         ("load (replay + check) ms", f"{load_ms:.1f}"), ("state JSON bytes", f"{state_bytes:,}"),
                         ("save file bytes", f"{file_bytes:,}"), ("python-chess moves / s", f"{chess_s:,.0f}"),
-                        ("decisions per python-chess move", f"{decisions_s / chess_s:.2f}")]:
+                        ("decisions per python-chess move", f"{decisions_s / chess_s:.2f}"),
+                        ("compiled rules (mypyc)", "yes" if _native.ACTIVE else "no")]:
         table.add_row(name, value)
     Console().print(table)
     print(json.dumps({"games_per_s": round(games_s, 2), "decisions_per_s": round(decisions_s),
                       "clones_per_s": round(clones), "save_ms": round(save_ms, 2), "load_ms": round(load_ms, 2),
                       "state_json_bytes": state_bytes, "save_file_bytes": file_bytes,
-                      "python_chess_moves_per_s": round(chess_s), "vs_python_chess": round(decisions_s / chess_s, 2)}))
+                      "python_chess_moves_per_s": round(chess_s), "vs_python_chess": round(decisions_s / chess_s, 2),
+                      "compiled": _native.ACTIVE}))
 
 
 if __name__ == "__main__":

@@ -19,16 +19,17 @@ unchanged.
 from __future__ import annotations
 
 import hashlib
+from typing import Final
 
-_MASK = (1 << 64) - 1
-_GOLDEN = 0x9E3779B97F4A7C15
-KEYED_SEED_MIN = 1 << 128
+_MASK: Final = (1 << 64) - 1
+_GOLDEN: Final = 0x9E3779B97F4A7C15
+KEYED_SEED_MIN: Final = 1 << 128
 """Seeds from here up are secret keys for the keyed generator (at least 128 bits of them)."""
-_KEY_BITS = 256
-_KEY_MASK = (1 << _KEY_BITS) - 1
-_KEYED_FLAG = 1 << (64 + _KEY_BITS)
+_KEY_BITS: Final = 256
+_KEY_MASK: Final = (1 << _KEY_BITS) - 1
+_KEYED_FLAG: Final = 1 << (64 + _KEY_BITS)
 """Set in every keyed state, so a state's layout (flag | key | counter) is fixed whatever the key."""
-_PERSON = b"muster-rng-v1"
+_PERSON: Final = b"muster-rng-v1"
 
 
 def seed_state(seed: int) -> int:

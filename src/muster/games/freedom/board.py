@@ -9,17 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from muster.games.freedom.datafiles import DataError, read_json
 
-KINDS = ("mainland", "camp", "wall", "city", "beach", "coast", "water", "island")
-SLOW_KINDS = frozenset({"wall", "beach", "coast", "water", "island"})
+KINDS: Final = ("mainland", "camp", "wall", "city", "beach", "coast", "water", "island")
+SLOW_KINDS: Final = frozenset({"wall", "beach", "coast", "water", "island"})
 """Entering these needs Slow Movement (rule 4.3.2): the Wall, Rows 1–2 and the Lagoon."""
-LAGOON_KINDS = frozenset({"coast", "water", "island"})
+LAGOON_KINDS: Final = frozenset({"coast", "water", "island"})
 """The Lagoon: water around the islands, Row 1 outside the City, and the islands (rule 4.3.2, Regroup)."""
-REACH_TABLES = ("ordinary", "bombard", "wall_to_wall", "marmarou", "island", "beach")
-UNLIMITED = 1_000_000
+REACH_TABLES: Final = ("ordinary", "bombard", "wall_to_wall", "marmarou", "island", "beach")
+UNLIMITED: Final = 1_000_000
 
 
 @dataclass(frozen=True)

@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
-IMPERIAL = "imperial"
-INSURGENT = "insurgent"
-SEATS = (IMPERIAL, INSURGENT)
+from typing import Final
+
+IMPERIAL: Final = "imperial"
+INSURGENT: Final = "insurgent"
+SEATS: Final = (IMPERIAL, INSURGENT)
 
 # What stands in a space's cannon slot (one cannon per space; the Camp keeps a count instead).
-NO_CANNON = 0
-IMPERIAL_CANNON = 1
-INSURGENT_CANNON = 2
-BOMBARD = 3
+NO_CANNON: Final = 0
+IMPERIAL_CANNON: Final = 1
+INSURGENT_CANNON: Final = 2
+BOMBARD: Final = 3
 
 RED, BLUE, GREY = "red", "blue", "grey"
 """Card colours: red favours the Imperial player, blue the Insurgent, grey either."""
 
-COLOUR_OF_SEAT = {IMPERIAL: RED, INSURGENT: BLUE}
+COLOUR_OF_SEAT: Final = {IMPERIAL: RED, INSURGENT: BLUE}
 
 
 def other(seat: str) -> str:

@@ -14,16 +14,16 @@ Compound choices (move a unit from a space to a space) go through the generic
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, ClassVar, Final
 
 from muster.core.interface import Action, IllegalActionError
 from muster.games.freedom.board import board
 from muster.games.freedom.state import Frame, State
 
 AutoStep = Callable[[State, Frame], None]
-AUTO: dict[str, AutoStep] = {}
-DECISIONS: dict[str, Decision] = {}
-OPS: dict[str, Op] = {}
+AUTO: Final[dict[str, AutoStep]] = {}
+DECISIONS: Final[dict[str, Decision]] = {}
+OPS: Final[dict[str, Op]] = {}
 
 
 def auto(kind: str) -> Callable[[AutoStep], AutoStep]:
@@ -55,7 +55,7 @@ class _Interned(dict[tuple[str, Any], Action]):
         return action
 
 
-ACTIONS = _Interned()
+ACTIONS: Final = _Interned()
 """``ACTIONS[verb, arg]`` is ``Action(verb, arg)``, built once."""
 
 
@@ -69,7 +69,7 @@ def count_down(s: State, f: Frame) -> None:
 class Decision:
     """A prompt for one seat. Subclasses implement ``legal`` and ``apply`` (and usually ``prompt``)."""
 
-    kind = ""
+    kind: ClassVar[str] = ""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -115,7 +115,7 @@ class Op:
     Sources and targets are ids (space or area ids).
     """
 
-    name = ""
+    name: ClassVar[str] = ""
     single = False
     """True when only a target is chosen (no source)."""
     optional = False
@@ -268,11 +268,12 @@ def apply_action(s: State, a: Action) -> None:
     """Validate and apply an action in place. Illegal actions raise before anything changes."""
     if a not in legal_actions(s):
         raise IllegalActionError(f"illegal action {list(a)}")
-    seat = active_seat(s)
+    f = s.stack[-1]
+    decision = DECISIONS[f["kind"]]
+    seat = decision.seat(s, f)
     if seat != s.turn_seat:
         s.turn_seat, s.turn_start, s.tainted = seat, s.step, False
-    f = s.stack[-1]
-    DECISIONS[f["kind"]].apply(s, f, a)
+    decision.apply(s, f, a)
     s.step += 1
     s._legal = None
     advance(s)

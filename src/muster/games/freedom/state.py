@@ -7,7 +7,7 @@ prompt (Rally the Troops' "states"); see :mod:`muster.games.freedom.engine`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from muster.core.interface import CorruptStateError
 from muster.games.freedom.board import board
@@ -15,9 +15,9 @@ from muster.games.freedom.constants import IMPERIAL, INSURGENT
 
 Frame = dict[str, Any]
 
-STATE_FORMAT = 1
+STATE_FORMAT: Final = 1
 
-PER_SPACE = ("exp", "ally", "ins", "cannon", "damage")
+PER_SPACE: Final = ("exp", "ally", "ins", "cannon", "damage")
 """Per-space arrays: Expeditionary, Allied and Insurgent units, the cannon code, Wall damage (0–2)."""
 
 

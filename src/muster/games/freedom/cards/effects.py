@@ -4,6 +4,7 @@ from :mod:`muster.games.freedom.cards.primitives`; ``cards.json`` names the func
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from muster.games.freedom.board import board
 from muster.games.freedom.cards.primitives import (
@@ -48,7 +49,7 @@ from muster.games.freedom.rules.common import areas_of, log, track_range
 from muster.games.freedom.state import Frame, State
 
 Effect = Callable[[State, str], list[Frame]]
-EFFECTS: dict[str, Effect] = {}
+EFFECTS: Final[dict[str, Effect]] = {}
 
 
 def effect(fn: Effect) -> Effect:

@@ -5,12 +5,13 @@ still applies (a decision with no legal choice lapses)."""
 from __future__ import annotations
 
 from functools import cache
+from typing import Final
 
 from muster.core.interface import Action
 from muster.games.freedom.board import board
 from muster.games.freedom.constants import IMPERIAL, IMPERIAL_CANNON, INSURGENT, cannon_owner
 from muster.games.freedom.datafiles import areas_file
-from muster.games.freedom.engine import Decision, auto, count_down, frame, push
+from muster.games.freedom.engine import ACTIONS, Decision, auto, count_down, frame, push
 from muster.games.freedom.rules.cannons import can_fire, cannon_targets, fire
 from muster.games.freedom.rules.combat import imperial_attack, imperial_loses_unit, insurgent_hit_needed
 from muster.games.freedom.rules.common import (
@@ -101,7 +102,7 @@ class ChooseSupport(Decision):
         if f["left"] <= 0:
             return []
         return [
-            Action("area", a.id)
+            ACTIONS["area", a.id]
             for i, a in enumerate(areas_file().areas)
             if a.id not in f["done"]
             and (f["owner"] is None or s.area_side[i] == f["owner"])
@@ -147,7 +148,7 @@ class UnitsToCamp(Decision):
             if f["exclude_row"] and b.kind[i] == "mainland" and b.row[i] == f["exclude_row"]:
                 continue
             kinds = kinds_at(s, i)
-            acts += [Action("unit", b.ids[i] if len(kinds) == 1 else f"{b.ids[i]}:{k}") for k in kinds]
+            acts += [ACTIONS["unit", b.ids[i] if len(kinds) == 1 else f"{b.ids[i]}:{k}"] for k in kinds]
         return acts
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
@@ -184,7 +185,7 @@ class MarchFromCamp(Decision):
         for j in b.adj[b.camp]:
             for k in kinds:
                 if imperial_room(s, j, k) and not b.slow[j]:
-                    acts.append(Action("to", b.ids[j] if len(kinds) == 1 else f"{b.ids[j]}:{k}"))
+                    acts.append(ACTIONS["to", b.ids[j] if len(kinds) == 1 else f"{b.ids[j]}:{k}"])
         return acts
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
@@ -221,8 +222,8 @@ class FireOne(Decision):
     def legal(self, s: State, f: Frame) -> list[Action]:
         b = board()
         if f["src"] is None:
-            return [Action("cannon", b.ids[i]) for i in b.mainland if can_fire(s, i, IMPERIAL) and self._targets(s, i)]
-        return [Action("target", b.ids[w]) for w, _ in self._targets(s, b.index[f["src"]])]
+            return [ACTIONS["cannon", b.ids[i]] for i in b.mainland if can_fire(s, i, IMPERIAL) and self._targets(s, i)]
+        return [ACTIONS["target", b.ids[w]] for w, _ in self._targets(s, b.index[f["src"]])]
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
         b = board()
@@ -284,13 +285,13 @@ class NightWorks(Decision):
                     and not s.cannon[fwd]
                     and s.ins[fwd] == 0
                 ):
-                    out.append(Action("cannon", b.ids[i]))
+                    out.append(ACTIONS["cannon", b.ids[i]])
             return out
         i = b.index[f["src"]]
         fwd = self._forward(i)
         assert fwd is not None
-        acts = [Action("with", k) for k in kinds_at(s, i) if imperial_room(s, fwd, k)]
-        return [*acts, Action("alone")]
+        acts = [ACTIONS["with", k] for k in kinds_at(s, i) if imperial_room(s, fwd, k)]
+        return [*acts, ACTIONS["alone", None]]
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
         b = board()
@@ -333,7 +334,7 @@ class Grenades(Decision):
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         b = board()
-        return [Action("to", b.ids[i]) for i in b.mainland if b.row[i] == 5 and s.ally[i]]
+        return [ACTIONS["to", b.ids[i]] for i in b.mainland if b.row[i] == 5 and s.ally[i]]
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
         b = board()
@@ -378,7 +379,7 @@ def _where(name_: str, i: int) -> bool:
     return tests[name_]
 
 
-WHERE_WORDS = {
+WHERE_WORDS: Final = {
     "any": "any space",
     "map": "any space or the Camp",
     "row45": "Row 4 or Row 5",
@@ -463,8 +464,8 @@ class _Picker(Decision):
     def legal(self, s: State, f: Frame) -> list[Action]:
         if f["left"] <= 0:
             return []
-        acts = [Action("pick", x) for x in self.spaces(s, f)]
-        return [*acts, Action("done")] if acts and self.optional else acts
+        acts = [ACTIONS["pick", x] for x in self.spaces(s, f)]
+        return [*acts, ACTIONS["done", None]] if acts and self.optional else acts
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
         if a.verb == "done":
@@ -738,7 +739,7 @@ class Advance(Decision):
         if f["src"] is not None:
             sid, _, kind = str(f["src"]).partition(":")
             i = b.index[sid]
-            return [Action("to", b.ids[j]) for j in self._targets(s, i, kind or kinds_at(s, i)[0])]
+            return [ACTIONS["to", b.ids[j]] for j in self._targets(s, i, kind or kinds_at(s, i)[0])]
         if f["left"] <= 0:
             return []
         acts = []
@@ -746,8 +747,8 @@ class Advance(Decision):
             for x in _unit_choices(s, i, None):
                 kind = x.partition(":")[2] or kinds_at(s, i)[0]
                 if self._fresh(s, f, i, kind) and self._targets(s, i, kind):
-                    acts.append(Action("from", x))
-        return [*acts, Action("done")] if acts else []
+                    acts.append(ACTIONS["from", x])
+        return [*acts, ACTIONS["done", None]] if acts else []
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
         b = board()
@@ -811,11 +812,11 @@ class FreeAttack(Decision):
     def legal(self, s: State, f: Frame) -> list[Action]:
         b = board()
         if f["src"] is not None:
-            return [Action("target", b.ids[j]) for j in self._targets(s, f, b.index[f["src"]])]
+            return [ACTIONS["target", b.ids[j]] for j in self._targets(s, f, b.index[f["src"]])]
         if f["left"] <= 0:
             return []
-        acts = [Action("from", b.ids[i]) for i in attack_sources(s, f["seat"], f["only"], f["where"])]
-        return [*acts, Action("done")] if acts else []
+        acts = [ACTIONS["from", b.ids[i]] for i in attack_sources(s, f["seat"], f["only"], f["where"])]
+        return [*acts, ACTIONS["done", None]] if acts else []
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
         b = board()
@@ -885,11 +886,11 @@ class FreeRaid(Decision):
     def legal(self, s: State, f: Frame) -> list[Action]:
         b = board()
         if f["src"] is not None:
-            return [Action("target", b.ids[j]) for j, _ in raid_targets(s, b.index[f["src"]])]
+            return [ACTIONS["target", b.ids[j]] for j, _ in raid_targets(s, b.index[f["src"]])]
         if f["left"] <= 0:
             return []
-        acts = [Action("from", b.ids[i]) for i in raid_sources(s)]
-        return [*acts, Action("done")] if acts else []
+        acts = [ACTIONS["from", b.ids[i]] for i in raid_sources(s)]
+        return [*acts, ACTIONS["done", None]] if acts else []
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
 
@@ -936,11 +937,11 @@ class FreeRegroup(Decision):
     def legal(self, s: State, f: Frame) -> list[Action]:
         b = board()
         if f["src"] is not None:
-            return [Action("to", b.ids[j]) for j in regroup_targets(s, b.index[f["src"]])]
+            return [ACTIONS["to", b.ids[j]] for j in regroup_targets(s, b.index[f["src"]])]
         if f["left"] <= 0:
             return []
-        acts = [Action("from", b.ids[i]) for i in b.insurgent_spaces if s.ins[i] and regroup_targets(s, i)]
-        return [*acts, Action("done")] if acts else []
+        acts = [ACTIONS["from", b.ids[i]] for i in b.insurgent_spaces if s.ins[i] and regroup_targets(s, i)]
+        return [*acts, ACTIONS["done", None]] if acts else []
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
         b = board()
@@ -986,11 +987,11 @@ class FireCannons(Decision):
     def legal(self, s: State, f: Frame) -> list[Action]:
         b = board()
         if f["src"] is not None:
-            return [Action("target", b.ids[j]) for j, _ in cannon_targets(s, b.index[f["src"]])]
+            return [ACTIONS["target", b.ids[j]] for j, _ in cannon_targets(s, b.index[f["src"]])]
         if f["left"] <= 0:
             return []
-        acts = [Action("cannon", b.ids[i]) for i in ready_cannons(s, f["seat"], f["fired"])]
-        return [*acts, Action("done")] if acts else []
+        acts = [ACTIONS["cannon", b.ids[i]] for i in ready_cannons(s, f["seat"], f["fired"])]
+        return [*acts, ACTIONS["done", None]] if acts else []
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
         b = board()

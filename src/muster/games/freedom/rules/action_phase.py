@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from typing import Final
 
 from muster.core.interface import Action
 from muster.games.freedom.constants import COLOUR_OF_SEAT, GREY, IMPERIAL, INSURGENT, other
@@ -228,12 +229,28 @@ class Verb:
     start: Callable[[State, Frame], None]
 
 
-VERBS: dict[str, list[Verb]] = {IMPERIAL: [], INSURGENT: []}
+VERBS: Final[dict[str, list[Verb]]] = {IMPERIAL: [], INSURGENT: []}
 
 
 def register_verbs(side: str, *verbs: Verb) -> None:
     """Add a side's AP verbs (in menu order)."""
     VERBS[side].extend(verbs)
+
+
+Menu = Callable[[State, Frame], list[Action]]
+MENUS: Final[dict[str, Menu]] = {}
+"""Per side, a fast AP menu: exactly the verbs of :func:`reference_menu`, found with shared work and early
+exits. The menu is computed at every AP choice, the engine's most frequent costly step (issue 15)."""
+
+
+def reference_menu(s: State, f: Frame) -> list[Action]:
+    """The AP verbs available now, one ``Verb.available`` at a time: the definition the fast menus must match."""
+    return [ACTIONS[v.name, None] for v in VERBS[f["seat"]] if v.available(s, f)]
+
+
+def register_menu(side: str, menu: Menu) -> None:
+    """Install a side's fast AP menu (tests check it against :func:`reference_menu`)."""
+    MENUS[side] = menu
 
 
 def affordable(s: State, f: Frame, cost: int) -> bool:
@@ -278,7 +295,8 @@ class SpendAP(Decision):
         return f"{SIDE_NAME[f['seat']]}: choose {what} ({f['ap']} AP left, {prep} stored)."
 
     def legal(self, s: State, f: Frame) -> list[Action]:
-        acts = [ACTIONS[v.name, None] for v in VERBS[f["seat"]] if v.available(s, f)]
+        menu = MENUS.get(f["seat"])
+        acts = menu(s, f) if menu is not None else reference_menu(s, f)
         if acts or f["ap"] > 0:
             acts.append(ACTIONS["end", None])
         return acts  # no AP left and nothing stored AP can buy: the turn ends by itself

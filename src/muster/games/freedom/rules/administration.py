@@ -6,7 +6,7 @@ from muster.core.interface import Action
 from muster.games.freedom.board import board
 from muster.games.freedom.constants import IMPERIAL, INSURGENT, SEATS
 from muster.games.freedom.datafiles import cards_file, design
-from muster.games.freedom.engine import Decision, auto, count_down, frame, push
+from muster.games.freedom.engine import ACTIONS, Decision, auto, count_down, frame, push
 from muster.games.freedom.rules.common import (
     add_imperial,
     adjust,
@@ -141,8 +141,8 @@ class PlaceAllied(Decision):
             return []
         spaces = allied_spaces(s)
         if not spaces:
-            return [Action("camp")]
-        return [Action("to", board().ids[i]) for i in spaces]
+            return [ACTIONS["camp", None]]
+        return [ACTIONS["to", board().ids[i]] for i in spaces]
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
         b = board()

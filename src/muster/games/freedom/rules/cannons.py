@@ -6,6 +6,8 @@ with the cannon: +1; the Bombard: +1 and reach to Row 7). Reach tables are board
 
 from __future__ import annotations
 
+from typing import Final
+
 from muster.core.interface import Action
 from muster.games.freedom.board import board
 from muster.games.freedom.constants import BOMBARD, IMPERIAL, IMPERIAL_CANNON, INSURGENT, INSURGENT_CANNON, cannon_owner
@@ -34,7 +36,7 @@ def cannons_phase(s: State, f: Frame) -> None:
     push(s, frame("cannons", seat=IMPERIAL, fired=[], src=None), frame("cannons", seat=INSURGENT, fired=[], src=None))
 
 
-_INSURGENT_CODES = (INSURGENT_CANNON, BOMBARD)
+_INSURGENT_CODES: Final = (INSURGENT_CANNON, BOMBARD)
 """The cannon codes :func:`cannon_owner` gives to the Insurgent."""
 
 
@@ -65,7 +67,7 @@ def cannon_targets(s: State, i: int) -> list[tuple[int, int]]:
     return [(j, need) for j, need in targets if exp[j] or ally[j] or cannon[j] == IMPERIAL_CANNON]
 
 
-_REVERSE: dict[str, list[list[tuple[int, int]]]] = {}
+_REVERSE: Final[dict[str, list[list[tuple[int, int]]]]] = {}
 
 
 def _reverse(table: str) -> list[list[tuple[int, int]]]:

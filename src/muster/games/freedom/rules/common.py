@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from muster.core import rng
 from muster.games.freedom.board import board
@@ -19,8 +19,8 @@ from muster.games.freedom.engine import frame, push
 from muster.games.freedom.state import State
 from muster.i18n import entry
 
-SIDE_NAME = {IMPERIAL: "Imperial", INSURGENT: "Insurgent"}
-TRACK_NAME = {
+SIDE_NAME: Final = {IMPERIAL: "Imperial", INSURGENT: "Insurgent"}
+TRACK_NAME: Final = {
     "morale": "Morale",
     "money": "Money",
     "supplies": "Supplies",
@@ -29,13 +29,18 @@ TRACK_NAME = {
     "pressure": "Pressure track",
     "population": "Population",
 }
-TRACK_RANGE_KEY = {"plea": "imperial_plea"}
+TRACK_RANGE_KEY: Final = {"plea": "imperial_plea"}
+
+
+_RULESETS: Final[dict[str, dict[str, Any]]] = design()["rulesets"]
+_TRACK_RANGES: Final[dict[str, tuple[int, int]]] = {
+    name: (int(low), int(high)) for name, (low, high) in design()["tracks"].items()
+}
 
 
 def ruleset(s: State) -> dict[str, Any]:
     """The edition switches of this game (design.json ``rulesets``)."""
-    rules: dict[str, Any] = design()["rulesets"][s.ruleset]
-    return rules
+    return _RULESETS[s.ruleset]
 
 
 def log(s: State, msgid: str, plural: str | None = None, /, **args: Any) -> None:
@@ -70,8 +75,7 @@ def roll_dice(s: State, count: int, sides: int) -> list[int]:
 
 def track_range(track: str) -> tuple[int, int]:
     """The (low, high) range of a track."""
-    low, high = design()["tracks"][TRACK_RANGE_KEY.get(track, track)]
-    return int(low), int(high)
+    return _TRACK_RANGES[TRACK_RANGE_KEY.get(track, track)]
 
 
 def adjust(s: State, side: str, track: str, delta: int) -> int:
@@ -161,7 +165,7 @@ def insurgent_room(s: State, i: int) -> bool:
     return b.kind[i] in ("wall", "beach", "island") and s.ins[i] < b.limit[i] and imperial_units(s, i) == 0
 
 
-UNIT_WORDS = {"E": "an Expeditionary unit", "A": "an Allied unit"}
+UNIT_WORDS: Final = {"E": "an Expeditionary unit", "A": "an Allied unit"}
 
 
 def unit_words(kind: str) -> str:

@@ -5,12 +5,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from functools import cache
+from typing import Final
 
+from muster.core.interface import Action
 from muster.games.freedom.board import board
 from muster.games.freedom.constants import IMPERIAL, IMPERIAL_CANNON
 from muster.games.freedom.datafiles import areas_file, design
-from muster.games.freedom.engine import OPS, Op, push, select
-from muster.games.freedom.rules.action_phase import Verb, affordable, find_ap, prep_room, register_verbs, spend
+from muster.games.freedom.engine import ACTIONS, OPS, Op, push, select
+from muster.games.freedom.rules.action_phase import (
+    VERBS,
+    Verb,
+    affordable,
+    find_ap,
+    prep_room,
+    register_menu,
+    register_verbs,
+    spend,
+)
 from muster.games.freedom.rules.combat import imperial_attack
 from muster.games.freedom.rules.common import (
     adjust,
@@ -33,7 +44,7 @@ from muster.games.freedom.rules.movement import (
 )
 from muster.games.freedom.state import Frame, State
 
-COST = design()["actions"]["imperial"]
+COST: Final = design()["actions"]["imperial"]
 
 
 def movers(s: State, f: Frame, i: int) -> int:
@@ -308,7 +319,7 @@ def has_choice(op: str, s: State, f: Frame, cost: int = 0) -> bool:
     return OPS[op].available(s, dict(probe))  # a copy of the fresh select frame the verb would push
 
 
-_PROBES: dict[tuple[str, str], Frame] = {}
+_PROBES: Final[dict[tuple[str, str], Frame]] = {}
 
 
 def card_mode(f: Frame) -> bool:
@@ -420,3 +431,113 @@ register_verbs(
     Verb("plea", "Plea for Funds from the High Porte (3 AP)", _plea_ok, _plea_start),
     Verb("build", "Build Cannon (Row 6: 3 AP, Row 5: 5 AP, Row 4: 7 AP)", _build_ok, _push_op("imperial_build")),
 )
+
+
+# --- the fast Imperial AP menu ---------------------------------------------------------------
+
+_SPACES: Final = range(len(board().ids))
+_IDS: Final = board().ids
+_ADJ: Final = board().adj
+_INSURGENT_SPACES: Final = board().insurgent_spaces
+_LAGOON: Final = board().lagoon
+_IS_SLOW_FRONTIER: Final = tuple(i in set(slow_frontier()) for i in _SPACES)
+_PREP_HIGH: Final = design()["tracks"]["preparation"][1]
+_AREA_LIMIT: Final = areas_file().support_limit
+_MENU: Final = {v.name: ACTIONS[v.name, None] for v in VERBS[IMPERIAL]}
+
+
+def imperial_spaces(s: State) -> list[int]:
+    """The spaces holding Imperial units, in board order."""
+    exp, ally = s.exp, s.ally
+    return [i for i in _SPACES if exp[i] or ally[i]]
+
+
+def afford_with(ap: int, printed: int, stored: int, cost: int) -> bool:
+    """:func:`action_phase.affordable` from the frame's values read once (``stored`` < 0: the track may not pay)."""
+    return cost <= ap or (stored >= 0 and cost > printed and ap + stored >= cost)
+
+
+def support_possible(s: State, seat: str) -> bool:
+    """True if a Support action by ``seat`` would change some area (:func:`support_effect` is not None)."""
+    pool = s.pools["support_markers"] > 0
+    markers = s.area_markers
+    return any(side != seat or (pool and markers[i] < _AREA_LIMIT) for i, side in enumerate(s.area_side))
+
+
+def _can_move(s: State, occupied: list[int]) -> bool:
+    for i in occupied:
+        for k in kinds_at(s, i):
+            if can_move_normally(s, i, k):
+                return True
+    return False
+
+
+def _can_slow(s: State, occupied: list[int], lagoon_only: bool) -> bool:
+    for i in occupied:
+        if _IS_SLOW_FRONTIER[i]:
+            for k in kinds_at(s, i):
+                if slow_destinations(s, i, k, lagoon_only):
+                    return True
+    return False
+
+
+def _can_attack(s: State, f: Frame) -> bool:
+    """:class:`ImperialAttackOp` has a source: a unit that may still attack beside Insurgent units."""
+    ins, exp, ally = s.ins, s.exp, s.ally
+    lagoon = f["mode"] == "mahmud"
+    spent, limit = f["spent"], f["attack_limit"]
+    for i in _INSURGENT_SPACES:
+        if ins[i]:
+            for j in _ADJ[i]:
+                units = exp[j] + ally[j]
+                if not units or (lagoon and not _LAGOON[j]):
+                    continue
+                used = spent.get(_IDS[j])
+                if used is None:
+                    if limit > 0:
+                        return True
+                elif any(u < limit for u in used_counts(f, _IDS[j], units)):
+                    return True
+    return False
+
+
+def _can_build(s: State, ap: int, printed: int, stored: int) -> bool:
+    if s.camp_cannons <= 0:
+        return False
+    exp, ally, cannon = s.exp, s.ally, s.cannon
+    return any((exp[i] or ally[i]) and not cannon[i] and afford_with(ap, printed, stored, cost)
+               for i, cost in build_sites())
+
+
+def imperial_menu(s: State, f: Frame) -> list[Action]:
+    """The Imperial AP verbs available now: the same list as ``reference_menu``, with shared work."""
+    ap: int = f["ap"]
+    printed: int = f["printed"]
+    card = f["mode"] == "card"
+    stored: int = s.tracks[IMPERIAL]["preparation"] if card and not f["prep_used"] else -1
+
+    out: list[Action] = []
+    occupied = imperial_spaces(s)
+    if afford_with(ap, printed, stored, COST["move"]) and card and _can_move(s, occupied):
+        out.append(_MENU["move"])
+    if afford_with(ap, printed, stored, COST["slow"]) and _can_slow(s, occupied, not card and f["mode"] == "mahmud"):
+        out.append(_MENU["slow"])
+    if afford_with(ap, printed, stored, COST["attack"]) and _can_attack(s, f):
+        out.append(_MENU["attack"])
+    if card:
+        once = ruleset(s)["reward_once_per_turn"]
+        if (afford_with(ap, printed, stored, COST["reward"]) and s.tracks[IMPERIAL]["money"] >= COST["reward_money"]
+                and not (once and f["rewarded"])):
+            out.append(_MENU["reward"])
+        if ap >= COST["prepare"] and s.tracks[IMPERIAL]["preparation"] < _PREP_HIGH:
+            out.append(_MENU["prepare"])
+        if afford_with(ap, printed, stored, COST["support"]) and support_possible(s, IMPERIAL):
+            out.append(_MENU["support"])
+        if afford_with(ap, printed, stored, COST["plea"]):
+            out.append(_MENU["plea"])
+        if _can_build(s, ap, printed, stored):
+            out.append(_MENU["build"])
+    return out
+
+
+register_menu(IMPERIAL, imperial_menu)

@@ -4,16 +4,20 @@ Pressure the Government, Repair Wall, Train Civilians and Build Cannon."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import Final
 
+from muster.core.interface import Action
 from muster.games.freedom.board import board
 from muster.games.freedom.constants import INSURGENT, INSURGENT_CANNON
 from muster.games.freedom.datafiles import design
-from muster.games.freedom.engine import Op, push, select
+from muster.games.freedom.engine import ACTIONS, OPS, Op, push, select
 from muster.games.freedom.rules.action_phase import (
+    VERBS,
     Verb,
     affordable,
     find_ap,
     prep_room,
+    register_menu,
     register_verbs,
     spend,
 )
@@ -27,10 +31,10 @@ from muster.games.freedom.rules.common import (
     set_damage,
     track_range,
 )
-from muster.games.freedom.rules.imperial_actions import card_mode, has_choice
+from muster.games.freedom.rules.imperial_actions import afford_with, card_mode, has_choice, support_possible
 from muster.games.freedom.state import Frame, State
 
-COST = design()["actions"]["insurgent"]
+COST: Final = design()["actions"]["insurgent"]
 
 
 def regroup_targets(s: State, src: int) -> list[int]:
@@ -180,10 +184,32 @@ def _raid_walk(s: State, sources: tuple[int, ...] | list[int], reach: int) -> It
         frontier = nxt
 
 
-_MAINLAND_ADJ = tuple(tuple(j for j in adj if board().kind[j] == "mainland") for adj in board().adj)
+_MAINLAND_ADJ: Final = tuple(tuple(j for j in adj if board().kind[j] == "mainland") for adj in board().adj)
 """Each space's mainland neighbours: the spaces a Raid's path may run through."""
-_RAIDABLE = tuple(board().kind[i] == "mainland" and board().row[i] >= 5 for i in range(len(board().ids)))
+_RAIDABLE: Final = tuple(board().kind[i] == "mainland" and board().row[i] >= 5 for i in range(len(board().ids)))
 """Mainland spaces not adjacent to the Wall (Row 5 or beyond)."""
+
+
+def _cheapest_raid() -> int:
+    """A lower bound on any Raid's AP cost, from the board alone: Klisova's price, the 1st edition's
+    nearest column target (Row 5: 2 AP) and the shortest mainland path from a section to a Row 5+ space
+    on an empty board (pieces only block paths, so a real path is never shorter)."""
+    b = board()
+    costs = [COST["klisova_raid"]]
+    costs += [b.row[i] - 3 for i in b.mainland if b.row[i] >= 5]
+    seen, frontier, distance = set(b.walls), list(b.walls), 0
+    while frontier:
+        distance += 1
+        if any(_RAIDABLE[j] for i in frontier for j in _MAINLAND_ADJ[i] if j not in seen):
+            costs.append(distance)
+            break
+        nxt = [j for i in frontier for j in _MAINLAND_ADJ[i] if j not in seen]
+        seen.update(nxt)
+        frontier = nxt
+    return max(1, min(costs))
+
+
+_CHEAPEST_RAID: Final = _cheapest_raid()
 
 
 class RaidOp(Op):
@@ -200,6 +226,8 @@ class RaidOp(Op):
         assert ap is not None
         b = board()
         reach = self._reach(s, ap)
+        if reach < _CHEAPEST_RAID:  # every Raid costs more than can be paid (a cheap necessary condition)
+            return False
         path_raids = ruleset(s)["raid_paths"] != "column"
         if path_raids:
             raiders = [i for i in b.walls if s.ins[i]]
@@ -416,3 +444,69 @@ register_verbs(
     Verb("train", "Train Civilians (4 AP)", _op_verb("train", COST["train"]), _push_op("train")),
     Verb("build", "Build Cannon (4 AP + 1 Supply)", _build_ok, _push_op("insurgent_build")),
 )
+
+
+# --- the fast Insurgent AP menu --------------------------------------------------------------
+
+_B: Final = board()
+_INSURGENT_SPACES: Final = _B.insurgent_spaces
+_WALLS: Final = _B.walls
+_ADJ: Final = _B.adj
+_LIMIT: Final = _B.limit
+_PREP_HIGH: Final = track_range("preparation")[1]
+_PRESSURE_HIGH: Final = track_range("pressure")[1]
+_MENU: Final = {v.name: ACTIONS[v.name, None] for v in VERBS[INSURGENT]}
+
+
+def _can_regroup(s: State) -> bool:
+    """:class:`RegroupOp` has a source (its ``iter_sources`` up to the first)."""
+    ins, exp, ally = s.ins, s.exp, s.ally
+    open_spaces = [j for j in _INSURGENT_SPACES if ins[j] < _LIMIT[j] and not exp[j] and not ally[j]]
+    if not open_spaces:
+        return False
+    only = open_spaces[0] if len(open_spaces) == 1 else -1
+    return any(ins[i] and i != only for i in _INSURGENT_SPACES)
+
+
+def _can_attack(s: State) -> bool:
+    ins, exp, ally = s.ins, s.exp, s.ally
+    return any(ins[i] and any(exp[j] or ally[j] for j in _ADJ[i]) for i in _INSURGENT_SPACES)
+
+
+def insurgent_menu(s: State, f: Frame) -> list[Action]:
+    """The Insurgent AP verbs available now: the same list as ``reference_menu``, with shared work."""
+    if f["mode"] != "card":  # every Insurgent verb needs a card's AP
+        return []
+    ap: int = f["ap"]
+    printed: int = f["printed"]
+    track = s.tracks[INSURGENT]
+    stored: int = -1 if f["prep_used"] else track["preparation"]
+
+    out: list[Action] = []
+    if afford_with(ap, printed, stored, COST["regroup"]) and _can_regroup(s):
+        out.append(_MENU["regroup"])
+    if afford_with(ap, printed, stored, COST["attack"]) and _can_attack(s):
+        out.append(_MENU["attack"])
+    if OPS["raid"].available(s, f):
+        out.append(_MENU["raid"])
+    if ap >= COST["prepare"] and track["preparation"] < _PREP_HIGH:
+        out.append(_MENU["prepare"])
+    if afford_with(ap, printed, stored, COST["support"]) and support_possible(s, INSURGENT):
+        out.append(_MENU["support"])
+    if afford_with(ap, printed, stored, COST["pressure"]) and 0 <= track["pressure"] < _PRESSURE_HIGH:
+        out.append(_MENU["pressure"])
+    ins = s.ins
+    if afford_with(ap, printed, stored, COST["repair"]) and any(s.damage[i] and ins[i] for i in _WALLS):
+        out.append(_MENU["repair"])
+    if (afford_with(ap, printed, stored, COST["train"]) and s.civilians > 0 and s.pools["insurgent"] > 0
+            and any(ins[i] < _LIMIT[i] and not s.exp[i] and not s.ally[i] for i in _INSURGENT_SPACES)):
+        out.append(_MENU["train"])
+    once = ruleset(s)["insurgent_build_once_per_round"]
+    if (not (once and s.built_this_round) and afford_with(ap, printed, stored, COST["build"]) and s.pools["cannons"] > 0
+            and track["supplies"] >= COST["build_supplies"]
+            and any(ins[i] and not s.cannon[i] for i in _INSURGENT_SPACES)):
+        out.append(_MENU["build"])
+    return out
+
+
+register_menu(INSURGENT, insurgent_menu)

@@ -7,6 +7,7 @@ is backwards (towards the Camp) and never allowed; equal depth is sideways.
 from __future__ import annotations
 
 from functools import cache
+from typing import Final
 
 from muster.games.freedom.board import board
 from muster.games.freedom.rules.common import imperial_holds, ruleset
@@ -32,9 +33,10 @@ def _static_steps() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...],
     return tuple(steps), tuple(forward)
 
 
-_STEPS, _FORWARD = _static_steps()
-_LIMIT = board().limit
-_CAMP = board().camp
+_STEPS: Final = _static_steps()[0]
+_FORWARD: Final = _static_steps()[1]
+_LIMIT: Final = board().limit
+_CAMP: Final = board().camp
 
 
 def _room(s: State, b: int, kind: str) -> bool:
@@ -109,7 +111,7 @@ def slow_destinations(s: State, a: int, kind: str, lagoon_only: bool = False) ->
     return out
 
 
-_SLOW_STEPS = tuple(tuple(b for b in board().adj[a] if board().slow[b] and board().depth[b] <= board().depth[a]
+_SLOW_STEPS: Final = tuple(tuple(b for b in board().adj[a] if board().slow[b] and board().depth[b] <= board().depth[a]
                           and board().kind[b] != "city") for a in range(len(board().ids)))
 """Per space, the slow neighbours a unit may step into whatever the pieces (never backwards)."""
 

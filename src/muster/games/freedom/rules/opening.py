@@ -4,6 +4,7 @@ Insurgent Regroup. 1st edition: the advancing units all come from one row or the
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Final
 
 from muster.games.freedom.board import board
 from muster.games.freedom.constants import IMPERIAL, INSURGENT
@@ -35,7 +36,7 @@ def _row_key(i: int) -> str:
     return "camp" if i == b.camp else str(b.row[i])
 
 
-_ADVANCE_SOURCES = (board().camp, *board().mainland)
+_ADVANCE_SOURCES: Final = (board().camp, *board().mainland)
 
 
 class AdvanceOp(Op):

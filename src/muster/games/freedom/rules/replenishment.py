@@ -226,7 +226,7 @@ class PlaceInsurgent(Decision):
         return f"Place a new {f['what']} in {where} ({f['left']} left)."
 
     def legal(self, s: State, f: Frame) -> list[Action]:
-        return [Action("to", board().ids[i]) for i in self._spaces(s, f)]
+        return [ACTIONS["to", board().ids[i]] for i in self._spaces(s, f)]
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
         i = board().index[str(a.arg)]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from muster.core import rng
 from muster.games.freedom.board import board
 from muster.games.freedom.constants import BOMBARD, IMPERIAL, IMPERIAL_CANNON, INSURGENT, INSURGENT_CANNON
@@ -10,7 +12,7 @@ from muster.games.freedom.engine import advance, frame, push
 from muster.games.freedom.rules.common import log
 from muster.games.freedom.state import State
 
-RULESETS = ("2nd", "1st")
+RULESETS: Final = ("2nd", "1st")
 
 
 def setup(seed: int, ruleset: str = "2nd", quiet: bool = False) -> State:
