@@ -4,11 +4,11 @@ Recruits, detaches a garrison, Pillages, or (in Winter) supplies a block. Unused
 from __future__ import annotations
 
 from muster.core.interface import Action
-from muster.games.hellenes.datafiles import blocks, game_map
+from muster.games.hellenes.datafiles import game_map
 from muster.games.hellenes.engine import Decision, default_label, frame, push
-from muster.games.hellenes.rules.build import buildable, detach_garrison, garrison_sites, pool, reinforce
-from muster.games.hellenes.rules.common import Occupancy, occupancy, other, season_name
-from muster.games.hellenes.rules.movement import can_move, fleet_reaches, land_reaches, movers, sea_distances
+from muster.games.hellenes.rules.build import buildable, detach_garrison, garrison_sites, pool_has, reinforce
+from muster.games.hellenes.rules.common import Occupancy, occupancy, other, roster, season_name
+from muster.games.hellenes.rules.movement import can_move, fleet_reach, land_reach, movers
 from muster.games.hellenes.rules.pillage import pillage_sites
 from muster.games.hellenes.rules.winter import needs_supply, supply
 from muster.games.hellenes.state import Frame, State
@@ -18,11 +18,15 @@ def group_areas(s: State, side: str, occ: tuple[Occupancy, Occupancy] | None = N
     """Areas holding a Group with at least one block that can still move."""
     areas: list[str] = []
     occ = occ or occupancy(s)
-    for b, u in s.units.items():
-        a = u["area"]
-        if a is None or a in areas or blocks()[b].side != side or u["carrier"] is not None:
+    units, moved = s.units, set(s.moved)
+    for b, b_side, _, _ in roster():
+        if b_side != side:
             continue
-        if u["token"] not in s.moved and can_move(s, b, occ):
+        u = units[b]
+        a = u["area"]
+        if a is None or a in areas or u["carrier"] is not None or u["token"] in moved:
+            continue
+        if can_move(s, b, occ):
             areas.append(a)
     return areas
 
@@ -33,17 +37,19 @@ def muster_cities(s: State, side: str, occ: tuple[Occupancy, Occupancy] | None =
     enemy = other(side)
     pool = movers(s, side)
     fleets = [m for m in pool if m[3]]
-    # Land blocks first, by a short search that stops at the first block in reach; fleets (rarer, with
-    # more ways to arrive) by the full search. The union is exactly ``muster_candidates`` being non-empty.
-    land_best: dict[str, int] = {}
+    # Land blocks through the cached reach table; fleets (rarer, with more ways to arrive) by the sea
+    # search. The union is exactly ``muster_candidates`` being non-empty.
+    reach = land_reach(s, enemy, occ[0])
+    by_land: set[str] = set()
+    sea = game_map().is_sea
     for _, area, besieged, fleet, allowance in pool:
-        if not fleet and not besieged and allowance > land_best.get(area, 0):
-            land_best[area] = allowance
-    dist = sea_distances(s, enemy, occ[1]) if fleets else {}
-    return [a for a, holder in s.control.items() if holder == side and enemy not in occ[0].get(a, ())
-            and (land_reaches(s, enemy, a, occ[0], land_best)
-                 or (fleets and a not in game_map().neutral and a not in s.no_entry
-                     and fleet_reaches(s, enemy, a, occ[1], fleets, dist)))]
+        if not fleet and not besieged and not sea(area):
+            by_land |= reach(area)[allowance]
+    by_sea = fleet_reach(s, enemy, occ[1], fleets) if fleets else set()
+    neutral, no_entry, fields = game_map().neutral, s.no_entry, occ[0]
+    return [a for a, holder in s.control.items() if holder == side
+            and (a in by_land
+                 or (a in by_sea and enemy not in fields.get(a, ()) and a not in neutral and a not in no_entry))]
 
 
 class ActionMenu(Decision):
@@ -63,7 +69,7 @@ class ActionMenu(Decision):
         acts = [Action("move", a) for a in group_areas(s, side, occ)]
         acts += [Action("muster", a) for a in muster_cities(s, side, occ)]
         acts += [Action("build", b) for b in buildable(s, side)]
-        if pool(s, side):
+        if pool_has(s, side):
             acts.append(Action("recruit"))
         acts += [Action("garrison", a) for a in garrison_sites(s, side)]
         acts += [Action("pillage", a) for a in pillage_sites(s, side)]
