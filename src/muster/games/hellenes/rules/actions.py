@@ -3,6 +3,8 @@ Recruits, detaches a garrison, Pillages, or (in Winter) supplies a block. Unused
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from muster.core.interface import Action
 from muster.games.hellenes.datafiles import game_map
 from muster.games.hellenes.engine import Decision, default_label, frame, push
@@ -18,17 +20,26 @@ def group_areas(s: State, side: str, occ: tuple[Occupancy, Occupancy] | None = N
     """Areas holding a Group with at least one block that can still move."""
     areas: list[str] = []
     occ = occ or occupancy(s)
-    units, moved = s.units, set(s.moved)
-    for b, b_side, _, _ in roster():
+    units, moved, sieges = s.units, set(s.moved), s.sieges
+    exits = _land_exits(frozenset(s.no_entry))
+    for b, b_side, fleet, _ in roster():
         if b_side != side:
             continue
         u = units[b]
         a = u["area"]
         if a is None or a in areas or u["carrier"] is not None or u["token"] in moved:
             continue
-        if can_move(s, b, occ):
+        # the common case of can_move without its search: a fleet, or a free land block with a way out
+        if fleet or (a in exits and not (u["inside"] and a in sieges)) or can_move(s, b, occ):
             areas.append(a)
     return areas
+
+
+@lru_cache(maxsize=1024)
+def _land_exits(no_entry: frozenset[str]) -> frozenset[str]:
+    """Land areas with a neighbour a land block may enter (not Neutral, not closed this turn)."""
+    g = game_map()
+    return frozenset(a for a, ns in g.land_adj.items() if any(n not in g.neutral and n not in no_entry for n in ns))
 
 
 def muster_cities(s: State, side: str, occ: tuple[Occupancy, Occupancy] | None = None) -> list[str]:

@@ -126,6 +126,8 @@ def enemy_fleet_at(s: State, area: str, side: str) -> bool:
 
 def passenger_of(s: State, fleet: str) -> str | None:
     """The block a fleet carries, if any."""
+    if blocks()[fleet].kind != "fleet":
+        return None  # only fleets carry (5.2.1): no need to look
     for b, u in s.units.items():
         if u["carrier"] == fleet:
             return b
