@@ -9,7 +9,7 @@ from muster.core.interface import Action
 from muster.games.hellenes.datafiles import game_map
 from muster.games.hellenes.engine import Decision, default_label, frame, push
 from muster.games.hellenes.rules.build import buildable, detach_garrison, garrison_sites, pool_has, reinforce
-from muster.games.hellenes.rules.common import Occupancy, occupancy, other, roster, season_name
+from muster.games.hellenes.rules.common import Occupancy, occupancy, other, season_name, side_roster
 from muster.games.hellenes.rules.movement import can_move, fleet_reach, land_reach, movers
 from muster.games.hellenes.rules.pillage import pillage_sites
 from muster.games.hellenes.rules.winter import needs_supply, supply
@@ -22,9 +22,7 @@ def group_areas(s: State, side: str, occ: tuple[Occupancy, Occupancy] | None = N
     occ = occ or occupancy(s)
     units, moved, sieges = s.units, set(s.moved), s.sieges
     exits = _land_exits(frozenset(s.no_entry))
-    for b, b_side, fleet, _ in roster():
-        if b_side != side:
-            continue
+    for b, fleet, _ in side_roster(side):
         u = units[b]
         a = u["area"]
         if a is None or a in areas or u["carrier"] is not None or u["token"] in moved:

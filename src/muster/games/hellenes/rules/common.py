@@ -104,6 +104,12 @@ def roster() -> tuple[tuple[str, str, bool, int], ...]:
 
 
 @cache
+def side_roster(side: str) -> tuple[tuple[str, bool, int], ...]:
+    """(id, fleet?, movement allowance) of one side's blocks in roster order."""
+    return tuple((b, fleet, allowance) for b, b_side, fleet, allowance in roster() if b_side == side)
+
+
+@cache
 def _allowances() -> dict[str, int]:
     return {b: allowance for b, _, _, allowance in roster()}
 

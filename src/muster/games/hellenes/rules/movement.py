@@ -21,6 +21,7 @@ from muster.games.hellenes.rules.common import (
     passenger_of,
     roster,
     side_of,
+    side_roster,
 )
 from muster.games.hellenes.state import Frame, State
 
@@ -269,7 +270,9 @@ class Muster(Decision):
         known = s._muster
         if known is not None and known[0] == s.step and known[1] == f["city"]:
             return known[2]
-        return tuple(muster_candidates(s, f["seat"], f["city"]))
+        found = tuple(muster_candidates(s, f["seat"], f["city"]))
+        s._muster = (s.step, f["city"], found)
+        return found
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
         if a.verb == "done":
@@ -289,9 +292,7 @@ def movers(s: State, side: str) -> list[Mover]:
     """The side's blocks that may still move this turn, with what a Muster search needs to know of them."""
     units, moved, sieges = s.units, set(s.moved), s.sieges
     out = []
-    for b, b_side, fleet, allowance in roster():
-        if b_side != side:
-            continue
+    for b, fleet, allowance in side_roster(side):
         u = units[b]
         area = u["area"]
         if area is None or u["carrier"] is not None or u["token"] in moved:
