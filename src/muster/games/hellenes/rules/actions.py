@@ -7,7 +7,7 @@ from functools import lru_cache
 
 from muster.core.interface import Action
 from muster.games.hellenes.datafiles import game_map
-from muster.games.hellenes.engine import Decision, default_label, frame, push
+from muster.games.hellenes.engine import Decision, act, default_label, frame, push
 from muster.games.hellenes.rules.build import buildable, detach_garrison, garrison_sites, pool_has, reinforce
 from muster.games.hellenes.rules.common import Occupancy, occupancy, other, season_name, side_roster
 from muster.games.hellenes.rules.movement import can_move, fleet_reach, land_reach, movers
@@ -75,15 +75,15 @@ class ActionMenu(Decision):
         if s.actions_left <= 0:
             return []
         occ = occupancy(s)
-        acts = [Action("move", a) for a in group_areas(s, side, occ)]
-        acts += [Action("muster", a) for a in muster_cities(s, side, occ)]
-        acts += [Action("build", b) for b in buildable(s, side)]
+        acts = [act("move", a) for a in group_areas(s, side, occ)]
+        acts += [act("muster", a) for a in muster_cities(s, side, occ)]
+        acts += [act("build", b) for b in buildable(s, side)]
         if pool_has(s, side):
-            acts.append(Action("recruit"))
-        acts += [Action("garrison", a) for a in garrison_sites(s, side)]
-        acts += [Action("pillage", a) for a in pillage_sites(s, side)]
-        acts += [Action("supply", b) for b in needs_supply(s, side)]
-        acts.append(Action("end"))
+            acts.append(act("recruit"))
+        acts += [act("garrison", a) for a in garrison_sites(s, side)]
+        acts += [act("pillage", a) for a in pillage_sites(s, side)]
+        acts += [act("supply", b) for b in needs_supply(s, side)]
+        acts.append(act("end"))
         return acts
 
     def apply(self, s: State, f: Frame, a: Action) -> None:

@@ -9,7 +9,7 @@ from functools import cache, lru_cache, partial
 
 from muster.core.interface import Action
 from muster.games.hellenes.datafiles import blocks, game_map
-from muster.games.hellenes.engine import Decision, default_label
+from muster.games.hellenes.engine import Decision, act, default_label
 from muster.games.hellenes.rules.common import (
     Occupancy,
     by_token,
@@ -215,14 +215,14 @@ class GroupMove(Decision):
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         if f["cur"] is None:
-            acts = [Action("block", b) for b in group_blocks(s, f["area"], f["seat"])
+            acts = [act("block", b) for b in group_blocks(s, f["area"], f["seat"])
                     if s.units[b]["token"] not in f["skip"] and can_move(s, b)]
-            return [*acts, Action("done")]
+            return [*acts, act("done")]
         bid = by_token(s, f["cur"])
         dests = destinations(s, bid)
-        acts = [Action("forced" if r[1] else "to", d) for d, r in dests.items()]
-        acts += [Action("board", fl) for fl in boardable(s, bid)]
-        return [*acts, Action("stay")]
+        acts = [act("forced" if r[1] else "to", d) for d, r in dests.items()]
+        acts += [act("board", fl) for fl in boardable(s, bid)]
+        return [*acts, act("stay")]
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
         if a.verb == "done":
@@ -263,7 +263,7 @@ class Muster(Decision):
         return f"{f['seat'].title()}: Muster to {game_map().names[f['city']]}: choose a block, or done"
 
     def legal(self, s: State, f: Frame) -> list[Action]:
-        return [*(Action("block", b) for b in self.candidates(s, f)), Action("done")]
+        return [*(act("block", b) for b in self.candidates(s, f)), act("done")]
 
     def candidates(self, s: State, f: Frame) -> tuple[str, ...]:
         """The blocks that may still Muster (remembered from the previous step of the same Muster)."""

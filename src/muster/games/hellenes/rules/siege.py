@@ -49,6 +49,8 @@ def lay_sieges(s: State, side: str) -> None:
     for b, u in s.units.items():  # one pass: the areas where this side has a Greek block in the field
         if u["area"] is not None and not u["inside"] and u["carrier"] is None and bl[b].side == side and bl[b].greek:
             greek_here.add(u["area"])
+    if not greek_here:
+        return
     for area in game_map().cities:
         holder = s.control.get(area)
         if area not in greek_here or holder != other(side) or other(side) in occupancy(s)[0].get(area, ()):
