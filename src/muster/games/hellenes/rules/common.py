@@ -97,6 +97,34 @@ def occupancy(s: State) -> tuple[Occupancy, Occupancy]:
     return fields, fleets
 
 
+def refresh_occupancy(s: State, areas: set[str]) -> None:
+    """After blocks moved between ``areas``: recount only those areas in the cached :func:`occupancy` (the
+    same result as recounting everything; the cached dicts are shared by clones, so new ones are built)."""
+    occ = s._occ
+    if occ is None:
+        return
+    fields, fleets = dict(occ[0]), dict(occ[1])
+    for a in areas:
+        fields.pop(a, None)
+        fleets.pop(a, None)
+    units = s.units
+    for b, side, fleet, _ in roster():
+        u = units[b]
+        a = u["area"]
+        if a not in areas or u["inside"]:
+            continue
+        if a in fields:
+            fields[a].add(side)
+        else:
+            fields[a] = {side}
+        if fleet:
+            if a in fleets:
+                fleets[a].add(side)
+            else:
+                fleets[a] = {side}
+    s._occ = (fields, fleets)
+
+
 @cache
 def roster() -> tuple[tuple[str, str, bool, int], ...]:
     """(id, side, fleet?, movement allowance) of every block in roster order: what the hot loops need."""

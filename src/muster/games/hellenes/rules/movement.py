@@ -19,6 +19,7 @@ from muster.games.hellenes.rules.common import (
     movement_allowance,
     occupancy,
     passenger_of,
+    refresh_occupancy,
     roster,
     side_of,
     side_roster,
@@ -139,18 +140,21 @@ def move_block(s: State, bid: str, dest: str, route: Route) -> None:
 def _relocate(s: State, bid: str, area: str, via: str) -> None:
     """Put a block (and its passenger) in an area, outside any City."""
     u = s.units[bid]
+    touched = {area, u["area"]}
     u["area"], u["inside"] = area, False
-    s._occ = None
     s.via[str(u["token"])] = via
     cargo = passenger_of(s, bid)
     if cargo is not None:
         c = s.units[cargo]
+        touched.add(c["area"])
         c["area"], c["inside"] = area, False
         s.via[str(c["token"])] = via
         if c["token"] not in s.moved:
             s.moved.append(c["token"])
         if not game_map().is_sea(area):
             c["carrier"] = None  # landed with its fleet (5.2.1)
+    touched.discard(None)
+    refresh_occupancy(s, touched)
 
 
 def boardable(s: State, bid: str) -> list[str]:
