@@ -56,6 +56,11 @@ DECISION_HELP = {
     "battle_retreat": "Fight another round (A, B, C fire in turn, defender first) or retreat.",
     "siege_choice": "Assault the besieged City (defenders count double) or keep the Siege.",
     "ev_city": "Choose the City the Event takes.",
+    "allocate": "Your equally strong (hit) or equally weak (rout) blocks: choose which one takes it.",
+    "retreat_to": "Choose where this retreating block goes.",
+    "fortify_pick": "More blocks than the City holds: choose the ones that go inside; the rest retreat.",
+    "attrition_loss": "Siege Attrition: choose which block inside loses 1 CV (your opponent does not see which).",
+    "forced_take": "The forced march succeeded: make the extra move, or stay to keep the Group together.",
 }
 
 
