@@ -20,7 +20,6 @@ shape                              where it is offered
 ``hit|rout|lose|inside``           a block chosen by its owner: to take a hit or a rout among
 + block id                         equal blocks (6.3.2/6.3.3), a Siege Attrition loss (8.2), or
                                    to go inside a fortified City (7.1)
-``hit`` + ``militia``              the City's Militia takes a hit in an Assault (a tie)
 ``place`` + ``block@area``         a recruit placed: each block at its home, the Aeolian and
                                    Macedonian rebels at the places design.json lists
 =================================  ==========================================================
@@ -68,7 +67,6 @@ def all_actions() -> list[Action]:
     out += [Action(v, a) for v in AREA_VERBS for a in areas]
     out += [Action(v, b) for v in BLOCK_VERBS for b in ids]
     out += [Action("place", f"{b}@{a}") for b in ids for a in placements(b)]
-    out.append(Action("hit", "militia"))
     return out
 
 
