@@ -102,3 +102,8 @@ def kinds(s: State) -> str:
 def at_end_of_turn(s: State) -> bool:
     """True when the test position reached its sentinel (the next New-Year card)."""
     return kinds(s) == "ny_card"
+
+
+def said(s: State) -> list[str]:
+    """The log so far in English words (it is stored as message ids and arguments)."""
+    return RULES.log(s)

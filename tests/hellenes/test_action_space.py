@@ -40,8 +40,8 @@ def test_numbering_is_a_bijection_and_pinned() -> None:
     assert [RULES.action_from_index(i) for i in range(space.size)] == list(space.actions)
     assert all(RULES.action_index(a) == i for i, a in enumerate(space.actions))
     # Changing the numbering breaks every trained network: it must be a deliberate act (REVISION).
-    assert space.size == 667
-    assert space.version == "hellenes-actions-1-c21cef7feb03"
+    assert space.size == 879
+    assert space.version == "hellenes-actions-2-fc7d9dc7d485"
 
 
 def test_numbering_covers_every_area_and_block_for_each_shape() -> None:
@@ -52,6 +52,8 @@ def test_numbering_covers_every_area_and_block_for_each_shape() -> None:
             assert Action(verb, area) in RULES.action_space
     for bid in blocks():
         assert Action("block", bid) in RULES.action_space and Action("board", bid) in RULES.action_space
+        for verb in ("hit", "rout", "lose", "inside"):
+            assert Action(verb, bid) in RULES.action_space
     assert Action("place", "ath_hop4@attica") in RULES.action_space
     assert Action("as", "sacrifice") in RULES.action_space and Action("card", 30) in RULES.action_space
 

@@ -112,5 +112,6 @@ def test_every_event_and_decision_kind_is_reached(fuzz: FuzzResults) -> None:
     never = sorted({c.event for c in cards().values()} - set(fuzz.events))
     assert not never, f"events never played: {never}"
     verbs = {"move", "muster", "build", "recruit", "garrison", "pillage", "supply", "to", "forced", "board",
-             "assault", "attrition", "fortify", "retreat", "fight", "place"}
+             "assault", "attrition", "fortify", "retreat", "fight", "place",
+             "hit", "rout", "lose", "inside", "stay"}  # the owner's choices (rules revision 2)
     assert not verbs - set(fuzz.verbs), f"never chosen: {sorted(verbs - set(fuzz.verbs))}"

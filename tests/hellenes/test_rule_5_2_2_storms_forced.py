@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from muster.core import Action
 from muster.games.hellenes.rules.movement import destinations
 from muster.games.hellenes.rules.storms import forced_threshold, storm_max
 
-from .kit import act, dice, empty, put, turn
+from .kit import act, dice, empty, kinds, legal, put, said, turn
 
 
 def test_storm_chance_by_season() -> None:
@@ -60,6 +61,9 @@ def test_forced_march_normal_blocks_need_five() -> None:
         assert s.units["ath_hop4"]["area"] == "corinthia"
         dice(s, roll)
         act(s, "end")
+        if roll >= 5:
+            assert kinds(s) == "forced_take"  # a success may be taken or declined
+            act(s, ("to", "arcadia"))
         assert s.units["ath_hop4"]["area"] == where
 
 
@@ -71,8 +75,34 @@ def test_forced_march_elite_blocks_need_three() -> None:
     turn(s, "sparta", actions=2)
     act(s, ("move", "laconia"), ("block", "spa_sp4"), ("forced", "megaris"), "done")
     dice(s, 3)
-    act(s, "end")
+    act(s, "end", ("to", "megaris"))
     assert s.units["spa_sp4"]["area"] == "megaris"
+
+
+def test_a_successful_forced_march_may_be_declined() -> None:
+    # rule 5.3: "Success: the block may move one more area, but need not" (to keep the Group together)
+    s = empty()
+    put(s, "ath_hop4", "attica", 4)
+    turn(s, "athens", actions=2)
+    act(s, ("move", "attica"), ("block", "ath_hop4"), ("forced", "arcadia"), "done")
+    dice(s, 6)
+    act(s, "end")
+    assert kinds(s) == "forced_take" and s.stack[-1]["seat"] == "athens"
+    assert legal(s) == [Action("to", "arcadia"), Action("stay")]
+    act(s, "stay")
+    assert s.units["ath_hop4"]["area"] == "corinthia"
+    assert any("forced march to Arcadia succeeds" in line for line in said(s))
+
+
+def test_a_failed_forced_march_asks_nothing() -> None:
+    # rule 5.3: "Failure: the block cannot make the extra move": no decision
+    s = empty()
+    put(s, "ath_hop4", "attica", 4)
+    turn(s, "athens", actions=2)
+    act(s, ("move", "attica"), ("block", "ath_hop4"), ("forced", "arcadia"), "done")
+    dice(s, 4)
+    act(s, "end")
+    assert kinds(s) != "forced_take" and s.units["ath_hop4"]["area"] == "corinthia"
 
 
 def test_mustering_blocks_cannot_force_march() -> None:

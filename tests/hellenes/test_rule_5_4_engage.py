@@ -49,7 +49,7 @@ def test_a_moving_force_joins_an_established_siege_assault() -> None:
     act(s, ("move", "attica"), ("block", "ath_hop3a"), ("to", "megaris"), "done")
     assert kinds(s) == "siege_choice"
     act(s, ("assault", "megaris"))
-    battle = s.stack[-2] if kinds(s) == "battle_retreat" else None
+    battle = s.stack[-2] if kinds(s) in ("battle_retreat", "allocate") else None
     assert battle is not None and sorted(s.tok[t] for t in battle["att"]) == ["ath_hop3a", "ath_hop4"]
 
 

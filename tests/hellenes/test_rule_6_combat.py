@@ -8,7 +8,7 @@ from muster.games.hellenes import RULES
 from muster.games.hellenes.rules.combat import battle_frame, firing_order
 from muster.games.hellenes.rules.engage import battle_areas
 
-from .kit import act, combat_only, dice, empty, kinds, legal, put
+from .kit import act, combat_only, dice, empty, kinds, legal, put, said
 
 
 def test_smaller_battles_are_fought_first() -> None:
@@ -44,10 +44,16 @@ def test_fortify_refuses_battle_and_starts_a_siege() -> None:
     combat_only(s, "athens")
     assert kinds(s) == "fortify"
     act(s, "fortify")
+    # Megara's Capacity is 2 and three blocks stand there: the owner picks the two that go in (7.1)
+    assert kinds(s) == "fortify_pick" and s.stack[-1]["seat"] == "sparta"
+    assert sorted(a.arg for a in legal(s)) == ["boe_hop4", "cor_hop3", "meg_hop2"]
+    act(s, ("inside", "meg_hop2"), ("inside", "boe_hop4"))
+    while kinds(s) == "retreat_to":  # 6.4: the block left outside retreats where its owner chooses
+        act(s, legal(s)[0])
     inside = sorted(b for b in ("meg_hop2", "cor_hop3", "boe_hop4") if s.units[b]["inside"])
-    assert inside == ["cor_hop3", "meg_hop2"]  # Megara's Capacity is 2: the strongest go in
-    assert s.units["boe_hop4"]["area"] != "megaris"
-    assert "megaris" in s.sieges and not any("Battle in" in line for line in s.log)
+    assert inside == ["boe_hop4", "meg_hop2"]
+    assert s.units["cor_hop3"]["area"] != "megaris"
+    assert "megaris" in s.sieges and not any("Battle in" in line for line in said(s))
 
 
 def test_battle_reveals_every_block() -> None:
@@ -117,6 +123,8 @@ def test_retreat_is_offered_once_per_round_per_side() -> None:
     act(s, "fight")  # Athens' two blocks both fire without a second question
     assert kinds(s) == "battle_retreat" and s.stack[-2]["round"] == 2 and s.stack[-1]["seat"] == "sparta"
     act(s, "retreat")
+    assert kinds(s) == "retreat_to"  # 6.4: Thebes chooses where its block goes
+    act(s, legal(s)[0])
     assert s.units["boe_hop4"]["area"] != "phocis"
     assert s.prestige == -1  # rule 6.2: the winner gains Prestige (DESIGN +1)
 

@@ -166,3 +166,33 @@ def test_the_web_state_message_reads_polish() -> None:
     assert pl["prompt"].startswith(("Ateny:", "Sparta:")) and pl["help"] and pl["help"] != en["help"]
     assert all(p["label"] != e["label"] for p, e in zip(pl["legal"], en["legal"], strict=True))
     assert len(pl["log"]) == len(pl["log_en"]) and pl["log_en"] == en["log"]
+
+
+OWNER_CHOICES = {"allocate", "retreat_to", "fortify_pick", "attrition_loss", "forced_take"}
+"""The owner's choices of Hellenes rules revision 2 (hit/rout ties, retreat, fortify, Attrition, forced march)."""
+
+
+def test_the_owner_choices_read_in_polish() -> None:
+    # every decision kind of rules revision 2 has a Polish prompt and Polish labels (no English words left)
+    rules = get_rules("hellenes")
+    seen: set[str] = set()
+    for seed in range(80):
+        state = rules.setup(seed, {})
+        rnd = random.Random(seed)
+        while rules.active_seat(state) is not None and seen != OWNER_CHOICES:
+            seat = rules.active_seat(state)
+            view = rules.view(state, seat)
+            stack = view.get("stack") or []
+            kind = stack[-1].get("kind") if stack else None
+            if kind in OWNER_CHOICES and kind not in seen:
+                seen.add(kind)
+                prompt = texts.prompt_in(view, seat, rules.prompt(state), "pl")
+                assert prompt != rules.prompt(state), kind
+                for action in rules.legal_actions(state):
+                    label = texts.label_in(action, seat, rules.label(state, action), "pl", view=view)
+                    assert not any(w in label for w in ("loses", "routed", "inside", "retreat", "march", "stay")), \
+                        (kind, label)
+            rules.apply(state, rnd.choice(rules.legal_actions(state)))
+        if seen == OWNER_CHOICES:
+            break
+    assert seen == OWNER_CHOICES

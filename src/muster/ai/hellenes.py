@@ -367,6 +367,47 @@ class HellenesHeuristicBot:
         return Action("skip", area)
 
 
+    # --- the owner's choices in battles, retreats and Sieges -----------------------------------
+    def _allocate(self, s: State, seat: str, legal: list[Action]) -> Action:
+        """A hit or a rout among equal blocks: it goes to the least valuable one (the lowest firepower, then
+        the lowest maximum CV); a hit spares the Militia while a block can take it."""
+
+        def worth(a: Action) -> tuple[float, int]:
+            if a.arg == "militia":
+                return (1.5, 0)
+            d = blocks()[str(a.arg)]
+            return (d.fire + (0.5 if d.elite else 0.0), d.max_cv)
+
+        return min(legal, key=worth)
+
+    def _retreat_to(self, s: State, seat: str, legal: list[Action]) -> Action:
+        """The safest destination: a friendly City, friends standing there, few enemies next to it."""
+        g = game_map()
+        enemy = other(seat)
+
+        def safety(a: Action) -> float:
+            area = str(a.arg)
+            friends = sum(int(s.units[b]["cv"]) for b in field(s, area, seat))
+            adj = g.sea_adj.get(area, ()) if g.is_sea(area) else g.land_adj.get(area, ())
+            threat = sum(int(s.units[b]["cv"]) for n in adj for b in field(s, n, enemy))
+            city = 4.0 if s.control.get(area) == seat else 0.0
+            return city + 0.5 * friends - 0.3 * threat
+
+        return max(legal, key=safety)
+
+    def _fortify_pick(self, s: State, seat: str, legal: list[Action]) -> Action:
+        """The strongest blocks go inside (they hold the City longest); the rest retreat."""
+        return max(legal, key=lambda a: (int(s.units[str(a.arg)]["cv"]), blocks()[str(a.arg)].fire))
+
+    def _attrition_loss(self, s: State, seat: str, legal: list[Action]) -> Action:
+        """A step from the strongest block, so that no block is eliminated while another can pay."""
+        return max(legal, key=lambda a: (int(s.units[str(a.arg)]["cv"]), -blocks()[str(a.arg)].fire))
+
+    def _forced_take(self, s: State, seat: str, legal: list[Action]) -> Action:
+        """The march was planned: make it."""
+        return next((a for a in legal if a.verb == "to"), legal[0])
+
+
 def _factory(rules: Rules, seed: int, options: dict[str, str]) -> HellenesHeuristicBot:
     return HellenesHeuristicBot(rules, seed, options)
 

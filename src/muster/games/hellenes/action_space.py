@@ -17,6 +17,9 @@ shape                              where it is offered
 ``attrition|skip`` + area          sea or forced march), a Siege choice
 ``build|supply|block|board``       a block: built up, supplied in Winter, chosen to move or
 + block id                         Muster, or the fleet boarded
+``hit|rout|lose|inside``           a block chosen by its owner: to take a hit or a rout among
++ block id                         equal blocks (6.3.2/6.3.3), a Siege Attrition loss (8.2), or
+                                   to go inside a fortified City (7.1)
 ``place`` + ``block@area``         a recruit placed: each block at its home, the Aeolian and
                                    Macedonian rebels at the places design.json lists
 =================================  ==========================================================
@@ -33,14 +36,14 @@ from muster.core.interface import Action
 from muster.core.spaces import ActionSpace
 from muster.games.hellenes.datafiles import blocks, cards_file, design, game_map
 
-REVISION = 1
+REVISION = 2
 """Bump when the numbering's shapes change (data changes show in the fingerprint anyway)."""
 
 PLAIN_VERBS = ("done", "end", "fight", "retreat", "fortify", "recruit", "stay", "wasted")
 """Verbs that take no argument."""
 CARD_USES = ("actions", "event", "sacrifice")
 AREA_VERBS = ("move", "muster", "garrison", "pillage", "city", "to", "forced", "assault", "attrition", "skip")
-BLOCK_VERBS = ("build", "supply", "block", "board")
+BLOCK_VERBS = ("build", "supply", "block", "board", "hit", "rout", "lose", "inside")
 
 
 def placements(bid: str) -> list[str]:

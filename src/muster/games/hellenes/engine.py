@@ -39,6 +39,19 @@ def frame(kind: str, **fields: Any) -> Frame:
     return {"kind": kind, **fields}
 
 
+_ACTIONS: dict[tuple[str, Any], Action] = {}
+
+
+def act(verb: str, arg: Any = None) -> Action:
+    """The shared Action object for (verb, arg): the hot legal lists reuse them instead of building new ones
+    (Actions are immutable tuples, so sharing is safe; the table is bounded by the action space)."""
+    key = (verb, arg)
+    found = _ACTIONS.get(key)
+    if found is None:
+        found = _ACTIONS[key] = Action(verb, arg)
+    return found
+
+
 class Decision:
     """A prompt for one seat. Subclasses implement ``legal`` and ``apply`` (and usually ``prompt``)."""
 

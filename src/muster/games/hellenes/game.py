@@ -21,7 +21,7 @@ from muster.games.hellenes.view import determinize, view
 
 check_events()
 
-RULES_REVISION = 1
+RULES_REVISION = 2
 """Bump it when a change to the rules code alters how a recorded action list replays."""
 
 

@@ -34,8 +34,8 @@ class State:
     """Everything about one game at one decision point (including the random generator)."""
 
     __slots__ = (
-        "_legal", "_occ", "actions_left", "active", "committed", "control", "crossings", "deck", "discard", "draw",
-        "first", "forced", "garrison", "hands", "leaders", "log", "loyal", "militia", "mode", "moved",
+        "_legal", "_muster", "_occ", "actions_left", "active", "committed", "control", "crossings", "deck", "discard",
+        "draw", "first", "forced", "garrison", "hands", "leaders", "log", "loyal", "militia", "mode", "moved",
         "next_token", "no_entry", "odrysian", "pillaged", "prestige", "quiet", "result", "revealed", "rng",
         "season", "seed", "sieges", "stack", "step", "supplied", "tainted", "tok", "turn_seat", "turn_start",
         "units", "via", "year", "years",
@@ -88,6 +88,9 @@ class State:
         self.quiet = False
         self._legal: tuple[int, list[Any]] | None = None
         self._occ: tuple[dict[str, set[str]], dict[str, set[str]]] | None = None
+        self._muster: tuple[int, str, tuple[str, ...]] | None = None
+        """The blocks that may still Muster into a City at a step (``rules.movement.Muster``): after one
+        of them musters, the others' reach is unchanged (only enemy blocks and closed areas bar the way)."""
         """Which sides stand in each area (``rules.common.occupancy``), kept until a block moves: every
         change of a block's area or City flag goes through a rule helper that clears it."""
 
@@ -132,6 +135,7 @@ class State:
         c.result = dict(self.result) if self.result else None
         c._legal = self._legal
         c._occ = self._occ  # never changed in place, only replaced: safe to share
+        c._muster = self._muster
         return c
 
     # --- JSON ------------------------------------------------------------------------------

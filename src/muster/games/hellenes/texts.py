@@ -278,6 +278,20 @@ def label_in(action: Action, seat: str | None, english_label: str, lang: str,
             return tr.gettext("Recruit (draw 3 blocks, place 1)")
         if verb == "end":
             return tr.gettext("end the Action phase")
+    if kind == "retreat_to" and verb == "to" and area:
+        notes = [tr.gettext("friendly City")] if "(friendly City" in english_label else []
+        mates = re.search(r"(\d+) friendly blocks?\)", english_label)
+        if mates:
+            notes.append(tr.nfmt("{n} friendly block", "{n} friendly blocks", int(mates.group(1))))
+        where = area_name(area, lang) + (f" ({', '.join(notes)})" if notes else "")
+        return tr.fmt("retreat to {area}", area=where)
+    if kind == "forced_take" and verb == "to" and area:
+        return tr.fmt("march on to {area}", area=area_name(area, lang))
+    owner_choice = {("allocate", "hit"): N_("{block} loses 1 CV"), ("allocate", "rout"): N_("{block} is routed"),
+                    ("fortify_pick", "inside"): N_("{block} goes inside"),
+                    ("attrition_loss", "lose"): N_("{block} loses 1 CV")}
+    if (str(kind), verb) in owner_choice and bid:
+        return tr.fmt(owner_choice[(str(kind), verb)], block=own_block(view, bid, lang))
     if verb in ("to", "forced") and area:
         tail = tr.gettext(" (Engage)") if engage else ""
         if verb == "forced":
@@ -363,6 +377,9 @@ def prompt_in(view: dict[str, Any], seat: str | None, english_prompt: str, lang:
         return tr.fmt("{side}: Pillage {city}: withdraw to", side=side, city=city_name(f["area"], lang))
     if kind == "ev_city" and f.get("event") in EVENT_NAMES:
         return tr.fmt("{side}: {event}: choose a City", side=side, event=tr.gettext(EVENT_NAMES[f["event"]]))
+    owner = _owner_choice_prompt(view, f, side, tr, lang)
+    if owner is not None:
+        return owner
     room = ROOM.search(english_prompt)
     if kind == "fortify" and room and f.get("area") in game_map().cities:
         return tr.fmt("{side}: enemy blocks enter {area}: fortify {city} (room for {n}) or fight in the field?",
@@ -379,6 +396,42 @@ def prompt_in(view: dict[str, Any], seat: str | None, english_prompt: str, lang:
                       round=battle.get("round"), area=area_name(battle["area"], lang), what=what, win=win, lose=lose,
                       draw=draw, mine=_decimal(mine, lang), theirs=_decimal(theirs, lang))
     return english_prompt
+
+
+def _owner_choice_prompt(view: dict[str, Any], f: dict[str, Any], side: str, tr: Translator,
+                         lang: str) -> str | None:
+    """The prompts of the owner's choices of rules revision 2 (hit and rout ties, retreat destinations,
+    fortifying, Siege Attrition, a successful forced march), or None when the view lacks what they name."""
+    kind = f.get("kind")
+    stack = view.get("stack") or []
+    below = stack[-2] if len(stack) >= 2 else {}
+    names = game_map().names
+    if kind == "allocate" and below.get("area") in names:
+        pending = below.get("pending") or {}
+        where = area_name(below["area"], lang)
+        if f.get("verb") == "hit":
+            return tr.fmt("{side}: a hit in {area} ({n} to take): which of your equally strong blocks loses 1 CV?",
+                          side=side, area=where, n=pending.get("hits", 1))
+        return tr.fmt("{side}: a rout in {area} ({n} to take): which of your equally weak blocks is routed?",
+                      side=side, area=where, n=pending.get("routs", 1))
+    if kind == "retreat_to" and below.get("area") in names and below.get("movers"):
+        bid = _block_by_token(view, below["movers"][0])
+        if bid:
+            return tr.fmt("{side}: {block} retreats from {area}: where to?", side=side,
+                          block=block_name(bid, lang), area=area_name(below["area"], lang))
+    if kind == "fortify_pick" and f.get("area") in game_map().cities:
+        return tr.nfmt("{side}: fortify {city}: choose a block to go inside ({n} place left)",
+                       "{side}: fortify {city}: choose a block to go inside ({n} places left)",
+                       int(f.get("left", 1)), side=side, city=city_name(f["area"], lang))
+    if kind == "attrition_loss" and f.get("area") in game_map().cities:
+        return tr.fmt("{side}: Siege Attrition at {city}: which block loses 1 CV ({n} to take)?", side=side,
+                      city=city_name(f["area"], lang), n=f.get("left", 1))
+    if kind == "forced_take" and f.get("dest") in names:
+        bid = _block_by_token(view, f.get("token"))
+        if bid:
+            return tr.fmt("{side}: {block}'s forced march to {area} succeeded: make the extra move?", side=side,
+                          block=block_name(bid, lang), area=area_name(f["dest"], lang))
+    return None
 
 
 def _decimal(text: str, lang: str) -> str:

@@ -77,6 +77,12 @@ DECISION_HELP = {
     "battle_retreat": N_("Fight another round (A, B, C fire in turn, defender first) or retreat."),
     "siege_choice": N_("Assault the besieged City (defenders count double) or keep the Siege."),
     "ev_city": N_("Choose the City the Event takes."),
+    "allocate": N_("Your equally strong (hit) or equally weak (rout) blocks: choose which one takes it."),
+    "retreat_to": N_("Choose where this retreating block goes."),
+    "fortify_pick": N_("More blocks than the City holds: choose the ones that go inside; the rest retreat."),
+    "attrition_loss": N_("Siege Attrition: choose which block inside loses 1 CV (your opponent does not see "
+                         "which)."),
+    "forced_take": N_("The forced march succeeded: make the extra move, or stay to keep the Group together."),
 }
 
 

@@ -3,12 +3,14 @@ Recruits, detaches a garrison, Pillages, or (in Winter) supplies a block. Unused
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from muster.core.interface import Action
-from muster.games.hellenes.datafiles import blocks, game_map
-from muster.games.hellenes.engine import Decision, default_label, frame, push
-from muster.games.hellenes.rules.build import buildable, detach_garrison, garrison_sites, pool, reinforce
-from muster.games.hellenes.rules.common import Occupancy, occupancy, other, season_name
-from muster.games.hellenes.rules.movement import can_move, fleet_reaches, land_reaches, movers, sea_distances
+from muster.games.hellenes.datafiles import game_map
+from muster.games.hellenes.engine import Decision, act, default_label, frame, push
+from muster.games.hellenes.rules.build import buildable, detach_garrison, garrison_sites, pool_has, reinforce
+from muster.games.hellenes.rules.common import Occupancy, occupancy, other, season_name, side_roster
+from muster.games.hellenes.rules.movement import can_move, fleet_reach, land_reach, movers
 from muster.games.hellenes.rules.pillage import pillage_sites
 from muster.games.hellenes.rules.winter import needs_supply, supply
 from muster.games.hellenes.state import Frame, State
@@ -18,13 +20,24 @@ def group_areas(s: State, side: str, occ: tuple[Occupancy, Occupancy] | None = N
     """Areas holding a Group with at least one block that can still move."""
     areas: list[str] = []
     occ = occ or occupancy(s)
-    for b, u in s.units.items():
+    units, moved, sieges = s.units, set(s.moved), s.sieges
+    exits = _land_exits(frozenset(s.no_entry))
+    for b, fleet, _ in side_roster(side):
+        u = units[b]
         a = u["area"]
-        if a is None or a in areas or blocks()[b].side != side or u["carrier"] is not None:
+        if a is None or a in areas or u["carrier"] is not None or u["token"] in moved:
             continue
-        if u["token"] not in s.moved and can_move(s, b, occ):
+        # the common case of can_move without its search: a fleet, or a free land block with a way out
+        if fleet or (a in exits and not (u["inside"] and a in sieges)) or can_move(s, b, occ):
             areas.append(a)
     return areas
+
+
+@lru_cache(maxsize=1024)
+def _land_exits(no_entry: frozenset[str]) -> frozenset[str]:
+    """Land areas with a neighbour a land block may enter (not Neutral, not closed this turn)."""
+    g = game_map()
+    return frozenset(a for a, ns in g.land_adj.items() if any(n not in g.neutral and n not in no_entry for n in ns))
 
 
 def muster_cities(s: State, side: str, occ: tuple[Occupancy, Occupancy] | None = None) -> list[str]:
@@ -33,17 +46,19 @@ def muster_cities(s: State, side: str, occ: tuple[Occupancy, Occupancy] | None =
     enemy = other(side)
     pool = movers(s, side)
     fleets = [m for m in pool if m[3]]
-    # Land blocks first, by a short search that stops at the first block in reach; fleets (rarer, with
-    # more ways to arrive) by the full search. The union is exactly ``muster_candidates`` being non-empty.
-    land_best: dict[str, int] = {}
+    # Land blocks through the cached reach table; fleets (rarer, with more ways to arrive) by the sea
+    # search. The union is exactly ``muster_candidates`` being non-empty.
+    reach = land_reach(s, enemy, occ[0])
+    by_land: set[str] = set()
+    sea = game_map().is_sea
     for _, area, besieged, fleet, allowance in pool:
-        if not fleet and not besieged and allowance > land_best.get(area, 0):
-            land_best[area] = allowance
-    dist = sea_distances(s, enemy, occ[1]) if fleets else {}
-    return [a for a, holder in s.control.items() if holder == side and enemy not in occ[0].get(a, ())
-            and (land_reaches(s, enemy, a, occ[0], land_best)
-                 or (fleets and a not in game_map().neutral and a not in s.no_entry
-                     and fleet_reaches(s, enemy, a, occ[1], fleets, dist)))]
+        if not fleet and not besieged and not sea(area):
+            by_land |= reach(area)[allowance]
+    by_sea = fleet_reach(s, enemy, occ[1], fleets) if fleets else set()
+    neutral, no_entry, fields = game_map().neutral, s.no_entry, occ[0]
+    return [a for a, holder in s.control.items() if holder == side
+            and (a in by_land
+                 or (a in by_sea and enemy not in fields.get(a, ()) and a not in neutral and a not in no_entry))]
 
 
 class ActionMenu(Decision):
@@ -60,15 +75,15 @@ class ActionMenu(Decision):
         if s.actions_left <= 0:
             return []
         occ = occupancy(s)
-        acts = [Action("move", a) for a in group_areas(s, side, occ)]
-        acts += [Action("muster", a) for a in muster_cities(s, side, occ)]
-        acts += [Action("build", b) for b in buildable(s, side)]
-        if pool(s, side):
-            acts.append(Action("recruit"))
-        acts += [Action("garrison", a) for a in garrison_sites(s, side)]
-        acts += [Action("pillage", a) for a in pillage_sites(s, side)]
-        acts += [Action("supply", b) for b in needs_supply(s, side)]
-        acts.append(Action("end"))
+        acts = [act("move", a) for a in group_areas(s, side, occ)]
+        acts += [act("muster", a) for a in muster_cities(s, side, occ)]
+        acts += [act("build", b) for b in buildable(s, side)]
+        if pool_has(s, side):
+            acts.append(act("recruit"))
+        acts += [act("garrison", a) for a in garrison_sites(s, side)]
+        acts += [act("pillage", a) for a in pillage_sites(s, side)]
+        acts += [act("supply", b) for b in needs_supply(s, side)]
+        acts.append(act("end"))
         return acts
 
     def apply(self, s: State, f: Frame, a: Action) -> None:

@@ -3,7 +3,9 @@ the winner gains Prestige, routed blocks recover, the loser leaves the area."""
 
 from __future__ import annotations
 
+from muster.core.interface import Action
 from muster.games.hellenes.datafiles import blocks, design, game_map
+from muster.games.hellenes.engine import Decision, auto, frame, push
 from muster.games.hellenes.rules.combat import MILITIA, alive, describe, fire, firing_order, standing
 from muster.games.hellenes.rules.common import (
     eliminate,
@@ -66,7 +68,7 @@ def pursuit(s: State, f: Frame, winner_key: str) -> None:
     f["pursuit"] = True  # only hits count
     for key, token in firing_order(s, f):
         if key == winner_key and token in standing(s, f, winner_key):
-            fire(s, f, key, token)
+            fire(s, f, key, token, ask=False)  # Pursuit hits: the fixed tie rule (see docs)
         if not alive(s, f, loser_key):
             break
     f["pursuit"] = False
@@ -96,9 +98,11 @@ def retreat_targets(s: State, f: Frame, bid: str, side: str, attacking: bool) ->
 
 
 def retreat(s: State, f: Frame, key: str, attrition: bool) -> None:
-    """6.4: every block of the side leaves; 6.4.1: each routed one loses 1 CV on 1–2 first."""
+    """6.4: every block of the side leaves; 6.4.1: each routed one loses 1 CV on 1–2 first. The owner then
+    chooses each survivor's destination where it has more than one (the ``retreat_moves`` step)."""
     side = f["att_side"] if key == "att" else other(f["att_side"])
     lost = 0
+    movers: list[int] = []
     for t in alive(s, f, key):
         if t == MILITIA or t not in s.tok:
             continue
@@ -107,14 +111,73 @@ def retreat(s: State, f: Frame, key: str, attrition: bool) -> None:
             lost += 1
             if lose_step(s, bid):
                 continue
-        dests = retreat_targets(s, f, bid, side, key == "att")
+        movers.append(t)
+    push(s, retreat_frame(side, f["area"], list(f["att"]), movers, key == "att", lost=lost, report=True))
+
+
+def retreat_frame(side: str, area: str, att: list[int], movers: list[int], attacking: bool, lost: int = 0,
+                  report: bool = False) -> Frame:
+    """The blocks (tokens) of ``side`` that still have to leave ``area``, one by one (6.4)."""
+    return frame("retreat_moves", seat=side, area=area, att=att, movers=movers, attacking=attacking, lost=lost,
+                 report=report)
+
+
+def retreat_options(s: State, f: Frame) -> list[str]:
+    """Where the first block of a ``retreat_moves`` step may go."""
+    bid = s.tok[f["movers"][0]]
+    return retreat_targets(s, f, bid, f["seat"], f["attacking"])
+
+
+@auto("retreat_moves")
+def retreat_moves(s: State, f: Frame) -> None:
+    """Move the retreating blocks in turn; a block with one way out takes it, one with none is eliminated,
+    and one with several waits for its owner's choice (``retreat_to``)."""
+    while f["movers"]:
+        if f["movers"][0] not in s.tok:
+            f["movers"].pop(0)
+            continue
+        dests = retreat_options(s, f)
+        if len(dests) > 1:
+            push(s, frame("retreat_to", seat=f["seat"]), f)
+            return
+        bid = s.tok[f["movers"].pop(0)]
         if dests:
             _relocate(s, bid, dests[0], "")
         else:
             eliminate(s, bid)
-            lost += 1
-    s.say("{side} retreats from {area} ({losses} on the way).", side=side, area=f["area"],
-          losses=entry("{n} loss", "{n} losses", n=lost))
+            f["lost"] += 1
+    if f["report"]:
+        s.say("{side} retreats from {area} ({losses} on the way).", side=f["seat"], area=f["area"],
+              losses=entry("{n} loss", "{n} losses", n=f["lost"]))
+
+
+class RetreatTo(Decision):
+    """6.4: the owner chooses where a retreating block goes, among the areas open to it."""
+
+    kind = "retreat_to"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        moves = s.stack[-2]
+        d = blocks()[s.tok[moves["movers"][0]]]
+        return f"{f['seat'].title()}: {d.name} retreats from {game_map().names[moves['area']]}: where to?"
+
+    def legal(self, s: State, f: Frame) -> list[Action]:
+        return [Action("to", x) for x in retreat_options(s, s.stack[-2])]
+
+    def apply(self, s: State, f: Frame, a: Action) -> None:
+        s.stack.pop()
+        moves = s.stack[-1]
+        _relocate(s, s.tok[moves["movers"].pop(0)], str(a.arg), "")
+
+    def label(self, s: State, f: Frame, a: Action) -> str:
+        g = game_map()
+        area = str(a.arg)
+        city = g.cities.get(area)
+        friendly = city is not None and friendly_city(s, area, f["seat"])
+        mates = len(in_area(s, area, f["seat"]))
+        blocks_word = "block" if mates == 1 else "blocks"
+        notes = [*(["friendly City"] if friendly else []), *([f"{mates} friendly {blocks_word}"] if mates else [])]
+        return f"retreat to {g.names[area]}" + (f" ({', '.join(notes)})" if notes else "")
 
 
 __all__ = ["blocks", "describe"]

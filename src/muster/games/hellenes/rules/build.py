@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from muster.core import rng
 from muster.core.interface import Action
 from muster.games.hellenes.datafiles import blocks, design, game_map
@@ -10,9 +12,9 @@ from muster.games.hellenes.rules.common import (
     can_build_in,
     gain_prestige,
     in_area,
-    on_map,
     other,
     place,
+    roster,
 )
 from muster.games.hellenes.state import Frame, State
 from muster.i18n import entry
@@ -29,18 +31,44 @@ def home_of(s: State, bid: str) -> str:
 def buildable(s: State, side: str) -> list[str]:
     """4.2.1: blocks below their maximum standing in their own home City, where Building is allowed."""
     out = []
-    for b in on_map(s, side):
-        u = s.units[b]
-        if u["carrier"] is None and u["cv"] < blocks()[b].max_cv and u["area"] == home_of(s, b) \
-                and blocks()[b].greek and can_build_in(s, str(u["area"]), side):
+    units = s.units
+    allowed: dict[str, bool] = {}
+    for b, b_side, greek, max_cv, home in _build_data():
+        if b_side != side or not greek:
+            continue
+        u = units[b]
+        area = u["area"]
+        if area is None or u["carrier"] is not None or u["cv"] >= max_cv:
+            continue
+        origin = u["origin"]
+        if area != (origin.split(":", 1)[1] if origin.startswith("rebel:") else home):
+            continue
+        if area not in allowed:
+            allowed[area] = can_build_in(s, area, side)
+        if allowed[area]:
             out.append(b)
     return out
+
+
+@cache
+def _build_data() -> tuple[tuple[str, str, bool, int, str], ...]:
+    """(id, side, Greek?, maximum CV, home) of every block in roster order."""
+    return tuple((b, d.side, d.greek, d.max_cv, d.home) for b, d in blocks().items())
 
 
 def pool(s: State, side: str) -> list[str]:
     """The Recruit Pool: the side's blocks not on the map that are eligible (Odrysians only after their Event)."""
     return [b for b, u in s.units.items() if u["area"] is None and blocks()[b].side == side
             and (blocks()[b].requires is None or s.odrysian)]
+
+
+def pool_has(s: State, side: str) -> bool:
+    """True if the Recruit Pool is not empty (``pool`` without building the list)."""
+    units, bl = s.units, blocks()
+    for b, b_side, _, _ in roster():
+        if b_side == side and units[b]["area"] is None and (s.odrysian or bl[b].requires is None):
+            return True
+    return False
 
 
 def placements(s: State, bid: str) -> list[str]:

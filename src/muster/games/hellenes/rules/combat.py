@@ -8,7 +8,7 @@ from typing import Any
 
 from muster.core.interface import Action
 from muster.games.hellenes.datafiles import blocks, design, game_map
-from muster.games.hellenes.engine import Decision, auto, frame, push
+from muster.games.hellenes.engine import Decision, auto, default_label, frame, push
 from muster.games.hellenes.rules.common import lose_step, other, roll
 from muster.games.hellenes.state import Frame, State
 from muster.i18n import entry
@@ -23,7 +23,7 @@ def battle_frame(s: State, area: str, att_side: str, att: list[str], dfn: list[s
     tokens_d = [s.units[b]["token"] for b in dfn] + ([MILITIA] if militia > 0 else [])
     return frame("battle", area=area, att_side=att_side, att=[s.units[b]["token"] for b in att], dfn=tokens_d,
                  assault=assault, double=double, militia=militia, routed=[], round=0, order=[], slot=0, asked=[],
-                 carry=0, leave=None, started=False)
+                 carry=0, leave=None, started=False, pending=None)
 
 
 def stats(s: State, f: Frame, token: int) -> tuple[str, int, int]:
@@ -77,8 +77,11 @@ def take_hit(s: State, f: Frame, token: int) -> None:
         lose_step(s, s.tok[token])
 
 
-def fire(s: State, f: Frame, key: str, token: int) -> tuple[int, int]:
-    """6.3.1: a block rolls its CV in dice; hits first, then routs. Returns (hits, routs) rolled."""
+def fire(s: State, f: Frame, key: str, token: int, ask: bool = True) -> tuple[int, int]:
+    """6.3.1: a block rolls its CV in dice; hits first, then routs (6.3.2/6.3.3). Returns (hits, routs) rolled.
+
+    The results wait in ``f["pending"]`` until they are applied; with ``ask`` the owner chooses among
+    equally strong (hits) or equally weak (routs) blocks, so the battle may pause for that decision."""
     _, power, cv = stats(s, f, token)
     hits = routs = 0
     for _ in range(cv):
@@ -88,24 +91,128 @@ def fire(s: State, f: Frame, key: str, token: int) -> tuple[int, int]:
         elif die >= 7 - power:
             routs += 1
     enemy = "dfn" if key == "att" else "att"
-    for _ in range(hits):
-        targets = standing(s, f, enemy)
-        if not targets:
-            break
-        if f["double"] and enemy == "dfn":
-            f["carry"] += 1  # 8.1.1 Double Defense: two hits remove one CV
-            if f["carry"] < 2:
-                continue
-            f["carry"] = 0
-        take_hit(s, f, strongest(s, f, targets))
     # 6.3.3: defenders inside a City cannot be routed; Pursuit (6.3.4) counts hits only
-    if not f.get("pursuit") and not (f["assault"] and enemy == "dfn"):
-        for _ in range(routs):
-            targets = standing(s, f, enemy)
-            if not targets:
-                break
-            f["routed"].append(weakest(s, f, targets))
+    kept_routs = 0 if f.get("pursuit") or (f["assault"] and enemy == "dfn") else routs
+    f["pending"] = {"key": enemy, "hits": hits, "routs": kept_routs, "ready": False}
+    allocate(s, f, ask)
     return hits, routs
+
+
+def hit_candidates(s: State, f: Frame) -> list[int]:
+    """6.3.2: the standing enemy blocks with the highest CV (the owner chooses among them)."""
+    targets = standing(s, f, f["pending"]["key"])
+    if not targets:
+        return []
+    cvs = [stats(s, f, t)[2] for t in targets]
+    top = max(cvs)
+    return [t for t, cv in zip(targets, cvs, strict=True) if cv == top]
+
+
+def rout_candidates(s: State, f: Frame) -> list[int]:
+    """6.3.3: the standing enemy blocks with the lowest CV (the owner chooses among them)."""
+    targets = standing(s, f, f["pending"]["key"])
+    if not targets:
+        return []
+    cvs = [stats(s, f, t)[2] for t in targets]
+    low = min(cvs)
+    return [t for t, cv in zip(targets, cvs, strict=True) if cv == low]
+
+
+def allocate(s: State, f: Frame, ask: bool) -> bool:
+    """Apply the pending hits, then routs, of one firing. Returns False when the owner must choose among
+    equal blocks first (an ``allocate`` decision is then pushed above the battle, which has left the stack)."""
+    p = f.get("pending")
+    while p:
+        if p["hits"] > 0:
+            cands = hit_candidates(s, f)
+            if not cands:
+                p["hits"] = 0
+                continue
+            if f["double"] and p["key"] == "dfn" and not p["ready"]:
+                f["carry"] += 1  # 8.1.1 Double Defense: two hits remove one CV
+                if f["carry"] < 2:
+                    p["hits"] -= 1
+                    continue
+                f["carry"], p["ready"] = 0, True
+            if len(cands) > 1 and ask:
+                push(s, frame("allocate", seat=owner(f, p["key"]), verb="hit"), f)
+                return False
+            apply_hit(s, f, strongest(s, f, cands))
+            continue
+        if p["routs"] > 0:
+            cands = rout_candidates(s, f)
+            if not cands:
+                p["routs"] = 0
+                continue
+            if len(cands) > 1 and ask:
+                push(s, frame("allocate", seat=owner(f, p["key"]), verb="rout"), f)
+                return False
+            apply_rout(f, weakest(s, f, cands))
+            continue
+        f["pending"] = p = None
+    return True
+
+
+def apply_hit(s: State, f: Frame, token: int) -> None:
+    """One pending hit lands on ``token``."""
+    take_hit(s, f, token)
+    f["pending"]["hits"] -= 1
+    f["pending"]["ready"] = False
+
+
+def apply_rout(f: Frame, token: int) -> None:
+    """One pending rout lands on ``token``."""
+    f["routed"].append(token)
+    f["pending"]["routs"] -= 1
+
+
+def owner(f: Frame, key: str) -> str:
+    """The side of one side of a battle (``att`` or ``dfn``)."""
+    return str(f["att_side"]) if key == "att" else other(f["att_side"])
+
+
+def token_arg(s: State, token: int) -> str:
+    """How an action names a participant: its block id, or ``militia``."""
+    return "militia" if token == MILITIA else s.tok[token]
+
+
+class Allocate(Decision):
+    """6.3.2/6.3.3: the owner chooses which of several equally strong blocks takes a hit, or which of several
+    equally weak blocks is routed. Offered only when there is such a tie."""
+
+    kind = "allocate"
+
+    def _candidates(self, s: State, f: Frame) -> list[int]:
+        battle_f = s.stack[-2]
+        return hit_candidates(s, battle_f) if f["verb"] == "hit" else rout_candidates(s, battle_f)
+
+    def prompt(self, s: State, f: Frame) -> str:
+        battle_f = s.stack[-2]
+        p = battle_f["pending"]
+        where = game_map().names[battle_f["area"]]
+        if f["verb"] == "hit":
+            return (f"{f['seat'].title()}: a hit in {where} ({p['hits']} to take): which of your equally strong "
+                    f"blocks loses 1 CV?")
+        return (f"{f['seat'].title()}: a rout in {where} ({p['routs']} to take): which of your equally weak "
+                f"blocks is routed?")
+
+    def legal(self, s: State, f: Frame) -> list[Action]:
+        return [Action(f["verb"], token_arg(s, t)) for t in self._candidates(s, f)]
+
+    def apply(self, s: State, f: Frame, a: Action) -> None:
+        s.stack.pop()
+        battle_f = s.stack[-1]
+        token = MILITIA if a.arg == "militia" else int(s.units[str(a.arg)]["token"])
+        if f["verb"] == "hit":
+            apply_hit(s, battle_f, token)
+        else:
+            apply_rout(battle_f, token)
+
+    def label(self, s: State, f: Frame, a: Action) -> str:
+        what = "loses 1 CV" if f["verb"] == "hit" else "is routed"
+        if a.arg == "militia":
+            return f"the Militia {what}"
+        return f"{default_label(s, Action('', a.arg)).strip()} {what}"
 
 
 def describe(s: State, f: Frame, key: str) -> str:
@@ -161,6 +268,8 @@ def battle(s: State, f: Frame) -> None:
                "Assault on {area}: {side} ({att}) against {foe} ({dfn}).")[bool(f["assault"])], area=f["area"],
               side=f["att_side"], att=describe_entries(s, f, "att"), foe=defender, dfn=describe_entries(s, f, "dfn"))
     while True:
+        if f.get("pending") and not allocate(s, f, ask=True):
+            return
         if f["leave"] is not None:
             leaving = f["leave"]
             finish(s, f, winner=other(leaving), how="retreat")
@@ -187,8 +296,10 @@ def battle(s: State, f: Frame) -> None:
                 side = f["att_side"] if key == "att" else defender
                 push(s, frame("battle_retreat", seat=side, key=key), f)
                 return
-        fire(s, f, key, token)
         f["slot"] += 1
+        fire(s, f, key, token)
+        if f.get("pending"):
+            return  # the owner chooses where a hit or rout lands (the Allocate decision is on top)
 
 
 class BattleRetreat(Decision):

@@ -97,10 +97,44 @@ def occupancy(s: State) -> tuple[Occupancy, Occupancy]:
     return fields, fleets
 
 
+def refresh_occupancy(s: State, areas: set[str]) -> None:
+    """After blocks moved between ``areas``: recount only those areas in the cached :func:`occupancy` (the
+    same result as recounting everything; the cached dicts are shared by clones, so new ones are built)."""
+    occ = s._occ
+    if occ is None:
+        return
+    fields, fleets = dict(occ[0]), dict(occ[1])
+    for a in areas:
+        fields.pop(a, None)
+        fleets.pop(a, None)
+    units = s.units
+    for b, side, fleet, _ in roster():
+        u = units[b]
+        a = u["area"]
+        if a not in areas or u["inside"]:
+            continue
+        if a in fields:
+            fields[a].add(side)
+        else:
+            fields[a] = {side}
+        if fleet:
+            if a in fleets:
+                fleets[a].add(side)
+            else:
+                fleets[a] = {side}
+    s._occ = (fields, fleets)
+
+
 @cache
 def roster() -> tuple[tuple[str, str, bool, int], ...]:
     """(id, side, fleet?, movement allowance) of every block in roster order: what the hot loops need."""
     return tuple((b, d.side, d.kind == "fleet", _allowance(d.kind)) for b, d in blocks().items())
+
+
+@cache
+def side_roster(side: str) -> tuple[tuple[str, bool, int], ...]:
+    """(id, fleet?, movement allowance) of one side's blocks in roster order."""
+    return tuple((b, fleet, allowance) for b, b_side, fleet, allowance in roster() if b_side == side)
 
 
 @cache
@@ -126,6 +160,8 @@ def enemy_fleet_at(s: State, area: str, side: str) -> bool:
 
 def passenger_of(s: State, fleet: str) -> str | None:
     """The block a fleet carries, if any."""
+    if blocks()[fleet].kind != "fleet":
+        return None  # only fleets carry (5.2.1): no need to look
     for b, u in s.units.items():
         if u["carrier"] == fleet:
             return b

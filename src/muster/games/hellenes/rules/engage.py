@@ -17,6 +17,8 @@ def battle_areas(s: State, side: str) -> list[str]:
     g = game_map()
     fields, _ = occupancy(s)
     both = {a for a, sides in fields.items() if len(sides) == 2}
+    if not both:
+        return []
     areas = [a for a in (*g.land, *g.seas) if a in both and field(s, a, side) and field(s, a, other(side))]
     return sorted(areas, key=lambda a: len(field(s, a, side)))
 

@@ -4,11 +4,12 @@ fleets on land, sea transport, and forced marches (the roll itself is in :mod:`m
 from __future__ import annotations
 
 from collections import deque
-from functools import cache
+from collections.abc import Callable
+from functools import cache, lru_cache, partial
 
 from muster.core.interface import Action
 from muster.games.hellenes.datafiles import blocks, game_map
-from muster.games.hellenes.engine import Decision, default_label
+from muster.games.hellenes.engine import Decision, act, default_label
 from muster.games.hellenes.rules.common import (
     Occupancy,
     by_token,
@@ -18,8 +19,10 @@ from muster.games.hellenes.rules.common import (
     movement_allowance,
     occupancy,
     passenger_of,
+    refresh_occupancy,
     roster,
     side_of,
+    side_roster,
 )
 from muster.games.hellenes.state import Frame, State
 
@@ -33,9 +36,10 @@ def border_key(a: str, b: str) -> str:
 
 
 def destinations(s: State, bid: str, muster: bool = False,
-                 occ: tuple[Occupancy, Occupancy] | None = None) -> dict[str, Route]:
+                 occ: tuple[Occupancy, Occupancy] | None = None, only: str | None = None) -> dict[str, Route]:
     """Where a block may move this turn, with how it gets there (5.1, 5.2, 5.3, 5.4).
-    ``occ`` is :func:`occupancy` of the state when the caller asks for many blocks at once."""
+    ``occ`` is :func:`occupancy` of the state when the caller asks for many blocks at once; with ``only``
+    the search stops once that area is found (its route is the same as in the full answer)."""
     u = s.units[bid]
     if u["carrier"] is not None or u["area"] is None:
         return {}
@@ -43,7 +47,7 @@ def destinations(s: State, bid: str, muster: bool = False,
     limit = allowance if muster else allowance + 1
     fields, fleets = occ or occupancy(s)
     if is_fleet(bid):
-        return _fleet_destinations(s, bid, allowance, limit, muster, fields, fleets)
+        return _fleet_destinations(s, bid, allowance, limit, muster, fields, fleets, only)
     g = game_map()
     start, side = str(u["area"]), side_of(bid)
     enemy = "athens" if side == "sparta" else "sparta"
@@ -62,6 +66,8 @@ def destinations(s: State, bid: str, muster: bool = False,
                 if muster and engaged:
                     continue  # 5.0: Mustering blocks may not Engage
                 out[n] = (a, dist > allowance, ())
+                if n == only:
+                    return out
                 if not engaged:
                     nxt.append(n)  # 5.4: entering an enemy-occupied area stops the block
         frontier = nxt
@@ -83,7 +89,7 @@ def _fleet_steps(s: State, a: str, start: str, inside: bool) -> list[tuple[str, 
 
 
 def _fleet_destinations(s: State, bid: str, allowance: int, limit: int, muster: bool, fields: Occupancy,
-                        fleets: Occupancy) -> dict[str, Route]:
+                        fleets: Occupancy, only: str | None = None) -> dict[str, Route]:
     g = game_map()
     u = s.units[bid]
     start, side = str(u["area"]), side_of(bid)
@@ -103,6 +109,8 @@ def _fleet_destinations(s: State, bid: str, allowance: int, limit: int, muster: 
                     continue
                 seen.add(n)
                 out[n] = (a, dist > allowance, path)
+                if n == only:
+                    return out
                 if g.is_sea(n) and not engaged:
                     nxt.append((n, path))
         frontier = nxt
@@ -132,18 +140,21 @@ def move_block(s: State, bid: str, dest: str, route: Route) -> None:
 def _relocate(s: State, bid: str, area: str, via: str) -> None:
     """Put a block (and its passenger) in an area, outside any City."""
     u = s.units[bid]
+    touched = {area, u["area"]}
     u["area"], u["inside"] = area, False
-    s._occ = None
     s.via[str(u["token"])] = via
     cargo = passenger_of(s, bid)
     if cargo is not None:
         c = s.units[cargo]
+        touched.add(c["area"])
         c["area"], c["inside"] = area, False
         s.via[str(c["token"])] = via
         if c["token"] not in s.moved:
             s.moved.append(c["token"])
         if not game_map().is_sea(area):
             c["carrier"] = None  # landed with its fleet (5.2.1)
+    touched.discard(None)
+    refresh_occupancy(s, touched)
 
 
 def boardable(s: State, bid: str) -> list[str]:
@@ -208,14 +219,14 @@ class GroupMove(Decision):
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         if f["cur"] is None:
-            acts = [Action("block", b) for b in group_blocks(s, f["area"], f["seat"])
+            acts = [act("block", b) for b in group_blocks(s, f["area"], f["seat"])
                     if s.units[b]["token"] not in f["skip"] and can_move(s, b)]
-            return [*acts, Action("done")]
+            return [*acts, act("done")]
         bid = by_token(s, f["cur"])
         dests = destinations(s, bid)
-        acts = [Action("forced" if r[1] else "to", d) for d, r in dests.items()]
-        acts += [Action("board", fl) for fl in boardable(s, bid)]
-        return [*acts, Action("stay")]
+        acts = [act("forced" if r[1] else "to", d) for d, r in dests.items()]
+        acts += [act("board", fl) for fl in boardable(s, bid)]
+        return [*acts, act("stay")]
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
         if a.verb == "done":
@@ -256,15 +267,25 @@ class Muster(Decision):
         return f"{f['seat'].title()}: Muster to {game_map().names[f['city']]}: choose a block, or done"
 
     def legal(self, s: State, f: Frame) -> list[Action]:
-        acts = [Action("block", b) for b in muster_candidates(s, f["seat"], f["city"])]
-        return [*acts, Action("done")]
+        return [*(act("block", b) for b in self.candidates(s, f)), act("done")]
+
+    def candidates(self, s: State, f: Frame) -> tuple[str, ...]:
+        """The blocks that may still Muster (remembered from the previous step of the same Muster)."""
+        known = s._muster
+        if known is not None and known[0] == s.step and known[1] == f["city"]:
+            return known[2]
+        found = tuple(muster_candidates(s, f["seat"], f["city"]))
+        s._muster = (s.step, f["city"], found)
+        return found
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
         if a.verb == "done":
             s.stack.pop()
             return
         bid = str(a.arg)
-        move_block(s, bid, f["city"], destinations(s, bid, muster=True)[f["city"]])
+        left = tuple(b for b in self.candidates(s, f) if b != bid)
+        move_block(s, bid, f["city"], destinations(s, bid, muster=True, only=f["city"])[f["city"]])
+        s._muster = (s.step + 1, f["city"], left)
 
 
 Mover = tuple[str, str, bool, bool, int]
@@ -275,9 +296,7 @@ def movers(s: State, side: str) -> list[Mover]:
     """The side's blocks that may still move this turn, with what a Muster search needs to know of them."""
     units, moved, sieges = s.units, set(s.moved), s.sieges
     out = []
-    for b, b_side, fleet, allowance in roster():
-        if b_side != side:
-            continue
+    for b, fleet, allowance in side_roster(side):
         u = units[b]
         area = u["area"]
         if area is None or u["carrier"] is not None or u["token"] in moved:
@@ -305,21 +324,10 @@ def muster_candidates(s: State, side: str, city: str, occ: tuple[Occupancy, Occu
     if not enterable_land(city):
         return []
     pool = pool if pool is not None else movers(s, side)
-    # The searches stop at the largest allowance among the blocks that could use them: farther areas are
-    # out of everyone's reach, so the answer is the same and the search much shorter.
-    land_reach = max((m[4] for m in pool if not m[3]), default=0)
+    # Land blocks: the cached reach table; the sea search stops at the largest fleet allowance (farther
+    # seas are out of every fleet's reach, so the answer is the same and the search much shorter).
     sea_reach = max((m[4] for m in pool if m[3]), default=0)
-    land_steps = {city: 0}
-    todo = deque([city]) if land_reach else deque()
-    land_adj = g.land_adj
-    while todo:
-        a = todo.popleft()
-        step = land_steps[a] + 1
-        for n in land_adj[a]:
-            if n not in land_steps:
-                land_steps[n] = step
-                if step < land_reach and enterable_land(n):
-                    todo.append(n)
+    reach = land_reach(s, enemy, fields)
     sea_steps = {c: 1 for c in g.coasts[city]}
     todo = deque(g.coasts[city]) if sea_reach else deque()
     sea_adj = g.sea_adj
@@ -347,10 +355,10 @@ def muster_candidates(s: State, side: str, city: str, occ: tuple[Occupancy, Occu
             else:
                 by_sea = [1 + sea_steps[c] for c in g.coasts[area] if c in sea_steps and enterable_sea(c)]
                 steps = min([*by_sea, *([1] if city in g.coast_mates(area) else [])], default=99)
-        elif besieged or area not in land_steps:
+        elif besieged or g.is_sea(area) or city not in reach(area)[allowance]:
             continue
         else:
-            steps = land_steps[area]
+            steps = allowance
         if steps <= allowance:
             out.append(b)
             if first_only:
@@ -358,28 +366,40 @@ def muster_candidates(s: State, side: str, city: str, occ: tuple[Occupancy, Occu
     return out
 
 
-def land_reaches(s: State, enemy: str, city: str, fields: Occupancy, land_best: dict[str, int]) -> bool:
-    """True if a land block can Muster into ``city`` (the land half of :func:`muster_candidates`, stopping
-    at the first block found). ``land_best``: area → the largest allowance of a land block there that may
-    still move and is not besieged."""
+def land_reach(s: State, enemy: str, fields: Occupancy) -> LandReach:
+    """For Mustering land blocks: ``reach(area)[k]`` is the set of areas they may reach from ``area`` within
+    ``k`` steps (5.0: through and into areas that are not Neutral, not closed this turn and free of enemy field
+    blocks; the start itself excluded). A pure function of the closed areas, so cached across decisions."""
+    closed = frozenset((*(a for a, sides in fields.items() if enemy in sides), *s.no_entry))
+    return partial(_land_reach, closed)
+
+
+LandReach = Callable[[str], tuple[frozenset[str], ...]]
+
+
+@lru_cache(maxsize=65536)
+def _land_reach(closed: frozenset[str], start: str) -> tuple[frozenset[str], ...]:
     g = game_map()
-    neutral, no_entry = g.neutral, s.no_entry
-    if city in neutral or city in no_entry or enemy in fields.get(city, ()):
-        return False
-    reach = max(land_best.values(), default=0)
-    steps = {city: 0}
-    todo = deque([city])
-    while todo:
-        a = todo.popleft()
-        step = steps[a] + 1
-        for n in g.land_adj[a]:
-            if n not in steps:
-                steps[n] = step
-                if land_best.get(n, 0) >= step:
-                    return True
-                if step < reach and n not in neutral and n not in no_entry and enemy not in fields.get(n, ()):
-                    todo.append(n)
-    return False
+    if start not in g.land_adj:
+        return ()
+    neutral = g.neutral
+    top = _max_land_allowance()
+    dist = {start: 0}
+    frontier = [start]
+    for step in range(1, top + 1):
+        nxt = []
+        for a in frontier:
+            for n in g.land_adj[a]:
+                if n not in dist and n not in closed and n not in neutral:
+                    dist[n] = step
+                    nxt.append(n)
+        frontier = nxt
+    return tuple(frozenset(a for a, d in dist.items() if 1 <= d <= k) for k in range(top + 1))
+
+
+@cache
+def _max_land_allowance() -> int:
+    return max(allowance for _, _, fleet, allowance in roster() if not fleet)
 
 
 def sea_distances(s: State, enemy: str, fleets: Occupancy) -> dict[str, dict[str, int]]:
@@ -409,6 +429,44 @@ def _sea_distances(closed: frozenset[str]) -> dict[str, dict[str, int]]:
             frontier = nxt
         out[start] = dist
     return out
+
+
+def fleet_reach(s: State, enemy: str, fleets: Occupancy, pool: list[Mover]) -> set[str]:
+    """The land areas some fleet in ``pool`` may Muster into (the fleet half of :func:`muster_candidates`
+    for every City at once; the caller still checks that the City itself may be entered)."""
+    g = game_map()
+    closed = frozenset(a for a in g.sea_adj if a in s.no_entry or enemy in fleets.get(a, ()))
+    out: set[str] = set()
+    for _, area, besieged, _, allowance in pool:
+        out |= _fleet_reach(closed, area, besieged, allowance)
+    return out
+
+
+@lru_cache(maxsize=65536)
+def _fleet_reach(closed: frozenset[str], area: str, besieged: bool, allowance: int) -> frozenset[str]:
+    """The land areas a fleet standing in ``area`` may Muster into (not its own area)."""
+    g = game_map()
+    if g.is_sea(area):
+        got = _shores_within(closed, area, allowance - 1)
+    elif besieged:
+        off = str(g.cities[area].offshore)
+        got = _shores_within(closed, off, allowance - 2) if off not in closed else frozenset()
+    else:
+        got = frozenset().union(*(_shores_within(closed, c, allowance - 2) for c in g.coasts[area]
+                                  if c not in closed))
+        if allowance >= 1:
+            got = got | frozenset(g.coast_mates(area))
+    return got - {area}
+
+
+@lru_cache(maxsize=65536)
+def _shores_within(closed: frozenset[str], sea: str, steps: int) -> frozenset[str]:
+    """Land areas on the shore of a sea at most ``steps`` sea moves from ``sea`` (through open seas)."""
+    if steps < 0:
+        return frozenset()
+    g = game_map()
+    dist = _sea_distances(closed)[sea]
+    return frozenset(x for c, d in dist.items() if d <= steps for x in g.sea_shores[c])
 
 
 def fleet_reaches(s: State, enemy: str, city: str, fleets: Occupancy, pool: list[Mover],

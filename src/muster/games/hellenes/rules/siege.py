@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from muster.core.interface import Action
 from muster.games.hellenes.datafiles import blocks, design, game_map
-from muster.games.hellenes.engine import Decision, auto, frame, push
-from muster.games.hellenes.rules.battle_end import retreat_targets
+from muster.games.hellenes.engine import Decision, auto, default_label, frame, push
+from muster.games.hellenes.rules.battle_end import retreat_frame
 from muster.games.hellenes.rules.combat import battle_frame
 from muster.games.hellenes.rules.common import (
     blockaded,
     defenders_inside,
-    eliminate,
     established,
     field,
     gain_prestige,
@@ -26,7 +25,6 @@ from muster.games.hellenes.rules.common import (
     other,
     roll,
 )
-from muster.games.hellenes.rules.movement import _relocate
 from muster.games.hellenes.rules.victory import capital_taken
 from muster.games.hellenes.state import Frame, State
 from muster.i18n import entry
@@ -51,6 +49,8 @@ def lay_sieges(s: State, side: str) -> None:
     for b, u in s.units.items():  # one pass: the areas where this side has a Greek block in the field
         if u["area"] is not None and not u["inside"] and u["carrier"] is None and bl[b].side == side and bl[b].greek:
             greek_here.add(u["area"])
+    if not greek_here:
+        return
     for area in game_map().cities:
         holder = s.control.get(area)
         if area not in greek_here or holder != other(side) or other(side) in occupancy(s)[0].get(area, ()):
@@ -93,26 +93,61 @@ class Fortify(Decision):
         return "fight in the field" if a.verb == "fight" else "fortify the City (a Siege begins, no battle)"
 
 
+def fortify_candidates(s: State, area: str, side: str) -> list[str]:
+    """7.1: the defender's blocks in the field that may go into the City (fleets only into a Port)."""
+    port = game_map().cities[area].port
+    return [b for b in field(s, area, side) if port or not is_fleet(b)]
+
+
 def fortify(s: State, area: str, side: str) -> None:
-    """Move the strongest blocks inside up to Capacity; the rest retreat (without Attrition)."""
+    """7.1: blocks go inside up to Capacity: all of them if they fit, else the owner picks them one by one
+    (``fortify_pick``); the rest retreat without Attrition."""
     city = game_map().cities[area]
     room = city.value - len(inside(s, area, side))
-    cands = sorted((b for b in field(s, area, side) if city.port or not is_fleet(b)),
-                   key=lambda b: -s.units[b]["cv"])
-    for b in cands[:room]:
-        s.units[b]["inside"] = True
-    s._occ = None
-    attackers = [s.units[b]["token"] for b in field(s, area, other(side))]
-    probe = {"area": area, "att": attackers}
-    for b in field(s, area, side):
-        dests = retreat_targets(s, probe, b, side, attacking=False)
-        if dests:
-            _relocate(s, b, dests[0], "")
-        else:
-            eliminate(s, b)
+    cands = fortify_candidates(s, area, side)
     if area not in s.sieges:
         s.sieges[area] = {"since": s.season_index(), "by": other(side)}
+    if len(cands) > room:
+        push(s, frame("fortify_pick", seat=side, area=area, left=room))
+        return
+    for b in cands:
+        s.units[b]["inside"] = True
+    s._occ = None
+    fortified(s, area, side)
+
+
+def fortified(s: State, area: str, side: str) -> None:
+    """After the blocks went in: a Siege begins; the blocks left in the field retreat (6.4, no Attrition)."""
+    attackers = [s.units[b]["token"] for b in field(s, area, other(side))]
     s.say("{side} fortifies {city}: a Siege begins.", side=side, city=area)
+    movers = [s.units[b]["token"] for b in field(s, area, side)]
+    if movers:
+        push(s, retreat_frame(side, area, attackers, movers, attacking=False))
+
+
+class FortifyPick(Decision):
+    """7.1: more blocks than the City holds: the owner picks, one by one, the blocks that go inside."""
+
+    kind = "fortify_pick"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        city = game_map().cities[f["area"]]
+        places = "1 place" if f["left"] == 1 else f"{f['left']} places"
+        return f"{f['seat'].title()}: fortify {city.name}: choose a block to go inside ({places} left)"
+
+    def legal(self, s: State, f: Frame) -> list[Action]:
+        return [Action("inside", b) for b in fortify_candidates(s, f["area"], f["seat"])]
+
+    def apply(self, s: State, f: Frame, a: Action) -> None:
+        s.units[str(a.arg)]["inside"] = True
+        s._occ = None
+        f["left"] -= 1
+        if f["left"] <= 0 or not fortify_candidates(s, f["area"], f["seat"]):
+            s.stack.pop()
+            fortified(s, f["area"], f["seat"])
+
+    def label(self, s: State, f: Frame, a: Action) -> str:
+        return f"{default_label(s, Action('', a.arg)).strip()} goes inside"
 
 
 @auto("assault")
@@ -129,28 +164,64 @@ def assault(s: State, f: Frame) -> None:
 
 def attrition(s: State, area: str, side: str) -> None:
     """8.2: one die per besieged block and one for the Militia; each 1 (1–3 in Winter) costs a CV.
-    The besieged side loses its Militia first, then its strongest block (which one is not revealed)."""
+    The besieged side loses its Militia first; then its owner secretly chooses which block takes each loss
+    (``attrition_loss``, asked only when more than one block is inside)."""
     blocks_in, militia = defenders_inside(s, area)
     dice = len(blocks_in) + (1 if militia > 0 else 0)
     need = design()["attrition_hit"]["winter" if is_winter(s) else "normal"]
     losses = sum(1 for _ in range(dice) if roll(s) <= need)
-    eliminated = 0
-    for _ in range(losses):
+    f = frame("attrition_loss", seat=str(s.control[area]), area=area, side=side, left=losses, losses=losses,
+              eliminated=0)
+    attrition_steps(s, f)
+
+
+def attrition_steps(s: State, f: Frame) -> None:
+    """Take the Attrition losses left in ``f``; stop (with ``f`` pushed) when the owner must choose a block."""
+    area = f["area"]
+    while f["left"] > 0:
         if militia_active(s, area):
             s.militia[area] -= 1
+            f["left"] -= 1
             continue
         remaining = inside(s, area, str(s.control[area]))
         if not remaining:
+            f["left"] = 0
             break
-        target = max(remaining, key=lambda b: s.units[b]["cv"])
-        if lose_step(s, target, public=False):
-            eliminated += 1
+        if len(remaining) > 1:
+            push(s, f)
+            return
+        f["left"] -= 1
+        if lose_step(s, remaining[0], public=False):
+            f["eliminated"] += 1
     s.say("Siege Attrition at {city}: {steps}, {gone}.", city=area,
-          steps=entry("{n} step lost", "{n} steps lost", n=losses),
-          gone=entry("{n} block eliminated", "{n} blocks eliminated", n=eliminated))
+          steps=entry("{n} step lost", "{n} steps lost", n=f["losses"]),
+          gone=entry("{n} block eliminated", "{n} blocks eliminated", n=f["eliminated"]))
     blocks_in, militia = defenders_inside(s, area)
-    if not blocks_in and militia <= 0 and field(s, area, side):
-        capture(s, area, side)
+    if not blocks_in and militia <= 0 and field(s, area, f["side"]):
+        capture(s, area, f["side"])
+
+
+class AttritionLoss(Decision):
+    """8.2 (DESIGN, digest 2.5): the besieged player secretly chooses which block inside takes each loss."""
+
+    kind = "attrition_loss"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        city = game_map().cities[f["area"]]
+        return f"{f['seat'].title()}: Siege Attrition at {city.name}: which block loses 1 CV ({f['left']} to take)?"
+
+    def legal(self, s: State, f: Frame) -> list[Action]:
+        return [Action("lose", b) for b in inside(s, f["area"], f["seat"])]
+
+    def apply(self, s: State, f: Frame, a: Action) -> None:
+        s.stack.pop()
+        f["left"] -= 1
+        if lose_step(s, str(a.arg), public=False):
+            f["eliminated"] += 1
+        attrition_steps(s, f)
+
+    def label(self, s: State, f: Frame, a: Action) -> str:
+        return f"{default_label(s, Action('', a.arg)).strip()} loses 1 CV"
 
 
 class SiegeChoice(Decision):

@@ -3,8 +3,9 @@ are over, before the Combat phase."""
 
 from __future__ import annotations
 
+from muster.core.interface import Action
 from muster.games.hellenes.datafiles import blocks, design, game_map
-from muster.games.hellenes.engine import auto
+from muster.games.hellenes.engine import Decision, auto, frame, push
 from muster.games.hellenes.rules.common import eliminate, is_winter, lose_step, roll, season_name
 from muster.games.hellenes.rules.movement import _relocate
 from muster.games.hellenes.state import Frame, State
@@ -21,22 +22,57 @@ def storm_max(s: State) -> int:
     return int(design()["storm"][season_name(s)])
 
 
-def resolve_forced(s: State) -> None:
-    """5.3: the owner rolls one die per block trying; success makes the extra move (a passenger follows)."""
-    for token, dest, last in s.forced:
+@auto("forced_rolls")
+def forced_rolls(s: State, f: Frame) -> None:
+    """5.3: the owner rolls one die per block trying; after a success the owner may make the extra move or
+    decline it (``forced_take``: "may, but need not", e.g. to keep the Group together)."""
+    while s.forced:
+        token, dest, last = s.forced.pop(0)
         bid = s.tok.get(token)
         if bid is None:
             continue
         die = roll(s)
         if die >= forced_threshold(bid):
-            via = str(s.units[bid]["area"])
-            _relocate(s, bid, dest, via)
-            if last:
-                s.crossings.setdefault(last, []).append(token)
             s.say("{side}: a forced march to {area} succeeds ({die}).", side=blocks()[bid].side, area=dest, die=die)
-        else:
-            s.say("{side}: a forced march to {area} fails ({die}).", side=blocks()[bid].side, area=dest, die=die)
-    s.forced = []
+            push(s, frame("forced_take", seat=blocks()[bid].side, token=token, dest=dest, last=last), f)
+            return
+        s.say("{side}: a forced march to {area} fails ({die}).", side=blocks()[bid].side, area=dest, die=die)
+
+
+def take_forced(s: State, token: int, dest: str, last: str) -> None:
+    """Make a successful forced march's extra move (a passenger follows)."""
+    bid = s.tok[token]
+    via = str(s.units[bid]["area"])
+    _relocate(s, bid, dest, via)
+    if last:
+        s.crossings.setdefault(last, []).append(token)
+
+
+class ForcedTake(Decision):
+    """5.3: a successful forced march may be taken or declined."""
+
+    kind = "forced_take"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        d = blocks()[s.tok[f["token"]]]
+        return (f"{f['seat'].title()}: {d.name}'s forced march to {game_map().names[f['dest']]} succeeded: "
+                f"make the extra move?")
+
+    def legal(self, s: State, f: Frame) -> list[Action]:
+        if f["token"] not in s.tok:
+            return []
+        return [Action("to", f["dest"]), Action("stay")]
+
+    def apply(self, s: State, f: Frame, a: Action) -> None:
+        s.stack.pop()
+        if a.verb == "to":
+            take_forced(s, f["token"], f["dest"], f["last"])
+
+    def label(self, s: State, f: Frame, a: Action) -> str:
+        here = game_map().names[str(s.units[s.tok[f["token"]]]["area"])]
+        if a.verb == "to":
+            return f"march on to {game_map().names[f['dest']]}"
+        return f"stay in {here}"
 
 
 def resolve_storms(s: State) -> None:
@@ -68,7 +104,12 @@ def resolve_storms(s: State) -> None:
 @auto("end_actions")
 def end_actions(s: State, f: Frame) -> None:
     """When all Actions are over: forced-march rolls, then storms; passengers left on land disembark."""
-    resolve_forced(s)
+    push(s, frame("forced_rolls"), frame("storms"))
+
+
+@auto("storms")
+def storms(s: State, f: Frame) -> None:
+    """After the forced marches: storms; passengers left on land disembark."""
     resolve_storms(s)
     g = game_map()
     for u in s.units.values():
