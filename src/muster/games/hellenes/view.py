@@ -62,7 +62,7 @@ def determinize(v: dict[str, Any], seat: str, seed: int) -> State:
     """A full state consistent with ``v`` (a view for ``seat``), the hidden parts drawn at random.
 
     Enemy tokens are matched at random to enemy blocks that fit what is public (fleets at sea or on a coast,
-    Barbarians never inside a City, recruits in their home, known blocks as known); CVs of unknown blocks
+    Barbarians never inside a City, fleets inside Ports only, recruits in their home, known blocks as known); CVs of unknown blocks
     are drawn from 1..max, known ones keep the CV last seen; unseen cards are shuffled into the enemy hand
     and the deck; the generator is seeded afresh.
     """
@@ -88,7 +88,8 @@ def determinize(v: dict[str, Any], seat: str, seed: int) -> State:
     for attempt in range(60):
         state, order = rng.shuffled(state, list(range(len(candidates))))
         pool = [candidates[i] for i in order]
-        assignment = _match(unknown_tokens, pool, strict=attempt < 50)
+        # strict first; then only where the blocks may physically stand; at the very last, any block
+        assignment = _match(unknown_tokens, pool, strict=attempt < 50, anywhere=attempt == 59)
         if assignment is not None:
             break
     if assignment is None:
@@ -136,8 +137,9 @@ def determinize(v: dict[str, Any], seat: str, seed: int) -> State:
     return State.from_json(data)
 
 
-def _fits(token: dict[str, Any], bid: str) -> bool:
-    """Can this block stand where the token stands, given what is public?"""
+def _fits(token: dict[str, Any], bid: str, strict: bool = True) -> bool:
+    """Can this block stand where the token stands, given what is public? (Not ``strict``: only where it may
+    physically stand, ignoring how the token entered the map.)"""
     d = blocks()[bid]
     g = game_map()
     area = token["area"]
@@ -147,13 +149,19 @@ def _fits(token: dict[str, Any], bid: str) -> bool:
         return False
     if token["inside"] and not d.greek:
         return False
+    city = g.cities.get(area)
+    if token["inside"] and d.kind == "fleet" and not (city and city.port):
+        return False  # rule 7.2 (DESIGN): only a Port shelters fleets inside its walls
+    if not strict:
+        return True
     origin = token["origin"]
     if origin == "recruit" and d.home != area and d.rebel is None:
         return False
     return not (origin.startswith("rebel:") and d.rebel != "aeolian")
 
 
-def _match(tokens: list[dict[str, Any]], pool: list[str], strict: bool) -> dict[int, str] | None:
+def _match(tokens: list[dict[str, Any]], pool: list[str], strict: bool,
+           anywhere: bool = False) -> dict[int, str] | None:
     """Give each token a distinct block that fits it (greedy over a shuffled pool; None if it fails).
     Sea tokens: at least one fleet per sea area first, so passengers have a carrier."""
     out: dict[int, str] = {}
@@ -172,7 +180,7 @@ def _match(tokens: list[dict[str, Any]], pool: list[str], strict: bool) -> dict[
     ordered = sorted(tokens, key=lambda t: (t["token"] not in need_fleet, t["token"]))
     for t in ordered:
         fleet_only = t["token"] in need_fleet
-        pick = next((b for b in free if (_fits(t, b) or not strict)
+        pick = next((b for b in free if (anywhere or _fits(t, b, strict))
                      and (not fleet_only or blocks()[b].kind == "fleet")), None)
         if pick is None:
             return None
