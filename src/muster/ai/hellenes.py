@@ -473,7 +473,7 @@ class HellenesKnowledge:
     def __init__(self, rules: Rules, seed: int, options: dict[str, str]) -> None:
         kinds = tuple(options.pop("search", "+".join(SEARCHED)).split("+"))
         if not set(kinds) <= set(SEARCHED) | {"commit", "group", "ny_card"}:
-            raise BotSpecError(f"ismcts search: decision kinds among {SEARCHED + ('commit', 'group', 'ny_card')}")
+            raise BotSpecError(f"ismcts search: decision kinds among {(*SEARCHED, 'commit', 'group', 'ny_card')}")
         self.kinds = frozenset(kinds)
         self.heuristic = HellenesHeuristicBot(rules, seed + 1, {"aggression": options.pop("aggression", "1.0")})
 

@@ -45,8 +45,8 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import replace
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, Protocol
 
 from muster.ai.base import BotSpecError, register_bot
