@@ -81,3 +81,47 @@ def test_odds_are_offered_before_engaging_and_at_each_retreat_question() -> None
     put(s, "boe_hop4", "phocis", 3)
     combat_only(s, "athens")
     assert "fighting on: win" in RULES.prompt(s)
+
+
+def _engine_losses(att: list[tuple[str, int]], dfn: list[tuple[str, int]], n: int) -> tuple[float, float]:
+    """Mean CV lost by each side in ``n`` engine battles in Phocis (both sides fight on), Pursuit and Retreat
+    Attrition included; blocks are (id, CV)."""
+    from .kit import act, combat_only, empty, put
+
+    lost = [0, 0]
+    for seed in range(n):
+        s = empty(seed)
+        s.rng = random.Random(seed).getrandbits(64)
+        for bid, cv in att + dfn:
+            put(s, bid, "phocis", cv)
+        # the attackers came from Boeotia (a friendly, empty area): they have somewhere to retreat to
+        for bid, _ in att:
+            s.via[str(s.units[bid]["token"])] = "boeotia"
+        combat_only(s, "athens")
+        while s.stack and s.stack[-1]["kind"] == "battle_retreat":
+            act(s, "fight")
+        for k, side in enumerate((att, dfn)):
+            lost[k] += sum(cv - (s.units[b]["cv"] if s.units[b]["area"] else 0) for b, cv in side)
+    return lost[0] / n, lost[1] / n
+
+
+def test_expected_losses_count_pursuit_and_retreat_attrition() -> None:
+    # rules 6.3.4 and 6.4.1: a side that Panics is pursued and its routed blocks retreat with Attrition; the
+    # expected losses shown before a battle include both, as the engine's battles do
+    att, dfn = [("ath_hop4", 2)], [("boe_hop4", 4), ("cor_hop3", 3)]
+    exact = battle_odds([("C", 2, 2, False)], [("C", 2, 4, False), ("C", 2, 3, False)])
+    engine_att, engine_dfn = _engine_losses(att, dfn, 500)
+    assert exact.def_win > 0.9
+    assert abs(exact.att_loss - engine_att) < 0.15, (exact.att_loss, engine_att)
+    assert abs(exact.def_loss - engine_dfn) < 0.15, (exact.def_loss, engine_dfn)
+    # the Combat Rounds alone would leave most of the beaten attacker's loss out
+    assert exact.att_loss > 1.5
+
+
+def test_lone_block_against_an_army_shows_its_real_loss() -> None:
+    # the odds line once read "1.1 CV to 0.0" for a fleet landing against four Spartan blocks: the Pursuit and
+    # the Retreat Attrition were left out (the City's Militia fights only an Assault, rule 7.2: not part of it)
+    r = battle_odds([("C", 1, 3, False)], [("C", 3, 4, False), ("C", 3, 3, False), ("C", 2, 3, False),
+                                          ("A", 1, 2, False)])
+    assert r.att_win < 0.01
+    assert r.att_loss > 2.0

@@ -33,7 +33,8 @@ BotFactory = Callable[[Rules, int, dict[str, str]], Bot]
 _FACTORIES: dict[str, BotFactory] = {}
 _LAZY: dict[str, str] = {"heuristic": "muster.ai.heuristic", "ismcts": "muster.ai.ismcts"}
 _GAME_FACTORIES: dict[tuple[str, str], BotFactory] = {}
-_GAME_LAZY: dict[tuple[str, str], str] = {("hellenes", "heuristic"): "muster.ai.hellenes"}
+_GAME_LAZY: dict[tuple[str, str], str] = {("hellenes", "heuristic"): "muster.ai.hellenes",
+                                          ("hellenes", "ismcts"): "muster.ai.hellenes"}
 """Bots written for one game: a spec's name resolves to these first when the game is that one."""
 
 

@@ -92,6 +92,10 @@ def _land_distances() -> dict[str, dict[str, int]]:
     return out
 
 
+END_VALUE = 0.2
+"""An Action worth no more than this is not spent: the heuristic ends its Action phase instead."""
+
+
 class HellenesHeuristicBot:
     """A rule-based player for Hellenes. Options: ``aggression`` (how much a siege or a threat to an enemy
     City is worth, default 1.0)."""
@@ -114,6 +118,10 @@ class HellenesHeuristicBot:
         if len(legal) == 1:
             return legal[0]
         s: State = self.rules.determinize(view, seat, self._rng.getrandbits(32))
+        return self.choose_in(s, legal, seat)
+
+    def choose_in(self, s: State, legal: list[Action], seat: str) -> Action:
+        """The same choice in a full state (a determinization: the search's playouts call this)."""
         kind = s.stack[-1]["kind"] if s.stack else ""
         handler = getattr(self, f"_{kind}", None)
         choice = handler(s, seat, legal) if handler else None
@@ -250,7 +258,7 @@ class HellenesHeuristicBot:
         for a in legal:
             scored.append((self.action_value(s, seat, a), a))
         best = max(scored, key=lambda x: x[0])
-        return best[1] if best[0] > 0.2 else Action("end")
+        return best[1] if best[0] > END_VALUE else Action("end")
 
     def action_value(self, s: State, seat: str, a: Action) -> float:
         """What one Action spent this way is worth."""
@@ -413,3 +421,135 @@ def _factory(rules: Rules, seed: int, options: dict[str, str]) -> HellenesHeuris
 
 
 register_bot("heuristic", _factory, game="hellenes")
+
+
+# --- the evaluation and the search's knowledge -------------------------------------------------------
+STEP = 0.8
+"""What one CV of a block is worth in the evaluation (as the heuristic's battle gains count a step)."""
+WIN = 100.0
+"""What the game is worth: the evaluation's stake when a capital may fall."""
+HELD_CITY = 0.5 * PRESTIGE
+"""Holding a City loyal to the enemy: Tribute at each New Year, and a lead toward the Victory Check."""
+
+
+def evaluate(s: State, seat: str) -> float:
+    """How good a (full) state is for ``seat``, in the heuristic's units (a Prestige point is ``PRESTIGE``):
+    Prestige; blocks on the map by CV (firepower and agility weigh in) and, in Winter, less for blocks that will
+    disband outside a friendly City; enemy-loyal Cities held; each engagement in the field by its odds; and each
+    capital's danger, a besieged one by the besiegers' chance to take it by Assault."""
+    enemy = other(seat)
+    sign = 1 if seat == "sparta" else -1
+    v = PRESTIGE * s.prestige * sign
+    roster = blocks()
+    winter = s.season == 4
+    supplied = set(s.supplied)
+    for bid, u in s.units.items():
+        if u["area"] is None:
+            continue
+        d = roster[bid]
+        worth = STEP * int(u["cv"]) * (0.75 + 0.125 * d.fire * AGILITY[d.letter])
+        if winter and u["token"] not in supplied and not in_friendly_place(s, bid) and u["carrier"] is None:
+            worth *= 0.3
+        v += worth if d.side == seat else -worth
+    for area, holder in s.control.items():
+        if holder in (seat, enemy) and s.loyal.get(area) == other(holder):
+            v += HELD_CITY if holder == seat else -HELD_CITY
+    v += _engagements(s, seat)
+    capitals = design()["capitals"]
+    for side in (seat, enemy):
+        danger = _capital_danger(s, side, capitals[side])
+        v += -danger * WIN if side == seat else danger * WIN
+    return v
+
+
+def _engagements(s: State, seat: str) -> float:
+    """Blocks of both sides in the field of one area fight soon: each such area by its expected gain, the side
+    whose turn it is counting as the attacker."""
+    g = game_map()
+    mover = s.active or seat
+    total = 0.0
+    for area in (*g.land, *g.seas):
+        att_ids = field(s, area, mover)
+        if not att_ids:
+            continue
+        dfn_ids = field(s, area, other(mover))
+        if not dfn_ids:
+            continue
+        _, gain = battle_value([fighter(s, b, area) for b in att_ids], [fighter(s, b, area) for b in dfn_ids])
+        total += gain if mover == seat else -gain
+    return total
+
+
+def _capital_danger(s: State, side: str, capital: str) -> float:
+    """The chance (roughly) that ``side`` loses its capital soon: by Assault when it is besieged, a little when
+    it stands empty with enemy blocks next door."""
+    if s.control.get(capital) != side:
+        return 0.0
+    enemy = other(side)
+    inside_blocks, militia = defenders_inside(s, capital)
+    dfn = [fighter(s, b, capital) for b in inside_blocks] + ([("C", 1, militia, False)] if militia > 0 else [])
+    besiegers = [fighter(s, b, capital) for b in field(s, capital, enemy)]
+    if besiegers:
+        return quick_odds(besiegers, dfn, True)[0] if dfn else 1.0
+    if inside_blocks:
+        return 0.0
+    near = [fighter(s, b, n) for n in game_map().land_adj[capital] for b in field(s, n, enemy)]
+    if not near:
+        return 0.0
+    return 0.25 * (quick_odds(near, dfn, True)[0] if dfn else 1.0)
+
+
+SEARCHED = ("actions", "battle_retreat", "fortify", "siege_choice")
+"""The decisions ISMCTS searches by default; the heuristic answers the rest (which block goes where inside a
+Group Move, cards, Recruits…)."""
+MILESTONES = frozenset({"actions", "commit"})
+
+
+class HellenesKnowledge:
+    """What ISMCTS (:class:`muster.ai.ismcts.GameIsmctsBot`) knows of Hellenes: it searches ``search`` decisions
+    (a ``+``-joined list of decision kinds, default ``actions+battle_retreat+fortify+siege_choice``); the
+    heuristic ranks the candidates, plays the playouts for both sides, and :func:`evaluate` scores where they
+    stop. A milestone is an Action menu or a card to commit."""
+
+    def __init__(self, rules: Rules, seed: int, options: dict[str, str]) -> None:
+        kinds = tuple(options.pop("search", "+".join(SEARCHED)).split("+"))
+        if not set(kinds) <= set(SEARCHED) | {"commit", "group", "ny_card"}:
+            raise BotSpecError(f"ismcts search: decision kinds among {(*SEARCHED, 'commit', 'group', 'ny_card')}")
+        self.kinds = frozenset(kinds)
+        self.heuristic = HellenesHeuristicBot(rules, seed + 1, {"aggression": options.pop("aggression", "1.0")})
+
+    def searched(self, state: State) -> bool:
+        """True at the decision kinds the search looks ahead at."""
+        return bool(state.stack) and state.stack[-1]["kind"] in self.kinds
+
+    def candidates(self, state: State, legal: list[Action], seat: str) -> list[Action]:
+        """The heuristic's choice first, then (for the Action menu) the others by the Action's value."""
+        first = self.heuristic.choose_in(state, legal, seat)
+        rest = [a for a in legal if a != first]
+        if state.stack[-1]["kind"] == "actions":
+            h = self.heuristic
+            values = {a: (END_VALUE if a.verb == "end" else h.action_value(state, seat, a)) for a in rest}
+            rest.sort(key=lambda a: -values[a])
+        return [first, *rest]
+
+    def policy(self, state: State, legal: list[Action], seat: str) -> Action:
+        """The heuristic's choice."""
+        return self.heuristic.choose_in(state, legal, seat)
+
+    def milestone(self, state: State) -> bool:
+        """An Action menu or a card to commit is on top."""
+        return bool(state.stack) and state.stack[-1]["kind"] in MILESTONES
+
+    def value(self, state: State, seat: str) -> float:
+        """:func:`evaluate`."""
+        return evaluate(state, seat)
+
+
+def _ismcts_factory(rules: Rules, seed: int, options: dict[str, str]) -> object:
+    from muster.ai.ismcts import GameIsmctsBot, register_knowledge
+
+    register_knowledge("hellenes", HellenesKnowledge)
+    return GameIsmctsBot(rules, seed, options)
+
+
+register_bot("ismcts", _ismcts_factory, game="hellenes")  # type: ignore[arg-type]

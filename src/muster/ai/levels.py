@@ -42,9 +42,9 @@ LEVELS: tuple[Level, ...] = (
           "heuristic",
           description_per_game=(("hellenes", "Weighs the map, the battle odds and Prestige; answers at once."),)),
     Level("strongest", "Strongest", "Looks ahead through the cards you might hold; about a second per card.",
-          "ismcts", per_game=(("hellenes", "heuristic"),),
-          description_per_game=(("hellenes", "The best Hellenes bot so far (the Standard one: the look-ahead bot "
-                                             "plays Freedom! only)."),)),
+          "ismcts",
+          description_per_game=(("hellenes", "Tries its best few choices against the blocks you might have and the "
+                                             "dice, and keeps the one that works out; under a second a move."),)),
 )
 """Weakest first, as measured in docs/balance.md."""
 

@@ -6,7 +6,9 @@ Both sides fire in letter order (the defender first on a tie); a block of CV n r
 weakest; Assault defenders cannot be routed and, with Double Defense, need two hits per CV. The battle ends
 when a side has no standing block (it is eliminated or Panics), or after the round limit (undecided). Both
 sides fight on (no voluntary Retreat), which is what "the odds of fighting on" means. Expected losses count
-the CV lost in the Combat Rounds (not Pursuit or Retreat Attrition).
+the CV lost in the Combat Rounds and after them: the Pursuit of a side that Panicked and the Retreat Attrition
+of its routed blocks (6.3.4, 6.4.1). Only a block with nowhere to retreat (eliminated by the map, not the dice)
+is left out.
 """
 
 from __future__ import annotations
@@ -113,12 +115,12 @@ def battle_odds(att: list[Fighter], dfn: list[Fighter], assault: bool = False, d
               dr: tuple[bool, ...], carry: int) -> tuple[float, float, float, float, float]:
         losses = (total0[0] - sum(acv), total0[1] - sum(dcv))
         if not any(c > 0 and not r for c, r in zip(acv, ar, strict=True)):
-            return (0.0, 1.0, 0.0, *losses)
+            return (0.0, 1.0, 0.0, losses[0] + aftermath(acv, ar, dcv, dr, fires[1]), losses[1])
         if not any(c > 0 and not r for c, r in zip(dcv, dr, strict=True)):
-            return (1.0, 0.0, 0.0, *losses)
+            return (1.0, 0.0, 0.0, losses[0], losses[1] + (0.0 if assault else aftermath(dcv, dr, acv, ar, fires[0])))
         if slot == len(order):
             if rl <= 1:
-                return (0.0, 0.0, 1.0, *losses)
+                return (0.0, 0.0, 1.0, losses[0] + aftermath(acv, ar, (), (), ()), losses[1])
             return value(rl - 1, 0, acv, dcv, ar, dr, carry)
         side, i = order[slot]
         cvs, rts = (acv, ar) if side == 0 else (dcv, dr)
@@ -142,6 +144,54 @@ def battle_odds(att: list[Fighter], dfn: list[Fighter], assault: bool = False, d
     r = value(limit, slot, tuple(f[2] for f in a), tuple(f[2] for f in d), tuple(f[3] for f in a),
               tuple(f[3] for f in d), carry)
     return BattleOdds(*r)
+
+
+def _pursuit_hits(shooters: tuple[tuple[int, int], ...]) -> tuple[float, ...]:
+    """The distribution of the hits of a Pursuit volley: each (CV, firepower) rolls CV dice hitting on ≤ firepower."""
+    dist = [1.0]
+    for cv, power in shooters:
+        p = power / 6
+        one = [comb(cv, h) * p ** h * (1 - p) ** (cv - h) for h in range(cv + 1)]
+        out = [0.0] * (len(dist) + cv)
+        for i, x in enumerate(dist):
+            for h, y in enumerate(one):
+                out[i + h] += x * y
+        dist = out
+    return tuple(dist)
+
+
+@cache
+def _aftermath(routed: tuple[int, ...], shooters: tuple[tuple[int, int], ...]) -> float:
+    """Expected CV the loser still loses after the Combat Rounds (6.3.4, 6.4.1): the Pursuit's hits on its routed
+    blocks (to the strongest first), then Retreat Attrition, 1 CV on each routed survivor with the DESIGN chance."""
+    attrition = design()["retreat_attrition_max"] / 6
+    total = 0.0
+    for hits, p in enumerate(_pursuit_hits(shooters)):
+        if p == 0:
+            continue
+        cvs = sorted(routed)
+        for _ in range(hits):
+            if not cvs:
+                break
+            cvs[-1] -= 1
+            if cvs[-1] == 0:
+                cvs.pop()
+            cvs.sort()
+        total += p * (sum(routed) - sum(cvs) + attrition * len(cvs))
+    return total
+
+
+def aftermath(cvs: tuple[int, ...], routed: tuple[bool, ...], win_cvs: tuple[int, ...], win_routed: tuple[bool, ...],
+              win_fires: tuple[int, ...]) -> float:
+    """Expected CV a losing side (``cvs``, ``routed``) loses after the battle's rounds: a side left with routed
+    blocks Panicked, so the winner's standing blocks pursue; the routed then retreat with Retreat Attrition.
+    (With no winner given, the withdrawal after an undecided battle: Attrition only.) A block with nowhere to
+    retreat is eliminated by the rules; the map decides that, so it is not counted here."""
+    left = tuple(sorted(c for c, r in zip(cvs, routed, strict=True) if c > 0 and r))
+    if not left:
+        return 0.0
+    shooters = tuple(sorted((c, f) for c, r, f in zip(win_cvs, win_routed, win_fires, strict=True) if c > 0 and not r))
+    return _aftermath(left, shooters)
 
 
 def monte_carlo(att: list[Fighter], dfn: list[Fighter], assault: bool = False, double: bool = False,
@@ -190,6 +240,9 @@ def monte_carlo(att: list[Fighter], dfn: list[Fighter], assault: bool = False, d
                 result = "a"
             if result:
                 break
+        loser = {"a": None if assault else 1, "d": 0}.get(result or "", 0)
+        if loser is not None:
+            _after_battle(rng, cv, rt, fires, loser, pursuit=result is not None)
         if result == "a":
             wins += 1
         elif result == "d":
@@ -200,6 +253,28 @@ def monte_carlo(att: list[Fighter], dfn: list[Fighter], assault: bool = False, d
         lost[1] += sum(f[2] for f in d) - sum(cv[1])
     n = float(trials)
     return BattleOdds(wins / n, losses / n, draws / n, lost[0] / n, lost[1] / n, exact=False)
+
+
+def _after_battle(rng: random.Random, cv: list[list[int]], rt: list[list[bool]], fires: tuple[tuple[int, ...], ...],
+                  loser: int, pursuit: bool) -> None:
+    """Pursuit (the winner's standing blocks fire once, hits only, at the routed loser) and Retreat Attrition,
+    with dice, as :func:`aftermath` counts them."""
+    routed = [i for i, c in enumerate(cv[loser]) if c > 0 and rt[loser][i]]
+    if not routed:
+        return
+    if pursuit:
+        win = 1 - loser
+        for i, c in enumerate(cv[win]):
+            if c <= 0 or rt[win][i]:
+                continue
+            for _die in range(c):
+                alive = [j for j in routed if cv[loser][j] > 0]
+                if alive and rng.randint(1, 6) <= fires[win][i]:
+                    cv[loser][max(alive, key=lambda j: cv[loser][j])] -= 1
+    limit = design()["retreat_attrition_max"]
+    for j in routed:
+        if cv[loser][j] > 0 and rng.randint(1, 6) <= limit:
+            cv[loser][j] -= 1
 
 
 def fighters_of(s: Any, f: dict[str, Any], key: str) -> list[Fighter]:

@@ -3,6 +3,8 @@ battle reveals them), and rebuilding a full state from one seat's view (digest 3
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from muster.core import rng
@@ -62,9 +64,9 @@ def determinize(v: dict[str, Any], seat: str, seed: int) -> State:
     """A full state consistent with ``v`` (a view for ``seat``), the hidden parts drawn at random.
 
     Enemy tokens are matched at random to enemy blocks that fit what is public (fleets at sea or on a coast,
-    Barbarians never inside a City, recruits in their home, known blocks as known); CVs of unknown blocks
-    are drawn from 1..max, known ones keep the CV last seen; unseen cards are shuffled into the enemy hand
-    and the deck; the generator is seeded afresh.
+    Barbarians never inside a City, fleets inside Ports only, recruits in their home, known blocks as known); CVs of
+    unknown blocks are drawn from 1..max, known ones keep the CV last seen; unseen cards are shuffled into the enemy
+    hand and the deck; the generator is seeded afresh.
     """
     if v.get("seat") != seat or seat not in SIDES:
         raise CorruptStateError("determinize needs a view made for that seat")
@@ -85,10 +87,14 @@ def determinize(v: dict[str, Any], seat: str, seed: int) -> State:
     if len(unknown_tokens) > len(candidates):
         raise CorruptStateError("view inconsistent: more enemy blocks on the map than the roster allows")
     assignment: dict[int, str] | None = None
-    for attempt in range(60):
+    # A few greedy tries over shuffled pools (cheap, and nearly always enough); then a full matching (augmenting
+    # paths), strict; then only where the blocks may physically stand; at the very last, any block.
+    for attempt in range(GREEDY_TRIES + 3):
         state, order = rng.shuffled(state, list(range(len(candidates))))
         pool = [candidates[i] for i in order]
-        assignment = _match(unknown_tokens, pool, strict=attempt < 50)
+        full = attempt >= GREEDY_TRIES
+        assignment = _match(unknown_tokens, pool, strict=attempt <= GREEDY_TRIES, anywhere=attempt == GREEDY_TRIES + 2,
+                            full=full)
         if assignment is not None:
             break
     if assignment is None:
@@ -136,25 +142,41 @@ def determinize(v: dict[str, Any], seat: str, seed: int) -> State:
     return State.from_json(data)
 
 
-def _fits(token: dict[str, Any], bid: str) -> bool:
-    """Can this block stand where the token stands, given what is public?"""
+def _fits(token: dict[str, Any], bid: str, strict: bool = True) -> bool:
+    """Can this block stand where the token stands, given what is public? (Not ``strict``: only where it may
+    physically stand, ignoring how the token entered the map.)"""
+    return _fits_at(token["area"], bool(token["inside"]), str(token["origin"]), bid, strict)
+
+
+@cache
+def _fits_at(area: str, inside: bool, origin: str, bid: str, strict: bool) -> bool:
+    """:func:`_fits` for a token's public facts (a pure function of the data files: cached)."""
     d = blocks()[bid]
     g = game_map()
-    area = token["area"]
     if g.is_sea(area):
         return d.kind == "fleet" or d.greek
     if d.kind == "fleet" and not g.coasts[area]:
         return False
-    if token["inside"] and not d.greek:
+    if inside and not d.greek:
         return False
-    origin = token["origin"]
+    city = g.cities.get(area)
+    if inside and d.kind == "fleet" and not (city and city.port):
+        return False  # rule 7.2 (DESIGN): only a Port shelters fleets inside its walls
+    if not strict:
+        return True
     if origin == "recruit" and d.home != area and d.rebel is None:
         return False
     return not (origin.startswith("rebel:") and d.rebel != "aeolian")
 
 
-def _match(tokens: list[dict[str, Any]], pool: list[str], strict: bool) -> dict[int, str] | None:
-    """Give each token a distinct block that fits it (greedy over a shuffled pool; None if it fails).
+GREEDY_TRIES = 5
+"""Greedy matchings tried before the full one (a view where the greedy one keeps failing cost 50 tries once)."""
+
+
+def _match(tokens: list[dict[str, Any]], pool: list[str], strict: bool,
+           anywhere: bool = False, full: bool = False) -> dict[int, str] | None:
+    """Give each token a distinct block that fits it (greedy over a shuffled pool, or with ``full`` a maximum
+    matching by augmenting paths, which finds one whenever one exists; None if it fails).
     Sea tokens: at least one fleet per sea area first, so passengers have a carrier."""
     out: dict[int, str] = {}
     free = list(pool)
@@ -170,15 +192,43 @@ def _match(tokens: list[dict[str, Any]], pool: list[str], strict: bool) -> dict[
                 need_fleet.add(t["token"])
             at_sea[t["area"]] = k + 1
     ordered = sorted(tokens, key=lambda t: (t["token"] not in need_fleet, t["token"]))
+
+    def ok(t: dict[str, Any], b: str) -> bool:
+        return (anywhere or _fits(t, b, strict)) and (t["token"] not in need_fleet or blocks()[b].kind == "fleet")
+
+    if full:
+        return _augmenting(ordered, pool, ok)
     for t in ordered:
         fleet_only = t["token"] in need_fleet
-        pick = next((b for b in free if (_fits(t, b) or not strict)
+        pick = next((b for b in free if (anywhere or _fits(t, b, strict))
                      and (not fleet_only or blocks()[b].kind == "fleet")), None)
         if pick is None:
             return None
         free.remove(pick)
         out[t["token"]] = pick
     return out
+
+
+def _augmenting(tokens: list[dict[str, Any]], pool: list[str],
+                ok: Callable[[dict[str, Any], str], bool]) -> dict[int, str] | None:
+    """A matching of every token to a distinct fitting block by augmenting paths (Kuhn), None if there is none."""
+    fits = {t["token"]: [b for b in pool if ok(t, b)] for t in tokens}
+    owner: dict[str, int] = {}
+
+    def place(token: int, seen: set[str]) -> bool:
+        for b in fits[token]:
+            if b in seen:
+                continue
+            seen.add(b)
+            if b not in owner or place(owner[b], seen):
+                owner[b] = token
+                return True
+        return False
+
+    for t in tokens:
+        if not place(t["token"], set()):
+            return None
+    return {token: b for b, token in owner.items()}
 
 
 def _board_passengers(units: dict[str, dict[str, Any]], side: str) -> None:

@@ -8,7 +8,7 @@ neither can leak a hidden block.
 from __future__ import annotations
 
 import logging
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from muster.core import Action
@@ -138,30 +138,50 @@ def _enemy_in(view: dict[str, Any], area: str) -> int:
     return sum(1 for e in view.get("enemy", []) if e["area"] == area)
 
 
-EXACT_BLOCKS, EXACT_STEPS, TRIALS, SAMPLES = 3, 7, 300, 4
-"""The web answers every state message at once, so its odds stay cheap: exact for small battles (at most
-this many blocks and steps), else Monte Carlo with this many trials, over this many drawings of the hidden
-blocks. The terminal's :func:`~muster.games.hellenes.odds.engage_estimate` is exact up to larger battles."""
+EXACT_BLOCKS, EXACT_STEPS, TRIALS, SAMPLES = 3, 7, 40, 8
+"""The web answers every state message at once, on the server's event loop, so its odds stay cheap and bounded:
+exact for small battles (at most this many blocks and steps, and remembered across messages), else Monte Carlo
+with this many trials, over this many drawings of the hidden blocks (8 × 40 battles: the hidden blocks vary more
+than the dice matter). About 4 ms of CPU per engagement; ``benchmarks/hellenes_odds.py`` measures a whole
+decision. The terminal's :func:`~muster.games.hellenes.odds.engage_estimate` is exact up to larger battles."""
 
 
-def _quick_estimate(view: dict[str, Any], seat: str, mover: str, area: str) -> Any:
-    """The odds of ``mover`` (and the seat's blocks already in ``area``) engaging there, from the view only:
-    the hidden blocks drawn by ``determinize`` (public facts only), the battle computed per drawing."""
+@lru_cache(maxsize=4096)
+def _exact(att: tuple[Any, ...], dfn: tuple[Any, ...]) -> tuple[float, float, float, float, float]:
+    from muster.games.hellenes.odds import battle_odds
+
+    r = battle_odds(list(att), list(dfn))
+    return r.att_win, r.def_win, r.draw, r.att_loss, r.def_loss
+
+
+def drawings(view: dict[str, Any], seat: str) -> list[Any]:
+    """``SAMPLES`` full states drawn from the seat's view (``determinize``: public facts only), the same for
+    every engagement asked about in one view."""
     from muster.games.hellenes.game import HellenesRules
-    from muster.games.hellenes.odds import SideOdds, _fighter, battle_odds, monte_carlo
-    from muster.games.hellenes.rules.common import field, other
 
     rules = HellenesRules()
+    return [rules.determinize(view, seat, 7919 * k + 1) for k in range(SAMPLES)]
+
+
+def _quick_estimate(view: dict[str, Any], seat: str, mover: str, area: str, drawn: list[Any] | None = None) -> Any:
+    """The odds of ``mover`` (and the seat's blocks already in ``area``) engaging there, from the view only:
+    the hidden blocks drawn by ``determinize`` (public facts only; ``drawn``: drawings already made from this
+    view), the battle computed per drawing."""
+    from muster.games.hellenes.odds import SideOdds, _fighter, monte_carlo
+    from muster.games.hellenes.rules.common import field, other
+
     total = [0.0] * 5
-    for k in range(SAMPLES):
-        s = rules.determinize(view, seat, 7919 * k + 1)
+    for k, s in enumerate(drawn if drawn is not None else drawings(view, seat)):
         f = {"area": area, "militia": 0}
         mine = sorted({mover, *field(s, area, seat)})
-        att = [_fighter(s, f, b) for b in mine if s.units[b]["area"] is not None]
-        dfn = [_fighter(s, f, b) for b in field(s, area, other(seat))]
-        small = len(att) + len(dfn) <= EXACT_BLOCKS and sum(x[2] for x in att + dfn) <= EXACT_STEPS
-        r = battle_odds(att, dfn) if small else monte_carlo(att, dfn, trials=TRIALS, seed=k)
-        for i, x in enumerate((r.att_win, r.def_win, r.draw, r.att_loss, r.def_loss)):
+        att = tuple(_fighter(s, f, b) for b in mine if s.units[b]["area"] is not None)
+        dfn = tuple(_fighter(s, f, b) for b in field(s, area, other(seat)))
+        if len(att) + len(dfn) <= EXACT_BLOCKS and sum(x[2] for x in att + dfn) <= EXACT_STEPS:
+            r = _exact(att, dfn)
+        else:
+            mc = monte_carlo(list(att), list(dfn), trials=TRIALS, seed=k)
+            r = (mc.att_win, mc.def_win, mc.draw, mc.att_loss, mc.def_loss)
+        for i, x in enumerate(r):
             total[i] += x / SAMPLES
     return SideOdds(*total)
 
@@ -178,6 +198,7 @@ class HellenesAdapter:
 
     def __init__(self) -> None:
         self._odds: dict[tuple[int, str, str, str], Any] = {}
+        self._drawn: dict[tuple[int, str], list[Any]] = {}
 
     def static_data(self) -> dict[str, Any]:
         """Areas (land and sea, with Cities and neighbours), the block roster, card faces, the tracks."""
@@ -211,10 +232,14 @@ class HellenesAdapter:
         if key not in self._odds:
             if len(self._odds) > 256:
                 self._odds.clear()
+            if len(self._drawn) > 16:
+                self._drawn.clear()
             # the server takes the log out of a view before asking for hints; determinize needs the key
             full = view if "log" in view else {**view, "log": []}
             try:
-                self._odds[key] = _quick_estimate(full, seat, mover, area)
+                if key[:2] not in self._drawn:
+                    self._drawn[key[:2]] = drawings(full, seat)
+                self._odds[key] = _quick_estimate(full, seat, mover, area, self._drawn[key[:2]])
             except Exception:  # odds are advice: a failure must never block the game
                 log.exception("battle odds failed for %s engaging in %s", seat, area)
                 self._odds[key] = None
