@@ -57,6 +57,7 @@ TEMPLATES = (
     N_("too many games created from your address: try again in {n} s"),
     N_("too many replay steps from your address: try again in {n} s"),
     N_("request body over {n} bytes"),
+    N_("the request body stopped arriving"),
 )
 """Every refusal a player may read, as the English template its message is made from."""
 

@@ -111,6 +111,10 @@ def test_analyze_writes_both_files(tmp_path: Path) -> None:
     for tp in data["turning_points"]:
         assert tp["played"] and tp["strongest"]["label"]
         assert 0.0 <= tp["strongest"]["estimate"] <= 1.0
+    # the same game read in Polish: the plot's words (title, axes, turning points) in the reader's language
+    polish = CliRunner().invoke(app, ["analyze", str(save), "--out", str(tmp_path / "pl"), "--lang", "pl"])
+    assert polish.exit_code == 0, polish.output
+    assert (tmp_path / "pl" / "win-probability.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_analyze_refuses_a_bad_file(tmp_path: Path) -> None:

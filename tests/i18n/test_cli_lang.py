@@ -88,3 +88,17 @@ def test_simulate_reports_in_polish(tmp_path: Path) -> None:
     report = (tmp_path / "report.md").read_text(encoding="utf-8")
     assert "# Raport balansu: random (Imperium) przeciw random (Grecy)" in report
     assert "Jak kończą się partie" in report and "How games end" not in report
+
+
+def test_board_drawings_in_polish(tmp_path: Path) -> None:
+    # `muster board --svg` draws both games' boards with their words in the reader's language
+    freedom, hellenes = tmp_path / "freedom.svg", tmp_path / "hellenes.svg"
+    assert runner.invoke(app, ["board", "--svg", str(freedom), "--lang", "pl"]).exit_code == 0
+    assert runner.invoke(app, ["board", "--game", "hellenes", "--svg", str(hellenes), "--lang", "pl"]).exit_code == 0
+    drawn = freedom.read_text(encoding="utf-8")
+    assert "znaczniki wsparcia" in drawn and " support<" not in drawn
+    drawn = hellenes.read_text(encoding="utf-8")
+    assert "Grecja i Morze Egejskie" in drawn and "p.n.e. · Prestiż" in drawn and "sea border" not in drawn
+    english = tmp_path / "en.svg"
+    assert runner.invoke(app, ["board", "--game", "hellenes", "--svg", str(english), "--lang", "en"]).exit_code == 0
+    assert "BC · Prestige level" in english.read_text(encoding="utf-8")

@@ -87,9 +87,15 @@ def analyze(game: Game) -> dict[str, Any]:
     return data
 
 
-def plot(data: dict[str, Any], path: Path) -> None:
-    """Draw the curve with the turning points marked, as PNG."""
+def plot(data: dict[str, Any], path: Path, lang: str = "en") -> None:
+    """Draw the curve with the turning points marked, as PNG, its words in ``lang``."""
     import matplotlib
+
+    from muster.games.freedom.texts import label_in
+    from muster.i18n import translator
+
+    tr = translator(lang)
+    seats = {"Imperial": "imperial", "Insurgent": "insurgent"}
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -99,7 +105,12 @@ def plot(data: dict[str, Any], path: Path) -> None:
     ax.plot(range(len(ys)), ys, color="#8b1e1e", linewidth=1.8)
     ax.axhline(0.5, color="grey", linestyle=":", linewidth=0.8)
     for tp in data["turning_points"]:
-        ax.annotate(f"{tp['side']}: {tp['played']}"[:40], (tp["card"], tp["after"]), fontsize=7,
+        played = str(tp["played"])
+        if lang != "en":
+            action = Action.from_json(data["cards"][tp["card"] - 1]["action"])
+            played = label_in(action, tp["seat"], played, lang)
+        side = texts.side_in(seats.get(tp["side"], tp["side"]), lang)
+        ax.annotate(f"{side}: {played}"[:40], (tp["card"], tp["after"]), fontsize=7,
                     xytext=(0, 12 if tp["swing"] > 0 else -16), textcoords="offset points", ha="center",
                     arrowprops={"arrowstyle": "-", "color": "#555"})
         ax.plot([tp["card"]], [tp["after"]], "o", color="#2f5d8a")
@@ -108,19 +119,20 @@ def plot(data: dict[str, Any], path: Path) -> None:
         if rounds[i] != rounds[i - 1]:
             ax.axvline(i + 0.5, color="#ccc", linewidth=0.6)
     ax.set_ylim(0, 1)
-    ax.set_xlabel(texts.PLOT_X)
-    ax.set_ylabel(texts.PLOT_Y)
-    ax.set_title(texts.PLOT_TITLE)
+    ax.set_xlabel(tr.gettext(texts.PLOT_X))
+    ax.set_ylabel(tr.gettext(texts.PLOT_Y))
+    ax.set_title(tr.gettext(texts.PLOT_TITLE))
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
 
 
-def analyze_save(text: str | bytes, out: Path) -> dict[str, Any]:
-    """Load a save file, analyze it and write ``analysis.json`` and ``win-probability.png`` into ``out``."""
+def analyze_save(text: str | bytes, out: Path, lang: str = "en") -> dict[str, Any]:
+    """Load a save file, analyze it and write ``analysis.json`` and ``win-probability.png`` (its words in
+    ``lang``) into ``out``."""
     game = Game.loads(get_rules("freedom"), text)
     data = analyze(game)
     out.mkdir(parents=True, exist_ok=True)
     (out / "analysis.json").write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    plot(data, out / "win-probability.png")
+    plot(data, out / "win-probability.png", lang)
     return data

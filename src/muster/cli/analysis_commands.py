@@ -34,7 +34,7 @@ def analyze_command(
 
     try:
         with console.status(tr.gettext("Replaying the game, estimating each card and asking the strongest bot…")):
-            data = analyze_save(read_save_file(save), out)
+            data = analyze_save(read_save_file(save), out, tr.lang)
     except (OSError, CorruptStateError) as exc:
         console.print(escape(load_error(save, exc)), style="red", highlight=False)
         raise typer.Exit(1) from exc

@@ -67,12 +67,13 @@ def board_command(
     seed: int = typer.Option(0, help=_("Without --state: draw the setup of this seed.")),
     game_name: str = typer.Option("freedom", "--game", help=_("Which game: freedom or hellenes.")),
     seat: str | None = typer.Option(None, help=_("Hellenes: draw what this seat sees (default: a spectator).")),
+    lang: str | None = lang_option(),
 ) -> None:
     """Draw the board (with the pieces of a saved game, or of the setup) as SVG."""
     if game_name == "hellenes":
-        _hellenes_board(svg, state, seed, seat)
+        _hellenes_board(svg, state, seed, seat, lang)
         return
-    tr = tr_of(None, console)
+    tr = tr_of(lang, console)
     if game_name != "freedom":
         unknown = tr.fmt("Unknown game {game}: use freedom or hellenes.", game=repr(game_name))
         console.print(f"[red]{escape(unknown)}[/red]")
@@ -88,16 +89,16 @@ def board_command(
             raise typer.Exit(2) from exc
     else:
         game = Game(rules, seed)
-    svg.write_text(render_svg(game.state), encoding="utf-8")
+    svg.write_text(render_svg(game.state, tr.lang), encoding="utf-8")
     console.print(tr.fmt("Board written to {path}", path=svg), highlight=False)
 
 
-def _hellenes_board(svg: Path, state: Path | None, seed: int, seat: str | None) -> None:
+def _hellenes_board(svg: Path, state: Path | None, seed: int, seat: str | None, lang: str | None) -> None:
     """``muster board --game hellenes``: the map of Greece and the Aegean with the blocks a seat sees."""
     from muster.games.hellenes.svg import render_svg
 
     rules = get_rules("hellenes")
-    tr = tr_of(None, console)
+    tr = tr_of(lang, console)
     if seat is not None and seat not in rules.info.seats:
         console.print(f"[red]{escape(tr.fmt('Unknown seat {seat}: use athens or sparta.', seat=repr(seat)))}[/red]")
         raise typer.Exit(2)
@@ -106,7 +107,7 @@ def _hellenes_board(svg: Path, state: Path | None, seed: int, seat: str | None) 
     except (OSError, CorruptStateError) as exc:
         console.print(f"[red]{escape(tr.fmt('Cannot load {path}: {reason}', path=state, reason=exc))}[/red]")
         raise typer.Exit(2) from exc
-    svg.write_text(render_svg(game.view(seat)), encoding="utf-8")
+    svg.write_text(render_svg(game.view(seat), tr.lang), encoding="utf-8")
     console.print(tr.fmt("Board written to {path}", path=svg), highlight=False)
 
 

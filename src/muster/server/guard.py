@@ -160,12 +160,12 @@ class Guard:
             await self.app(scope, self._bounded(receive), send_with_headers)
         except _BodyTooLargeError:
             if not started:
-                await self._answer(send_with_headers, 413, "too_large", f"request body over {self.max_body} bytes",
-                                   close=True)
+                await self._answer(send_with_headers, 413, "too_large",
+                                   _in_reader_language(f"request body over {self.max_body} bytes", scope), close=True)
         except _BodyTimeoutError:
             if not started:
-                await self._answer(send_with_headers, 408, "timeout", "the request body stopped arriving",
-                                   close=True)
+                await self._answer(send_with_headers, 408, "timeout",
+                                   _in_reader_language("the request body stopped arriving", scope), close=True)
 
     def _refusal(self, scope: Any) -> tuple[int, str, str, float] | None:
         """(status, code, message, retry-after) if the request is refused before it is read."""

@@ -13,6 +13,7 @@ from muster.games.freedom.board import board
 from muster.games.freedom.constants import BOMBARD, IMPERIAL, IMPERIAL_CANNON, INSURGENT
 from muster.games.freedom.datafiles import areas_file
 from muster.games.freedom.state import State
+from muster.i18n import N_, Translator, translator
 
 FILL = {
     "mainland": "#e9dfc4",
@@ -29,7 +30,9 @@ UNIT_COLOURS = (("exp", "#c0392b", "E"), ("ally", "#2e8b57", "A"), ("ins", "#245
 WIDTH, HEIGHT = 1060, 960
 
 
-def _space(s: State | None, i: int) -> list[str]:
+def _space(s: State | None, i: int, tr: Translator) -> list[str]:
+    from muster.games.freedom.texts import names_for  # the texts module reads the board too: imported late
+
     b = board()
     x, y = b.xy[i]
     w, h = SIZE.get(b.kind[i], (62, 46))
@@ -48,14 +51,14 @@ def _space(s: State | None, i: int) -> list[str]:
             out.append(
                 f'<rect x="{x - w / 2 + 2:.0f}" y="{y - h / 2 + 2:.0f}" width="{w - 4}" height="{h - 4}" '
                 f'rx="5" fill="none" stroke="{colour}" stroke-width="4" stroke-dasharray="6 3">'
-                f"<title>{'damaged' if s.damage[i] == 1 else 'destroyed'}</title></rect>"
+                f"<title>{escape(tr.gettext(N_('damaged') if s.damage[i] == 1 else N_('destroyed')))}</title></rect>"
             )
-        out += _pieces(s, i, x, y)
-    out.append(f"<title>{escape(b.names[i])}</title></g>")
+        out += _pieces(s, i, x, y, tr)
+    out.append(f"<title>{escape(names_for(tr).space(i))}</title></g>")
     return out
 
 
-def _pieces(s: State, i: int, x: int, y: int) -> list[str]:
+def _pieces(s: State, i: int, x: int, y: int, tr: Translator) -> list[str]:
     b = board()
     out: list[str] = []
     px = x - 24
@@ -87,7 +90,7 @@ def _pieces(s: State, i: int, x: int, y: int) -> list[str]:
         out.append(
             f'<circle cx="{x - 40}" cy="{y + 8}" r="8" fill="#fff" stroke="#333"/>'
             f'<text x="{x - 40}" y="{y + 12}" font-size="10" text-anchor="middle">{s.civilians}</text>'
-            f'<text x="{x - 25}" y="{y + 12}" font-size="10">civilians</text>'
+            f'<text x="{x - 25}" y="{y + 12}" font-size="10">{escape(tr.gettext("civilians"))}</text>'
         )
     return out
 
@@ -104,16 +107,19 @@ def _edges() -> list[str]:
     return out
 
 
-def _panel(s: State) -> list[str]:
+def _panel(s: State, tr: Translator) -> list[str]:
+    from muster.games.freedom.texts import names_for
+
     x0, y0 = 20, 830
     imp, ins = s.tracks[IMPERIAL], s.tracks[INSURGENT]
-    pressure = "answered" if ins["pressure"] < 0 else ins["pressure"]
+    pressure = tr.gettext("answered") if ins["pressure"] < 0 else ins["pressure"]
     lines = [
-        f"Round {s.round} — {'Period B' if s.round >= 4 else 'Period A'}",
-        f"Imperial: Morale {imp['morale']}  Money {imp['money']}  Supplies {imp['supplies']}  "
-        f"Plea {imp['plea']}  Preparation {imp['preparation']}",
-        f"Insurgent: Morale {ins['morale']}  Supplies {ins['supplies']}  Pressure {pressure}  "
-        f"Preparation {ins['preparation']}  Population {ins['population']}",
+        tr.fmt("Round {round} — Period {period}", round=s.round, period="B" if s.round >= 4 else "A"),
+        tr.fmt("Imperial: Morale {morale}  Money {money}  Supplies {supplies}  Plea {plea}  Preparation {preparation}",
+               **{k: imp[k] for k in ("morale", "money", "supplies", "plea", "preparation")}),
+        tr.fmt("Insurgent: Morale {morale}  Supplies {supplies}  Pressure {pressure}  Preparation {preparation}  "
+               "Population {population}", pressure=pressure,
+               **{k: ins[k] for k in ("morale", "supplies", "preparation", "population")}),
     ]
     out = ['<g class="tracks" font-size="13" font-family="sans-serif">']
     out += [f'<text x="{x0}" y="{y0 + 18 * k}">{escape(t)}</text>' for k, t in enumerate(lines)]
@@ -128,16 +134,18 @@ def _panel(s: State) -> list[str]:
         out.append(
             f'<g class="area" data-area="{area.id}"><rect x="{bx}" y="{by}" width="112" height="42" rx="4" '
             f'fill="{colour}" opacity="0.85"/><text x="{bx + 6}" y="{by + 16}" fill="#fff">'
-            f'{escape(area.name)}</text><text x="{bx + 6}" y="{by + 33}" fill="#fff">'
-            f"{s.area_markers[k]} support</text></g>"
+            f'{escape(names_for(tr).area(k))}</text><text x="{bx + 6}" y="{by + 33}" fill="#fff">'
+            f'{escape(tr.nfmt("{n} support", "{n} support", s.area_markers[k]))}</text></g>'
         )
     out.append("</g>")
     return out
 
 
-def render_svg(s: State | None = None) -> str:
-    """The board as an SVG document; with a state, its pieces, damage, tracks and area tiles."""
+def render_svg(s: State | None = None, lang: str = "en") -> str:
+    """The board as an SVG document; with a state, its pieces, damage, tracks and area tiles; its words in
+    ``lang``."""
     b = board()
+    tr = translator(lang)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
         f'width="{WIDTH}" height="{HEIGHT}" font-family="sans-serif">',
@@ -145,8 +153,8 @@ def render_svg(s: State | None = None) -> str:
     ]
     parts += _edges()
     for i in range(len(b.ids)):
-        parts += _space(s, i)
+        parts += _space(s, i, tr)
     if s is not None:
-        parts += _panel(s)
+        parts += _panel(s, tr)
     parts.append("</svg>")
     return "\n".join(parts)
