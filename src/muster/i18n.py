@@ -186,11 +186,14 @@ def translator(lang: str | None = None) -> Translator:
 
 
 def json_catalog(lang: str) -> dict[str, Any]:
-    """The browser's catalog: every message of ``lang`` (plurals as lists in :func:`plural_categories` order)."""
+    """The browser's catalog: every message of ``lang`` (plurals as lists in :func:`plural_categories` order).
+
+    English ids are the English texts, so its catalog holds only the keyed messages (``side:sparta``) whose
+    text differs from the id."""
     lang = check_lang(lang)
     out: dict[str, Any] = {}
     for msg in messages(lang):
-        if not msg.id:
+        if not msg.id or (lang == "en" and (msg.string == msg.id or isinstance(msg.id, tuple | list))):
             continue
         if isinstance(msg.id, tuple | list):
             forms = msg.string if isinstance(msg.string, tuple | list) else ()

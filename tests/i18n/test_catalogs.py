@@ -114,6 +114,10 @@ def test_json_catalog_for_the_browser() -> None:
     assert data["plural_categories"] == ["one", "few", "many"]
     assert data["messages"]["{n} hit"] == ["{n} trafienie", "{n} trafienia", "{n} trafień"]
     json.dumps(data)
+    # English ids are the texts, so the English catalog carries only keyed messages (the pages ask for it too)
+    english = json_catalog("en")["messages"]
+    assert english["side:sparta"] == "Sparta" and english["side:insurgent"] == "Insurgent"
+    assert all(key != text for key, text in english.items())
 
 
 def _random_game(seed: int) -> object:

@@ -7,9 +7,8 @@ let messages = {};
 let categories = ["one", "other"];
 const rules = new Intl.PluralRules(lang);
 
-/** Load the catalog once (English needs none: the ids are the English texts). */
+/** Load the catalog once (English: only its keyed messages, such as "side:sparta"; the other ids are the texts). */
 export async function loadMessages() {
-  if (lang === "en") return;
   try {
     const response = await fetch(`/api/i18n/${encodeURIComponent(lang)}`);
     if (!response.ok) return;
