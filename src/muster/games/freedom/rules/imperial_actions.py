@@ -453,7 +453,8 @@ def imperial_spaces(s: State) -> list[int]:
 
 
 def afford_with(ap: int, printed: int, stored: int, cost: int) -> bool:
-    """:func:`action_phase.affordable` from the frame's values read once (``stored`` < 0: the track may not pay)."""
+    """:func:`muster.games.freedom.rules.action_phase.affordable` from the frame's values read once
+    (``stored`` < 0: the track may not pay)."""
     return cost <= ap or (stored >= 0 and cost > printed and ap + stored >= cost)
 
 
