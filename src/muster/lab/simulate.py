@@ -108,42 +108,54 @@ def _pyplot() -> Any:
     return plt
 
 
-def plot_endings(records: Sequence[GameRecord], path: Path) -> None:
-    """Stacked bars: how games ended, by the round in which they ended."""
+TRACK_LINES = {"imperial_morale": N_("Imperial Morale"), "insurgent_morale": N_("Insurgent Morale"),
+               "imperial_supplies": N_("Imperial Supplies"), "insurgent_supplies": N_("Insurgent Supplies"),
+               "imperial_money": N_("Imperial Money")}
+"""The tracks plot's lines, in words."""
+SEAT_WORDS = {"imperial": N_("Imperial"), "insurgent": N_("Insurgent")}
+"""The card plot's sides, in words."""
+
+
+def plot_endings(records: Sequence[GameRecord], path: Path, lang: str = "en") -> None:
+    """Stacked bars: how games ended, by the round in which they ended (words in ``lang``)."""
     plt = _pyplot()
+    tr = translator(lang)
     rounds = list(range(1, max((r.round for r in records), default=6) + 1))
     fig, ax = plt.subplots(figsize=(7, 4))
     bottom = [0] * len(rounds)
     for reason in REASONS:
         counts = [sum(1 for r in records if r.reason == reason and r.round == k) for k in rounds]
         if any(counts):
-            ax.bar(rounds, counts, bottom=bottom, label=reason.replace("_", " "))
+            ax.bar(rounds, counts, bottom=bottom, label=tr.gettext(END_REASONS[reason]).replace("_", " "))
             bottom = [b + c for b, c in zip(bottom, counts, strict=True)]
-    ax.set_xlabel("round the game ended")
-    ax.set_ylabel("games")
-    ax.set_title("How games end")
+    ax.set_xlabel(tr.gettext("round the game ended"))
+    ax.set_ylabel(tr.gettext("games"))
+    ax.set_title(tr.gettext("How games end"))
     ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
 
 
-def plot_length(records: Sequence[GameRecord], path: Path) -> None:
-    """Histogram of game length in decisions."""
+def plot_length(records: Sequence[GameRecord], path: Path, lang: str = "en") -> None:
+    """Histogram of game length in decisions (words in ``lang``)."""
     plt = _pyplot()
+    tr = translator(lang)
     fig, ax = plt.subplots(figsize=(7, 4))
     ax.hist([r.decisions for r in records], bins=30, color="#4a6fa5")
-    ax.set_xlabel("decisions in the game")
-    ax.set_ylabel("games")
-    ax.set_title("Game length")
+    ax.set_xlabel(tr.gettext("decisions in the game"))
+    ax.set_ylabel(tr.gettext("games"))
+    ax.set_title(tr.gettext("Game length"))
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
 
 
-def plot_tracks(records: Sequence[GameRecord], path: Path) -> None:
-    """Mean Morale and Supplies of both sides at the start of each round (games still running)."""
+def plot_tracks(records: Sequence[GameRecord], path: Path, lang: str = "en") -> None:
+    """Mean Morale and Supplies of both sides at the start of each round (games still running; words in
+    ``lang``)."""
     plt = _pyplot()
+    tr = translator(lang)
     keys = ("imperial_morale", "insurgent_morale", "imperial_supplies", "insurgent_supplies", "imperial_money")
     rounds = sorted({p["round"] for r in records for p in r.trajectory})
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
@@ -153,30 +165,32 @@ def plot_tracks(records: Sequence[GameRecord], path: Path) -> None:
             vals = [p[key] for r in records for p in r.trajectory if p["round"] == k]
             means.append(sum(vals) / len(vals) if vals else float("nan"))
         ax = axes[0] if key.endswith("morale") else axes[1]
-        ax.plot(rounds, means, marker="o", label=key.replace("_", " "))
-    for ax, title in zip(axes, ("Morale", "Supplies and Money"), strict=True):
-        ax.set_xlabel("round (7 = after the last round)")
-        ax.set_title(f"{title}: mean at the start of each round")
+        ax.plot(rounds, means, marker="o", label=tr.gettext(TRACK_LINES[key]))
+    titles = (N_("Morale: mean at the start of each round"), N_("Supplies and Money: mean at the start of each round"))
+    for ax, title in zip(axes, titles, strict=True):
+        ax.set_xlabel(tr.gettext("round (7 = after the last round)"))
+        ax.set_title(tr.gettext(title))
         ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
 
 
-def plot_cards(records: Sequence[GameRecord], path: Path, top: int = 25) -> None:
-    """Bars: the most used card events, by the side that used them."""
+def plot_cards(records: Sequence[GameRecord], path: Path, lang: str = "en", top: int = 25) -> None:
+    """Bars: the most used card events, by the side that used them (words in ``lang``)."""
     plt = _pyplot()
+    tr = translator(lang)
     stats = card_stats(records)[:top]
     fig, ax = plt.subplots(figsize=(8, max(3, 0.3 * len(stats) + 1)))
-    names = [c.name for c in stats]
+    names = [c.name if lang == "en" else f"{c.card} {card_face(c.card, lang)['name']}" for c in stats]
     left = [0] * len(stats)
     for seat, colour in zip(SEATS, ("#b03a2e", "#2e5eaa"), strict=True):
         vals = [c.by_seat[seat] for c in stats]
-        ax.barh(names, vals, left=left, color=colour, label=seat)
+        ax.barh(names, vals, left=left, color=colour, label=tr.gettext(SEAT_WORDS[seat]))
         left = [a + b for a, b in zip(left, vals, strict=True)]
     ax.invert_yaxis()
-    ax.set_xlabel("times played as an event")
-    ax.set_title("Card events used")
+    ax.set_xlabel(tr.gettext("times played as an event"))
+    ax.set_title(tr.gettext("Card events used"))
     ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=100)
@@ -194,7 +208,7 @@ PLOTS = (("endings.png", plot_endings, N_("How games end, by round")),
 def write_report(records: Sequence[GameRecord], out: Path, fmt: str = "md", lang: str = "en") -> Path:
     """Write summary.json, the PNG plots and report.md (or report.html) into ``out``; return the report path.
 
-    The report's words follow ``lang``; summary.json and the plots' own axis words stay English."""
+    The report's words and the plots' follow ``lang``; summary.json (data for programs) stays English."""
     if fmt not in ("md", "html"):
         raise ValueError("format must be 'md' or 'html'")
     if not records:
@@ -203,7 +217,7 @@ def write_report(records: Sequence[GameRecord], out: Path, fmt: str = "md", lang
     data = summary(records)
     (out / "summary.json").write_text(json.dumps(data, indent=2))
     for filename, plot, _title in PLOTS:
-        plot(records, out / filename)
+        plot(records, out / filename, lang)
     lines = _markdown(data, lang)
     if fmt == "md":
         path = out / "report.md"
