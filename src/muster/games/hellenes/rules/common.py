@@ -74,27 +74,12 @@ Occupancy = dict[str, set[str]]
 def occupancy(s: State) -> tuple[Occupancy, Occupancy]:
     """The sides with blocks in the field of each area, and with fleets in each area (read-only: cached in
     the state until a block's area or City flag changes)."""
-    if s._occ is not None:
-        return s._occ
-    fields: Occupancy = {}
-    fleets: Occupancy = {}
-    units = s.units
-    for b, side, fleet, _ in roster():
-        u = units[b]
-        a = u["area"]
-        if a is None or u["inside"]:
-            continue
-        if a in fields:
-            fields[a].add(side)
-        else:
-            fields[a] = {side}
-        if fleet:
-            if a in fleets:
-                fleets[a].add(side)
-            else:
-                fleets[a] = {side}
-    s._occ = (fields, fleets)
-    return fields, fleets
+    if s._occ is None:
+        fields: Occupancy = {}
+        fleets: Occupancy = {}
+        _tally(s, fields, fleets, None)
+        s._occ = (fields, fleets)
+    return s._occ
 
 
 def refresh_occupancy(s: State, areas: set[str]) -> None:
@@ -107,11 +92,17 @@ def refresh_occupancy(s: State, areas: set[str]) -> None:
     for a in areas:
         fields.pop(a, None)
         fleets.pop(a, None)
+    _tally(s, fields, fleets, areas)
+    s._occ = (fields, fleets)
+
+
+def _tally(s: State, fields: Occupancy, fleets: Occupancy, areas: set[str] | None) -> None:
+    """Add the sides of the blocks in the field (and of the fleets) of ``areas`` (None: every area)."""
     units = s.units
     for b, side, fleet, _ in roster():
         u = units[b]
         a = u["area"]
-        if a not in areas or u["inside"]:
+        if a is None or u["inside"] or (areas is not None and a not in areas):
             continue
         if a in fields:
             fields[a].add(side)
@@ -122,7 +113,6 @@ def refresh_occupancy(s: State, areas: set[str]) -> None:
                 fleets[a].add(side)
             else:
                 fleets[a] = {side}
-    s._occ = (fields, fleets)
 
 
 @cache
