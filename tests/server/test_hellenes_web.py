@@ -27,6 +27,16 @@ def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv.stop()
 
 
+def _revealed_in_battle(log: Any) -> set[str]:
+    """The blocks a battle's log line names (the language-neutral log keeps their ids as arguments)."""
+    if isinstance(log, dict):
+        found = {str(v) for k, v in log.items() if k == "block" and isinstance(v, str)}
+        return found.union(*(_revealed_in_battle(v) for v in log.values()))
+    if isinstance(log, list):
+        return set().union(*(_revealed_in_battle(v) for v in log))
+    return set()
+
+
 def _create(c: Any, **body: Any) -> dict[str, Any]:
     r = c.post("/api/games", json=body)
     assert r.status_code == 201, r.text
@@ -92,6 +102,7 @@ def test_a_game_against_a_bot_hides_the_enemy_blocks(web: Server) -> None:
         assert export["game"] == "hellenes"
         text = json.dumps(export)
         known = {e["known_as"] for e in export["view"].get("enemy", []) if "known_as" in e}
+        known |= _revealed_in_battle(export["view"].get("log", []))  # rule 6.1: both sides saw them
         assert not [b for b in _enemy_ids("athens") - known if f'"{b}"' in text]
         frame = c.get(f"/api/games/{made['game_id']}/replay", params={"token": token, "step": 1})
         assert frame.status_code == 200, frame.text
