@@ -80,6 +80,21 @@ class ActionSpace:
         return out
 
 
+class NumberedActions:
+    """The action numbering half of :class:`LearningRules` for a game with a fixed :class:`ActionSpace`
+    (a game's rules class inherits it and sets ``action_space``)."""
+
+    action_space: ActionSpace
+
+    def action_index(self, action: Action) -> int:
+        """The fixed index of an action (IllegalActionError for one the game never offers)."""
+        return self.action_space.index(action)
+
+    def action_from_index(self, index: int) -> Action:
+        """The action with a fixed index."""
+        return self.action_space.action(index)
+
+
 @runtime_checkable
 class LearningRules(Rules, Protocol):
     """A :class:`Rules` that also numbers its actions and draws observations as tensors."""

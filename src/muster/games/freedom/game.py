@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from muster.core.interface import Action, CorruptStateError, GameInfo, IllegalActionError, Outcome
+from muster.core.spaces import NumberedActions
 from muster.games.freedom import engine
 from muster.games.freedom import rules as _rules  # noqa: F401 - registers the rule handlers
 from muster.games.freedom.action_space import action_space
@@ -33,7 +34,7 @@ def rules_version() -> str:
             f"-cards{cards_file().version}-design{design()['version']}")
 
 
-class FreedomRules:
+class FreedomRules(NumberedActions):
     """Freedom! Messolonghi 1825–1826: seats ``imperial`` and ``insurgent``.
 
     Options: ``ruleset`` (``"2nd"``, the default, or ``"1st"``); ``quiet`` (``"1"`` skips the
@@ -139,14 +140,6 @@ class FreedomRules:
     # --- for learning agents (muster.core.spaces.LearningRules) ----------------------------
     action_space = action_space()
     """Every action the rules can offer, numbered (see :mod:`muster.games.freedom.action_space`)."""
-
-    def action_index(self, action: Action) -> int:
-        """The fixed index of an action (IllegalActionError for one the game never offers)."""
-        return self.action_space.index(action)
-
-    def action_from_index(self, index: int) -> Action:
-        """The action with a fixed index."""
-        return self.action_space.action(index)
 
     def observation_shape(self) -> tuple[int, ...]:
         """The observation vector's shape (see :mod:`muster.games.freedom.observation`)."""

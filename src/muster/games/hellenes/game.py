@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from muster.core.interface import Action, CorruptStateError, GameInfo, IllegalActionError, Outcome
+from muster.core.spaces import NumberedActions
 from muster.games.hellenes import engine
 from muster.games.hellenes import rules as _rules  # noqa: F401 - registers the rule handlers
 from muster.games.hellenes.action_space import action_space
@@ -31,7 +32,7 @@ def rules_version() -> str:
             f"-cards{cards_file().version}-scenario{scenario().version}-design{design()['version']}")
 
 
-class HellenesRules:
+class HellenesRules(NumberedActions):
     """Hellenes: Campaigns of the Peloponnesian War: seats ``athens`` and ``sparta``.
 
     Options: ``years`` (``"3"`` by default, ``"2"`` or ``"1"``); ``quiet`` (``"1"`` skips the log).
@@ -144,14 +145,6 @@ class HellenesRules:
     # --- for learning agents (muster.core.spaces.LearningRules) ----------------------------
     action_space = action_space()
     """Every action the rules can offer, numbered (see :mod:`muster.games.hellenes.action_space`)."""
-
-    def action_index(self, action: Action) -> int:
-        """The fixed index of an action (IllegalActionError for one the game never offers)."""
-        return self.action_space.index(action)
-
-    def action_from_index(self, index: int) -> Action:
-        """The action with a fixed index."""
-        return self.action_space.action(index)
 
     def observation_shape(self) -> tuple[int, ...]:
         """The observation vector's shape (see :mod:`muster.games.hellenes.observation`)."""
