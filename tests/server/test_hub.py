@@ -135,3 +135,27 @@ def test_a_batch_with_a_lost_race_commits_the_others(tmp_path: Path) -> None:
         await hub.close()
 
     asyncio.run(scenario())
+
+
+def test_a_chosen_seed_replays_the_same_bot_game_and_a_secret_key_does_not_leak_into_bots(tmp_path: Path) -> None:
+    """Two bot games from one chosen seed are the same game; bots of secret-keyed games get unrelated seeds."""
+
+    async def finished_actions(hub: Hub, seed: int | None) -> list[str]:
+        game_id, _ = await hub.create({"imperial": "random", "insurgent": "random"}, "2nd", seed, 0)
+        live = hub.games[game_id]
+        for _ in range(1200):  # two random bots finish a game in a few seconds
+            if live.game.outcome is not None:
+                break
+            await asyncio.sleep(0.05)
+        assert live.game.outcome is not None
+        return [a.to_json() for a in live.game.actions]
+
+    async def scenario() -> None:
+        hub = _hub(tmp_path, keep=10)
+        assert await finished_actions(hub, 8) == await finished_actions(hub, 8)
+        one, _ = await hub.create({"imperial": "human", "insurgent": "random"}, "2nd", None, 0)
+        two, _ = await hub.create({"imperial": "human", "insurgent": "random"}, "2nd", None, 0)
+        assert hub.games[one].bot_seed("insurgent") != hub.games[two].bot_seed("insurgent")
+        await hub.close()
+
+    asyncio.run(scenario())

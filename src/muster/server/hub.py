@@ -31,6 +31,7 @@ from muster.core import (
     game_names,
     get_rules,
 )
+from muster.core.rng import KEYED_SEED_MIN
 from muster.error_texts import translate as translate_error
 from muster.server.bots import BotPool, Job, check_spec
 from muster.server.bus import Bus
@@ -167,9 +168,19 @@ class LiveGame:
                        outcome.to_json() if outcome else None)
 
     def bot_seed(self, seat: str) -> int:
-        """The seed of the bot playing ``seat``: secret and unrelated to the game's own generator, so the
-        bot's choices reveal nothing about the deal or the dice."""
-        return self.bot_seeds.setdefault(seat, secrets.randbits(62))
+        """The seed of the bot playing ``seat``.
+
+        In a game with a secret key it is secret too and unrelated to the key, so the bot's choices reveal
+        nothing about the deal or the dice. In a game whose creator chose the seed (only allowed against
+        bots) it follows from that seed: the same seed and the same moves replay the same game, bots included.
+        """
+        if seat not in self.bot_seeds:
+            if self.game.seed < KEYED_SEED_MIN:
+                digest = hashlib.blake2b(f"bot:{self.game.seed}:{seat}".encode(), digest_size=8).digest()
+                self.bot_seeds[seat] = int.from_bytes(digest, "big") >> 2
+            else:
+                self.bot_seeds[seat] = secrets.randbits(62)
+        return self.bot_seeds[seat]
 
     def attach(self, conn: Connection) -> None:
         """Start pushing this game's changes to ``conn`` (it leaves by itself when dropped)."""
