@@ -8,7 +8,6 @@ Spaces are addressed by index (fast) inside the rules and by id (``"r5c3"``, ``"
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from typing import Any, Final
 
 from muster.games.freedom.datafiles import DataError, read_json
@@ -155,7 +154,13 @@ def build_board(data: dict[str, Any]) -> Board:
     )
 
 
-@cache
+_LOADED: Final[list[Board]] = []
+"""The board once loaded (a plain module-level cache: compiled code calls :func:`board` directly, where
+a ``functools.cache`` wrapper would cost a Python-level call at every use in the rules)."""
+
+
 def board() -> Board:
     """The validated board of Freedom!."""
-    return build_board(read_json("board.json"))
+    if not _LOADED:
+        _LOADED.append(build_board(read_json("board.json")))
+    return _LOADED[0]

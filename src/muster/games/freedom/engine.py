@@ -38,12 +38,19 @@ def auto(kind: str) -> Callable[[AutoStep], AutoStep]:
 
 def push(s: State, *frames: Frame) -> None:
     """Push frames so that the first one given runs first."""
-    s.stack.extend(reversed(frames))
+    stack = s.stack
+    if len(frames) == 1:  # the usual case, without building a reversed iterator
+        stack.append(frames[0])
+        return
+    for i in range(len(frames) - 1, -1, -1):
+        stack.append(frames[i])
 
 
 def frame(kind: str, **fields: Any) -> Frame:
     """A new frame."""
-    return {"kind": kind, **fields}
+    f: Frame = {"kind": kind}
+    f.update(fields)
+    return f
 
 
 class _Interned(dict[tuple[str, Any], Action]):
@@ -219,7 +226,10 @@ def unit_class_label(cls: str) -> str:
 
 def select(op: str, seat: str, **fields: Any) -> Frame:
     """A select frame for an op."""
-    return frame("select", op=op, seat=seat, src=None, cls=None, **fields)
+    f: Frame = {"kind": "select", "op": op, "seat": seat, "src": None, "cls": None}
+    if fields:
+        f.update(fields)
+    return f
 
 
 # --- running the machine ---------------------------------------------------------------

@@ -212,9 +212,9 @@ class FireOne(Decision):
     kind = "ev_fire_one"
 
     def _targets(self, s: State, i: int) -> list[tuple[int, int]]:
-        from muster.games.freedom.rules.cannons import _reverse
+        from muster.games.freedom.rules.cannons import REVERSE_ORDINARY
 
-        return [(w, need) for w, need in _reverse("ordinary")[i]]
+        return list(REVERSE_ORDINARY[i])
 
     def prompt(self, s: State, f: Frame) -> str:
         return "Choose the cannon to fire." if f["src"] is None else "Choose the Wall section to fire at."

@@ -49,6 +49,19 @@ def favours(number: int, seat: str) -> bool:
     return c.effect is not None and c.side == COLOUR_OF_SEAT[seat]
 
 
+_EVENT_ACTIONS: Final = {
+    seat: {c.number: ACTIONS["event", c.number] for c in cards_file().cards if can_play_event(seat, c.number)}
+    for seat in (IMPERIAL, INSURGENT)
+}
+"""Per seat, ``event`` actions of the cards whose event it may play (rule 4.3.1), by card number."""
+_AP_ACTIONS: Final = {c.number: ACTIONS["ap", c.number] for c in cards_file().cards}
+_CARD_AP: Final = {c.number: c.ap for c in cards_file().cards}
+_FAVOURED: Final = {seat: frozenset(c.number for c in cards_file().cards if favours(c.number, seat))
+                    for seat in (IMPERIAL, INSURGENT)}
+"""Per seat, the cards whose event is coloured for it (:func:`favours`)."""
+_CARDS_PER_PHASE: Final[int] = design()["cards_per_action_phase"]
+
+
 def discard(s: State, number: int) -> None:
     """Put a card on its deck's discard pile."""
     s.discards["A" if number <= 50 else "B"].append(number)
@@ -87,11 +100,14 @@ class CardTurn(Decision):
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         seat = f["seat"]
+        hand = s.hands[seat]
+        events, ap = _EVENT_ACTIONS[seat], _AP_ACTIONS
         acts: list[Action] = []
-        for n in s.hands[seat]:
-            if can_play_event(seat, n):
-                acts.append(ACTIONS["event", n])
-            acts.append(ACTIONS["ap", n])
+        for n in hand:
+            event = events.get(n)
+            if event is not None:  # can_play_event(seat, n)
+                acts.append(event)
+            acts.append(ap[n])
         if s.trigger and s.trigger["seat"] == seat:
             acts += [ACTIONS["trigger", n] for n in s.hands[seat]]
         return acts
@@ -111,10 +127,10 @@ class CardTurn(Decision):
                 log(s, "{side} plays {card} as an event.", side=seat, card=number)
             start_event(s, seat, number)
         elif a.verb == "ap":
-            ap = card(number).ap
+            ap = _CARD_AP[number]
             if not s.quiet:
                 log(s, "{side} plays {card} for {n} AP.", side=seat, card=number, n=ap)
-            if favours(number, other(seat)):
+            if number in _FAVOURED[other(seat)]:  # favours(number, other(seat))
                 s.trigger = {"seat": other(seat), "card": number}
             push(s, ap_frame(seat, number, ap))
         else:
@@ -154,7 +170,7 @@ def ap_frame(seat: str, number: int, ap: int, mode: str = "card") -> Frame:
 @auto("after_turn")
 def after_turn(s: State, f: Frame) -> None:
     """Hand the turn over, or end the phase once both players have played their cards."""
-    per_phase = design()["cards_per_action_phase"]
+    per_phase = _CARDS_PER_PHASE
     if s.played[IMPERIAL] >= per_phase and s.played[INSURGENT] >= per_phase:
         return
     nxt = other(f["seat"])

@@ -42,44 +42,47 @@ _INSURGENT_CODES: Final = (INSURGENT_CANNON, BOMBARD)
 
 def cannon_targets(s: State, i: int) -> list[tuple[int, int]]:
     """(target, roll needed) for the cannon in space ``i`` (ignoring whether it may fire)."""
-    b = board()
     code = s.cannon[i]
+    kind = _KIND[i]
     if code == IMPERIAL_CANNON:
-        if b.kind[i] != "mainland":
+        if kind != "mainland":
             return []
-        out = [
-            (w, need)
-            for w, need in _reverse("ordinary")[i]
-            if s.damage[w] < 2 or s.ins[w] or s.cannon[w] in _INSURGENT_CODES
-        ]
-        out += [(m, need) for m, need in _reverse("marmarou")[i] if s.ins[m] or s.cannon[m]]
+        damage, ins, cannon = s.damage, s.ins, s.cannon
+        out = [(w, need) for w, need in REVERSE_ORDINARY[i] if damage[w] < 2 or ins[w] or cannon[w] in _INSURGENT_CODES]
+        out += [(m, need) for m, need in _REVERSE_MARMAROU[i] if ins[m] or cannon[m]]
         return out
     targets: list[tuple[int, int]] = []
-    if b.kind[i] == "wall":
-        targets += b.reach["bombard" if code == BOMBARD else "ordinary"][i]
+    if kind == "wall":
+        targets += _REACH["bombard" if code == BOMBARD else "ordinary"][i]
         if ruleset(s)["wall_cannons_fire_wall"]:
-            targets += b.reach["wall_to_wall"][i]
-    elif b.kind[i] == "island":  # the water around it; Marmarou also reaches five mainland spaces
-        targets += b.reach["island"][i] + b.reach["marmarou"][i]
-    elif b.kind[i] == "beach":
-        targets += b.reach["beach"][i]
+            targets += _REACH["wall_to_wall"][i]
+    elif kind == "island":  # the water around it; Marmarou also reaches five mainland spaces
+        targets += _REACH["island"][i] + _REACH["marmarou"][i]
+    elif kind == "beach":
+        targets += _REACH["beach"][i]
     exp, ally, cannon = s.exp, s.ally, s.cannon
     return [(j, need) for j, need in targets if exp[j] or ally[j] or cannon[j] == IMPERIAL_CANNON]
 
 
-_REVERSE: Final[dict[str, list[list[tuple[int, int]]]]] = {}
-
-
-def _reverse(table: str) -> list[list[tuple[int, int]]]:
+def _reverse(table: str) -> tuple[tuple[tuple[int, int], ...], ...]:
     """A reach table read backwards: Imperial cannons fire along the same lines (rule 4.4)."""
-    if table not in _REVERSE:
-        b = board()
-        rev: list[list[tuple[int, int]]] = [[] for _ in b.ids]
-        for src, row in enumerate(b.reach[table]):
-            for dst, need in row:
-                rev[dst].append((src, need))
-        _REVERSE[table] = rev
-    return _REVERSE[table]
+    b = board()
+    rev: list[list[tuple[int, int]]] = [[] for _ in b.ids]
+    for src, row in enumerate(b.reach[table]):
+        for dst, need in row:
+            rev[dst].append((src, need))
+    return tuple(tuple(row) for row in rev)
+
+
+_KIND: Final = board().kind
+_REACH: Final = board().reach
+REVERSE_ORDINARY: Final = _reverse("ordinary")
+"""Per space, (Wall section, roll needed) of an Imperial cannon there: the ordinary reach table backwards."""
+_REVERSE_MARMAROU: Final = _reverse("marmarou")
+_SPACES: Final = range(len(board().ids))
+_IDS: Final = board().ids
+_INDEX: Final = board().index
+_CANNONS: Final[dict[str, int]] = design()["cannons"]
 
 
 def can_fire(s: State, i: int, seat: str) -> bool:
@@ -91,7 +94,7 @@ def can_fire(s: State, i: int, seat: str) -> bool:
 
 def bonus(s: State, i: int) -> int:
     """+1 with an Allied unit beside an Imperial cannon; +1 for the Bombard."""
-    c = design()["cannons"]
+    c = _CANNONS
     if s.cannon[i] == BOMBARD:
         return int(c["bombard_bonus"])
     if s.cannon[i] == IMPERIAL_CANNON and s.ally[i] > 0:
@@ -101,7 +104,7 @@ def bonus(s: State, i: int) -> int:
 
 def fire(s: State, src: int, dst: int, need: int, stone_balls: bool = False) -> int:
     """Fire one cannon; apply each hit in turn; return the number of hits."""
-    c = design()["cannons"]
+    c = _CANNONS
     seat = cannon_owner(s.cannon[src])
     assert seat is not None
     dice = roll_dice(s, c["dice"], c["die"])
@@ -152,18 +155,23 @@ def insurgent_hit(s: State, dst: int) -> None:
         remove_cannon(s, dst)
 
 
+_CANNON_ACTIONS: Final = tuple(ACTIONS["cannon", sid] for sid in _IDS)
+_TARGET_ACTIONS: Final = tuple(ACTIONS["target", sid] for sid in _IDS)
+
+
 class Cannons(Decision):
     """Choose the next cannon to fire, then its target. Every cannon able to fire fires."""
 
     kind = "cannons"
 
     def _ready(self, s: State, f: Frame) -> list[int]:
-        b = board()
-        fired = set(f["fired"])
+        fired: list[str] = f["fired"]
+        seat = f["seat"]
+        cannon = s.cannon
         return [
             i
-            for i in range(len(b.ids))
-            if s.cannon[i] and b.ids[i] not in fired and can_fire(s, i, f["seat"]) and cannon_targets(s, i)
+            for i in _SPACES
+            if cannon[i] and _IDS[i] not in fired and can_fire(s, i, seat) and cannon_targets(s, i)
         ]
 
     def prompt(self, s: State, f: Frame) -> str:
@@ -172,18 +180,16 @@ class Cannons(Decision):
         return f"Choose the target of the cannon in {name(board().index[f['src']])}."
 
     def legal(self, s: State, f: Frame) -> list[Action]:
-        b = board()
         if f["src"] is None:
-            return [ACTIONS["cannon", b.ids[i]] for i in self._ready(s, f)]
-        return [ACTIONS["target", b.ids[j]] for j, _ in cannon_targets(s, b.index[f["src"]])]
+            return [_CANNON_ACTIONS[i] for i in self._ready(s, f)]
+        return [_TARGET_ACTIONS[j] for j, _ in cannon_targets(s, _INDEX[f["src"]])]
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
-        b = board()
         if a.verb == "cannon":
             f["src"] = a.arg
             return
-        src = b.index[f["src"]]
-        dst = b.index[str(a.arg)]
+        src = _INDEX[f["src"]]
+        dst = _INDEX[str(a.arg)]
         need = dict(cannon_targets(s, src))[dst]
         f["fired"] = [*f["fired"], f["src"]]
         f["src"] = None

@@ -102,7 +102,8 @@ class UnitMoveOp(Op):
             n = exp[i] + ally[i]
             if not n or (n == 1 and moved_to == ids[i]):  # empty, or only the unit that just moved
                 continue
-            if any(self.can_start(s, f, i, k) for k in kinds_at(s, i)):
+            # any(can_start(k) for k in kinds_at(s, i)), without building the list
+            if (exp[i] and self.can_start(s, f, i, "E")) or (ally[i] and self.can_start(s, f, i, "A")):
                 yield ids[i]
 
     def classes(self, s: State, f: Frame, src: str) -> list[str]:
@@ -466,19 +467,18 @@ def support_possible(s: State, seat: str) -> bool:
 
 
 def _can_move(s: State, occupied: list[int]) -> bool:
-    for i in occupied:
-        for k in kinds_at(s, i):
-            if can_move_normally(s, i, k):
-                return True
-    return False
+    exp, ally = s.exp, s.ally
+    # the kinds of kinds_at(), without building its list
+    return any((exp[i] and can_move_normally(s, i, "E")) or (ally[i] and can_move_normally(s, i, "A"))
+               for i in occupied)
 
 
 def _can_slow(s: State, occupied: list[int], lagoon_only: bool) -> bool:
+    exp, ally = s.exp, s.ally
     for i in occupied:
-        if _IS_SLOW_FRONTIER[i]:
-            for k in kinds_at(s, i):
-                if slow_destinations(s, i, k, lagoon_only):
-                    return True
+        if _IS_SLOW_FRONTIER[i] and ((exp[i] and slow_destinations(s, i, "E", lagoon_only))
+                                     or (ally[i] and slow_destinations(s, i, "A", lagoon_only))):
+            return True
     return False
 
 

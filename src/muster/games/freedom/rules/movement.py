@@ -35,6 +35,7 @@ def _static_steps() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...],
 
 _STEPS: Final = _static_steps()[0]
 _FORWARD: Final = _static_steps()[1]
+_B: Final = board()
 _LIMIT: Final = board().limit
 _CAMP: Final = board().camp
 
@@ -96,7 +97,7 @@ def slow_destinations(s: State, a: int, kind: str, lagoon_only: bool = False) ->
     candidates = _SLOW_STEPS[a]
     if not candidates:
         return []
-    bd = board()
+    bd = _B
     min_damage = ruleset(s)["wall_entry_min_damage"]
     from_wall = bd.kind[a] == "wall"
     out = []
@@ -105,7 +106,8 @@ def slow_destinations(s: State, a: int, kind: str, lagoon_only: bool = False) ->
             continue
         if not from_wall and bd.kind[b] == "wall" and s.damage[b] < min_damage:
             continue
-        if bd.thick[b] >= 0 and not imperial_holds(s, bd.thick[b]):
+        thick = bd.thick[b]
+        if thick >= 0 and not imperial_holds(s, thick):
             continue
         out.append(b)
     return out

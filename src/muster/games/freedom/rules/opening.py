@@ -56,7 +56,10 @@ class AdvanceOp(Op):
             n = exp[i] + ally[i]
             if not n or (one_row and _row_key(i) != f["row"]):
                 continue
-            if n > arrived.get(ids[i], 0) and any(can_advance(s, i, k) for k in kinds_at(s, i)):
+            # any(can_advance(k) for k in kinds_at(s, i)), without building the list
+            if n > arrived.get(ids[i], 0) and (
+                (exp[i] and can_advance(s, i, "E")) or (ally[i] and can_advance(s, i, "A"))
+            ):
                 yield ids[i]
 
     def classes(self, s: State, f: Frame, src: str) -> list[str]:
