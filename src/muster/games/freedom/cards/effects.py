@@ -723,11 +723,15 @@ def plea_to_the_porte(s: State, seat: str) -> list[Frame]:
 
 def start_event(s: State, seat: str, number: int) -> None:
     """Push the frames of card ``number``'s event, played for ``seat``."""
-    card = next(c for c in cards_file().cards if c.number == number)
-    if card.effect is None:
+    effect = _EFFECT_OF[number]
+    if effect is None:
         log(s, "This card has no event.")
         return
-    push(s, *EFFECTS[card.effect](s, seat))
+    push(s, *EFFECTS[effect](s, seat))
+
+
+_EFFECT_OF: Final = {c.number: c.effect for c in cards_file().cards}
+"""Each card's effect name by card number (None: no event)."""
 
 
 def check_effects() -> None:

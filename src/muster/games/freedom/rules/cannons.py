@@ -110,13 +110,14 @@ def fire(s: State, src: int, dst: int, need: int, stone_balls: bool = False) -> 
     dice = roll_dice(s, c["dice"], c["die"])
     plus = bonus(s, src)
     hits = sum(1 for d in dice if d + plus >= need)
-    extra = entry(", +{n} each", n=plus) if plus else ""
-    result = entry("no hit") if hits == 0 else entry("{n} hit", "{n} hits", n=hits)
-    log(
-        s,
-        "{side} cannon in {src} fires at {dst}: rolls {dice}{extra}, needs {need}: {result}.",
-        side=seat, src=src, dst=dst, dice=dice, extra=extra, need=need, result=result,
-    )
+    if not s.quiet:  # (quiet simulations skip building the log line's parts)
+        extra = entry(", +{n} each", n=plus) if plus else ""
+        result = entry("no hit") if hits == 0 else entry("{n} hit", "{n} hits", n=hits)
+        log(
+            s,
+            "{side} cannon in {src} fires at {dst}: rolls {dice}{extra}, needs {need}: {result}.",
+            side=seat, src=src, dst=dst, dice=dice, extra=extra, need=need, result=result,
+        )
     for _ in range(hits):
         if seat == IMPERIAL:
             imperial_hit(s, dst, stone_balls)

@@ -10,7 +10,7 @@ from muster.core.interface import Action
 from muster.games.freedom.board import board
 from muster.games.freedom.constants import INSURGENT, INSURGENT_CANNON
 from muster.games.freedom.datafiles import design
-from muster.games.freedom.engine import ACTIONS, OPS, Op, push, select
+from muster.games.freedom.engine import ACTIONS, Op, push, select
 from muster.games.freedom.rules.action_phase import (
     VERBS,
     Verb,
@@ -210,6 +210,11 @@ def _cheapest_raid() -> int:
 
 
 _CHEAPEST_RAID: Final = _cheapest_raid()
+_WALLS: Final = board().walls
+_RAID_SOURCES: Final = tuple(i for i in board().insurgent_spaces
+                             if board().kind[i] == "wall" or board().ids[i] == "klisova")
+"""The spaces :func:`raid_targets` may give targets from (the Wall sections and Klisova)."""
+_OTHER_RAID_SOURCES: Final = tuple(i for i in _RAID_SOURCES if board().kind[i] != "wall")
 
 
 class RaidOp(Op):
@@ -224,13 +229,17 @@ class RaidOp(Op):
         # iter_sources() stopping at the first affordable target: the AP menu asks this at every choice
         ap = find_ap(s)
         assert ap is not None
-        b = board()
+        return self.available_with(s, ap)
+
+    def available_with(self, s: State, ap: Frame) -> bool:
+        """:meth:`available`, given the AP frame paying (the AP menu's own frame)."""
         reach = self._reach(s, ap)
         if reach < _CHEAPEST_RAID:  # every Raid costs more than can be paid (a cheap necessary condition)
             return False
         path_raids = ruleset(s)["raid_paths"] != "column"
+        ins = s.ins
         if path_raids:
-            raiders = [i for i in b.walls if s.ins[i]]
+            raiders = [i for i in _WALLS if ins[i]]
             # One search from every manned section at once gives each target's shortest distance: nothing
             # in reach means no Raid; an affordable one means a Raid. Otherwise (a shortest distance in the
             # gap between the AP left and the card's printed AP) a longer path may still be affordable.
@@ -241,10 +250,9 @@ class RaidOp(Op):
                 found = True
             if found and any(affordable(s, ap, cost) for i in raiders for _j, cost in _raid_walk(s, (i,), reach)):
                 return True
-        for i in b.insurgent_spaces:
-            if not s.ins[i] or (path_raids and b.kind[i] == "wall"):
-                continue
-            if any(affordable(s, ap, cost) for _j, cost in raid_targets(s, i, reach)):
+        # Raids from elsewhere: only Klisova's, plus (1st edition) the sections' straight out along the column
+        for i in (_OTHER_RAID_SOURCES if path_raids else _RAID_SOURCES):
+            if ins[i] and any(affordable(s, ap, cost) for _j, cost in raid_targets(s, i, reach)):
                 return True
         return False
 
@@ -450,12 +458,12 @@ register_verbs(
 
 _B: Final = board()
 _INSURGENT_SPACES: Final = _B.insurgent_spaces
-_WALLS: Final = _B.walls
 _ADJ: Final = _B.adj
 _LIMIT: Final = _B.limit
 _PREP_HIGH: Final = track_range("preparation")[1]
 _PRESSURE_HIGH: Final = track_range("pressure")[1]
 _MENU: Final = {v.name: ACTIONS[v.name, None] for v in VERBS[INSURGENT]}
+_RAID: Final = RaidOp()
 
 
 def _can_regroup(s: State) -> bool:
@@ -487,7 +495,7 @@ def insurgent_menu(s: State, f: Frame) -> list[Action]:
         out.append(_MENU["regroup"])
     if afford_with(ap, printed, stored, COST["attack"]) and _can_attack(s):
         out.append(_MENU["attack"])
-    if OPS["raid"].available(s, f):
+    if _RAID.available_with(s, f):
         out.append(_MENU["raid"])
     if ap >= COST["prepare"] and track["preparation"] < _PREP_HIGH:
         out.append(_MENU["prepare"])
