@@ -66,6 +66,28 @@ ACTIONS: Final = _Interned()
 """``ACTIONS[verb, arg]`` is ``Action(verb, arg)``, built once."""
 
 
+class _InternedArgs(dict[Any, Action]):
+    """The shared actions of one verb by argument (``ACTIONS[verb, arg]`` without building the key tuple)."""
+
+    def __init__(self, verb: str) -> None:
+        super().__init__()
+        self.verb = verb
+
+    def __missing__(self, arg: Any) -> Action:
+        action = self[arg] = ACTIONS[self.verb, arg]
+        return action
+
+
+class _ByVerb(dict[str, _InternedArgs]):
+    def __missing__(self, verb: str) -> _InternedArgs:
+        by_arg = self[verb] = _InternedArgs(verb)
+        return by_arg
+
+
+VERB_ACTIONS: Final = _ByVerb()
+"""``VERB_ACTIONS[verb][arg]`` is ``ACTIONS[verb, arg]``: for lists of one verb with many arguments."""
+
+
 def count_down(s: State, f: Frame) -> None:
     """One of the frame's ``left`` repetitions is done; the frame ends after the last."""
     f["left"] -= 1
@@ -185,22 +207,23 @@ class Select(Decision):
                 classes = op.classes(s, f, src)
                 if classes:
                     return [ACTIONS["unit", c] for c in classes]
-            verb = op.verb_to
-            return [ACTIONS[verb, t] for t in op.targets(s, f, src)]
-        verb = op.verb_from
-        acts = [ACTIONS[verb, x] for x in op.sources(s, f)]
+            to = VERB_ACTIONS[op.verb_to]
+            return [to[t] for t in op.targets(s, f, src)]
+        from_ = VERB_ACTIONS[op.verb_from]
+        acts = [from_[x] for x in op.sources(s, f)]
         if op.optional:
             acts.append(ACTIONS["done", None])
         return acts
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
         op = OPS[f["op"]]
-        if a.verb == "done":
+        verb = a.verb
+        if verb == "done":
             s.stack.pop()
             op.decline(s, f)
-        elif a.verb == op.verb_from and not op.single and f.get("src") is None:
+        elif verb == op.verb_from and not op.single and f.get("src") is None:
             f["src"] = a.arg
-        elif a.verb == "unit":
+        elif verb == "unit":
             f["cls"] = a.arg
         else:
             s.stack.pop()
@@ -276,8 +299,13 @@ def active_seat(s: State) -> str | None:
 
 def apply_action(s: State, a: Action) -> None:
     """Validate and apply an action in place. Illegal actions raise before anything changes."""
-    if a not in legal_actions(s):
-        raise IllegalActionError(f"illegal action {list(a)}")
+    acts = legal_actions(s)
+    for known in acts:  # by identity first: the actions offered are shared objects (ACTIONS)
+        if known is a:
+            break
+    else:
+        if a not in acts:
+            raise IllegalActionError(f"illegal action {list(a)}")
     f = s.stack[-1]
     decision = DECISIONS[f["kind"]]
     seat = decision.seat(s, f)

@@ -152,19 +152,8 @@ class CardTurn(Decision):
 
 def ap_frame(seat: str, number: int, ap: int, mode: str = "card") -> Frame:
     """A frame spending a card's Action Points."""
-    return frame(
-        "ap",
-        seat=seat,
-        card=number,
-        ap=ap,
-        printed=ap,
-        mode=mode,
-        prep_used=False,
-        reward=0,
-        rewarded=False,
-        attack_limit=1,
-        spent={},
-    )
+    return {"kind": "ap", "seat": seat, "card": number, "ap": ap, "printed": ap, "mode": mode, "prep_used": False,
+            "reward": 0, "rewarded": False, "attack_limit": 1, "spent": {}}
 
 
 @auto("after_turn")
@@ -323,8 +312,9 @@ class SpendAP(Decision):
             if f["ap"] > 0:
                 log(s, "{side} ends the turn ({n} AP unused).", side=f["seat"], n=f["ap"])
             return
+        verb = a.verb
         for v in VERBS[f["seat"]]:
-            if v.name == a.verb:
+            if v.name == verb:
                 v.start(s, f)
                 return
 

@@ -469,10 +469,17 @@ _RAID: Final = RaidOp()
 def _can_regroup(s: State) -> bool:
     """:class:`RegroupOp` has a source (its ``iter_sources`` up to the first)."""
     ins, exp, ally = s.ins, s.exp, s.ally
-    open_spaces = [j for j in _INSURGENT_SPACES if ins[j] < _LIMIT[j] and not exp[j] and not ally[j]]
-    if not open_spaces:
+    first = second = -1  # the first two open spaces are all that matters
+    for j in _INSURGENT_SPACES:
+        if ins[j] < _LIMIT[j] and not exp[j] and not ally[j]:
+            if first < 0:
+                first = j
+            else:
+                second = j
+                break
+    if first < 0:
         return False
-    only = open_spaces[0] if len(open_spaces) == 1 else -1
+    only = first if second < 0 else -1  # a unit there has nowhere else to go
     return any(ins[i] and i != only for i in _INSURGENT_SPACES)
 
 
