@@ -51,15 +51,11 @@ def cannon_targets(s: State, i: int) -> list[tuple[int, int]]:
         out = [(w, need) for w, need in REVERSE_ORDINARY[i] if damage[w] < 2 or ins[w] or cannon[w] in _INSURGENT_CODES]
         out += [(m, need) for m, need in _REVERSE_MARMAROU[i] if ins[m] or cannon[m]]
         return out
-    targets: list[tuple[int, int]] = []
     if kind == "wall":
-        targets += _REACH["bombard" if code == BOMBARD else "ordinary"][i]
-        if ruleset(s)["wall_cannons_fire_wall"]:
-            targets += _REACH["wall_to_wall"][i]
-    elif kind == "island":  # the water around it; Marmarou also reaches five mainland spaces
-        targets += _REACH["island"][i] + _REACH["marmarou"][i]
-    elif kind == "beach":
-        targets += _REACH["beach"][i]
+        table = (2 if code == BOMBARD else 0) + (1 if ruleset(s)["wall_cannons_fire_wall"] else 0)
+        targets = _INSURGENT_REACH[table][i]
+    else:
+        targets = _INSURGENT_REACH[0][i]
     exp, ally, cannon = s.exp, s.ally, s.cannon
     return [(j, need) for j, need in targets if exp[j] or ally[j] or cannon[j] == IMPERIAL_CANNON]
 
@@ -79,6 +75,29 @@ _REACH: Final = board().reach
 REVERSE_ORDINARY: Final = _reverse("ordinary")
 """Per space, (Wall section, roll needed) of an Imperial cannon there: the ordinary reach table backwards."""
 _REVERSE_MARMAROU: Final = _reverse("marmarou")
+
+
+
+def _insurgent_reach(bombard: bool, wall_to_wall: bool) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per space, the (target, roll needed) an Insurgent cannon there may fire at, whatever the pieces:
+    from the Wall the ordinary or the Bombard's table (and, where the edition allows, Wall to Wall); from an
+    island the water around it, and Marmarou's mainland spaces; from a beach its own table."""
+    rows: list[tuple[tuple[int, int], ...]] = []
+    for i, kind in enumerate(_KIND):
+        if kind == "wall":
+            row = _REACH["bombard" if bombard else "ordinary"][i] + (_REACH["wall_to_wall"][i] if wall_to_wall else ())
+        elif kind == "island":
+            row = _REACH["island"][i] + _REACH["marmarou"][i]
+        elif kind == "beach":
+            row = _REACH["beach"][i]
+        else:
+            row = ()
+        rows.append(row)
+    return tuple(rows)
+
+
+_INSURGENT_REACH: Final = tuple(_insurgent_reach(bombard, w2w) for bombard in (False, True) for w2w in (False, True))
+"""Indexed by 2 × (the Bombard) + (Wall to Wall allowed), then by space."""
 _SPACES: Final = range(len(board().ids))
 _IDS: Final = board().ids
 _INDEX: Final = board().index
