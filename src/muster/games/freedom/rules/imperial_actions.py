@@ -441,16 +441,10 @@ _IDS: Final = board().ids
 _ADJ: Final = board().adj
 _INSURGENT_SPACES: Final = board().insurgent_spaces
 _LAGOON: Final = board().lagoon
-_IS_SLOW_FRONTIER: Final = tuple(i in set(slow_frontier()) for i in _SPACES)
+_SLOW_FRONTIER: Final = slow_frontier()
 _PREP_HIGH: Final = design()["tracks"]["preparation"][1]
 _AREA_LIMIT: Final = areas_file().support_limit
 _MENU: Final = {v.name: ACTIONS[v.name, None] for v in VERBS[IMPERIAL]}
-
-
-def imperial_spaces(s: State) -> list[int]:
-    """The spaces holding Imperial units, in board order."""
-    exp, ally = s.exp, s.ally
-    return [i for i in _SPACES if exp[i] or ally[i]]
 
 
 def afford_with(ap: int, printed: int, stored: int, cost: int) -> bool:
@@ -466,20 +460,19 @@ def support_possible(s: State, seat: str) -> bool:
     return any(side != seat or (pool and markers[i] < _AREA_LIMIT) for i, side in enumerate(s.area_side))
 
 
-def _can_move(s: State, occupied: list[int]) -> bool:
+def _can_move(s: State) -> bool:
+    """:class:`MoveOp` has a source: some unit with a Normal Movement destination (board order, early exit)."""
     exp, ally = s.exp, s.ally
     # the kinds of kinds_at(), without building its list
     return any((exp[i] and can_move_normally(s, i, "E")) or (ally[i] and can_move_normally(s, i, "A"))
-               for i in occupied)
+               for i in _SPACES)
 
 
-def _can_slow(s: State, occupied: list[int], lagoon_only: bool) -> bool:
+def _can_slow(s: State, lagoon_only: bool) -> bool:
+    """:class:`SlowOp` has a source: only spaces next to a slow space can start a Slow Movement."""
     exp, ally = s.exp, s.ally
-    for i in occupied:
-        if _IS_SLOW_FRONTIER[i] and ((exp[i] and slow_destinations(s, i, "E", lagoon_only))
-                                     or (ally[i] and slow_destinations(s, i, "A", lagoon_only))):
-            return True
-    return False
+    return any((exp[i] and slow_destinations(s, i, "E", lagoon_only))
+               or (ally[i] and slow_destinations(s, i, "A", lagoon_only)) for i in _SLOW_FRONTIER)
 
 
 def _can_attack(s: State, f: Frame) -> bool:
@@ -518,10 +511,9 @@ def imperial_menu(s: State, f: Frame) -> list[Action]:
     stored: int = s.tracks[IMPERIAL]["preparation"] if card and not f["prep_used"] else -1
 
     out: list[Action] = []
-    occupied = imperial_spaces(s)
-    if afford_with(ap, printed, stored, COST["move"]) and card and _can_move(s, occupied):
+    if afford_with(ap, printed, stored, COST["move"]) and card and _can_move(s):
         out.append(_MENU["move"])
-    if afford_with(ap, printed, stored, COST["slow"]) and _can_slow(s, occupied, not card and f["mode"] == "mahmud"):
+    if afford_with(ap, printed, stored, COST["slow"]) and _can_slow(s, not card and f["mode"] == "mahmud"):
         out.append(_MENU["slow"])
     if afford_with(ap, printed, stored, COST["attack"]) and _can_attack(s, f):
         out.append(_MENU["attack"])
