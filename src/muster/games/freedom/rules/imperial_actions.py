@@ -61,6 +61,8 @@ def unit_classes(s: State, i: int) -> list[str]:
     if len(kinds) > 1:
         return kinds
     ap = find_ap(s)
+    if ap is None or board().ids[i] not in ap["spent"]:  # every unit there is fresh: nothing to tell apart
+        return []
     used = sorted(set(used_counts(ap, board().ids[i], imperial_units(s, i))))
     return [str(u) for u in used] if len(used) > 1 else []
 
@@ -72,6 +74,8 @@ def resolve_class(s: State, i: int, cls: str | None) -> tuple[str, int]:
     kind = kinds_at(s, i)[0]
     if cls is None:
         ap = find_ap(s)
+        if ap is None or board().ids[i] not in ap["spent"]:  # every unit there is fresh
+            return kind, 0
         used = used_counts(ap, board().ids[i], imperial_units(s, i))
         return kind, used[0]
     return kind, int(cls)
