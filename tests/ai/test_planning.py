@@ -107,3 +107,12 @@ def test_heuristic_plays_deserters_when_it_is_clearly_good() -> None:
     # Without the answer (the bot before issue 15) the event changes nothing in its eyes and it is not played.
     old = make_bot("heuristic:answers=off", seed=1)
     assert old.choose(RULES.view(s, INSURGENT), legal, INSURGENT) != Action("event", 46)
+
+
+def test_ismcts_with_the_planners_answers_searches_and_plays_deserters() -> None:
+    # The planner ranks the candidate cards: with its answers on, Deserters is among them and the playouts
+    # (where the Imperial answers with its own heuristic) confirm it.
+    s = _deserters_decides_the_fort()
+    legal = RULES.legal_actions(s)
+    bot = make_bot("ismcts:iterations=8,plan_answers=on", seed=1)
+    assert bot.choose(RULES.view(s, INSURGENT), legal, INSURGENT) == Action("event", 46)
