@@ -58,7 +58,7 @@ def test_registry_knows_all_bots() -> None:
 
 @pytest.mark.parametrize("spec", ["nobot", "heuristic:depth", "heuristic:colour=red", "ismcts:iterations=x",
                                   "ismcts:rollout=magic", "ismcts:tree=deep", "ismcts:playout_plan=x",
-                                  "random:x=1"])
+                                  "ismcts:plan_answers=maybe", "random:x=1"])
 def test_bad_specs_are_clear_errors(spec: str) -> None:
     with pytest.raises(BotSpecError):
         make_bot(spec)

@@ -82,3 +82,37 @@ def test_heuristic_scores_an_event_after_the_opponents_answer() -> None:
     assert event in legal
     score = bot.scores(s, legal, INSURGENT)[legal.index(event)]  # type: ignore[attr-defined]
     assert score > value(s, INSURGENT, bot.weights) + 1.0  # type: ignore[attr-defined]
+
+
+def _deserters_decides_the_fort() -> State:
+    """The Insurgent's card turn with 46A Deserters in hand while a lone Imperial unit holds the fort w2: it
+    wins when the Action phase ends (rule 3.1), and it is the Imperial's only unit outside the Camp, so its
+    answer to Deserters ("your opponent removes 1 of its own units", the Imperial picks which) can only be
+    that unit. The other cards in hand do nothing comparable."""
+    s = board_with(("w4", {"ins": 2}), ("w6", {"ins": 2}), ("w2", {"exp": 1}))
+    keep = [10, 27]
+    s.discards["A"] += [c for c in s.hands[INSURGENT] if c not in keep]  # the rest out of play, counted
+    s.hands[INSURGENT] = keep
+    card_turn(s, INSURGENT, 46)
+    return s
+
+
+def test_heuristic_plays_deserters_when_it_is_clearly_good() -> None:
+    s = _deserters_decides_the_fort()
+    legal = RULES.legal_actions(s)
+    assert Action("event", 46) in legal
+    for seed in (1, 2, 3):
+        bot = make_bot("heuristic", seed=seed)
+        assert bot.choose(RULES.view(s, INSURGENT), legal, INSURGENT) == Action("event", 46)
+    # Without the answer (the bot before issue 15) the event changes nothing in its eyes and it is not played.
+    old = make_bot("heuristic:answers=off", seed=1)
+    assert old.choose(RULES.view(s, INSURGENT), legal, INSURGENT) != Action("event", 46)
+
+
+def test_ismcts_with_the_planners_answers_searches_and_plays_deserters() -> None:
+    # The planner ranks the candidate cards: with its answers on, Deserters is among them and the playouts
+    # (where the Imperial answers with its own heuristic) confirm it.
+    s = _deserters_decides_the_fort()
+    legal = RULES.legal_actions(s)
+    bot = make_bot("ismcts:iterations=8,plan_answers=on", seed=1)
+    assert bot.choose(RULES.view(s, INSURGENT), legal, INSURGENT) == Action("event", 46)

@@ -37,7 +37,10 @@ playouts show the Insurgent what an unguarded Lagoon costs, and the Imperial wha
 ``answers`` (``off``) is handed to the inner heuristics: ``on`` scores an event after the opponent's answer to
 its part of it, as the Heuristic does since issue 15. It stays off here until an arena shows it helps the
 search: in a first small sample ISMCTS with it (and 16 playouts) did not beat ISMCTS without it
-(``docs/balance.md``).
+(``docs/balance.md``). ``plan_answers`` (default: as ``answers``) sets it for the planner alone — the heuristic
+that ranks the candidate cards and plays the bot's own cards — and leaves the cheap playout heuristic as
+``answers`` says: with it off, an event whose loss the opponent chooses (46A *Deserters*) is never among the
+candidates, so the playouts, which do play the opponent's answer, never get to try it.
 """
 
 from __future__ import annotations
@@ -98,14 +101,15 @@ class IsmctsBot:
             self.horizon = max(0, int(opts.pop("horizon", "1")))
             self.weights = replace(DEFAULT, beach_threat=float(opts.pop("beach_threat", str(BOT_BEACH_THREAT))))
             answers = opts.pop("answers", "off")
+            plan_answers = opts.pop("plan_answers", answers)
         except ValueError as exc:
             raise BotSpecError(f"bad ismcts option: {exc}") from exc
         if opts:
             known = ("tree, iterations, seconds, width, horizon, playout_plan, plan, beach_threat, answers, "
-                     "per_action, card_ap, c, scale, rollout")
+                     "plan_answers, per_action, card_ap, c, scale, rollout")
             raise BotSpecError(f"unknown ismcts option(s) {sorted(opts)}; known: {known}")
-        if answers not in ("on", "off"):
-            raise BotSpecError("ismcts answers must be 'on' or 'off'")
+        if answers not in ("on", "off") or plan_answers not in ("on", "off"):
+            raise BotSpecError("ismcts answers and plan_answers must be 'on' or 'off'")
         if self.rollout not in ("none", "greedy"):
             raise BotSpecError("ismcts rollout must be 'none' or 'greedy'")
         if self.tree not in ("cards", "actions"):
@@ -127,7 +131,7 @@ class IsmctsBot:
         self._planner: Any = None
         self._playout: Any = None
         if self.plan != "off" or self.tree == "cards":
-            self._planner = HeuristicBot(rules, seed, {"plan": self.plan, **threat})
+            self._planner = HeuristicBot(rules, seed, {"plan": self.plan, **threat, "answers": plan_answers})
             # Plays the simulated cards of both sides between the searched choices: a cheap heuristic.
             self._playout = HeuristicBot(rules, seed + 1, {"samples": "1", "nodes": "60", "plan": self.playout_plan,
                                                         "beam": "3", "branch": "2", "completions": "2", **threat})
