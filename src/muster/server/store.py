@@ -222,7 +222,8 @@ class GroupWriter:
         self.store = store
         self.max_batch = max_batch
         self.window_ms = window_ms
-        self._queue: queue.Queue[Job | None] = queue.Queue()
+        self._queue: queue.Queue[list[Job] | None] = queue.Queue()
+        self._pending: list[Job] = []
         dialect = store.engine.dialect
         self._sqlite = dialect.name == "sqlite"
         mark = "?" if dialect.paramstyle == "qmark" else "%s"
@@ -243,13 +244,26 @@ class GroupWriter:
 
     def submit(self, write: Write) -> asyncio.Future[None]:
         """Queue a change (from the event loop); the future completes once it is committed (or fails
-        with its error)."""
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put((write, future))
+        with its error).
+
+        The changes submitted during one turn of the event loop are handed to the writer thread
+        together at its end: one wake-up of the thread per turn, not one per change (each wake-up
+        makes the two threads trade the interpreter lock)."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        if not self._pending:
+            loop.call_soon(self._hand_over)
+        self._pending.append((write, future))
         return future
+
+    def _hand_over(self) -> None:
+        pending, self._pending = self._pending, []
+        if pending:
+            self._queue.put(pending)
 
     def close(self) -> None:
         """Finish the queued changes and stop the thread."""
+        self._hand_over()
         self._queue.put(None)
         self._thread.join(30)
         self._stopped.set()
@@ -293,15 +307,17 @@ class GroupWriter:
             conn.close()
 
     def _run(self) -> None:
+        waiting: list[Job] = []
+        stop = False
         while True:
-            first = self._queue.get()
-            if first is None:
-                return
-            batch = [first]
-            if self.window_ms:
-                time.sleep(self.window_ms / 1000)
-            stop = False
-            while len(batch) < self.max_batch:
+            if not waiting:
+                first = self._queue.get()
+                if first is None:
+                    return
+                waiting = first
+                if self.window_ms:
+                    time.sleep(self.window_ms / 1000)
+            while not stop and len(waiting) < self.max_batch:
                 try:
                     item = self._queue.get_nowait()
                 except queue.Empty:
@@ -309,9 +325,10 @@ class GroupWriter:
                 if item is None:
                     stop = True
                     break
-                batch.append(item)
+                waiting += item
+            batch, waiting = waiting[:self.max_batch], waiting[self.max_batch:]
             self._commit(batch)
-            if stop:
+            if stop and not waiting:
                 if self._raw is not None:
                     self._raw.close()
                 elif self._conn is not None:

@@ -102,7 +102,7 @@ def last_moves(game_id: str, game: Game, seat: str | None,
 
     def facts_now() -> Facts:
         if "facts" not in shared:
-            shared["facts"] = ad.board_facts(game.view(None))
+            shared["facts"] = ad.board_facts(_view(game, None, shared))
         facts: Facts = shared["facts"]
         return facts
 
@@ -173,6 +173,18 @@ def _log_lines(game: Game, lang: str, start: int, shared: dict[str, Any]) -> lis
     return lines
 
 
+def _view(game: Game, seat: str | None, shared: dict[str, Any]) -> dict[str, Any]:
+    """``seat``'s view of the position, built with the other seats' views when the rules can build them
+    together (one serialisation of the state per position, not one per seat)."""
+    views: dict[str | None, dict[str, Any]] = shared.setdefault("views", {})
+    if seat not in views:
+        if hasattr(game.rules, "views"):
+            views.update(game.views([*game.rules.info.seats, None]))
+        else:
+            views[seat] = game.view(seat)
+    return views[seat]
+
+
 def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
                  seats: dict[str, SeatInfo], lang: str = "en", log_from: int = 0,
                  shared: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -185,7 +197,7 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
 
     shared = {} if shared is None else shared
     tr = translator(lang)
-    view = game.view(seat)
+    view = dict(_view(game, seat, shared))  # a copy of the top level: the views share the rest (read-only)
     view.pop("log", None)
     lines = _log_lines(game, lang, log_from, shared)
     ad = adapter(game.rules.info.name)
