@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import functools
 import json
 import queue
 import threading
@@ -368,6 +369,8 @@ class GroupWriter:
         the busy event loop, so a statement per change would make every commit wait on it."""
         if any(write.keep is not None for write in writes):
             return None
+        if self._sqlite:
+            return self._apply_all_sqlite(cur, writes, now)
         cur.executemany(self._insert, [(w.game_id, w.step, w.seat, json.dumps(w.action), now) for w in writes])
         if cur.rowcount != len(writes):
             return None
@@ -376,6 +379,26 @@ class GroupWriter:
              json.dumps(w.summary.result) if w.summary.result else None, now, w.game_id, w.expected)
             for w in writes])
         if cur.rowcount != len(writes):
+            return None
+        return [None] * len(writes)
+
+    def _apply_all_sqlite(self, cur: Any, writes: list[Write], now: Any) -> list[Exception | None] | None:
+        """:meth:`_apply_all` for SQLite in multi-row statements: Python's sqlite3 releases and retakes
+        the interpreter lock around every row's step, even in ``executemany``, and each retake waits for
+        the busy event loop to let go of it; one statement per chunk of rows waits once."""
+        if len({w.game_id for w in writes}) != len(writes):
+            return None  # a game twice in one batch: the one-by-one path checks each version in turn
+        inserted = updated = 0
+        for chunk in _chunks(writes):
+            rows = len(chunk)
+            cur.execute(_sqlite_insert(rows), [x for w in chunk for x in (w.game_id, w.step, w.seat,
+                                                                           json.dumps(w.action), now)])
+            inserted += cur.rowcount
+            cur.execute(_sqlite_update(rows), [now, *(x for w in chunk for x in (
+                w.game_id, w.expected, w.summary.version, w.summary.steps, w.summary.active_seat, w.summary.status,
+                w.summary.winner, json.dumps(w.summary.result) if w.summary.result else None))])
+            updated += cur.rowcount
+        if inserted != len(writes) or updated != len(writes):
             return None
         return [None] * len(writes)
 
@@ -432,6 +455,36 @@ class GroupWriter:
                 return [exc]
             # find the culprit: each change alone in its own transaction
             return [self._outcomes([job])[0] for job in batch]
+
+
+def _chunks(writes: list[Write]) -> list[list[Write]]:
+    """A batch cut into chunks of 64, 32, … 1 rows (so only a few distinct statements are ever
+    prepared, and each chunk stays far below SQLite's limit on parameters)."""
+    out: list[list[Write]] = []
+    start = 0
+    size = 64
+    while start < len(writes):
+        while size > len(writes) - start:
+            size //= 2
+        out.append(writes[start:start + size])
+        start += size
+    return out
+
+
+@functools.cache
+def _sqlite_insert(rows: int) -> str:
+    """Insert ``rows`` actions in one statement (a step already taken is skipped and not counted)."""
+    values = ", ".join(["(?, ?, ?, ?, ?)"] * rows)
+    return f"INSERT INTO actions (game_id, step, seat, action, created_at) VALUES {values} ON CONFLICT DO NOTHING"
+
+
+@functools.cache
+def _sqlite_update(rows: int) -> str:
+    """Move ``rows`` games to their new versions in one statement, each only from its expected version."""
+    values = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * rows)
+    return ("UPDATE games SET version = v.column3, steps = v.column4, active_seat = v.column5, status = v.column6, "
+            f"winner = v.column7, result = v.column8, updated_at = ? FROM (VALUES {values}) AS v "
+            "WHERE games.id = v.column1 AND games.version = v.column2")
 
 
 NOTE_BYTES = 7000
