@@ -16,6 +16,13 @@ The load client is lean (one process, uvloop, orjson, no per-message work beyond
 because it shares the machine's cores with the server. The last line is one JSON object with
 ``saturation_actions_per_s``, ``server_cpu_ms_per_action``, ``human_games``, ``human_p99_ms``,
 ``push_bytes_p50``, ``rss_mb`` and more.
+
+Latency is measured twice. ``*_p99_ms``: by the load client, from just before sending an action to
+reading its acknowledgement; this includes the client's own scheduling delay, so the client also
+samples its event loop's lag (``client_lag_p99_ms``: how late a 10 ms timer fires). ``*_server_ack_*``:
+by the server itself (``muster.server.metrics``), from reading the action to handing its
+acknowledgement to the socket; this leaves out the client, the kernel and the network. Each phase
+also records the machine's load average at its start and end (the cores are shared).
 """
 
 from __future__ import annotations
@@ -51,10 +58,12 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def start_server(port: int, database_url: str, extra: list[str]) -> subprocess.Popen[bytes]:
-    """``muster serve`` on the port, waiting until it answers."""
+def start_server(port: int, database_url: str, extra: list[str], ack_times: str) -> subprocess.Popen[bytes]:
+    """``muster serve`` on the port, waiting until it answers; each server process writes its own
+    acknowledgement times to ``ack_times``.<pid>.json at shutdown (muster.server.metrics)."""
     # the per-client limits on game creation would refuse the load client's 1,000 games (docs/security.md)
-    env = {**os.environ, "MUSTER_CREATE_PER_MINUTE": "0", "MUSTER_REPLAY_PER_SECOND": "0"}
+    env = {**os.environ, "MUSTER_CREATE_PER_MINUTE": "0", "MUSTER_REPLAY_PER_SECOND": "0",
+           "MUSTER_ACK_TIMES": ack_times}
     proc = subprocess.Popen([sys.executable, "-m", "muster.cli.main", "serve", "--port", str(port),
                              "--database-url", database_url, *extra], stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, env=env)
@@ -130,6 +139,18 @@ class Stats:
     errors: list[str] = field(default_factory=list)
     finished: int = 0
     dropped: int = 0
+    lag: list[float] = field(default_factory=list)
+    """How late the load client's own event loop woke for a 10 ms timer (its scheduling delay, which
+    every latency it measures includes)."""
+
+
+async def watch_lag(stats: Stats, clock: Clock) -> None:
+    """Sample the load client's event-loop lag every 10 ms while the clock runs."""
+    await clock.start.wait()
+    while time.monotonic() < clock.stop_at:
+        before = time.perf_counter()
+        await asyncio.sleep(0.01)
+        stats.lag.append(time.perf_counter() - before - 0.01)
 
 
 @dataclass
@@ -213,6 +234,7 @@ async def drive(base: str, games: int, seconds: float, think: float, label: str,
     tokens = await create_games(base, games)
     ws_base = base.replace("http://", "ws://")
     clock = Clock()
+    lag_task = asyncio.create_task(watch_lag(stats, clock))
     gate = asyncio.Semaphore(50)  # connecting: a few at a time, like people arriving
     tasks = [asyncio.create_task(seat_client(f"{ws_base}/ws/{t}?board=0", i, stats, clock, think, gate))
              for i, t in enumerate(tokens)]
@@ -234,7 +256,7 @@ async def drive(base: str, games: int, seconds: float, think: float, label: str,
             if on_running and not sampled and time.monotonic() > start + seconds * 0.8:
                 on_running()
                 sampled = True
-    await asyncio.gather(*tasks, return_exceptions=True)
+    await asyncio.gather(*tasks, lag_task, return_exceptions=True)
     return stats, min(time.monotonic(), clock.stop_at) - start
 
 
@@ -247,17 +269,21 @@ def run_phase(database_url: str, extra: list[str], games: int, seconds: float, t
         nan = float("nan")
         return {"games": games, "actions": len(ms), "actions_per_s": round(len(ms) / elapsed, 1),
                 "p50_ms": round(percentile(ms, 50), 2), "p99_ms": round(percentile(ms, 99), 2),
+                "load_average": [nan, round(os.getloadavg()[0], 2)], "client_lag_p50_ms": nan,
+                "client_lag_p99_ms": nan,
                 "refused": stats.refused, "dropped": stats.dropped, "server_cpu_ms_per_action": nan,
                 "client_cpu_share": nan, "rss_mb": nan, "rss_kb_per_game": nan,
                 "push_bytes_p50": percentile([float(b) for b in stats.push_bytes], 50),
                 "push_bytes_p99": percentile([float(b) for b in stats.push_bytes], 99)}
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
-        proc = start_server(port, database_url or f"sqlite:///{Path(tmp) / 'bench.db'}", extra)
+        proc = start_server(port, database_url or f"sqlite:///{Path(tmp) / 'bench.db'}", extra,
+                            str(Path(tmp) / "acks"))
         memory: dict[str, float] = {}
         try:
             time.sleep(0.5)
             idle = rss_mb(proc.pid)
+            load_start = os.getloadavg()[0]
             before = {"cpu": cpu_seconds(proc.pid)}
             stats, elapsed = uvloop.run(drive(
                 f"http://127.0.0.1:{port}", games, seconds, think, label,
@@ -271,9 +297,15 @@ def run_phase(database_url: str, extra: list[str], games: int, seconds: float, t
                 proc.wait(20)
             except subprocess.TimeoutExpired:
                 proc.kill()
+        server_ms = [x * 1000 for f in Path(tmp).glob("acks.*.json") for x in json.loads(f.read_text())]
     ms = [x * 1000 for x in stats.latencies]
     rss = memory.get("rss", float("nan"))
+    lag = [x * 1000 for x in stats.lag]
     return {"games": games, "seconds": round(elapsed, 1), "actions": len(ms),
+            "load_average": [round(load_start, 2), round(os.getloadavg()[0], 2)],
+            "client_lag_p50_ms": round(percentile(lag, 50), 2), "client_lag_p99_ms": round(percentile(lag, 99), 2),
+            "server_ack_p50_ms": round(percentile(server_ms, 50), 2),
+            "server_ack_p99_ms": round(percentile(server_ms, 99), 2),
             "actions_per_s": round(len(ms) / elapsed, 1), "p50_ms": round(percentile(ms, 50), 2),
             "p99_ms": round(percentile(ms, 99), 2), "refused": stats.refused, "dropped": stats.dropped,
             "errors": sorted(set(stats.errors))[:3],
@@ -318,6 +350,12 @@ def main(games: int = typer.Option(100, help="Saturation phase: games acting fla
         "refused": saturation["refused"] + human.get("refused", 0),
         "dropped_clients": saturation["dropped"] + human.get("dropped", 0),
         "load_average": round(os.getloadavg()[0], 2),
+        "load_average_saturation": saturation["load_average"], "load_average_human": human.get("load_average"),
+        "client_lag_p99_ms": [saturation["client_lag_p99_ms"], human.get("client_lag_p99_ms")],
+        "human_client_lag_p50_ms": human.get("client_lag_p50_ms"),
+        "saturation_server_ack_p99_ms": saturation.get("server_ack_p99_ms"),
+        "human_server_ack_p50_ms": human.get("server_ack_p50_ms"),
+        "human_server_ack_p99_ms": human.get("server_ack_p99_ms"),
     }
     print(f"saturation: {result['saturation_actions_per_s']} actions/s over {games} games "
           f"(p99 {result['saturation_p99_ms']} ms), server CPU {result['server_cpu_ms_per_action']} ms/action, "

@@ -167,9 +167,15 @@ def _strings(lang: str) -> dict[str, str]:
 
 
 @cache
+def _locale(lang: str) -> Locale:
+    """Babel's locale object, parsed once (each parse reloads its data)."""
+    return Locale.parse(lang)
+
+
+@cache
 def _plural_index(lang: str, n: int) -> int:
     """The gettext plural index of ``n``, from the CLDR rules Babel holds."""
-    category = Locale.parse(lang).plural_form(abs(n))
+    category = _locale(lang).plural_form(abs(n))
     return plural_categories(lang).index(category) if category in plural_categories(lang) else 0
 
 

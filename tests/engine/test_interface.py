@@ -236,3 +236,16 @@ def test_state_json_is_plain_data() -> None:
     state: State = mid_game().state
     text = json.dumps(state.to_json())
     assert json.loads(text) == state.to_json()
+
+
+@pytest.mark.parametrize("name", ["freedom", "hellenes"])
+def test_views_of_several_seats_equal_each_seats_own_view(name: str) -> None:
+    """``Game.views`` (one serialisation for every seat, as the server builds them) shows each seat
+    exactly what ``Game.view`` shows it: nothing more of the opponent's hand or the decks."""
+    game = new_game(name, seed=11)
+    seats: list[str | None] = [*game.rules.info.seats, None]
+    for step in range(0, 200, 20):
+        play_random(game, 20, step)
+        together = game.views(seats)
+        for seat in seats:
+            assert json.dumps(together[seat], sort_keys=True) == json.dumps(game.view(seat), sort_keys=True)

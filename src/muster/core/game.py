@@ -79,6 +79,14 @@ class Game:
         """What ``seat`` may see (None: spectator)."""
         return self.rules.view(self.state, seat)
 
+    def views(self, seats: list[str | None]) -> dict[str | None, dict[str, JSON]]:
+        """``view`` for each of ``seats`` (rules offering ``views(state, seats)`` serialise the state once
+        for all of them; their views may share unchanged parts, so treat them as read-only)."""
+        many = getattr(self.rules, "views", None)
+        if many is not None:
+            return dict(many(self.state, seats))
+        return {seat: self.rules.view(self.state, seat) for seat in seats}
+
     def log(self, lang: str | None = None, start: int = 0) -> list[str]:
         """The game so far in words of ``lang`` (None: English), from its ``start``-th line on.
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import gc
 import os
 import sys
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -24,6 +26,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDiscon
 from muster.ai.levels import DEFAULT_LEVEL, LEVELS, level, level_name
 from muster.core import game_names, get_rules
 from muster.i18n import N_, json_catalog, translator
+from muster.server import metrics
 from muster.server.bots import pool_from_env
 from muster.server.bus import bus_from_env
 from muster.server.db import make_engine, migrate
@@ -409,6 +412,7 @@ async def watch_endpoint(ws: WebSocket) -> None:
 async def _ws_message(hub: Hub, live: LiveGame, seat: str, conn: Connection, text: str) -> None:
     """Handle one client message; errors go back to this socket only."""
     msg_id: Any = None
+    started = time.perf_counter()
     try:
         msg = load_json(text, "message")
         if not isinstance(msg, dict):
@@ -417,6 +421,8 @@ async def _ws_message(hub: Hub, live: LiveGame, seat: str, conn: Connection, tex
         kind = msg.get("type")
         def ack(version: int) -> None:  # the acting socket hears first, before the state goes out
             conn.push({"type": "ack", "id": msg_id, "version": version})
+            if metrics.enabled():  # once the sender has written it (it runs first: it was scheduled first)
+                asyncio.get_running_loop().call_soon(metrics.record, started)
 
         if kind == "action":
             await hub.act(live, seat, msg.get("version"), msg.get("action"), ack=ack)
@@ -510,6 +516,7 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None,
         finally:
             await app.state.hub.close()
             engine.dispose()
+            metrics.save()
 
     from muster.server.analysis_routes import routes as analysis_routes
     from muster.server.hints_routes import routes as hint_routes

@@ -107,11 +107,16 @@ class Connection:
             self._task = asyncio.get_running_loop().create_task(self._pump())
 
     async def _pump(self) -> None:
+        loop = asyncio.get_running_loop()
         try:
-            while self._queue:
-                text = dumps(self._queue.popleft())
-                async with asyncio.timeout(self.send_timeout):  # no extra task per send, unlike wait_for
+            # one timer per run of the sender (no extra task per send, unlike wait_for), restarted before
+            # each further message: every send is bounded by send_timeout
+            async with asyncio.timeout(self.send_timeout) as window:
+                while self._queue:
+                    text = dumps(self._queue.popleft())
                     await self._send_text(text)
+                    if self._queue:
+                        window.reschedule(loop.time() + self.send_timeout)
         except TimeoutError:
             self.drop(f"a send took over {self.send_timeout:g} s")
         except asyncio.CancelledError:

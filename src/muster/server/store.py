@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import functools
 import json
 import queue
 import threading
@@ -222,7 +223,8 @@ class GroupWriter:
         self.store = store
         self.max_batch = max_batch
         self.window_ms = window_ms
-        self._queue: queue.Queue[Job | None] = queue.Queue()
+        self._queue: queue.Queue[list[Job] | None] = queue.Queue()
+        self._pending: list[Job] = []
         dialect = store.engine.dialect
         self._sqlite = dialect.name == "sqlite"
         mark = "?" if dialect.paramstyle == "qmark" else "%s"
@@ -243,13 +245,26 @@ class GroupWriter:
 
     def submit(self, write: Write) -> asyncio.Future[None]:
         """Queue a change (from the event loop); the future completes once it is committed (or fails
-        with its error)."""
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put((write, future))
+        with its error).
+
+        The changes submitted during one turn of the event loop are handed to the writer thread
+        together at its end: one wake-up of the thread per turn, not one per change (each wake-up
+        makes the two threads trade the interpreter lock)."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        if not self._pending:
+            loop.call_soon(self._hand_over)
+        self._pending.append((write, future))
         return future
+
+    def _hand_over(self) -> None:
+        pending, self._pending = self._pending, []
+        if pending:
+            self._queue.put(pending)
 
     def close(self) -> None:
         """Finish the queued changes and stop the thread."""
+        self._hand_over()
         self._queue.put(None)
         self._thread.join(30)
         self._stopped.set()
@@ -293,15 +308,17 @@ class GroupWriter:
             conn.close()
 
     def _run(self) -> None:
+        waiting: list[Job] = []
+        stop = False
         while True:
-            first = self._queue.get()
-            if first is None:
-                return
-            batch = [first]
-            if self.window_ms:
-                time.sleep(self.window_ms / 1000)
-            stop = False
-            while len(batch) < self.max_batch:
+            if not waiting:
+                first = self._queue.get()
+                if first is None:
+                    return
+                waiting = first
+                if self.window_ms:
+                    time.sleep(self.window_ms / 1000)
+            while not stop and len(waiting) < self.max_batch:
                 try:
                     item = self._queue.get_nowait()
                 except queue.Empty:
@@ -309,9 +326,10 @@ class GroupWriter:
                 if item is None:
                     stop = True
                     break
-                batch.append(item)
+                waiting += item
+            batch, waiting = waiting[:self.max_batch], waiting[self.max_batch:]
             self._commit(batch)
-            if stop:
+            if stop and not waiting:
                 if self._raw is not None:
                     self._raw.close()
                 elif self._conn is not None:
@@ -351,6 +369,8 @@ class GroupWriter:
         the busy event loop, so a statement per change would make every commit wait on it."""
         if any(write.keep is not None for write in writes):
             return None
+        if self._sqlite:
+            return self._apply_all_sqlite(cur, writes, now)
         cur.executemany(self._insert, [(w.game_id, w.step, w.seat, json.dumps(w.action), now) for w in writes])
         if cur.rowcount != len(writes):
             return None
@@ -359,6 +379,26 @@ class GroupWriter:
              json.dumps(w.summary.result) if w.summary.result else None, now, w.game_id, w.expected)
             for w in writes])
         if cur.rowcount != len(writes):
+            return None
+        return [None] * len(writes)
+
+    def _apply_all_sqlite(self, cur: Any, writes: list[Write], now: Any) -> list[Exception | None] | None:
+        """:meth:`_apply_all` for SQLite in multi-row statements: Python's sqlite3 releases and retakes
+        the interpreter lock around every row's step, even in ``executemany``, and each retake waits for
+        the busy event loop to let go of it; one statement per chunk of rows waits once."""
+        if len({w.game_id for w in writes}) != len(writes):
+            return None  # a game twice in one batch: the one-by-one path checks each version in turn
+        inserted = updated = 0
+        for chunk in _chunks(writes):
+            rows = len(chunk)
+            cur.execute(_sqlite_insert(rows), [x for w in chunk for x in (w.game_id, w.step, w.seat,
+                                                                           json.dumps(w.action), now)])
+            inserted += cur.rowcount
+            cur.execute(_sqlite_update(rows), [now, *(x for w in chunk for x in (
+                w.game_id, w.expected, w.summary.version, w.summary.steps, w.summary.active_seat, w.summary.status,
+                w.summary.winner, json.dumps(w.summary.result) if w.summary.result else None))])
+            updated += cur.rowcount
+        if inserted != len(writes) or updated != len(writes):
             return None
         return [None] * len(writes)
 
@@ -415,6 +455,36 @@ class GroupWriter:
                 return [exc]
             # find the culprit: each change alone in its own transaction
             return [self._outcomes([job])[0] for job in batch]
+
+
+def _chunks(writes: list[Write]) -> list[list[Write]]:
+    """A batch cut into chunks of 64, 32, … 1 rows (so only a few distinct statements are ever
+    prepared, and each chunk stays far below SQLite's limit on parameters)."""
+    out: list[list[Write]] = []
+    start = 0
+    size = 64
+    while start < len(writes):
+        while size > len(writes) - start:
+            size //= 2
+        out.append(writes[start:start + size])
+        start += size
+    return out
+
+
+@functools.cache
+def _sqlite_insert(rows: int) -> str:
+    """Insert ``rows`` actions in one statement (a step already taken is skipped and not counted)."""
+    values = ", ".join(["(?, ?, ?, ?, ?)"] * rows)
+    return f"INSERT INTO actions (game_id, step, seat, action, created_at) VALUES {values} ON CONFLICT DO NOTHING"
+
+
+@functools.cache
+def _sqlite_update(rows: int) -> str:
+    """Move ``rows`` games to their new versions in one statement, each only from its expected version."""
+    values = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * rows)
+    return ("UPDATE games SET version = v.column3, steps = v.column4, active_seat = v.column5, status = v.column6, "
+            f"winner = v.column7, result = v.column8, updated_at = ? FROM (VALUES {values}) AS v "
+            "WHERE games.id = v.column1 AND games.version = v.column2")
 
 
 NOTE_BYTES = 7000

@@ -102,7 +102,7 @@ def last_moves(game_id: str, game: Game, seat: str | None,
 
     def facts_now() -> Facts:
         if "facts" not in shared:
-            shared["facts"] = ad.board_facts(game.view(None))
+            shared["facts"] = ad.board_facts(_view(game, None, shared))
         facts: Facts = shared["facts"]
         return facts
 
@@ -173,6 +173,25 @@ def _log_lines(game: Game, lang: str, start: int, shared: dict[str, Any]) -> lis
     return lines
 
 
+def _shared(shared: dict[str, Any], key: str, make: Callable[[], Any]) -> Any:
+    """``shared[key]``, made on first use (what every seat's payload of a position has in common)."""
+    if key not in shared:
+        shared[key] = make()
+    return shared[key]
+
+
+def _view(game: Game, seat: str | None, shared: dict[str, Any]) -> dict[str, Any]:
+    """``seat``'s view of the position, built with the other seats' views when the rules can build them
+    together (one serialisation of the state per position, not one per seat)."""
+    views: dict[str | None, dict[str, Any]] = shared.setdefault("views", {})
+    if seat not in views:
+        if hasattr(game.rules, "views"):
+            views.update(game.views([*game.rules.info.seats, None]))
+        else:
+            views[seat] = game.view(seat)
+    return views[seat]
+
+
 def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
                  seats: dict[str, SeatInfo], lang: str = "en", log_from: int = 0,
                  shared: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -185,13 +204,16 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
 
     shared = {} if shared is None else shared
     tr = translator(lang)
-    view = game.view(seat)
+    view = dict(_view(game, seat, shared))  # a copy of the top level: the views share the rest (read-only)
     view.pop("log", None)
     lines = _log_lines(game, lang, log_from, shared)
     ad = adapter(game.rules.info.name)
     if getattr(ad, "public_facts", False) and "facts" not in shared:
         shared["facts"] = ad.board_facts(view)  # the same in every seat's view: no spectator's view needed
-    seat_names = {s: d["name"] for s, d in ad.static_data()["seats"].items()}
+    if "seat_names" not in shared:
+        shared["seat_names"] = {s: d["name"] for s, d in ad.static_data()["seats"].items()}
+        shared["players"] = players(seats, cached_names(game_id), game.rules.info.name)
+    seat_names: dict[str, str] = shared["seat_names"]
     active = game.active_seat
     mine = seat is not None and active == seat and seats[seat].kind == "human"
     outcome = game.outcome
@@ -231,7 +253,7 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
         "step": len(game.actions),
         "active_seat": active,
         "round": view.get("round"),
-        "phase": in_language(ad.phase, lang, view),
+        "phase": _shared(shared, f"phase:{lang}", lambda: in_language(ad.phase, lang, view)),
         "prompt": prompt,
         "help": in_language(ad.decision_help, lang, view) if mine else "",
         "legal": legal,
@@ -241,7 +263,7 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
         "hand_counts": {s: (len(h) if isinstance(h, list) else h["count"]) for s, h in view["hands"].items()},
         "last": last_moves(game_id, game, seat, shared),
         "outcome": outcome_in(game, lang),
-        "seats": players(seats, cached_names(game_id), game.rules.info.name),
+        "seats": shared["players"],
         "log_from": log_from,
         "log": lines,
         # a translated log keeps the English lines beside it: the board module reads its structure from them

@@ -19,7 +19,7 @@ from muster.games.freedom.datafiles import areas_file, cards_file, design
 from muster.games.freedom.observation import information_state_from_view, observation_from_view, observation_size
 from muster.games.freedom.rules.setup import RULESETS, setup
 from muster.games.freedom.state import State
-from muster.games.freedom.view import determinize, view
+from muster.games.freedom.view import determinize, view, views
 
 _effects.check_effects()
 
@@ -89,6 +89,13 @@ class FreedomRules(NumberedActions):
         if seat is not None and seat not in SEATS:
             raise ValueError(f"unknown seat {seat!r}")
         return view(state, seat)
+
+    def views(self, state: State, seats: list[str | None]) -> dict[str | None, dict[str, Any]]:
+        """Several seats' views at once, the state serialised once (see :func:`muster.games.freedom.view.views`)."""
+        for seat in seats:
+            if seat is not None and seat not in SEATS:
+                raise ValueError(f"unknown seat {seat!r}")
+        return views(state, seats)
 
     def log(self, state: State, lang: str | None = None) -> list[str]:
         """The game so far, in words of ``lang`` (English by default)."""

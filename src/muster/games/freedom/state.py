@@ -7,6 +7,7 @@ prompt (Rally the Troops' "states"); see :mod:`muster.games.freedom.engine`.
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import Any, Final
 
 from muster.core.interface import CorruptStateError
@@ -134,7 +135,7 @@ class State:
         ids = board().ids
 
         def sparse(values: list[int]) -> dict[str, int]:
-            return {ids[i]: v for i, v in enumerate(values) if v}
+            return dict(compress(zip(ids, values, strict=True), values))  # the non-zero values, in C
 
         return {
             "format": STATE_FORMAT,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from muster.core import rng
@@ -19,13 +20,26 @@ def view(s: State, seat: str | None) -> dict[str, Any]:
     Hidden: the opponent's hand (only its size shows), the order and content of both draw
     piles (only their sizes), the random generator and the seed (future dice).
     """
-    data = s.to_json()
+    return views(s, [seat])[seat]
+
+
+def views(s: State, seats: Iterable[str | None]) -> dict[str | None, dict[str, Any]]:
+    """:func:`view` for several seats at once: the state is serialised once and each seat's view
+    differs only in its hands (a server builds every seat's view of each new position).
+
+    The views share their unchanged parts (the board, the stack, the log): treat them as read-only."""
+    public = s.to_json()
     for key in HIDDEN:
-        data.pop(key, None)
-    data["hands"] = {side: (list(cards) if side == seat else {"count": len(cards)}) for side, cards in s.hands.items()}
-    data["decks"] = {deck: {"count": len(cards)} for deck, cards in s.decks.items()}
-    data["seat"] = seat
-    return data
+        public.pop(key, None)
+    public["decks"] = {deck: {"count": len(cards)} for deck, cards in s.decks.items()}
+    out: dict[str | None, dict[str, Any]] = {}
+    for seat in seats:
+        data = dict(public)
+        data["hands"] = {side: (list(cards) if side == seat else {"count": len(cards)})
+                         for side, cards in s.hands.items()}
+        data["seat"] = seat
+        out[seat] = data
+    return out
 
 
 def unseen_cards(v: dict[str, Any], seat: str) -> dict[str, list[int]]:
