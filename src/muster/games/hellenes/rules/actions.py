@@ -50,10 +50,11 @@ def muster_cities(s: State, side: str, occ: tuple[Occupancy, Occupancy] | None =
     # search. The union is exactly ``muster_candidates`` being non-empty.
     reach = land_reach(s, enemy, occ[0])
     by_land: set[str] = set()
-    sea = game_map().is_sea
-    for _, area, besieged, fleet, allowance in pool:
-        if not fleet and not besieged and not sea(area):
-            by_land |= reach(area)[allowance]
+    seas = game_map().sea_adj
+    starts = {(area, allowance) for _, area, besieged, fleet, allowance in pool
+              if not fleet and not besieged and area not in seas}  # blocks in one area share their reach
+    for area, allowance in starts:
+        by_land |= reach(area)[allowance]
     by_sea = fleet_reach(s, enemy, occ[1], fleets) if fleets else set()
     neutral, no_entry, fields = game_map().neutral, s.no_entry, occ[0]
     return [a for a, holder in s.control.items() if holder == side

@@ -48,24 +48,54 @@ def on_map(s: State, side: str | None = None) -> list[str]:
 
 def in_area(s: State, area: str, side: str) -> list[str]:
     """A side's blocks in an area (field, City and at sea alike)."""
-    return [b for b, u in s.units.items() if u["area"] == area and blocks()[b].side == side]
+    sides = _sides()
+    return [b for b in blocks_at(s).get(area, ()) if sides[b] == side]
 
 
 def field(s: State, area: str, side: str) -> list[str]:
     """A side's blocks in an area that are not inside its City (and not carried passengers)."""
-    return [b for b, u in s.units.items()
-            if u["area"] == area and not u["inside"] and u["carrier"] is None and blocks()[b].side == side]
+    units, sides = s.units, _sides()
+    out = []
+    for b in blocks_at(s).get(area, ()):
+        u = units[b]
+        if not u["inside"] and u["carrier"] is None and sides[b] == side:
+            out.append(b)
+    return out
 
 
 def inside(s: State, area: str, side: str) -> list[str]:
     """A side's blocks inside the City of an area."""
-    return [b for b, u in s.units.items() if u["area"] == area and u["inside"] and blocks()[b].side == side]
+    units, sides = s.units, _sides()
+    return [b for b in blocks_at(s).get(area, ()) if units[b]["inside"] and sides[b] == side]
 
 
 def enemy_field(s: State, area: str, side: str) -> bool:
     """True if the enemy has unbesieged blocks in the area (entering it Engages them, 5.4)."""
-    enemy = other(side)
-    return any(u["area"] == area and not u["inside"] and blocks()[b].side == enemy for b, u in s.units.items())
+    return other(side) in occupancy(s)[0].get(area, ())  # the sides of the blocks not inside a City
+
+
+def blocks_at(s: State) -> dict[str, list[str]]:
+    """The ids of the blocks in each area (in the field, inside its City, at sea, carried), in the order of
+    ``s.units`` (read-only: kept in the state while :func:`occupancy` is, so until a block's area changes)."""
+    occ = occupancy(s)
+    kept = s._where
+    if kept is not None and kept[0] is occ:
+        return kept[1]
+    index: dict[str, list[str]] = {}
+    for b, u in s.units.items():
+        a = u["area"]
+        if a is not None:
+            if a in index:
+                index[a].append(b)
+            else:
+                index[a] = [b]
+    s._where = (occ, index)
+    return index
+
+
+@cache
+def _sides() -> dict[str, str]:
+    return {b: d.side for b, d in blocks().items()}
 
 
 Occupancy = dict[str, set[str]]
@@ -138,14 +168,8 @@ def _allowance(kind: str) -> int:
 
 
 def enemy_fleet_at(s: State, area: str, side: str) -> bool:
-    """True if an enemy fleet is in the area (not inside a City)."""
-    enemy = other(side)
-    for b, u in s.units.items():
-        if u["area"] == area and not u["inside"] and u["carrier"] is None:
-            d = blocks()[b]
-            if d.side == enemy and d.kind == "fleet":
-                return True
-    return False
+    """True if an enemy fleet is in the area (not inside a City; fleets are never carried)."""
+    return other(side) in occupancy(s)[1].get(area, ())
 
 
 def passenger_of(s: State, fleet: str) -> str | None:
@@ -258,8 +282,7 @@ def militia_active(s: State, area: str) -> bool:
     if s.militia.get(area, 0) <= 0:
         return False
     loyal = s.loyal.get(area)
-    return s.control.get(area) == loyal and not any(
-        u["area"] == area and u["inside"] and blocks()[b].side == loyal for b, u in s.units.items())
+    return s.control.get(area) == loyal and not (loyal is not None and inside(s, area, loyal))
 
 
 def defenders_inside(s: State, area: str) -> tuple[list[str], int]:

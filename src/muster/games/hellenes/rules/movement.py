@@ -12,6 +12,7 @@ from muster.games.hellenes.datafiles import blocks, game_map
 from muster.games.hellenes.engine import Decision, act, default_label
 from muster.games.hellenes.rules.common import (
     Occupancy,
+    blocks_at,
     by_token,
     enemy_field,
     enemy_fleet_at,
@@ -84,6 +85,13 @@ def _fleet_steps(s: State, a: str, start: str, inside: bool) -> list[tuple[str, 
             city = g.cities[a]
             return [(str(city.offshore), "")]  # 5.2: a besieged Port is left only through its offshore sea
         return [(c, "") for c in g.coasts[a]] + [(n, "") for n in g.coast_mates(a)]
+    return _sea_steps(a)
+
+
+@cache
+def _sea_steps(a: str) -> list[tuple[str, str]]:
+    """:func:`_fleet_steps` from a sea: a pure function of the map (cached; read-only)."""
+    g = game_map()
     steps = [(n, border_key(a, n) if (a, n) in g.hazardous else "") for n in g.sea_adj[a]]
     return steps + [(n, "") for n in g.sea_shores[a]]
 
@@ -97,24 +105,32 @@ def _fleet_destinations(s: State, bid: str, allowance: int, limit: int, muster: 
     out: dict[str, Route] = {}
     frontier: list[tuple[str, tuple[str, ...]]] = [(start, ())]
     seen = {start}
+    seas, neutral, no_entry, inside = g.sea_adj, g.neutral, s.no_entry, bool(u["inside"])
     for dist in range(1, limit + 1):
         nxt: list[tuple[str, tuple[str, ...]]] = []
-        for a, borders in sorted(frontier, key=lambda x: len(x[1])):
-            for n, hz in _fleet_steps(s, a, start, bool(u["inside"])):
-                if n in seen or n in g.neutral or n in s.no_entry:
+        if len(frontier) > 1:
+            frontier.sort(key=_borders_crossed)  # stable: the fewest hazardous borders first
+        for a, borders in frontier:
+            for n, hz in _fleet_steps(s, a, start, inside):
+                if n in seen or n in neutral or n in no_entry:
                     continue
-                path = borders + ((hz,) if hz else ())
-                engaged = enemy in (fleets if g.is_sea(n) else fields).get(n, ())
+                path = (*borders, hz) if hz else borders
+                at_sea = n in seas
+                engaged = enemy in (fleets if at_sea else fields).get(n, ())
                 if muster and engaged:
                     continue
                 seen.add(n)
                 out[n] = (a, dist > allowance, path)
                 if n == only:
                     return out
-                if g.is_sea(n) and not engaged:
+                if at_sea and not engaged:
                     nxt.append((n, path))
         frontier = nxt
     return out
+
+
+def _borders_crossed(step: tuple[str, tuple[str, ...]]) -> int:
+    return len(step[1])
 
 
 def move_block(s: State, bid: str, dest: str, route: Route) -> None:
@@ -163,8 +179,9 @@ def boardable(s: State, bid: str) -> list[str]:
     if d.kind == "fleet" or not d.greek or u["carrier"] is not None:
         return []
     out = []
-    for f, fu in s.units.items():
-        if (fu["area"] == u["area"] and fu["inside"] == u["inside"] and blocks()[f].kind == "fleet"
+    for f in blocks_at(s).get(u["area"], ()):
+        fu = s.units[f]
+        if (fu["inside"] == u["inside"] and blocks()[f].kind == "fleet"
                 and blocks()[f].side == d.side and fu["token"] not in s.moved and fu["cv"] > u["cv"]
                 and passenger_of(s, f) is None):
             out.append(f)
@@ -173,8 +190,9 @@ def boardable(s: State, bid: str) -> list[str]:
 
 def group_blocks(s: State, area: str, side: str) -> list[str]:
     """4.1: the blocks of a side's Group in an area that have not moved this turn."""
-    return [b for b, u in s.units.items()
-            if u["area"] == area and u["carrier"] is None and u["token"] not in s.moved and blocks()[b].side == side]
+    units, moved = s.units, s.moved
+    return [b for b in blocks_at(s).get(area, ()) if units[b]["carrier"] is None
+            and units[b]["token"] not in moved and side_of(b) == side]
 
 
 def can_move(s: State, bid: str, occ: tuple[Occupancy, Occupancy] | None = None) -> bool:
