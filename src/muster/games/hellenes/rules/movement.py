@@ -255,7 +255,8 @@ class GroupMove(Decision):
             return
         bid = by_token(s, f["cur"])
         if a.verb in ("to", "forced"):
-            move_block(s, bid, str(a.arg), destinations(s, bid)[str(a.arg)])
+            dest = str(a.arg)
+            move_block(s, bid, dest, destinations(s, bid, only=dest)[dest])
         elif a.verb == "board":
             s.units[bid]["carrier"] = str(a.arg)
             s.moved.append(f["cur"])
@@ -529,13 +530,13 @@ class FreeMove(Decision):
         if f["token"] not in s.tok:
             return []
         dests = destinations(s, by_token(s, f["token"]))
-        return [*(Action("to", d) for d, r in dests.items() if not r[1]), Action("stay")]
+        return [*(act("to", d) for d, r in dests.items() if not r[1]), act("stay")]
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
         s.stack.pop()
         if a.verb == "to":
-            bid = by_token(s, f["token"])
-            move_block(s, bid, str(a.arg), destinations(s, bid)[str(a.arg)])
+            bid, dest = by_token(s, f["token"]), str(a.arg)
+            move_block(s, bid, dest, destinations(s, bid, only=dest)[dest])
 
     def label(self, s: State, f: Frame, a: Action) -> str:
         return move_label(s, a, f["seat"]) if a.verb == "to" else "stay"
