@@ -75,13 +75,14 @@ def destinations(s: State, bid: str, muster: bool = False,
     return out
 
 
-def _fleet_steps(s: State, a: str, start: str, inside: bool) -> list[tuple[str, str]]:
-    """(next area, hazardous border key or "") for one step of a fleet."""
+def _fleet_steps(a: str, start: str, besieged: bool) -> list[tuple[str, str]]:
+    """(next area, hazardous border key or "") for one step of a fleet (``besieged``: the fleet starts inside
+    a besieged City)."""
     g = game_map()
     if not g.is_sea(a):
         if a != start:
             return []  # a fleet stops on entering land (5.1)
-        if inside and a in s.sieges:
+        if besieged:
             city = g.cities[a]
             return [(str(city.offshore), "")]  # 5.2: a besieged Port is left only through its offshore sea
         return [(c, "") for c in g.coasts[a]] + [(n, "") for n in g.coast_mates(a)]
@@ -98,31 +99,43 @@ def _sea_steps(a: str) -> list[tuple[str, str]]:
 
 def _fleet_destinations(s: State, bid: str, allowance: int, limit: int, muster: bool, fields: Occupancy,
                         fleets: Occupancy, only: str | None = None) -> dict[str, Route]:
-    g = game_map()
+    """A fleet's destinations: a pure function of where it stands, whether it is besieged there, the closed
+    areas and the enemy's positions, so the search is cached per such situation (``only`` needs no early
+    exit then: the full answer holds its route)."""
     u = s.units[bid]
-    start, side = str(u["area"]), side_of(bid)
-    enemy = "athens" if side == "sparta" else "sparta"
+    start = str(u["area"])
+    enemy = "athens" if side_of(bid) == "sparta" else "sparta"
+    besieged = bool(u["inside"]) and start in s.sieges
+    enemy_seas = frozenset(a for a, sides in fleets.items() if enemy in sides)
+    enemy_land = frozenset(a for a, sides in fields.items() if enemy in sides)
+    return dict(_fleet_routes(start, besieged, frozenset(s.no_entry), enemy_seas, enemy_land, muster, allowance,
+                              limit))
+
+
+@lru_cache(maxsize=65536)
+def _fleet_routes(start: str, besieged: bool, no_entry: frozenset[str], enemy_seas: frozenset[str],
+                  enemy_land: frozenset[str], muster: bool, allowance: int, limit: int) -> dict[str, Route]:
+    """:func:`_fleet_destinations`' search (read-only: shared by every caller with the same situation)."""
+    g = game_map()
     out: dict[str, Route] = {}
     frontier: list[tuple[str, tuple[str, ...]]] = [(start, ())]
     seen = {start}
-    seas, neutral, no_entry, inside = g.sea_adj, g.neutral, s.no_entry, bool(u["inside"])
+    seas, neutral = g.sea_adj, g.neutral
     for dist in range(1, limit + 1):
         nxt: list[tuple[str, tuple[str, ...]]] = []
         if len(frontier) > 1:
             frontier.sort(key=_borders_crossed)  # stable: the fewest hazardous borders first
         for a, borders in frontier:
-            for n, hz in _fleet_steps(s, a, start, inside):
+            for n, hz in _fleet_steps(a, start, besieged):
                 if n in seen or n in neutral or n in no_entry:
                     continue
                 path = (*borders, hz) if hz else borders
                 at_sea = n in seas
-                engaged = enemy in (fleets if at_sea else fields).get(n, ())
+                engaged = n in (enemy_seas if at_sea else enemy_land)
                 if muster and engaged:
                     continue
                 seen.add(n)
                 out[n] = (a, dist > allowance, path)
-                if n == only:
-                    return out
                 if at_sea and not engaged:
                     nxt.append((n, path))
         frontier = nxt
