@@ -79,18 +79,17 @@ def blocks_at(s: State) -> dict[str, list[str]]:
     ``s.units`` (read-only: kept in the state while :func:`occupancy` is, so until a block's area changes)."""
     occ = occupancy(s)
     kept = s._where
-    if kept is not None and kept[0] is occ:
-        return kept[1]
-    index: dict[str, list[str]] = {}
-    for b, u in s.units.items():
-        a = u["area"]
-        if a is not None:
-            if a in index:
-                index[a].append(b)
-            else:
-                index[a] = [b]
-    s._where = (occ, index)
-    return index
+    if kept is None or kept[0] is not occ:
+        _count(s)
+        kept = s._where
+        assert kept is not None
+    return kept[1]
+
+
+@cache
+def _block_info() -> dict[str, tuple[str, bool]]:
+    """(side, fleet?) of every block."""
+    return {b: (side, fleet) for b, side, fleet, _ in roster()}
 
 
 @cache
@@ -104,17 +103,55 @@ Occupancy = dict[str, set[str]]
 def occupancy(s: State) -> tuple[Occupancy, Occupancy]:
     """The sides with blocks in the field of each area, and with fleets in each area (read-only: cached in
     the state until a block's area or City flag changes)."""
-    if s._occ is None:
-        fields: Occupancy = {}
-        fleets: Occupancy = {}
-        _tally(s, fields, fleets, None)
-        s._occ = (fields, fleets)
-    return s._occ
+    occ = s._occ
+    if occ is None:
+        return _count(s)
+    return occ
+
+
+def _count(s: State) -> tuple[Occupancy, Occupancy]:
+    """Count everything afresh: the occupancy and the blocks in each area (one pass over the blocks)."""
+    fields: Occupancy = {}
+    fleets: Occupancy = {}
+    index: dict[str, list[str]] = {}
+    position: dict[str, int] = {}
+    info = _block_info()
+    for i, (b, u) in enumerate(s.units.items()):
+        position[b] = i
+        a = u["area"]
+        if a is None:
+            continue
+        if a in index:
+            index[a].append(b)
+        else:
+            index[a] = [b]
+        if not u["inside"]:
+            _add(fields, fleets, a, info[b])
+    occ = s._occ
+    if occ is None:
+        occ = s._occ = (fields, fleets)
+    s._where = (occ, index, position)
+    return occ
+
+
+def _add(fields: Occupancy, fleets: Occupancy, area: str, info: tuple[str, bool]) -> None:
+    side, fleet = info
+    if area in fields:
+        fields[area].add(side)
+    else:
+        fields[area] = {side}
+    if fleet:
+        if area in fleets:
+            fleets[area].add(side)
+        else:
+            fleets[area] = {side}
 
 
 def refresh_occupancy(s: State, areas: set[str]) -> None:
-    """After blocks moved between ``areas``: recount only those areas in the cached :func:`occupancy` (the
-    same result as recounting everything; the cached dicts are shared by clones, so new ones are built)."""
+    """After blocks moved between ``areas``: recount only those areas in the cached :func:`occupancy` and
+    :func:`blocks_at` (the same result as recounting everything; the cached dicts are shared by clones, so
+    new ones are built). The blocks now in those areas were all in them before the move, so when the kept
+    index is still current only they are looked at."""
     occ = s._occ
     if occ is None:
         return
@@ -122,27 +159,40 @@ def refresh_occupancy(s: State, areas: set[str]) -> None:
     for a in areas:
         fields.pop(a, None)
         fleets.pop(a, None)
-    _tally(s, fields, fleets, areas)
-    s._occ = (fields, fleets)
+    kept = s._where
+    if kept is None or kept[0] is not occ:
+        _tally(s, fields, fleets, areas)
+        s._occ = (fields, fleets)
+        return
+    old, position = kept[1], kept[2]
+    index = dict(old)
+    members: list[str] = []
+    for a in areas:
+        members += index.pop(a, ())
+    members.sort(key=position.__getitem__)
+    units, info = s.units, _block_info()
+    for b in members:
+        u = units[b]
+        a = u["area"]
+        if a in index:
+            index[a].append(b)
+        else:
+            index[a] = [b]
+        if not u["inside"]:
+            _add(fields, fleets, a, info[b])
+    new = s._occ = (fields, fleets)
+    s._where = (new, index, position)
 
 
-def _tally(s: State, fields: Occupancy, fleets: Occupancy, areas: set[str] | None) -> None:
-    """Add the sides of the blocks in the field (and of the fleets) of ``areas`` (None: every area)."""
+def _tally(s: State, fields: Occupancy, fleets: Occupancy, areas: set[str]) -> None:
+    """Add the sides of the blocks in the field (and of the fleets) of ``areas``."""
     units = s.units
     for b, side, fleet, _ in roster():
         u = units[b]
         a = u["area"]
-        if a is None or u["inside"] or (areas is not None and a not in areas):
+        if a is None or u["inside"] or a not in areas:
             continue
-        if a in fields:
-            fields[a].add(side)
-        else:
-            fields[a] = {side}
-        if fleet:
-            if a in fleets:
-                fleets[a].add(side)
-            else:
-                fleets[a] = {side}
+        _add(fields, fleets, a, (side, fleet))
 
 
 @cache

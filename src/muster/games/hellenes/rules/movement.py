@@ -39,8 +39,9 @@ def border_key(a: str, b: str) -> str:
 def destinations(s: State, bid: str, muster: bool = False,
                  occ: tuple[Occupancy, Occupancy] | None = None, only: str | None = None) -> dict[str, Route]:
     """Where a block may move this turn, with how it gets there (5.1, 5.2, 5.3, 5.4).
-    ``occ`` is :func:`occupancy` of the state when the caller asks for many blocks at once; with ``only``
-    the search stops once that area is found (its route is the same as in the full answer)."""
+    ``occ`` is :func:`occupancy` of the state when the caller asks for many blocks at once. ``only`` names the
+    one destination the caller needs (its route is the same as in the full answer, which the cached searches
+    give anyway)."""
     u = s.units[bid]
     if u["carrier"] is not None or u["area"] is None:
         return {}
@@ -49,26 +50,34 @@ def destinations(s: State, bid: str, muster: bool = False,
     fields, fleets = occ or occupancy(s)
     if is_fleet(bid):
         return _fleet_destinations(s, bid, allowance, limit, muster, fields, fleets, only)
-    g = game_map()
     start, side = str(u["area"]), side_of(bid)
     enemy = "athens" if side == "sparta" else "sparta"
-    if g.is_sea(start) or (u["inside"] and start in s.sieges):
+    if start in game_map().sea_adj or (u["inside"] and start in s.sieges):
         return {}  # 5.1/7.4: besieged blocks cannot move by land
+    enemy_land = frozenset(a for a, sides in fields.items() if enemy in sides)
+    return dict(_land_routes(start, frozenset(s.no_entry), enemy_land, muster, allowance, limit))
+
+
+@lru_cache(maxsize=65536)
+def _land_routes(start: str, no_entry: frozenset[str], enemy_land: frozenset[str], muster: bool, allowance: int,
+                 limit: int) -> dict[str, Route]:
+    """A land block's destinations from ``start``: a pure function of the closed areas and the enemy's
+    positions, cached (read-only: shared by every caller in the same situation)."""
+    g = game_map()
+    neutral = g.neutral
     out: dict[str, Route] = {}
     frontier, seen = [start], {start}
     for dist in range(1, limit + 1):
         nxt = []
         for a in frontier:
             for n in g.land_adj[a]:
-                if n in seen or n in g.neutral or n in s.no_entry:
+                if n in seen or n in neutral or n in no_entry:
                     continue
                 seen.add(n)
-                engaged = enemy in fields.get(n, ())
+                engaged = n in enemy_land
                 if muster and engaged:
                     continue  # 5.0: Mustering blocks may not Engage
                 out[n] = (a, dist > allowance, ())
-                if n == only:
-                    return out
                 if not engaged:
                     nxt.append(n)  # 5.4: entering an enemy-occupied area stops the block
         frontier = nxt
