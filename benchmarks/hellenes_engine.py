@@ -26,7 +26,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=40)
     args = parser.parse_args()
-    games, decisions, samples = random_games(args.games, RULES, sample_at=120)
+    games, decisions, samples = random_games(args.games, RULES, sample_at=120, warmup=1)
     clones = clones_per_s(samples)
     size = len(json.dumps(samples[0].to_json()))
     table = Table(title="Hellenes engine (one core, CPU time)")
