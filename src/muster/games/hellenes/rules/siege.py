@@ -4,6 +4,8 @@ when blockaded), capture, and City control (4.2.3 garrisons)."""
 
 from __future__ import annotations
 
+from functools import cache
+
 from muster.core.interface import Action
 from muster.games.hellenes.datafiles import blocks, design, game_map
 from muster.games.hellenes.engine import Decision, auto, default_label, frame, push
@@ -46,9 +48,14 @@ def lay_sieges(s: State, side: str) -> None:
     """7.2: Greek blocks alone in the area of an enemy City besiege it; an undefended City falls at once."""
     enemy, fields = other(side), occupancy(s)[0]  # the sides with blocks in the field of each area
     # First the cheap necessary condition: this side alone in the field of an enemy City.
-    targets = [a for a in game_map().cities
-               if s.control.get(a) == enemy and side in fields.get(a, ()) and enemy not in fields[a]]
+    targets = [a for a, holder in s.control.items()
+               if holder == enemy and side in fields.get(a, ()) and enemy not in fields[a]]
     if not targets:
+        return
+    if len(targets) > 1:
+        order = _city_order()
+        targets = sorted((a for a in targets if a in order), key=order.__getitem__)  # the map's City order
+    elif targets[0] not in game_map().cities:
         return
     bl = blocks()
     for area in targets:
@@ -62,6 +69,11 @@ def lay_sieges(s: State, side: str) -> None:
         elif area not in s.sieges:
             s.sieges[area] = {"since": s.season_index(), "by": side}
             s.say("{side} lays siege to {city}.", side=side, city=area)
+
+
+@cache
+def _city_order() -> dict[str, int]:
+    return {a: i for i, a in enumerate(game_map().cities)}
 
 
 def can_fortify(s: State, area: str, side: str) -> bool:
