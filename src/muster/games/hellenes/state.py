@@ -88,9 +88,10 @@ class State:
         self.quiet = False
         self._legal: tuple[int, list[Any]] | None = None
         self._occ: tuple[dict[str, set[str]], dict[str, set[str]]] | None = None
-        self._where: tuple[object, dict[str, list[str]], dict[str, int]] | None = None
+        self._where: tuple[dict[str, set[str]], dict[str, list[str]], dict[str, int]] | None = None
         """The blocks in each area (``rules.common.blocks_at``) and each block's place in ``units``, valid
-        while ``_occ`` is the object paired with it: every change of a block's area replaces or clears ``_occ``."""
+        while the first dict of ``_occ`` is the one paired with them: every change of a block's area replaces
+        or clears ``_occ``."""
         self._muster: tuple[int, str, tuple[str, ...]] | None = None
         """The blocks that may still Muster into a City at a step (``rules.movement.Muster``): after one
         of them musters, the others' reach is unchanged (only enemy blocks and closed areas bar the way)."""

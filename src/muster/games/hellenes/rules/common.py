@@ -77,9 +77,9 @@ def enemy_field(s: State, area: str, side: str) -> bool:
 def blocks_at(s: State) -> dict[str, list[str]]:
     """The ids of the blocks in each area (in the field, inside its City, at sea, carried), in the order of
     ``s.units`` (read-only: kept in the state while :func:`occupancy` is, so until a block's area changes)."""
-    occ = occupancy(s)
+    fields = occupancy(s)[0]
     kept = s._where
-    if kept is None or kept[0] is not occ:
+    if kept is None or kept[0] is not fields:  # paired by the fields dict (a tuple may be a new box each read)
         _count(s)
         kept = s._where
         assert kept is not None
@@ -130,7 +130,7 @@ def _count(s: State) -> tuple[Occupancy, Occupancy]:
     occ = s._occ
     if occ is None:
         occ = s._occ = (fields, fleets)
-    s._where = (occ, index, position)
+    s._where = (occ[0], index, position)
     return occ
 
 
@@ -160,7 +160,7 @@ def refresh_occupancy(s: State, areas: set[str]) -> None:
         fields.pop(a, None)
         fleets.pop(a, None)
     kept = s._where
-    if kept is None or kept[0] is not occ:
+    if kept is None or kept[0] is not occ[0]:
         _tally(s, fields, fleets, areas)
         s._occ = (fields, fleets)
         return
@@ -180,8 +180,8 @@ def refresh_occupancy(s: State, areas: set[str]) -> None:
             index[a] = [b]
         if not u["inside"]:
             _add(fields, fleets, a, info[b])
-    new = s._occ = (fields, fleets)
-    s._where = (new, index, position)
+    s._occ = (fields, fleets)
+    s._where = (fields, index, position)
 
 
 def _tally(s: State, fields: Occupancy, fleets: Occupancy, areas: set[str]) -> None:
