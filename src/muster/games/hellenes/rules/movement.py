@@ -3,7 +3,6 @@ fleets on land, sea transport, and forced marches (the roll itself is in :mod:`m
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable
 from functools import cache, lru_cache, partial
 
@@ -350,61 +349,57 @@ def muster_candidates(s: State, side: str, city: str, occ: tuple[Occupancy, Occu
                       first_only: bool = False, pool: list[Mover] | None = None) -> list[str]:
     """Blocks that can Muster into ``city`` this turn (5.0: each within its allowance, entering no enemy area).
 
-    One backward search from the City instead of one forward search per block: the fewest steps from every
-    area to the City through areas a Mustering block may enter (the same answer as :func:`destinations`)."""
+    No search per block: land blocks read the cached reach table of their start (:func:`land_reach`), fleets
+    the cached sea distances (:func:`sea_distances`: the fewest steps through seas a Mustering fleet may
+    enter, the same answer as :func:`destinations`)."""
     g = game_map()
     fields, fleets = occ or occupancy(s)
     enemy = "athens" if side == "sparta" else "sparta"
-
-    def enterable_land(a: str) -> bool:
-        return a not in g.neutral and a not in s.no_entry and enemy not in fields.get(a, ())
-
-    def enterable_sea(a: str) -> bool:
-        return a not in s.no_entry and enemy not in fleets.get(a, ())
-
-    if not enterable_land(city):
+    if city in g.neutral or city in s.no_entry or enemy in fields.get(city, ()):
         return []
     pool = pool if pool is not None else movers(s, side)
-    # Land blocks: the cached reach table; the sea search stops at the largest fleet allowance (farther
-    # seas are out of every fleet's reach, so the answer is the same and the search much shorter).
-    sea_reach = max((m[4] for m in pool if m[3]), default=0)
-    reach = land_reach(s, enemy, fields)
-    sea_steps = {c: 1 for c in g.coasts[city]}
-    todo = deque(g.coasts[city]) if sea_reach else deque()
-    sea_adj = g.sea_adj
-    while todo:
-        a = todo.popleft()
-        step = sea_steps[a] + 1
-        if step > sea_reach or not enterable_sea(a):
-            continue  # a fleet may start here, but none may pass through
-        for n in sea_adj[a]:
-            if n not in sea_steps:
-                sea_steps[n] = step
-                todo.append(n)
+    seas = g.sea_adj
+    reach: LandReach | None = None
+    dist: dict[str, dict[str, int]] | None = None
+    coasts = g.coasts[city]
     out = []
     for b, area, besieged, fleet, allowance in pool:
         if area == city:
             continue
         if fleet:
-            if area in sea_steps and g.is_sea(area):
-                steps = sea_steps[area]
-            elif g.is_sea(area):
-                continue
+            if dist is None:
+                dist = sea_distances(s, enemy, fleets)
+            if area in seas:
+                steps = _via_sea(dist[area], coasts)
             elif besieged:
                 off = str(g.cities[area].offshore)
-                steps = 1 + sea_steps[off] if off in sea_steps and enterable_sea(off) else 99
+                steps = 1 + _via_sea(dist[off], coasts) if _open_sea(s, off, enemy, fleets) else 99
             else:
-                by_sea = [1 + sea_steps[c] for c in g.coasts[area] if c in sea_steps and enterable_sea(c)]
+                by_sea = [1 + _via_sea(dist[c], coasts) for c in g.coasts[area] if _open_sea(s, c, enemy, fleets)]
                 steps = min([*by_sea, *([1] if city in g.coast_mates(area) else [])], default=99)
-        elif besieged or g.is_sea(area) or city not in reach(area)[allowance]:
+        elif besieged or area in seas:
             continue
         else:
+            if reach is None:
+                reach = land_reach(s, enemy, fields)
+            if city not in reach(area)[allowance]:
+                continue
             steps = allowance
         if steps <= allowance:
             out.append(b)
             if first_only:
                 break
     return out
+
+
+def _via_sea(d: dict[str, int], coasts: tuple[str, ...]) -> int:
+    """Steps to a City with these coasts from a sea whose distances are ``d`` (99: out of reach)."""
+    return min((1 + d[c] for c in coasts if c in d), default=99)
+
+
+def _open_sea(s: State, sea: str, enemy: str, fleets: Occupancy) -> bool:
+    """A sea a Mustering fleet may enter: open this turn and free of enemy fleets."""
+    return sea not in s.no_entry and enemy not in fleets.get(sea, ())
 
 
 def land_reach(s: State, enemy: str, fields: Occupancy) -> LandReach:
