@@ -1,6 +1,6 @@
 """Optional compiled (mypyc) rules modules, used only while they match their sources exactly.
 
-``python scripts/compile_rules.py`` compiles the Freedom! rules into C extension modules next to their
+``python scripts/compile_rules.py`` compiles the rules of both games into C extension modules next to their
 ``.py`` files (an opt-in speed-up, see docs/architecture.md "Engine speed") and writes ``_native.json``:
 the compiled modules with a hash of each source and the Python build they were made for. Python prefers
 an extension module to a ``.py`` file of the same name, so after an edit of a compiled module's source
@@ -32,6 +32,15 @@ ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = Path(__file__).with_name("_native.json")
 
 
+HELLENES_COMPILED = (
+    "muster.games.hellenes.state",
+    "muster.games.hellenes.engine",
+    *(f"muster.games.hellenes.rules.{name}" for name in (
+        "common", "actions", "build", "pillage", "winter", "movement", "storms", "engage", "combat", "battle_end",
+        "siege", "events", "initiative", "new_year", "sequence", "victory", "setup")),
+)
+"""The Hellenes modules among :data:`COMPILED` (its state, engine and every rules module)."""
+
 COMPILED = (
     "muster.core.rng",
     "muster.games.freedom.constants",
@@ -43,6 +52,7 @@ COMPILED = (
         "opening", "administration", "replenishment", "victory", "setup")),
     "muster.games.freedom.cards.primitives",
     "muster.games.freedom.cards.effects",
+    *HELLENES_COMPILED,
 )
 """The modules ``scripts/compile_rules.py`` compiles: the rules a simulation runs through at every step."""
 

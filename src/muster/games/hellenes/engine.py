@@ -8,15 +8,15 @@ short finite list.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar, Final
 
 from muster.core.interface import Action, IllegalActionError
 from muster.games.hellenes.datafiles import game_map
 from muster.games.hellenes.state import Frame, State
 
 AutoStep = Callable[[State, Frame], None]
-AUTO: dict[str, AutoStep] = {}
-DECISIONS: dict[str, Decision] = {}
+AUTO: Final[dict[str, AutoStep]] = {}
+DECISIONS: Final[dict[str, Decision]] = {}
 
 
 def auto(kind: str) -> Callable[[AutoStep], AutoStep]:
@@ -39,7 +39,7 @@ def frame(kind: str, **fields: Any) -> Frame:
     return {"kind": kind, **fields}
 
 
-_ACTIONS: dict[tuple[str, Any], Action] = {}
+_ACTIONS: Final[dict[tuple[str, Any], Action]] = {}
 
 
 def act(verb: str, arg: Any = None) -> Action:
@@ -55,7 +55,7 @@ def act(verb: str, arg: Any = None) -> Action:
 class Decision:
     """A prompt for one seat. Subclasses implement ``legal`` and ``apply`` (and usually ``prompt``)."""
 
-    kind = ""
+    kind: ClassVar[str] = ""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -34,9 +34,9 @@ class State:
     """Everything about one game at one decision point (including the random generator)."""
 
     __slots__ = (
-        "_legal", "_muster", "_occ", "actions_left", "active", "committed", "control", "crossings", "deck", "discard",
-        "draw", "first", "forced", "garrison", "hands", "leaders", "log", "loyal", "militia", "mode", "moved",
-        "next_token", "no_entry", "odrysian", "pillaged", "prestige", "quiet", "result", "revealed", "rng",
+        "_legal", "_muster", "_occ", "_where", "actions_left", "active", "committed", "control", "crossings", "deck",
+        "discard", "draw", "first", "forced", "garrison", "hands", "leaders", "log", "loyal", "militia", "mode",
+        "moved", "next_token", "no_entry", "odrysian", "pillaged", "prestige", "quiet", "result", "revealed", "rng",
         "season", "seed", "sieges", "stack", "step", "supplied", "tainted", "tok", "turn_seat", "turn_start",
         "units", "via", "year", "years",
     )
@@ -88,6 +88,10 @@ class State:
         self.quiet = False
         self._legal: tuple[int, list[Any]] | None = None
         self._occ: tuple[dict[str, set[str]], dict[str, set[str]]] | None = None
+        self._where: tuple[dict[str, set[str]], dict[str, list[str]], dict[str, int]] | None = None
+        """The blocks in each area (``rules.common.blocks_at``) and each block's place in ``units``, valid
+        while the first dict of ``_occ`` is the one paired with them: every change of a block's area replaces
+        or clears ``_occ``."""
         self._muster: tuple[int, str, tuple[str, ...]] | None = None
         """The blocks that may still Muster into a City at a step (``rules.movement.Muster``): after one
         of them musters, the others' reach is unchanged (only enemy blocks and closed areas bar the way)."""
@@ -135,6 +139,7 @@ class State:
         c.result = dict(self.result) if self.result else None
         c._legal = self._legal
         c._occ = self._occ  # never changed in place, only replaced: safe to share
+        c._where = self._where  # the same
         c._muster = self._muster
         return c
 

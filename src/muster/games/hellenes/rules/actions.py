@@ -9,26 +9,24 @@ from muster.core.interface import Action
 from muster.games.hellenes.datafiles import game_map
 from muster.games.hellenes.engine import Decision, act, default_label, frame, push
 from muster.games.hellenes.rules.build import buildable, detach_garrison, garrison_sites, pool_has, reinforce
-from muster.games.hellenes.rules.common import Occupancy, occupancy, other, season_name, side_roster
-from muster.games.hellenes.rules.movement import can_move, fleet_reach, land_reach, movers
+from muster.games.hellenes.rules.common import Occupancy, occupancy, other, season_name
+from muster.games.hellenes.rules.movement import Mover, can_move, fleet_reach, land_reach, movers
 from muster.games.hellenes.rules.pillage import pillage_sites
 from muster.games.hellenes.rules.winter import needs_supply, supply
 from muster.games.hellenes.state import Frame, State
 
 
-def group_areas(s: State, side: str, occ: tuple[Occupancy, Occupancy] | None = None) -> list[str]:
-    """Areas holding a Group with at least one block that can still move."""
+def group_areas(s: State, side: str, occ: tuple[Occupancy, Occupancy] | None = None,
+                pool: list[Mover] | None = None) -> list[str]:
+    """Areas holding a Group with at least one block that can still move (``pool``: :func:`movers`)."""
     areas: list[str] = []
     occ = occ or occupancy(s)
-    units, moved, sieges = s.units, set(s.moved), s.sieges
     exits = _land_exits(frozenset(s.no_entry))
-    for b, fleet, _ in side_roster(side):
-        u = units[b]
-        a = u["area"]
-        if a is None or a in areas or u["carrier"] is not None or u["token"] in moved:
+    for b, a, besieged, fleet, _ in (movers(s, side) if pool is None else pool):
+        if a in areas:
             continue
         # the common case of can_move without its search: a fleet, or a free land block with a way out
-        if fleet or (a in exits and not (u["inside"] and a in sieges)) or can_move(s, b, occ):
+        if fleet or (a in exits and not besieged) or can_move(s, b, occ):
             areas.append(a)
     return areas
 
@@ -40,20 +38,23 @@ def _land_exits(no_entry: frozenset[str]) -> frozenset[str]:
     return frozenset(a for a, ns in g.land_adj.items() if any(n not in g.neutral and n not in no_entry for n in ns))
 
 
-def muster_cities(s: State, side: str, occ: tuple[Occupancy, Occupancy] | None = None) -> list[str]:
-    """Friendly City-States free of enemy field blocks that some block can Muster into."""
+def muster_cities(s: State, side: str, occ: tuple[Occupancy, Occupancy] | None = None,
+                  pool: list[Mover] | None = None) -> list[str]:
+    """Friendly City-States free of enemy field blocks that some block can Muster into (``pool``:
+    :func:`movers`)."""
     occ = occ or occupancy(s)
     enemy = other(side)
-    pool = movers(s, side)
+    pool = movers(s, side) if pool is None else pool
     fleets = [m for m in pool if m[3]]
     # Land blocks through the cached reach table; fleets (rarer, with more ways to arrive) by the sea
     # search. The union is exactly ``muster_candidates`` being non-empty.
     reach = land_reach(s, enemy, occ[0])
     by_land: set[str] = set()
-    sea = game_map().is_sea
-    for _, area, besieged, fleet, allowance in pool:
-        if not fleet and not besieged and not sea(area):
-            by_land |= reach(area)[allowance]
+    seas = game_map().sea_adj
+    starts = {(area, allowance) for _, area, besieged, fleet, allowance in pool
+              if not fleet and not besieged and area not in seas}  # blocks in one area share their reach
+    for area, allowance in starts:
+        by_land |= reach(area)[allowance]
     by_sea = fleet_reach(s, enemy, occ[1], fleets) if fleets else set()
     neutral, no_entry, fields = game_map().neutral, s.no_entry, occ[0]
     return [a for a, holder in s.control.items() if holder == side
@@ -75,8 +76,9 @@ class ActionMenu(Decision):
         if s.actions_left <= 0:
             return []
         occ = occupancy(s)
-        acts = [act("move", a) for a in group_areas(s, side, occ)]
-        acts += [act("muster", a) for a in muster_cities(s, side, occ)]
+        pool = movers(s, side)  # the blocks that may still move: both checks start from them
+        acts = [act("move", a) for a in group_areas(s, side, occ, pool)]
+        acts += [act("muster", a) for a in muster_cities(s, side, occ, pool)]
         acts += [act("build", b) for b in buildable(s, side)]
         if pool_has(s, side):
             acts.append(act("recruit"))

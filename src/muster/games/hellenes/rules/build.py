@@ -33,9 +33,7 @@ def buildable(s: State, side: str) -> list[str]:
     out = []
     units = s.units
     allowed: dict[str, bool] = {}
-    for b, b_side, greek, max_cv, home in _build_data():
-        if b_side != side or not greek:
-            continue
+    for b, max_cv, home in _build_data(side):
         u = units[b]
         area = u["area"]
         if area is None or u["carrier"] is not None or u["cv"] >= max_cv:
@@ -51,9 +49,9 @@ def buildable(s: State, side: str) -> list[str]:
 
 
 @cache
-def _build_data() -> tuple[tuple[str, str, bool, int, str], ...]:
-    """(id, side, Greek?, maximum CV, home) of every block in roster order."""
-    return tuple((b, d.side, d.greek, d.max_cv, d.home) for b, d in blocks().items())
+def _build_data(side: str) -> tuple[tuple[str, int, str], ...]:
+    """(id, maximum CV, home) of the side's Greek blocks (the ones that Build) in roster order."""
+    return tuple((b, d.max_cv, d.home) for b, d in blocks().items() if d.side == side and d.greek)
 
 
 def pool(s: State, side: str) -> list[str]:

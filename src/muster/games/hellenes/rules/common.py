@@ -48,24 +48,53 @@ def on_map(s: State, side: str | None = None) -> list[str]:
 
 def in_area(s: State, area: str, side: str) -> list[str]:
     """A side's blocks in an area (field, City and at sea alike)."""
-    return [b for b, u in s.units.items() if u["area"] == area and blocks()[b].side == side]
+    sides = _sides()
+    return [b for b in blocks_at(s).get(area, ()) if sides[b] == side]
 
 
 def field(s: State, area: str, side: str) -> list[str]:
     """A side's blocks in an area that are not inside its City (and not carried passengers)."""
-    return [b for b, u in s.units.items()
-            if u["area"] == area and not u["inside"] and u["carrier"] is None and blocks()[b].side == side]
+    units, sides = s.units, _sides()
+    out = []
+    for b in blocks_at(s).get(area, ()):
+        u = units[b]
+        if not u["inside"] and u["carrier"] is None and sides[b] == side:
+            out.append(b)
+    return out
 
 
 def inside(s: State, area: str, side: str) -> list[str]:
     """A side's blocks inside the City of an area."""
-    return [b for b, u in s.units.items() if u["area"] == area and u["inside"] and blocks()[b].side == side]
+    units, sides = s.units, _sides()
+    return [b for b in blocks_at(s).get(area, ()) if units[b]["inside"] and sides[b] == side]
 
 
 def enemy_field(s: State, area: str, side: str) -> bool:
     """True if the enemy has unbesieged blocks in the area (entering it Engages them, 5.4)."""
-    enemy = other(side)
-    return any(u["area"] == area and not u["inside"] and blocks()[b].side == enemy for b, u in s.units.items())
+    return other(side) in occupancy(s)[0].get(area, ())  # the sides of the blocks not inside a City
+
+
+def blocks_at(s: State) -> dict[str, list[str]]:
+    """The ids of the blocks in each area (in the field, inside its City, at sea, carried), in the order of
+    ``s.units`` (read-only: kept in the state while :func:`occupancy` is, so until a block's area changes)."""
+    fields = occupancy(s)[0]
+    kept = s._where
+    if kept is None or kept[0] is not fields:  # paired by the fields dict (a tuple may be a new box each read)
+        _count(s)
+        kept = s._where
+        assert kept is not None
+    return kept[1]
+
+
+@cache
+def _block_info() -> dict[str, tuple[str, bool]]:
+    """(side, fleet?) of every block."""
+    return {b: (side, fleet) for b, side, fleet, _ in roster()}
+
+
+@cache
+def _sides() -> dict[str, str]:
+    return {b: d.side for b, d in blocks().items()}
 
 
 Occupancy = dict[str, set[str]]
@@ -74,17 +103,55 @@ Occupancy = dict[str, set[str]]
 def occupancy(s: State) -> tuple[Occupancy, Occupancy]:
     """The sides with blocks in the field of each area, and with fleets in each area (read-only: cached in
     the state until a block's area or City flag changes)."""
-    if s._occ is None:
-        fields: Occupancy = {}
-        fleets: Occupancy = {}
-        _tally(s, fields, fleets, None)
-        s._occ = (fields, fleets)
-    return s._occ
+    occ = s._occ
+    if occ is None:
+        return _count(s)
+    return occ
+
+
+def _count(s: State) -> tuple[Occupancy, Occupancy]:
+    """Count everything afresh: the occupancy and the blocks in each area (one pass over the blocks)."""
+    fields: Occupancy = {}
+    fleets: Occupancy = {}
+    index: dict[str, list[str]] = {}
+    position: dict[str, int] = {}
+    info = _block_info()
+    for i, (b, u) in enumerate(s.units.items()):
+        position[b] = i
+        a = u["area"]
+        if a is None:
+            continue
+        if a in index:
+            index[a].append(b)
+        else:
+            index[a] = [b]
+        if not u["inside"]:
+            _add(fields, fleets, a, info[b])
+    occ = s._occ
+    if occ is None:
+        occ = s._occ = (fields, fleets)
+    s._where = (occ[0], index, position)
+    return occ
+
+
+def _add(fields: Occupancy, fleets: Occupancy, area: str, info: tuple[str, bool]) -> None:
+    side, fleet = info
+    if area in fields:
+        fields[area].add(side)
+    else:
+        fields[area] = {side}
+    if fleet:
+        if area in fleets:
+            fleets[area].add(side)
+        else:
+            fleets[area] = {side}
 
 
 def refresh_occupancy(s: State, areas: set[str]) -> None:
-    """After blocks moved between ``areas``: recount only those areas in the cached :func:`occupancy` (the
-    same result as recounting everything; the cached dicts are shared by clones, so new ones are built)."""
+    """After blocks moved between ``areas``: recount only those areas in the cached :func:`occupancy` and
+    :func:`blocks_at` (the same result as recounting everything; the cached dicts are shared by clones, so
+    new ones are built). The blocks now in those areas were all in them before the move, so when the kept
+    index is still current only they are looked at."""
     occ = s._occ
     if occ is None:
         return
@@ -92,27 +159,40 @@ def refresh_occupancy(s: State, areas: set[str]) -> None:
     for a in areas:
         fields.pop(a, None)
         fleets.pop(a, None)
-    _tally(s, fields, fleets, areas)
+    kept = s._where
+    if kept is None or kept[0] is not occ[0]:
+        _tally(s, fields, fleets, areas)
+        s._occ = (fields, fleets)
+        return
+    old, position = kept[1], kept[2]
+    index = dict(old)
+    members: list[str] = []
+    for a in areas:
+        members += index.pop(a, ())
+    members.sort(key=position.__getitem__)
+    units, info = s.units, _block_info()
+    for b in members:
+        u = units[b]
+        a = u["area"]
+        if a in index:
+            index[a].append(b)
+        else:
+            index[a] = [b]
+        if not u["inside"]:
+            _add(fields, fleets, a, info[b])
     s._occ = (fields, fleets)
+    s._where = (fields, index, position)
 
 
-def _tally(s: State, fields: Occupancy, fleets: Occupancy, areas: set[str] | None) -> None:
-    """Add the sides of the blocks in the field (and of the fleets) of ``areas`` (None: every area)."""
+def _tally(s: State, fields: Occupancy, fleets: Occupancy, areas: set[str]) -> None:
+    """Add the sides of the blocks in the field (and of the fleets) of ``areas``."""
     units = s.units
     for b, side, fleet, _ in roster():
         u = units[b]
         a = u["area"]
-        if a is None or u["inside"] or (areas is not None and a not in areas):
+        if a is None or u["inside"] or a not in areas:
             continue
-        if a in fields:
-            fields[a].add(side)
-        else:
-            fields[a] = {side}
-        if fleet:
-            if a in fleets:
-                fleets[a].add(side)
-            else:
-                fleets[a] = {side}
+        _add(fields, fleets, a, (side, fleet))
 
 
 @cache
@@ -138,14 +218,8 @@ def _allowance(kind: str) -> int:
 
 
 def enemy_fleet_at(s: State, area: str, side: str) -> bool:
-    """True if an enemy fleet is in the area (not inside a City)."""
-    enemy = other(side)
-    for b, u in s.units.items():
-        if u["area"] == area and not u["inside"] and u["carrier"] is None:
-            d = blocks()[b]
-            if d.side == enemy and d.kind == "fleet":
-                return True
-    return False
+    """True if an enemy fleet is in the area (not inside a City; fleets are never carried)."""
+    return other(side) in occupancy(s)[1].get(area, ())
 
 
 def passenger_of(s: State, fleet: str) -> str | None:
@@ -258,8 +332,7 @@ def militia_active(s: State, area: str) -> bool:
     if s.militia.get(area, 0) <= 0:
         return False
     loyal = s.loyal.get(area)
-    return s.control.get(area) == loyal and not any(
-        u["area"] == area and u["inside"] and blocks()[b].side == loyal for b, u in s.units.items())
+    return s.control.get(area) == loyal and not (loyal is not None and inside(s, area, loyal))
 
 
 def defenders_inside(s: State, area: str) -> tuple[list[str], int]:

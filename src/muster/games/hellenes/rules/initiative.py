@@ -7,7 +7,7 @@ from typing import Any
 
 from muster.core.interface import Action
 from muster.games.hellenes.datafiles import cards, design
-from muster.games.hellenes.engine import Decision, auto, frame, push
+from muster.games.hellenes.engine import Decision, act, auto, frame, push
 from muster.games.hellenes.rules.common import other, season_name
 from muster.games.hellenes.rules.events import event_frames, event_playable
 from muster.games.hellenes.rules.new_year import card_label
@@ -51,10 +51,10 @@ class Commit(Decision):
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         if f["card"] is None:
-            return [Action("card", n) for n in s.hands[f["seat"]]]
-        acts = [Action("as", "actions")]
+            return [act("card", n) for n in s.hands[f["seat"]]]
+        acts = [act("as", "actions")]
         if event_playable(s, f["card"], f["seat"]):
-            acts.append(Action("as", "event"))
+            acts.append(act("as", "event"))
         return acts
 
     def apply(self, s: State, f: Frame, a: Action) -> None:

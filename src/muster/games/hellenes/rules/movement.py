@@ -3,7 +3,6 @@ fleets on land, sea transport, and forced marches (the roll itself is in :mod:`m
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable
 from functools import cache, lru_cache, partial
 
@@ -12,6 +11,7 @@ from muster.games.hellenes.datafiles import blocks, game_map
 from muster.games.hellenes.engine import Decision, act, default_label
 from muster.games.hellenes.rules.common import (
     Occupancy,
+    blocks_at,
     by_token,
     enemy_field,
     enemy_fleet_at,
@@ -38,8 +38,9 @@ def border_key(a: str, b: str) -> str:
 def destinations(s: State, bid: str, muster: bool = False,
                  occ: tuple[Occupancy, Occupancy] | None = None, only: str | None = None) -> dict[str, Route]:
     """Where a block may move this turn, with how it gets there (5.1, 5.2, 5.3, 5.4).
-    ``occ`` is :func:`occupancy` of the state when the caller asks for many blocks at once; with ``only``
-    the search stops once that area is found (its route is the same as in the full answer)."""
+    ``occ`` is :func:`occupancy` of the state when the caller asks for many blocks at once. ``only`` names the
+    one destination the caller needs (its route is the same as in the full answer, which the cached searches
+    give anyway)."""
     u = s.units[bid]
     if u["carrier"] is not None or u["area"] is None:
         return {}
@@ -48,73 +49,109 @@ def destinations(s: State, bid: str, muster: bool = False,
     fields, fleets = occ or occupancy(s)
     if is_fleet(bid):
         return _fleet_destinations(s, bid, allowance, limit, muster, fields, fleets, only)
-    g = game_map()
     start, side = str(u["area"]), side_of(bid)
     enemy = "athens" if side == "sparta" else "sparta"
-    if g.is_sea(start) or (u["inside"] and start in s.sieges):
+    if start in game_map().sea_adj or (u["inside"] and start in s.sieges):
         return {}  # 5.1/7.4: besieged blocks cannot move by land
+    enemy_land = frozenset(a for a, sides in fields.items() if enemy in sides)
+    return dict(_land_routes(start, frozenset(s.no_entry), enemy_land, muster, allowance, limit))
+
+
+@lru_cache(maxsize=65536)
+def _land_routes(start: str, no_entry: frozenset[str], enemy_land: frozenset[str], muster: bool, allowance: int,
+                 limit: int) -> dict[str, Route]:
+    """A land block's destinations from ``start``: a pure function of the closed areas and the enemy's
+    positions, cached (read-only: shared by every caller in the same situation)."""
+    g = game_map()
+    neutral = g.neutral
     out: dict[str, Route] = {}
     frontier, seen = [start], {start}
     for dist in range(1, limit + 1):
         nxt = []
         for a in frontier:
             for n in g.land_adj[a]:
-                if n in seen or n in g.neutral or n in s.no_entry:
+                if n in seen or n in neutral or n in no_entry:
                     continue
                 seen.add(n)
-                engaged = enemy in fields.get(n, ())
+                engaged = n in enemy_land
                 if muster and engaged:
                     continue  # 5.0: Mustering blocks may not Engage
                 out[n] = (a, dist > allowance, ())
-                if n == only:
-                    return out
                 if not engaged:
                     nxt.append(n)  # 5.4: entering an enemy-occupied area stops the block
         frontier = nxt
     return out
 
 
-def _fleet_steps(s: State, a: str, start: str, inside: bool) -> list[tuple[str, str]]:
-    """(next area, hazardous border key or "") for one step of a fleet."""
+def _fleet_steps(a: str, start: str, besieged: bool) -> list[tuple[str, str]]:
+    """(next area, hazardous border key or "") for one step of a fleet (``besieged``: the fleet starts inside
+    a besieged City)."""
     g = game_map()
     if not g.is_sea(a):
         if a != start:
             return []  # a fleet stops on entering land (5.1)
-        if inside and a in s.sieges:
+        if besieged:
             city = g.cities[a]
             return [(str(city.offshore), "")]  # 5.2: a besieged Port is left only through its offshore sea
         return [(c, "") for c in g.coasts[a]] + [(n, "") for n in g.coast_mates(a)]
+    return _sea_steps(a)
+
+
+@cache
+def _sea_steps(a: str) -> list[tuple[str, str]]:
+    """:func:`_fleet_steps` from a sea: a pure function of the map (cached; read-only)."""
+    g = game_map()
     steps = [(n, border_key(a, n) if (a, n) in g.hazardous else "") for n in g.sea_adj[a]]
     return steps + [(n, "") for n in g.sea_shores[a]]
 
 
 def _fleet_destinations(s: State, bid: str, allowance: int, limit: int, muster: bool, fields: Occupancy,
                         fleets: Occupancy, only: str | None = None) -> dict[str, Route]:
-    g = game_map()
+    """A fleet's destinations: a pure function of where it stands, whether it is besieged there, the closed
+    areas and the enemy's positions, so the search is cached per such situation (``only`` needs no early
+    exit then: the full answer holds its route)."""
     u = s.units[bid]
-    start, side = str(u["area"]), side_of(bid)
-    enemy = "athens" if side == "sparta" else "sparta"
+    start = str(u["area"])
+    enemy = "athens" if side_of(bid) == "sparta" else "sparta"
+    besieged = bool(u["inside"]) and start in s.sieges
+    enemy_seas = frozenset(a for a, sides in fleets.items() if enemy in sides)
+    enemy_land = frozenset(a for a, sides in fields.items() if enemy in sides)
+    return dict(_fleet_routes(start, besieged, frozenset(s.no_entry), enemy_seas, enemy_land, muster, allowance,
+                              limit))
+
+
+@lru_cache(maxsize=65536)
+def _fleet_routes(start: str, besieged: bool, no_entry: frozenset[str], enemy_seas: frozenset[str],
+                  enemy_land: frozenset[str], muster: bool, allowance: int, limit: int) -> dict[str, Route]:
+    """:func:`_fleet_destinations`' search (read-only: shared by every caller with the same situation)."""
+    g = game_map()
     out: dict[str, Route] = {}
     frontier: list[tuple[str, tuple[str, ...]]] = [(start, ())]
     seen = {start}
+    seas, neutral = g.sea_adj, g.neutral
     for dist in range(1, limit + 1):
         nxt: list[tuple[str, tuple[str, ...]]] = []
-        for a, borders in sorted(frontier, key=lambda x: len(x[1])):
-            for n, hz in _fleet_steps(s, a, start, bool(u["inside"])):
-                if n in seen or n in g.neutral or n in s.no_entry:
+        if len(frontier) > 1:
+            frontier.sort(key=_borders_crossed)  # stable: the fewest hazardous borders first
+        for a, borders in frontier:
+            for n, hz in _fleet_steps(a, start, besieged):
+                if n in seen or n in neutral or n in no_entry:
                     continue
-                path = borders + ((hz,) if hz else ())
-                engaged = enemy in (fleets if g.is_sea(n) else fields).get(n, ())
+                path = (*borders, hz) if hz else borders
+                at_sea = n in seas
+                engaged = n in (enemy_seas if at_sea else enemy_land)
                 if muster and engaged:
                     continue
                 seen.add(n)
                 out[n] = (a, dist > allowance, path)
-                if n == only:
-                    return out
-                if g.is_sea(n) and not engaged:
+                if at_sea and not engaged:
                     nxt.append((n, path))
         frontier = nxt
     return out
+
+
+def _borders_crossed(step: tuple[str, tuple[str, ...]]) -> int:
+    return len(step[1])
 
 
 def move_block(s: State, bid: str, dest: str, route: Route) -> None:
@@ -163,8 +200,9 @@ def boardable(s: State, bid: str) -> list[str]:
     if d.kind == "fleet" or not d.greek or u["carrier"] is not None:
         return []
     out = []
-    for f, fu in s.units.items():
-        if (fu["area"] == u["area"] and fu["inside"] == u["inside"] and blocks()[f].kind == "fleet"
+    for f in blocks_at(s).get(u["area"], ()):
+        fu = s.units[f]
+        if (fu["inside"] == u["inside"] and blocks()[f].kind == "fleet"
                 and blocks()[f].side == d.side and fu["token"] not in s.moved and fu["cv"] > u["cv"]
                 and passenger_of(s, f) is None):
             out.append(f)
@@ -173,8 +211,9 @@ def boardable(s: State, bid: str) -> list[str]:
 
 def group_blocks(s: State, area: str, side: str) -> list[str]:
     """4.1: the blocks of a side's Group in an area that have not moved this turn."""
-    return [b for b, u in s.units.items()
-            if u["area"] == area and u["carrier"] is None and u["token"] not in s.moved and blocks()[b].side == side]
+    units, moved = s.units, s.moved
+    return [b for b in blocks_at(s).get(area, ()) if units[b]["carrier"] is None
+            and units[b]["token"] not in moved and side_of(b) == side]
 
 
 def can_move(s: State, bid: str, occ: tuple[Occupancy, Occupancy] | None = None) -> bool:
@@ -237,7 +276,8 @@ class GroupMove(Decision):
             return
         bid = by_token(s, f["cur"])
         if a.verb in ("to", "forced"):
-            move_block(s, bid, str(a.arg), destinations(s, bid)[str(a.arg)])
+            dest = str(a.arg)
+            move_block(s, bid, dest, destinations(s, bid, only=dest)[dest])
         elif a.verb == "board":
             s.units[bid]["carrier"] = str(a.arg)
             s.moved.append(f["cur"])
@@ -309,61 +349,57 @@ def muster_candidates(s: State, side: str, city: str, occ: tuple[Occupancy, Occu
                       first_only: bool = False, pool: list[Mover] | None = None) -> list[str]:
     """Blocks that can Muster into ``city`` this turn (5.0: each within its allowance, entering no enemy area).
 
-    One backward search from the City instead of one forward search per block: the fewest steps from every
-    area to the City through areas a Mustering block may enter (the same answer as :func:`destinations`)."""
+    No search per block: land blocks read the cached reach table of their start (:func:`land_reach`), fleets
+    the cached sea distances (:func:`sea_distances`: the fewest steps through seas a Mustering fleet may
+    enter, the same answer as :func:`destinations`)."""
     g = game_map()
     fields, fleets = occ or occupancy(s)
     enemy = "athens" if side == "sparta" else "sparta"
-
-    def enterable_land(a: str) -> bool:
-        return a not in g.neutral and a not in s.no_entry and enemy not in fields.get(a, ())
-
-    def enterable_sea(a: str) -> bool:
-        return a not in s.no_entry and enemy not in fleets.get(a, ())
-
-    if not enterable_land(city):
+    if city in g.neutral or city in s.no_entry or enemy in fields.get(city, ()):
         return []
     pool = pool if pool is not None else movers(s, side)
-    # Land blocks: the cached reach table; the sea search stops at the largest fleet allowance (farther
-    # seas are out of every fleet's reach, so the answer is the same and the search much shorter).
-    sea_reach = max((m[4] for m in pool if m[3]), default=0)
-    reach = land_reach(s, enemy, fields)
-    sea_steps = {c: 1 for c in g.coasts[city]}
-    todo = deque(g.coasts[city]) if sea_reach else deque()
-    sea_adj = g.sea_adj
-    while todo:
-        a = todo.popleft()
-        step = sea_steps[a] + 1
-        if step > sea_reach or not enterable_sea(a):
-            continue  # a fleet may start here, but none may pass through
-        for n in sea_adj[a]:
-            if n not in sea_steps:
-                sea_steps[n] = step
-                todo.append(n)
+    seas = g.sea_adj
+    reach: LandReach | None = None
+    dist: dict[str, dict[str, int]] | None = None
+    coasts = g.coasts[city]
     out = []
     for b, area, besieged, fleet, allowance in pool:
         if area == city:
             continue
         if fleet:
-            if area in sea_steps and g.is_sea(area):
-                steps = sea_steps[area]
-            elif g.is_sea(area):
-                continue
+            if dist is None:
+                dist = sea_distances(s, enemy, fleets)
+            if area in seas:
+                steps = _via_sea(dist[area], coasts)
             elif besieged:
                 off = str(g.cities[area].offshore)
-                steps = 1 + sea_steps[off] if off in sea_steps and enterable_sea(off) else 99
+                steps = 1 + _via_sea(dist[off], coasts) if _open_sea(s, off, enemy, fleets) else 99
             else:
-                by_sea = [1 + sea_steps[c] for c in g.coasts[area] if c in sea_steps and enterable_sea(c)]
+                by_sea = [1 + _via_sea(dist[c], coasts) for c in g.coasts[area] if _open_sea(s, c, enemy, fleets)]
                 steps = min([*by_sea, *([1] if city in g.coast_mates(area) else [])], default=99)
-        elif besieged or g.is_sea(area) or city not in reach(area)[allowance]:
+        elif besieged or area in seas:
             continue
         else:
+            if reach is None:
+                reach = land_reach(s, enemy, fields)
+            if city not in reach(area)[allowance]:
+                continue
             steps = allowance
         if steps <= allowance:
             out.append(b)
             if first_only:
                 break
     return out
+
+
+def _via_sea(d: dict[str, int], coasts: tuple[str, ...]) -> int:
+    """Steps to a City with these coasts from a sea whose distances are ``d`` (99: out of reach)."""
+    return min((1 + d[c] for c in coasts if c in d), default=99)
+
+
+def _open_sea(s: State, sea: str, enemy: str, fleets: Occupancy) -> bool:
+    """A sea a Mustering fleet may enter: open this turn and free of enemy fleets."""
+    return sea not in s.no_entry and enemy not in fleets.get(sea, ())
 
 
 def land_reach(s: State, enemy: str, fields: Occupancy) -> LandReach:
@@ -511,13 +547,13 @@ class FreeMove(Decision):
         if f["token"] not in s.tok:
             return []
         dests = destinations(s, by_token(s, f["token"]))
-        return [*(Action("to", d) for d, r in dests.items() if not r[1]), Action("stay")]
+        return [*(act("to", d) for d, r in dests.items() if not r[1]), act("stay")]
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
         s.stack.pop()
         if a.verb == "to":
-            bid = by_token(s, f["token"])
-            move_block(s, bid, str(a.arg), destinations(s, bid)[str(a.arg)])
+            bid, dest = by_token(s, f["token"]), str(a.arg)
+            move_block(s, bid, dest, destinations(s, bid, only=dest)[dest])
 
     def label(self, s: State, f: Frame, a: Action) -> str:
         return move_label(s, a, f["seat"]) if a.verb == "to" else "stay"

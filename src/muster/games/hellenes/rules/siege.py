@@ -4,6 +4,8 @@ when blockaded), capture, and City control (4.2.3 garrisons)."""
 
 from __future__ import annotations
 
+from functools import cache
+
 from muster.core.interface import Action
 from muster.games.hellenes.datafiles import blocks, design, game_map
 from muster.games.hellenes.engine import Decision, auto, default_label, frame, push
@@ -44,17 +46,21 @@ def capture(s: State, area: str, side: str) -> None:
 
 def lay_sieges(s: State, side: str) -> None:
     """7.2: Greek blocks alone in the area of an enemy City besiege it; an undefended City falls at once."""
-    greek_here: set[str] = set()
-    bl = blocks()
-    for b, u in s.units.items():  # one pass: the areas where this side has a Greek block in the field
-        if u["area"] is not None and not u["inside"] and u["carrier"] is None and bl[b].side == side and bl[b].greek:
-            greek_here.add(u["area"])
-    if not greek_here:
+    enemy, fields = other(side), occupancy(s)[0]  # the sides with blocks in the field of each area
+    # First the cheap necessary condition: this side alone in the field of an enemy City.
+    targets = [a for a, holder in s.control.items()
+               if holder == enemy and side in fields.get(a, ()) and enemy not in fields[a]]
+    if not targets:
         return
-    for area in game_map().cities:
-        holder = s.control.get(area)
-        if area not in greek_here or holder != other(side) or other(side) in occupancy(s)[0].get(area, ()):
-            continue  # occupancy()[0] holds the sides in the field: the same test as enemy_field
+    if len(targets) > 1:
+        order = _city_order()
+        targets = sorted((a for a in targets if a in order), key=order.__getitem__)  # the map's City order
+    elif targets[0] not in game_map().cities:
+        return
+    bl = blocks()
+    for area in targets:
+        if not any(bl[b].greek for b in field(s, area, side)):
+            continue  # no Greek block of this side in the field there
         blocks_in, militia = defenders_inside(s, area)
         if not blocks_in and militia <= 0:
             capture(s, area, side)
@@ -63,6 +69,11 @@ def lay_sieges(s: State, side: str) -> None:
         elif area not in s.sieges:
             s.sieges[area] = {"since": s.season_index(), "by": side}
             s.say("{side} lays siege to {city}.", side=side, city=area)
+
+
+@cache
+def _city_order() -> dict[str, int]:
+    return {a: i for i, a in enumerate(game_map().cities)}
 
 
 def can_fortify(s: State, area: str, side: str) -> bool:
