@@ -84,6 +84,11 @@ DECISION_HELP = {
     "attrition_loss": N_("Siege Attrition: choose which block inside loses 1 CV (your opponent does not see "
                          "which)."),
     "forced_take": N_("The forced march succeeded: make the extra move, or stay to keep the Group together."),
+    "battle_pick": N_("Smaller battles are fought first; among battles of equal size you choose the order."),
+    "force_pick": N_("Your Forces came by different routes and fight separate battles: choose which goes first; "
+                     "if it wins, the others join it."),
+    "sortie": N_("Your besieged blocks may come out and attack the besiegers in a field battle; if they fail "
+                 "they go back inside."),
 }
 
 
