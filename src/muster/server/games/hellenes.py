@@ -60,6 +60,15 @@ VERB_HINT = {
     "board": N_("Board a fleet to cross the sea."),
     "place": N_("Place the recruited block here."),
     "forced": N_("Forced march: one area further, but a roll decides and a failure costs CV."),
+    "battle": N_("Fight the battle in this area before the other battles of the same size."),
+    "force": N_("This Force fights first; if it loses, another Force fights the survivors."),
+    "sortie": N_("Sortie: every block inside attacks the besiegers; a win ends the Siege, a failure goes back "
+                 "inside."),
+}
+
+# Verbs whose words depend on the decision they answer (the top frame's kind).
+KIND_VERB_HINT = {
+    ("sortie", "stay"): N_("No Sortie this Season: the besieged stay inside."),
 }
 
 # One line on each kind of decision (the stack's top frame), in our words.
@@ -259,7 +268,9 @@ class HellenesAdapter:
             if p is not None:
                 return tr.fmt("Engage: win {win}, lose {lose}; expected losses {mine} CV to {theirs} (estimated from "
                               "what you can see)", **_odds_words(p, lang))
-        text = VERB_HINT.get(action.verb, "")
+        stack = view.get("stack") or []
+        kind = str(stack[-1].get("kind", "")) if stack else ""
+        text = KIND_VERB_HINT.get((kind, action.verb)) or VERB_HINT.get(action.verb, "")
         return tr.gettext(text) if text else ""
 
     def decision_help(self, view: dict[str, Any], lang: str = "en") -> str:
