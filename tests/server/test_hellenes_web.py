@@ -184,7 +184,7 @@ def act_by_clicking(page: Any, turn: int) -> None:
 
 def test_a_sortie_question_has_its_own_hints() -> None:
     """Rules revision 3: the Sortie choices are explained in the reader's language (declining is not a block's
-    "stay")."""
+    "stay"), and a Sortie shows its battle odds like any engagement."""
     import random
 
     from muster.core import Action, new_game
@@ -200,7 +200,7 @@ def test_a_sortie_question_has_its_own_hints() -> None:
             assert ad.hint(view, Action("stay"), seat) == "No Sortie this Season: the besieged stay inside."
             assert ad.hint(view, Action("stay"), seat, "pl").startswith("Bez wypadu")
             sortie = next(a for a in g.legal_actions() if a.verb == "sortie")
-            assert ad.hint(view, sortie, seat).startswith("Sortie: every block inside attacks")
+            assert re.match(r"Engage: win \d+%, lose \d+%", ad.hint(view, sortie, seat))  # the Sortie's odds
             assert "oblężone" in ad.decision_help(view, "pl")
             return
         g.apply(rng.choice(g.legal_actions()))
