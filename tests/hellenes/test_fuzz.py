@@ -113,5 +113,6 @@ def test_every_event_and_decision_kind_is_reached(fuzz: FuzzResults) -> None:
     assert not never, f"events never played: {never}"
     verbs = {"move", "muster", "build", "recruit", "garrison", "pillage", "supply", "to", "forced", "board",
              "assault", "attrition", "fortify", "retreat", "fight", "place",
-             "hit", "rout", "lose", "inside", "stay"}  # the owner's choices (rules revision 2)
+             "hit", "rout", "lose", "inside", "stay",  # the owner's choices (rules revision 2)
+             "battle", "force", "sortie"}  # equal battles, Forces and Sorties (rules revision 3)
     assert not verbs - set(fuzz.verbs), f"never chosen: {sorted(verbs - set(fuzz.verbs))}"

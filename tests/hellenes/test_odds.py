@@ -125,3 +125,27 @@ def test_lone_block_against_an_army_shows_its_real_loss() -> None:
                                           ("A", 1, 2, False)])
     assert r.att_win < 0.01
     assert r.att_loss > 2.0
+
+
+def test_odds_are_offered_before_a_sortie() -> None:
+    # rule 8.3 with digest 3.4: a Sortie engages the besiegers, so the terminal and the web show its odds first
+    from muster.core import Action
+    from muster.games.hellenes import RULES
+    from muster.games.hellenes.terminal import engage_hints
+    from muster.server.games import adapter
+
+    from .kit import combat_only, empty, put
+
+    s = empty()
+    put(s, "spa_sp4", "boeotia", 4, inside=True)
+    put(s, "ath_hop2a", "boeotia", 1)
+    s.sieges["boeotia"] = {"since": -1, "by": "athens"}
+    combat_only(s, "sparta")
+    view = RULES.view(s, "sparta")
+    labelled = [(a, RULES.label(s, a)) for a in RULES.legal_actions(s)]
+    hints = engage_hints(view, "sparta", labelled)
+    assert len(hints) == 1 and hints[0].startswith("Boeotia: win ")
+    win = int(hints[0].split("win ")[1].split("%")[0])
+    assert 50 < win < 100  # four Spartiate steps against one block Sparta has not seen (drawn from what is public)
+    hint = adapter("hellenes").hint(view, Action("sortie", "boeotia"), "sparta")
+    assert hint.startswith("Engage: win ")

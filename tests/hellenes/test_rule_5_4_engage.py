@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from muster.core import Action
+from muster.games.hellenes import RULES
 from muster.games.hellenes.rules.engage import forces
 from muster.games.hellenes.rules.movement import destinations
 
-from .kit import act, empty, kinds, put, turn
+from .kit import act, empty, kinds, legal, put, turn
 
 
 def test_blocks_pass_through_areas_whose_enemies_are_besieged() -> None:
@@ -19,7 +21,7 @@ def test_blocks_pass_through_areas_whose_enemies_are_besieged() -> None:
 
 
 def test_separate_forces_fight_separate_battles() -> None:
-    # rule 5.4.1: Forces entering by different routes are separate; the main Force fights first
+    # rule 5.4.1: Forces entering by different routes are separate; the attacker chooses which fights first
     s = empty()
     put(s, "ath_hop4", "attica", 4)
     put(s, "ath_hop3a", "attica", 3)
@@ -34,8 +36,11 @@ def test_separate_forces_fight_separate_battles() -> None:
                                                                ("plataea", ["pla_hop"])]
     assert kinds(s) == "fortify"
     act(s, "fight")
+    assert kinds(s) == "force_pick" and RULES.active_seat(s) == "athens"
+    assert legal(s) == [Action("force", "attica"), Action("force", "plataea")]
+    act(s, ("force", "attica"))
     battle = s.stack[-2]
-    assert sorted(s.tok[t] for t in battle["att"]) == ["ath_hop3a", "ath_hop4"]  # the main Force only
+    assert sorted(s.tok[t] for t in battle["att"]) == ["ath_hop3a", "ath_hop4"]  # that Force only
 
 
 def test_a_moving_force_joins_an_established_siege_assault() -> None:

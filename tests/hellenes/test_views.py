@@ -81,3 +81,22 @@ def test_garbage_actions_are_refused_and_change_nothing(seed: int, steps: int, g
     else:
         raise AssertionError(f"{garbage!r} was accepted")
     assert json.dumps(g.rules.to_json(g.state)) == before
+
+
+def test_determinize_leaves_the_enemys_open_decision_a_legal_action() -> None:
+    # hidden information: a Pillage withdrawal exists (the game offered it), so the opponent's determinized
+    # pillagers must include a fleet when only the sea is open (seed 86 of random play: a fleet Pillages)
+    state = RULES.setup(86, {"quiet": "1"})
+    rnd = random.Random(86)
+    checked = 0
+    while RULES.active_seat(state) is not None:
+        seat = RULES.active_seat(state)
+        if state.stack[-1]["kind"] == "pillage_to":
+            other = "athens" if seat == "sparta" else "sparta"
+            view = RULES.view(state, other)
+            for k in range(8):
+                drawn = RULES.determinize(view, other, k)
+                assert RULES.active_seat(drawn) == seat and RULES.legal_actions(drawn)
+            checked += 1
+        RULES.apply(state, rnd.choice(RULES.legal_actions(state)))
+    assert checked >= 2

@@ -196,3 +196,34 @@ def test_the_owner_choices_read_in_polish() -> None:
         if seen == OWNER_CHOICES:
             break
     assert seen == OWNER_CHOICES
+
+
+REVISION_3 = {"battle_pick", "sortie"}
+"""Decisions of Hellenes rules revision 3 that random games reach quickly (the order of Forces, rarer, is
+checked in Polish by ``tests/hellenes/test_rule_revision_3.py``)."""
+
+
+def test_the_revision_3_choices_read_in_polish() -> None:
+    # the order of equal battles (6.0) and Sorties (8.3): Polish prompts and labels, no English words left
+    rules = get_rules("hellenes")
+    seen: set[str] = set()
+    for seed in range(20):
+        state = rules.setup(seed, {})
+        rnd = random.Random(seed)
+        while rules.active_seat(state) is not None and seen != REVISION_3:
+            seat = rules.active_seat(state)
+            view = rules.view(state, seat)
+            stack = view.get("stack") or []
+            kind = stack[-1].get("kind") if stack else None
+            if kind in REVISION_3 and kind not in seen:
+                seen.add(kind)
+                prompt = texts.prompt_in(view, seat, rules.prompt(state), "pl")
+                assert prompt != rules.prompt(state) and "?" in prompt, kind
+                for action in rules.legal_actions(state):
+                    label = texts.label_in(action, seat, rules.label(state, action), "pl", view=view)
+                    assert not any(w in label for w in ("battle", "Sortie", "block", "first", "Season")), \
+                        (kind, label)
+            rules.apply(state, rnd.choice(rules.legal_actions(state)))
+        if seen == REVISION_3:
+            break
+    assert seen == REVISION_3

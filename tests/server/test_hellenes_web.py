@@ -182,6 +182,31 @@ def act_by_clicking(page: Any, turn: int) -> None:
     wait_changed(page, old)
 
 
+def test_a_sortie_question_has_its_own_hints() -> None:
+    """Rules revision 3: the Sortie choices are explained in the reader's language (declining is not a block's
+    "stay"), and a Sortie shows its battle odds like any engagement."""
+    import random
+
+    from muster.core import Action, new_game
+    from muster.server.games import adapter
+
+    ad = adapter("hellenes")
+    g = new_game("hellenes", seed=0)
+    rng = random.Random(0)
+    while not g.outcome:
+        seat = g.active_seat
+        view = g.view(seat)
+        if view["stack"][-1]["kind"] == "sortie":
+            assert ad.hint(view, Action("stay"), seat) == "No Sortie this Season: the besieged stay inside."
+            assert ad.hint(view, Action("stay"), seat, "pl").startswith("Bez wypadu")
+            sortie = next(a for a in g.legal_actions() if a.verb == "sortie")
+            assert re.match(r"Engage: win \d+%, lose \d+%", ad.hint(view, sortie, seat))  # the Sortie's odds
+            assert "oblężone" in ad.decision_help(view, "pl")
+            return
+        g.apply(rng.choice(g.legal_actions()))
+    pytest.fail("no Sortie offered in a random game")
+
+
 def test_hellenes_played_by_clicking_on_the_map(web: Server, browser: Any) -> None:
     page = browser.new_page(viewport=DESKTOP)
     start_hellenes(page, web.url)

@@ -23,6 +23,7 @@ from muster.games.hellenes.rules.common import (
     enemy_field,
     field,
     in_friendly_place,
+    inside,
     other,
 )
 from muster.games.hellenes.rules.events import event_playable, targets
@@ -94,6 +95,9 @@ def _land_distances() -> dict[str, dict[str, int]]:
 
 END_VALUE = 0.2
 """An Action worth no more than this is not spent: the heuristic ends its Action phase instead."""
+
+SORTIE_MIN_WIN = 0.6
+"""The heuristic Sorties (8.3) only with a better win chance than this (a bot's judgement, not a rule)."""
 
 
 class HellenesHeuristicBot:
@@ -374,6 +378,48 @@ class HellenesHeuristicBot:
             return Action("attrition", area)
         return Action("skip", area)
 
+
+    # --- rules revision 3: the order of battles and Forces, Sorties ---------------------------------
+    def _battle_pick(self, s: State, seat: str, legal: list[Action]) -> Action:
+        """Equal battles: the one it is likeliest to win first (a win is Prestige whatever follows)."""
+        def chance(a: Action) -> float:
+            area = str(a.arg)
+            mine = [fighter(s, b, area) for b in field(s, area, seat)]
+            theirs = [fighter(s, b, area) for b in field(s, area, other(seat))]
+            return battle_value(mine, theirs)[0]
+
+        return max(legal, key=lambda a: (chance(a), str(a.arg)))
+
+    def _force_pick(self, s: State, seat: str, legal: list[Action]) -> Action:
+        """Uncoordinated Forces: the one with the best odds fights first; if it wins, the others join it."""
+        from muster.games.hellenes.rules.engage import untried_forces
+
+        area_f = s.stack[-2]
+        area = area_f["area"]
+        theirs = [fighter(s, b, area) for b in field(s, area, other(seat))]
+        groups = untried_forces(s, area_f)
+
+        def chance(a: Action) -> tuple[float, int]:
+            key = "" if a.arg == area else str(a.arg)
+            mine = [fighter(s, b, area) for b in groups.get(key, [])]
+            return battle_value(mine, theirs)[0], len(mine)
+
+        return max(legal, key=chance)
+
+    def _sortie(self, s: State, seat: str, legal: list[Action]) -> Action:
+        """A Sortie where the blocks inside are likely to beat the besiegers (a failed one only goes back
+        inside, with Attrition on its routed blocks); otherwise none this Season."""
+        best, best_win = Action("stay"), SORTIE_MIN_WIN
+        for a in legal:
+            if a.verb != "sortie":
+                continue
+            area = str(a.arg)
+            mine = [fighter(s, b, area) for b in inside(s, area, seat)]
+            theirs = [fighter(s, b, area) for b in field(s, area, other(seat))]
+            win = battle_value(mine, theirs)[0]
+            if win > best_win:
+                best, best_win = a, win
+        return best
 
     # --- the owner's choices in battles, retreats and Sieges -----------------------------------
     def _allocate(self, s: State, seat: str, legal: list[Action]) -> Action:

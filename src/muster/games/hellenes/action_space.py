@@ -14,7 +14,10 @@ shape                              where it is offered
 ``as`` + use                       ``actions``, ``event`` or ``sacrifice``
 ``move|muster|garrison|pillage``   an area: a Group Move from it, a Muster into it, a garrison
 ``city|to|forced|assault``         or Pillage there, an event's City, a destination (by land,
-``attrition|skip`` + area          sea or forced march), a Siege choice
+``attrition|skip`` + area          sea or forced march), a Siege choice;
+``battle|force|sortie`` + area     the battle fought first among equal ones (6.0), the Force
+                                   that fights first, named by the area it came from (5.4.1),
+                                   a Sortie from a besieged City (8.3)
 ``build|supply|block|board``       a block: built up, supplied in Winter, chosen to move or
 + block id                         Muster, or the fleet boarded
 ``hit|rout|lose|inside``           a block chosen by its owner: to take a hit or a rout among
@@ -36,13 +39,14 @@ from muster.core.interface import Action
 from muster.core.spaces import ActionSpace
 from muster.games.hellenes.datafiles import blocks, cards_file, design, game_map
 
-REVISION = 2
+REVISION = 3
 """Bump when the numbering's shapes change (data changes show in the fingerprint anyway)."""
 
 PLAIN_VERBS = ("done", "end", "fight", "retreat", "fortify", "recruit", "stay", "wasted")
 """Verbs that take no argument."""
 CARD_USES = ("actions", "event", "sacrifice")
-AREA_VERBS = ("move", "muster", "garrison", "pillage", "city", "to", "forced", "assault", "attrition", "skip")
+AREA_VERBS = ("move", "muster", "garrison", "pillage", "city", "to", "forced", "assault", "attrition", "skip",
+              "battle", "force", "sortie")
 BLOCK_VERBS = ("build", "supply", "block", "board", "hit", "rout", "lose", "inside")
 
 

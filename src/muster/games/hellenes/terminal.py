@@ -28,7 +28,7 @@ from muster.games.hellenes.texts import (
     season_word,
     side_forms,
 )
-from muster.i18n import translator
+from muster.i18n import Translator, translator
 
 SEATS = ("athens", "sparta")
 SEAT_NAME = {"athens": "Athens", "sparta": "Sparta"}
@@ -140,21 +140,33 @@ def engage_hints(view: dict[str, Any], seat: str, labelled: list[tuple[Action, s
 
     stack = view.get("stack") or []
     top = stack[-1] if stack else {}
+    tr = translator(lang)
+    if top.get("kind") == "sortie" and top.get("seat", seat) == seat:  # 8.3: the besieged attack the besiegers
+        out = []
+        for action, _ in labelled:
+            if action.verb == "sortie" and isinstance(action.arg, str):
+                area = action.arg
+                inside = [b for b, u in view["units"].items() if u.get("area") == area and u.get("inside")]
+                out.append(_odds_line(engage_estimate(view, seat, inside, area), area, tr, lang))
+        return out
     if top.get("kind") not in ("group", "free_move") or top.get("seat", seat) != seat:
         return []
     token = top.get("cur") if top.get("kind") == "group" else top.get("token")
     mover = next((b for b, u in view["units"].items() if u["token"] == token), None)
     if mover is None:
         return []
-    tr = translator(lang)
     out = []
     for action, label in labelled:
         if action.verb in ("to", "forced") and ("(Engage)" in label or _engages(view, seat, str(action.arg))):
-            p = engage_estimate(view, seat, [mover], str(action.arg))
-            out.append(tr.fmt("{area}: win {win}, lose {lose}, expected losses {mine} vs {theirs} CV (estimated from "
-                              "what you can see)", area=area_name(str(action.arg), lang), win=_pct(p.win, lang),
-                              lose=_pct(p.lose, lang), mine=_dec(p.my_loss, lang), theirs=_dec(p.enemy_loss, lang)))
+            out.append(_odds_line(engage_estimate(view, seat, [mover], str(action.arg)), str(action.arg), tr, lang))
     return out
+
+
+def _odds_line(p: Any, area: str, tr: Translator, lang: str) -> str:
+    """One line of battle odds for a choice that Engages in ``area``."""
+    return tr.fmt("{area}: win {win}, lose {lose}, expected losses {mine} vs {theirs} CV (estimated from what you "
+                  "can see)", area=area_name(area, lang), win=_pct(p.win, lang), lose=_pct(p.lose, lang),
+                  mine=_dec(p.my_loss, lang), theirs=_dec(p.enemy_loss, lang))
 
 
 def _pct(x: float, lang: str) -> str:

@@ -287,6 +287,9 @@ def label_in(action: Action, seat: str | None, english_label: str, lang: str,
         return tr.fmt("retreat to {area}", area=where)
     if kind == "forced_take" and verb == "to" and area:
         return tr.fmt("march on to {area}", area=area_name(area, lang))
+    revision_3 = _revision_3_label(kind, verb, area, english_label, tr, lang)
+    if revision_3 is not None:
+        return revision_3
     owner_choice = {("allocate", "hit"): N_("{block} loses 1 CV"), ("allocate", "rout"): N_("{block} is routed"),
                     ("fortify_pick", "inside"): N_("{block} goes inside"),
                     ("attrition_loss", "lose"): N_("{block} loses 1 CV")}
@@ -326,6 +329,34 @@ def label_in(action: Action, seat: str | None, english_label: str, lang: str,
     if verb in ("done", "stay"):
         return tr.gettext({"done": N_("done"), "stay": N_("stay")}[verb])
     return english_label
+
+
+COUNT = re.compile(r"\((?:your )?(\d+) blocks?")
+AGAINST = re.compile(r"against (\d+) besieging")
+
+
+def _revision_3_label(kind: Any, verb: str, area: str | None, english_label: str, tr: Translator,
+                      lang: str) -> str | None:
+    """The choices of rules revision 3 (equal battles, uncoordinated Forces, Sorties), or None."""
+    count = COUNT.search(english_label)
+    n = int(count.group(1)) if count else 0
+    if kind == "battle_pick" and verb == "battle" and area:
+        return tr.nfmt("the battle in {area} first (your {n} block)", "the battle in {area} first (your {n} blocks)",
+                       n, area=area_name(area, lang))
+    if kind == "force_pick" and verb == "force" and area:
+        if english_label.startswith("the Force already in"):
+            return tr.nfmt("the Force already in {area} ({n} block)", "the Force already in {area} ({n} blocks)", n,
+                           area=area_name(area, lang))
+        return tr.nfmt("the Force from {area} ({n} block)", "the Force from {area} ({n} blocks)", n,
+                       area=area_name(area, lang))
+    if kind == "sortie" and verb == "stay":
+        return tr.gettext("no Sortie this Season")
+    if kind == "sortie" and verb == "sortie" and area and area in game_map().cities:
+        against = AGAINST.search(english_label)
+        return tr.nfmt("Sortie from {city} ({n} block against {m} besieging)",
+                       "Sortie from {city} ({n} blocks against {m} besieging)", n, city=city_name(area, lang),
+                       m=against.group(1) if against else "?")
+    return None
 
 
 ODDS = re.compile(r"win (\d+)%, lose (\d+)%, undecided (\d+)%; expected losses ([\d.]+) vs ([\d.]+) CV")
@@ -426,6 +457,13 @@ def _owner_choice_prompt(view: dict[str, Any], f: dict[str, Any], side: str, tr:
     if kind == "attrition_loss" and f.get("area") in game_map().cities:
         return tr.fmt("{side}: Siege Attrition at {city}: which block loses 1 CV ({n} to take)?", side=side,
                       city=city_name(f["area"], lang), n=f.get("left", 1))
+    if kind == "battle_pick":
+        return tr.fmt("{side}: battles of equal size: which is fought first?", side=side)
+    if kind == "force_pick" and below.get("area") in names:
+        return tr.fmt("{side}: uncoordinated Forces in {area}: which Force fights first?", side=side,
+                      area=area_name(below["area"], lang))
+    if kind == "sortie":
+        return tr.fmt("{side}: Sortie from a besieged City?", side=side)
     if kind == "forced_take" and f.get("dest") in names:
         bid = _block_by_token(view, f.get("token"))
         if bid:

@@ -9,6 +9,7 @@ from typing import Any
 
 from muster.core import rng
 from muster.core.interface import CorruptStateError
+from muster.games.hellenes import engine
 from muster.games.hellenes.datafiles import SIDES, blocks, cards, game_map
 from muster.games.hellenes.state import State
 
@@ -60,8 +61,32 @@ def view(s: State, seat: str | None) -> dict[str, Any]:
     return data
 
 
+PUBLIC_CHOICE_TRIES = 16
+"""Draws :func:`determinize` makes before giving up on a position where the enemy's open decision must have a
+legal action (see there)."""
+
+
 def determinize(v: dict[str, Any], seat: str, seed: int) -> State:
     """A full state consistent with ``v`` (a view for ``seat``), the hidden parts drawn at random.
+
+    When the enemy is deciding, the fact that its decision has a legal action is public too (the game offered
+    it): a Pillage's withdrawal, for one, exists only if the pillaging Group holds a fleet when no land area
+    around is free of enemies. A draw that leaves the enemy's open decision without a legal action is
+    therefore redrawn (from the next seeds, so the answer stays a function of ``seed``).
+    """
+    s = _determinize_once(v, seat, seed)
+    stack = v.get("stack") or []
+    if not stack or stack[-1].get("seat") in (None, seat) or s.result is not None:
+        return s
+    for k in range(1, PUBLIC_CHOICE_TRIES):
+        if engine.legal_actions(s):
+            break
+        s = _determinize_once(v, seat, seed + k)
+    return s
+
+
+def _determinize_once(v: dict[str, Any], seat: str, seed: int) -> State:
+    """One draw of :func:`determinize`: a full state consistent with ``v``, the hidden parts drawn at random.
 
     Enemy tokens are matched at random to enemy blocks that fit what is public (fleets at sea or on a coast,
     Barbarians never inside a City, fleets inside Ports only, recruits in their home, known blocks as known); CVs of

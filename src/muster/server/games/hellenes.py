@@ -60,6 +60,15 @@ VERB_HINT = {
     "board": N_("Board a fleet to cross the sea."),
     "place": N_("Place the recruited block here."),
     "forced": N_("Forced march: one area further, but a roll decides and a failure costs CV."),
+    "battle": N_("Fight the battle in this area before the other battles of the same size."),
+    "force": N_("This Force fights first; if it loses, another Force fights the survivors."),
+    "sortie": N_("Sortie: every block inside attacks the besiegers; a win ends the Siege, a failure goes back "
+                 "inside."),
+}
+
+# Verbs whose words depend on the decision they answer (the top frame's kind).
+KIND_VERB_HINT = {
+    ("sortie", "stay"): N_("No Sortie this Season: the besieged stay inside."),
 }
 
 # One line on each kind of decision (the stack's top frame), in our words.
@@ -84,6 +93,11 @@ DECISION_HELP = {
     "attrition_loss": N_("Siege Attrition: choose which block inside loses 1 CV (your opponent does not see "
                          "which)."),
     "forced_take": N_("The forced march succeeded: make the extra move, or stay to keep the Group together."),
+    "battle_pick": N_("Smaller battles are fought first; among battles of equal size you choose the order."),
+    "force_pick": N_("Your Forces came by different routes and fight separate battles: choose which goes first; "
+                     "if it wins, the others join it."),
+    "sortie": N_("Your besieged blocks may come out and attack the besiegers in a field battle; if they fail "
+                 "they go back inside."),
 }
 
 
@@ -164,8 +178,21 @@ def drawings(view: dict[str, Any], seat: str) -> list[Any]:
     return [rules.determinize(view, seat, 7919 * k + 1) for k in range(SAMPLES)]
 
 
-def _quick_estimate(view: dict[str, Any], seat: str, mover: str, area: str, drawn: list[Any] | None = None) -> Any:
-    """The odds of ``mover`` (and the seat's blocks already in ``area``) engaging there, from the view only:
+def _movers(view: dict[str, Any], seat: str, area: str) -> list[str]:
+    """The own blocks that would fight in ``area`` if the choice is taken: the block moving now, or, at a Sortie
+    question (8.3), every block of the seat inside the City there."""
+    stack = view.get("stack") or []
+    top = stack[-1] if stack else {}
+    if top.get("kind") == "sortie" and top.get("seat", seat) == seat:
+        return sorted(b for b, u in view.get("units", {}).items() if u.get("area") == area and u.get("inside"))
+    mover = _mover(view, seat)
+    return [mover] if mover is not None else []
+
+
+def _quick_estimate(view: dict[str, Any], seat: str, movers: list[str], area: str,
+                    drawn: list[Any] | None = None) -> Any:
+    """The odds of ``movers`` (and the seat's blocks already in the field of ``area``) engaging there, from the
+    view only:
     the hidden blocks drawn by ``determinize`` (public facts only; ``drawn``: drawings already made from this
     view), the battle computed per drawing."""
     from muster.games.hellenes.odds import SideOdds, _fighter, monte_carlo
@@ -174,7 +201,7 @@ def _quick_estimate(view: dict[str, Any], seat: str, mover: str, area: str, draw
     total = [0.0] * 5
     for k, s in enumerate(drawn if drawn is not None else drawings(view, seat)):
         f = {"area": area, "militia": 0}
-        mine = sorted({mover, *field(s, area, seat)})
+        mine = sorted({*movers, *field(s, area, seat)})
         att = tuple(_fighter(s, f, b) for b in mine if s.units[b]["area"] is not None)
         dfn = tuple(_fighter(s, f, b) for b in field(s, area, other(seat)))
         if len(att) + len(dfn) <= EXACT_BLOCKS and sum(x[2] for x in att + dfn) <= EXACT_STEPS:
@@ -225,11 +252,12 @@ class HellenesAdapter:
         return prompt_in(view, seat, prompt, lang)
 
     def odds(self, view: dict[str, Any], seat: str, area: str) -> Any:
-        """The battle odds if the moving block engages in ``area`` (from the seat's view only), or None."""
-        mover = _mover(view, seat)
-        if mover is None or not _enemy_in(view, area):
+        """The battle odds if the moving block engages in ``area``, or the besieged there make a Sortie (from the
+        seat's view only), or None."""
+        movers = _movers(view, seat, area)
+        if not movers or not _enemy_in(view, area):
             return None
-        key = (int(view.get("step", 0)), seat, mover, area)
+        key = (int(view.get("step", 0)), seat, ",".join(movers), area)
         if key not in self._odds:
             if len(self._odds) > 256:
                 self._odds.clear()
@@ -240,7 +268,7 @@ class HellenesAdapter:
             try:
                 if key[:2] not in self._drawn:
                     self._drawn[key[:2]] = drawings(full, seat)
-                self._odds[key] = _quick_estimate(full, seat, mover, area, self._drawn[key[:2]])
+                self._odds[key] = _quick_estimate(full, seat, movers, area, self._drawn[key[:2]])
             except Exception:  # odds are advice: a failure must never block the game
                 log.exception("battle odds failed for %s engaging in %s", seat, area)
                 self._odds[key] = None
@@ -249,12 +277,14 @@ class HellenesAdapter:
     def hint(self, view: dict[str, Any], action: Action, seat: str | None, lang: str = "en") -> str:
         """What the choice does; before an engagement, the battle odds estimated from what the seat knows."""
         tr = translator(lang)
-        if seat and action.verb in ("to", "forced") and isinstance(action.arg, str):
+        if seat and action.verb in ("to", "forced", "sortie") and isinstance(action.arg, str):
             p = self.odds(view, seat, action.arg)
             if p is not None:
                 return tr.fmt("Engage: win {win}, lose {lose}; expected losses {mine} CV to {theirs} (estimated from "
                               "what you can see)", **_odds_words(p, lang))
-        text = VERB_HINT.get(action.verb, "")
+        stack = view.get("stack") or []
+        kind = str(stack[-1].get("kind", "")) if stack else ""
+        text = KIND_VERB_HINT.get((kind, action.verb)) or VERB_HINT.get(action.verb, "")
         return tr.gettext(text) if text else ""
 
     def decision_help(self, view: dict[str, Any], lang: str = "en") -> str:
@@ -267,7 +297,7 @@ class HellenesAdapter:
                 lang: str = "en") -> str:
         """Ask twice before engaging (the battle odds in words), or ending the Action phase with Actions left."""
         tr = translator(lang)
-        if seat and action.verb in ("to", "forced") and isinstance(action.arg, str) and len(legal) > 1:
+        if seat and action.verb in ("to", "forced", "sortie") and isinstance(action.arg, str) and len(legal) > 1:
             p = self.odds(view, seat, action.arg)
             if p is not None:  # every engagement shows its odds before the click is final
                 ask = tr.gettext("Engage anyway?") if p.win < 0.5 else tr.gettext("Engage?")

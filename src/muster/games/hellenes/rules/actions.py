@@ -57,8 +57,9 @@ def muster_cities(s: State, side: str, occ: tuple[Occupancy, Occupancy] | None =
         by_land |= reach(area)[allowance]
     by_sea = fleet_reach(s, enemy, occ[1], fleets) if fleets else set()
     neutral, no_entry, fields = game_map().neutral, s.no_entry, occ[0]
+    # in Winter the reach passes through enemy areas (9.2.1), so a City with enemies in its field is checked too
     return [a for a, holder in s.control.items() if holder == side
-            and (a in by_land
+            and ((a in by_land and enemy not in fields.get(a, ()))
                  or (a in by_sea and enemy not in fields.get(a, ()) and a not in neutral and a not in no_entry))]
 
 

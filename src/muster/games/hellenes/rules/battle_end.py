@@ -35,14 +35,15 @@ def finish(s: State, f: Frame, winner: str | None, how: str) -> None:
                 u = s.units[s.tok[t]]
                 u["seen"] = u["cv"]
     loser_key = None if winner is None else ("att" if winner != att_side else "dfn")
-    if how == "panic" and loser_key is not None:
-        pursuit(s, f, "dfn" if loser_key == "att" else "att")
     if MILITIA in f["dfn"]:
         s.militia[area] = max(0, int(f["militia"]))
     if winner is None:
         s.say("The battle in {area} is undecided after {n} rounds; {side} withdraws.", area=area, n=f["round"],
               side=att_side)
-        retreat(s, f, "att", attrition=True)
+        if f.get("sortie"):
+            back_inside(s, f)
+        else:
+            retreat(s, f, "att", attrition=True)
     else:
         why = {"retreat": N_("the enemy retreats"), "panic": N_("the enemy panics")}.get(how, N_("no enemy left"))
         if f["assault"]:
@@ -55,24 +56,64 @@ def finish(s: State, f: Frame, winner: str | None, how: str) -> None:
         elif f["assault"]:
             if how == "panic":
                 retreat(s, f, "att", attrition=True)  # besiegers who Panic leave the area
+        elif f.get("sortie") and loser_key == "att":
+            back_inside(s, f)  # 8.3: a Sortie that fails goes back inside; the Siege goes on
         elif loser_key is not None:
+            if f.get("sortie"):
+                end_siege(s, area)  # 8.3: the Sortie won: the Siege ends as the besiegers leave
+                s.say("The Sortie breaks the Siege of {city}.", city=area)
             retreat(s, f, loser_key, attrition=True)
 
 
-def pursuit(s: State, f: Frame, winner_key: str) -> None:
-    """6.3.4: each unrouted block of the winner fires once more; only hits count, on the routed enemy."""
+def end_siege(s: State, area: str) -> None:
+    """A Siege ends at once: the blocks inside step out into the area (as at the end of a turn, 7.0)."""
+    s.sieges.pop(area, None)
+    for b in in_area(s, area, str(s.control.get(area))):
+        s.units[b]["inside"] = False
+    s._occ = None
+
+
+def back_inside(s: State, f: Frame) -> None:
+    """8.3 (DESIGN): a Sortie that Retreats, Panics or stays undecided goes back into its City; its routed
+    blocks take Retreat Attrition on the way (6.4.1), the others go back unharmed."""
+    lost = 0
+    for t in alive(s, f, "att"):
+        if t in f["routed"] and t in s.tok and roll(s) <= design()["retreat_attrition_max"]:
+            lost += 1
+            lose_step(s, s.tok[t])
+    s.say("{side} falls back into {city} ({losses} on the way).", side=f["att_side"], city=f["area"],
+          losses=entry("{n} loss", "{n} losses", n=lost))
+
+
+def start_pursuit(s: State, f: Frame, winner_key: str) -> None:
+    """6.3.4: the loser Panicked: each unrouted block of the winner will fire once more, in firing order; only
+    hits count, on the routed enemy (who become targets for these firings). The state of the Pursuit lives
+    in ``f["chase"]`` so that it can pause while the loser chooses among equally strong routed blocks."""
     loser_key = "dfn" if winner_key == "att" else "att"
     routed_only = {t for t in alive(s, f, loser_key) if t in f["routed"]}
-    saved = f["routed"]
-    f["routed"] = [t for t in saved if t not in routed_only]  # the routed become targets for this firing
+    order = [t for key, t in firing_order(s, f) if key == winner_key]
+    f["chase"] = {"key": winner_key, "order": order, "slot": 0, "saved": list(f["routed"])}
+    f["routed"] = [t for t in f["routed"] if t not in routed_only]
     f["pursuit"] = True  # only hits count
-    for key, token in firing_order(s, f):
-        if key == winner_key and token in standing(s, f, winner_key):
-            fire(s, f, key, token, ask=False)  # Pursuit hits: the fixed tie rule (see docs)
-        if not alive(s, f, loser_key):
-            break
+
+
+def pursue(s: State, f: Frame) -> bool:
+    """Fire the Pursuit's next blocks; False when a hit waits for its owner's choice (an ``allocate``
+    decision is then on top), True when the Pursuit is over (the routed marks are restored)."""
+    chase = f["chase"]
+    winner_key = chase["key"]
+    loser_key = "dfn" if winner_key == "att" else "att"
+    while chase["slot"] < len(chase["order"]) and alive(s, f, loser_key):
+        token = chase["order"][chase["slot"]]
+        chase["slot"] += 1
+        if token in standing(s, f, winner_key):
+            fire(s, f, winner_key, token)
+            if f.get("pending"):
+                return False
     f["pursuit"] = False
-    f["routed"] = saved
+    f["routed"] = chase["saved"]
+    f["chase"] = None
+    return True
 
 
 def retreat_targets(s: State, f: Frame, bid: str, side: str, attacking: bool) -> list[str]:

@@ -18,12 +18,13 @@ MILITIA = 0
 
 
 def battle_frame(s: State, area: str, att_side: str, att: list[str], dfn: list[str], assault: bool = False,
-                 double: bool = False, militia: int = 0) -> Frame:
-    """A new battle between blocks (ids) in an area; the Militia (CV) joins the defence of an Assault."""
+                 double: bool = False, militia: int = 0, sortie: bool = False) -> Frame:
+    """A new battle between blocks (ids) in an area; the Militia (CV) joins the defence of an Assault;
+    ``sortie``: the attackers come out of their besieged City (8.3)."""
     tokens_d = [s.units[b]["token"] for b in dfn] + ([MILITIA] if militia > 0 else [])
     return frame("battle", area=area, att_side=att_side, att=[s.units[b]["token"] for b in att], dfn=tokens_d,
                  assault=assault, double=double, militia=militia, routed=[], round=0, order=[], slot=0, asked=[],
-                 carry=0, leave=None, started=False, pending=None)
+                 carry=0, leave=None, started=False, pending=None, sortie=sortie)
 
 
 def stats(s: State, f: Frame, token: int) -> tuple[str, int, int]:
@@ -258,17 +259,29 @@ def can_retreat(f: Frame, key: str) -> bool:
 @auto("battle")
 def battle(s: State, f: Frame) -> None:
     """Run the battle until it ends or a side must decide whether to Retreat."""
-    from muster.games.hellenes.rules.battle_end import finish
+    from muster.games.hellenes.rules.battle_end import finish, pursue, start_pursuit
 
     defender = other(f["att_side"])
     if not f["started"]:
         f["started"] = True
         reveal(s, f)
-        s.say(("Battle in {area}: {side} ({att}) against {foe} ({dfn}).",
-               "Assault on {area}: {side} ({att}) against {foe} ({dfn}).")[bool(f["assault"])], area=f["area"],
-              side=f["att_side"], att=describe_entries(s, f, "att"), foe=defender, dfn=describe_entries(s, f, "dfn"))
+        if f.get("sortie"):
+            s.say("Sortie from {city}: {side} ({att}) against the besieging {foe} ({dfn}).", city=f["area"],
+                  side=f["att_side"], att=describe_entries(s, f, "att"), foe=defender,
+                  dfn=describe_entries(s, f, "dfn"))
+        else:
+            s.say(("Battle in {area}: {side} ({att}) against {foe} ({dfn}).",
+                   "Assault on {area}: {side} ({att}) against {foe} ({dfn}).")[bool(f["assault"])], area=f["area"],
+                  side=f["att_side"], att=describe_entries(s, f, "att"), foe=defender,
+                  dfn=describe_entries(s, f, "dfn"))
     while True:
         if f.get("pending") and not allocate(s, f, ask=True):
+            return
+        if f.get("chase"):
+            loser = defender if f["chase"]["key"] == "att" else f["att_side"]
+            if not pursue(s, f):
+                return  # the loser chooses which of its equally strong routed blocks a Pursuit hit takes
+            finish(s, f, winner=other(loser), how="panic")
             return
         if f["leave"] is not None:
             leaving = f["leave"]
@@ -277,8 +290,13 @@ def battle(s: State, f: Frame) -> None:
         for key in ("att", "dfn"):
             if not standing(s, f, key):
                 side = f["att_side"] if key == "att" else defender
-                finish(s, f, winner=other(side), how="panic" if alive(s, f, key) else "eliminated")
+                if alive(s, f, key):  # 6.3.4: a Panic; the winner's Pursuit comes first
+                    start_pursuit(s, f, "dfn" if key == "att" else "att")
+                    break
+                finish(s, f, winner=other(side), how="eliminated")
                 return
+        if f.get("chase"):
+            continue
         if f["slot"] >= len(f["order"]):
             if f["round"] >= design()["battle_round_limit"]:
                 finish(s, f, winner=None, how="limit")

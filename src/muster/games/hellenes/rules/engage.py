@@ -4,11 +4,12 @@ then Sieges laid and resolved."""
 
 from __future__ import annotations
 
+from muster.core.interface import Action
 from muster.games.hellenes.datafiles import game_map
-from muster.games.hellenes.engine import auto, frame, push
+from muster.games.hellenes.engine import Decision, act, auto, frame, push
 from muster.games.hellenes.rules.combat import battle_frame
 from muster.games.hellenes.rules.common import field, occupancy, other
-from muster.games.hellenes.rules.siege import can_fortify, lay_sieges, sieges_to_resolve, upkeep
+from muster.games.hellenes.rules.siege import can_fortify, lay_sieges, sieges_to_resolve, sortie_sites, upkeep
 from muster.games.hellenes.state import Frame, State
 
 
@@ -38,8 +39,65 @@ def combat(s: State, f: Frame) -> None:
     lay_sieges(s, side)
     if s.result is not None:
         return
-    push(s, *(frame("battle_area", area=a, side=side, fought=[], asked=False) for a in battle_areas(s, side)),
-         frame("after_battles", side=side))
+    areas = battle_areas(s, side)
+    push(s, *([frame("battles", side=side, todo=areas)] if areas else []), frame("after_battles", side=side))
+
+
+def next_battles(s: State, f: Frame) -> list[str]:
+    """6.0: the areas of a ``battles`` step still to be fought that are the smallest now (several: a tie)."""
+    side = f["side"]
+    live = [a for a in f["todo"] if field(s, a, side) and field(s, a, other(side))]
+    if not live:
+        return []
+    sizes = {a: len(field(s, a, side)) for a in live}
+    low = min(sizes.values())
+    return [a for a in live if sizes[a] == low]
+
+
+@auto("battles")
+def battles(s: State, f: Frame) -> None:
+    """6.0: the battles one by one, smaller first; among battles of equal size the active side picks
+    (``battle_pick``, asked only on a tie)."""
+    smallest = next_battles(s, f)
+    if not smallest:
+        return
+    if len(smallest) > 1:
+        push(s, frame("battle_pick", seat=f["side"]), f)
+        return
+    start_battle_area(s, f, smallest[0])
+
+
+def start_battle_area(s: State, f: Frame, area: str) -> None:
+    """Take ``area`` off the ``battles`` step ``f`` (already off the stack) and fight there next."""
+    f["todo"].remove(area)
+    push(s, frame("battle_area", area=area, side=f["side"], fought=[], asked=False, next=None), f)
+
+
+class BattlePick(Decision):
+    """6.0: several battles of the same, smallest size: the active side chooses which is fought first."""
+
+    kind = "battle_pick"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        return f"{f['seat'].title()}: battles of equal size: which is fought first?"
+
+    def legal(self, s: State, f: Frame) -> list[Action]:
+        return [act("battle", a) for a in next_battles(s, s.stack[-2])]
+
+    def apply(self, s: State, f: Frame, a: Action) -> None:
+        s.stack.pop()
+        start_battle_area(s, s.stack.pop(), str(a.arg))
+
+    def label(self, s: State, f: Frame, a: Action) -> str:
+        area = str(a.arg)
+        n = len(field(s, area, f["seat"]))
+        return f"the battle in {game_map().names[area]} first (your {n} block{'s' if n != 1 else ''})"
+
+
+def force_arg(area: str, key: str) -> str:
+    """How an action names a Force (5.4.1): the area it entered from; the battle's own area for blocks that
+    were already there."""
+    return key or area
 
 
 @auto("battle_area")
@@ -57,9 +115,51 @@ def battle_area(s: State, f: Frame) -> None:
     todo = {k: v for k, v in forces(s, area, side).items() if k not in f["fought"]}
     if not todo:
         return
-    key = max(todo, key=lambda k: (len(todo[k]), k))  # the main Force first
+    key = f.get("next")
+    if key not in todo:
+        if len(todo) > 1:
+            push(s, frame("force_pick", seat=side), f)  # 5.4.1: the attacker chooses which Force fights first
+            return
+        key = next(iter(todo))
+    f["next"] = None
     f["fought"].append(key)
     push(s, battle_frame(s, area, side, todo[key], dfn), f)
+
+
+def untried_forces(s: State, f: Frame) -> dict[str, list[str]]:
+    """The Forces of a ``battle_area`` step that have not fought yet."""
+    return {k: v for k, v in forces(s, f["area"], f["side"]).items() if k not in f["fought"]}
+
+
+class ForcePick(Decision):
+    """5.4.1: several Forces Engage the same enemy Group: the attacker chooses which fights first (and, if it
+    loses, which fights next against the survivors)."""
+
+    kind = "force_pick"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        where = game_map().names[s.stack[-2]["area"]]
+        return f"{f['seat'].title()}: uncoordinated Forces in {where}: which Force fights first?"
+
+    def legal(self, s: State, f: Frame) -> list[Action]:
+        area_f = s.stack[-2]
+        return [act("force", force_arg(area_f["area"], k)) for k in untried_forces(s, area_f)]
+
+    def apply(self, s: State, f: Frame, a: Action) -> None:
+        s.stack.pop()
+        area_f = s.stack[-1]
+        arg = str(a.arg)
+        area_f["next"] = "" if arg == area_f["area"] else arg
+
+    def label(self, s: State, f: Frame, a: Action) -> str:
+        area_f = s.stack[-2]
+        key = "" if a.arg == area_f["area"] else str(a.arg)
+        n = len(untried_forces(s, area_f).get(key, []))
+        names = game_map().names
+        blocks_word = f"{n} block{'s' if n != 1 else ''}"
+        if not key:
+            return f"the Force already in {names[area_f['area']]} ({blocks_word})"
+        return f"the Force from {names[key]} ({blocks_word})"
 
 
 @auto("after_battles")
@@ -69,7 +169,8 @@ def after_battles(s: State, f: Frame) -> None:
     lay_sieges(s, side)
     if s.result is not None:
         return
-    push(s, *(frame("siege_choice", seat=side, area=a) for a in sieges_to_resolve(s, side)))
+    sortie = [frame("sortie", seat=side, done=[])] if sortie_sites(s, side) else []  # 8.3
+    push(s, *sortie, *(frame("siege_choice", seat=side, area=a) for a in sieges_to_resolve(s, side)))
 
 
 @auto("turn_end")

@@ -16,6 +16,7 @@ from muster.games.hellenes.rules.common import (
     enemy_field,
     enemy_fleet_at,
     is_fleet,
+    is_winter,
     movement_allowance,
     occupancy,
     passenger_of,
@@ -54,7 +55,26 @@ def destinations(s: State, bid: str, muster: bool = False,
     if start in game_map().sea_adj or (u["inside"] and start in s.sieges):
         return {}  # 5.1/7.4: besieged blocks cannot move by land
     enemy_land = frozenset(a for a, sides in fields.items() if enemy in sides)
-    return dict(_land_routes(start, frozenset(s.no_entry), enemy_land, muster, allowance, limit))
+    no_entry = frozenset(s.no_entry)
+    out = dict(_land_routes(start, no_entry, enemy_land, muster, allowance, limit))
+    if is_winter(s):
+        # 9.2.1: going home in Winter, a block may pass through enemy-occupied areas to a friendly City
+        # (within its allowance: a forced march would end short of the City). The cached searches stay
+        # pure functions of their arguments: the Winter answer is a second search with no enemy to stop at.
+        home = winter_homes(s, side, muster, fields, enemy)
+        if home:
+            through = _land_routes(start, no_entry, frozenset(), muster, allowance, allowance)
+            for dest in home:
+                if dest in through and (dest not in out or out[dest][1]):
+                    out[dest] = through[dest]
+    return out
+
+
+def winter_homes(s: State, side: str, muster: bool, fields: Occupancy, enemy: str) -> list[str]:
+    """9.2.1: the friendly Cities a block may go home to through enemy areas in Winter (a Mustering block
+    still may not Engage, so not to a City with enemy blocks in its field)."""
+    return [a for a, holder in s.control.items()
+            if holder == side and not (muster and enemy in fields.get(a, ()))]
 
 
 @lru_cache(maxsize=65536)
@@ -116,8 +136,18 @@ def _fleet_destinations(s: State, bid: str, allowance: int, limit: int, muster: 
     besieged = bool(u["inside"]) and start in s.sieges
     enemy_seas = frozenset(a for a, sides in fleets.items() if enemy in sides)
     enemy_land = frozenset(a for a, sides in fields.items() if enemy in sides)
-    return dict(_fleet_routes(start, besieged, frozenset(s.no_entry), enemy_seas, enemy_land, muster, allowance,
-                              limit))
+    no_entry = frozenset(s.no_entry)
+    out = dict(_fleet_routes(start, besieged, no_entry, enemy_seas, enemy_land, muster, allowance, limit))
+    if is_winter(s):
+        # 9.2.1: a fleet going home in Winter may pass through seas held by enemy fleets (as for land blocks)
+        home = winter_homes(s, side_of(bid), muster, fields, enemy)
+        if home:
+            through = _fleet_routes(start, besieged, no_entry, frozenset(), enemy_land if not muster else frozenset(),
+                                    muster, allowance, allowance)
+            for dest in home:
+                if dest in through and (dest not in out or out[dest][1]):
+                    out[dest] = through[dest]
+    return out
 
 
 @lru_cache(maxsize=65536)
@@ -398,15 +428,19 @@ def _via_sea(d: dict[str, int], coasts: tuple[str, ...]) -> int:
 
 
 def _open_sea(s: State, sea: str, enemy: str, fleets: Occupancy) -> bool:
-    """A sea a Mustering fleet may enter: open this turn and free of enemy fleets."""
-    return sea not in s.no_entry and enemy not in fleets.get(sea, ())
+    """A sea a Mustering fleet may enter: open this turn and free of enemy fleets (in Winter enemy fleets do
+    not bar the way home, 9.2.1)."""
+    return sea not in s.no_entry and (enemy not in fleets.get(sea, ()) or is_winter(s))
 
 
 def land_reach(s: State, enemy: str, fields: Occupancy) -> LandReach:
     """For Mustering land blocks: ``reach(area)[k]`` is the set of areas they may reach from ``area`` within
     ``k`` steps (5.0: through and into areas that are not Neutral, not closed this turn and free of enemy field
     blocks; the start itself excluded). A pure function of the closed areas, so cached across decisions."""
-    closed = frozenset((*(a for a, sides in fields.items() if enemy in sides), *s.no_entry))
+    if is_winter(s):
+        closed = frozenset(s.no_entry)  # 9.2.1: Mustering home in Winter passes through enemy areas
+    else:
+        closed = frozenset((*(a for a, sides in fields.items() if enemy in sides), *s.no_entry))
     return partial(_land_reach, closed)
 
 
@@ -441,9 +475,17 @@ def _max_land_allowance() -> int:
 def sea_distances(s: State, enemy: str, fleets: Occupancy) -> dict[str, dict[str, int]]:
     """From each sea: the fewest steps to every sea a Mustering fleet may pass into (free of enemy fleets
     and open to entry), the start itself at 0. What :func:`fleet_reaches` needs for every City at once."""
+    return _sea_distances(closed_seas(s, enemy, fleets))
+
+
+def closed_seas(s: State, enemy: str, fleets: Occupancy) -> frozenset[str]:
+    """The seas a Mustering fleet may not pass: closed this turn, or held by enemy fleets (not in Winter,
+    when a fleet going home to a friendly City passes through them, 9.2.1). The reach caches are keyed by
+    this set, so a Winter answer is never served outside Winter or the other way round."""
     g = game_map()
-    closed = frozenset(a for a in g.sea_adj if a in s.no_entry or enemy in fleets.get(a, ()))
-    return _sea_distances(closed)
+    if is_winter(s):
+        return frozenset(a for a in g.sea_adj if a in s.no_entry)
+    return frozenset(a for a in g.sea_adj if a in s.no_entry or enemy in fleets.get(a, ()))
 
 
 @cache
@@ -470,8 +512,7 @@ def _sea_distances(closed: frozenset[str]) -> dict[str, dict[str, int]]:
 def fleet_reach(s: State, enemy: str, fleets: Occupancy, pool: list[Mover]) -> set[str]:
     """The land areas some fleet in ``pool`` may Muster into (the fleet half of :func:`muster_candidates`
     for every City at once; the caller still checks that the City itself may be entered)."""
-    g = game_map()
-    closed = frozenset(a for a in g.sea_adj if a in s.no_entry or enemy in fleets.get(a, ()))
+    closed = closed_seas(s, enemy, fleets)
     out: set[str] = set()
     for _, area, besieged, _, allowance in pool:
         out |= _fleet_reach(closed, area, besieged, allowance)
@@ -517,7 +558,7 @@ def fleet_reaches(s: State, enemy: str, city: str, fleets: Occupancy, pool: list
         return min((1 + d[c] for c in coasts if c in d), default=99)
 
     def open_sea(a: str) -> bool:
-        return a not in s.no_entry and enemy not in fleets.get(a, ())
+        return _open_sea(s, a, enemy, fleets)
 
     for _, area, besieged, _, allowance in pool:
         if area == city:

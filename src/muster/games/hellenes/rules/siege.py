@@ -8,7 +8,7 @@ from functools import cache
 
 from muster.core.interface import Action
 from muster.games.hellenes.datafiles import blocks, design, game_map
-from muster.games.hellenes.engine import Decision, auto, default_label, frame, push
+from muster.games.hellenes.engine import Decision, act, auto, default_label, frame, push
 from muster.games.hellenes.rules.battle_end import retreat_frame
 from muster.games.hellenes.rules.combat import battle_frame
 from muster.games.hellenes.rules.common import (
@@ -266,6 +266,49 @@ class SiegeChoice(Decision):
         name = game_map().cities[f["area"]].name
         return {"assault": f"Assault {name} (Double Defense)", "attrition": f"Siege Attrition at {name}",
                 "skip": f"leave {name} besieged"}[a.verb]
+
+
+def sortie_sites(s: State, side: str, done: list[str] | tuple[str, ...] = ()) -> list[str]:
+    """8.3: Cities of ``side`` besieged by the enemy, with its blocks inside and besiegers in the field, from
+    which it may Sortie in its own Combat phase (not in an Event turn: a Sortie is an attack, like an
+    Assault, 6.0); ``done``: Cities that made a Sortie this phase already."""
+    if s.mode != "actions" or not s.sieges:
+        return []
+    enemy = other(side)
+    return [a for a, siege in s.sieges.items()
+            if siege["by"] == enemy and a not in done and inside(s, a, side) and field(s, a, enemy)]
+
+
+class Sortie(Decision):
+    """8.3: the besieged side may come out of a City and attack the besiegers in a field battle; asked once
+    per Combat phase with every City it may Sortie from (and again after each Sortie), so declining answers
+    for the whole phase."""
+
+    kind = "sortie"
+
+    def prompt(self, s: State, f: Frame) -> str:
+        return f"{f['seat'].title()}: Sortie from a besieged City?"
+
+    def legal(self, s: State, f: Frame) -> list[Action]:
+        sites = sortie_sites(s, f["seat"], f["done"])
+        return [*(act("sortie", a) for a in sites), act("stay")] if sites else []
+
+    def apply(self, s: State, f: Frame, a: Action) -> None:
+        if a.verb == "stay":
+            s.stack.pop()
+            return
+        area, side = str(a.arg), f["seat"]
+        f["done"].append(area)
+        s.say("{side} makes a Sortie from {city}.", side=side, city=area)
+        push(s, battle_frame(s, area, side, inside(s, area, side), field(s, area, other(side)), sortie=True))
+
+    def label(self, s: State, f: Frame, a: Action) -> str:
+        if a.verb == "stay":
+            return "no Sortie this Season"
+        area = str(a.arg)
+        n, m = len(inside(s, area, f["seat"])), len(field(s, area, other(f["seat"])))
+        return (f"Sortie from {game_map().cities[area].name} ({n} block{'s' if n != 1 else ''} against "
+                f"{m} besieging)")
 
 
 def sieges_to_resolve(s: State, side: str) -> list[str]:
