@@ -23,6 +23,7 @@ from typing import Any
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from muster.server.hub import ApiError
+from muster.server.wire import RAW_SEND
 
 MAX_BODY = 64 * 1024
 """The largest request body accepted (bytes); the biggest legitimate one, a list of remembered tokens, is
@@ -139,6 +140,8 @@ class Guard:
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """Handle one connection's request."""
         if scope["type"] != "http":
+            if scope["type"] == "websocket":  # the unwrapped send, for writing several messages at once (wire.py)
+                scope[RAW_SEND] = send
             await self.app(scope, receive, send)
             return
         started = False

@@ -6,7 +6,7 @@ in the same words.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from muster.core import Action
@@ -106,7 +106,7 @@ class FreedomAdapter:
 
     def hint(self, view: dict[str, Any], action: Action, seat: str | None, lang: str = "en") -> str:
         """The terminal's one-line explanation of this choice (in ``lang``)."""
-        return texts.explain(action, seat, lang)
+        return _explain(action, seat, lang)
 
     def decision_help(self, view: dict[str, Any], lang: str = "en") -> str:
         """The terminal's one line on the decision on top of the stack (in ``lang``)."""
@@ -149,6 +149,12 @@ class FreedomAdapter:
         facts.setdefault("city", {})["civilians"] = int(view.get("civilians", 0))
         return facts
 
+    def facts_by_kind(self, view: dict[str, Any]) -> dict[str, dict[str, int]]:
+        """:meth:`board_facts` by kind, ``{kind: {space: n}}``: the view's own per-kind tables, shared, not copied
+        (views are built anew for each position and only read)."""
+        return {**view.get("spaces", {}), "camp_cannons": {"camp": int(view.get("camp_cannons", 0))},
+                "civilians": {"city": int(view.get("civilians", 0))}}
+
     def card_played(self, action: Action) -> int | None:
         """Playing a card as its event, for AP or to trigger names it in the action's argument."""
         if action.verb in ("event", "ap", "trigger") and isinstance(action.arg, int):
@@ -158,6 +164,13 @@ class FreedomAdapter:
     def public_action(self, action: Action) -> list[Any]:
         """Every Freedom! action is public (cards are played face up)."""
         return action.to_json()
+
+
+@lru_cache(maxsize=8192)
+def _explain(action: Action, seat: str | None, lang: str) -> str:
+    """:func:`muster.tui.texts.explain`, remembered: it depends on nothing else, and every push to the
+    seat to act asks it for each legal choice."""
+    return texts.explain(action, seat, lang)
 
 
 ADAPTER = FreedomAdapter()
