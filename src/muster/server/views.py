@@ -138,7 +138,9 @@ def last_moves(game_id: str, game: Game, seat: str | None,
         facts: Facts = shared["facts"]
         return facts
 
-    trail = _trail(game_id, game, facts_now)
+    if "trail" not in shared:  # brought up to date once per position, not once per seat
+        shared["trail"] = _trail(game_id, game, facts_now)
+    trail: _Trail = shared["trail"]
     n = len(game.actions)
     if seat is not None:  # just after the seat's last step, reaching back at most RECENT_STEPS
         start = max(trail.last_took.get(seat, -1) + 1, n - RECENT_STEPS, 0)

@@ -117,7 +117,7 @@ class FreedomAdapter:
         """Costly choices: an opponent-coloured event played for AP (rule 4.3.1), a turn ended with AP left."""
         tr = translator(lang)
         if action.verb == "ap" and isinstance(action.arg, int) and seat in OPPONENT_COLOUR:
-            card = next(c for c in _static(check_lang(lang))["cards"] if c["number"] == action.arg)
+            card = _cards_by_number(lang)[action.arg]
             if card["event"] and card["side"] == OPPONENT_COLOUR[seat]:
                 return tr.fmt("{card} favours your opponent: if you use it for its {n} AP, your opponent may discard "
                               "a card to play its event. Use it for AP anyway?", card=card["name"], n=card["ap"])
@@ -164,6 +164,12 @@ class FreedomAdapter:
     def public_action(self, action: Action) -> list[Any]:
         """Every Freedom! action is public (cards are played face up)."""
         return action.to_json()
+
+
+@cache
+def _cards_by_number(lang: str) -> dict[int, dict[str, Any]]:
+    """The static data's card faces in ``lang`` by number (asked for every card in hand at every push)."""
+    return {c["number"]: c for c in _static(check_lang(lang))["cards"]}
 
 
 @lru_cache(maxsize=8192)
