@@ -12,8 +12,9 @@ Two phases, each against a freshly started server (temporary SQLite database unl
 
     python3 benchmarks/server.py [--games 100 --seconds 15 --human-games 1000 --human-seconds 30]
 
-The load client is lean (one process, uvloop, orjson, no per-message work beyond what it needs)
-because it shares the machine's cores with the server. The last line is one JSON object with
+The load client is lean (uvloop, orjson, no per-message work beyond what it needs) because it shares
+the machine's cores with the server, and its seats are shared out over ``--clients`` processes (default
+2), so that no single client event loop is what the figures measure. The last line is one JSON object with
 ``saturation_actions_per_s``, ``server_cpu_ms_per_action``, ``human_games``, ``human_p99_ms``,
 ``push_bytes_p50``, ``rss_mb`` and more.
 
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import multiprocessing
 import os
 import random
 import socket
@@ -143,6 +145,16 @@ class Stats:
     """How late the load client's own event loop woke for a 10 ms timer (its scheduling delay, which
     every latency it measures includes)."""
 
+    def merge(self, other: Stats) -> None:
+        """Add another load-client process's numbers to these."""
+        self.latencies += other.latencies
+        self.push_bytes += other.push_bytes
+        self.refused += other.refused
+        self.errors += other.errors
+        self.finished += other.finished
+        self.dropped += other.dropped
+        self.lag += other.lag
+
 
 async def watch_lag(stats: Stats, clock: Clock) -> None:
     """Sample the load client's event-loop lag every 10 ms while the clock runs."""
@@ -227,44 +239,101 @@ async def create_games(base: str, games: int) -> list[str]:
     return tokens
 
 
-async def drive(base: str, games: int, seconds: float, think: float, label: str,
-                on_start: Any = None, on_running: Any = None) -> tuple[Stats, float]:
-    """Create the games, connect every seat, then let them all play for ``seconds``."""
-    stats = Stats()
-    tokens = await create_games(base, games)
-    ws_base = base.replace("http://", "ws://")
+async def play_seats(ws_base: str, tokens: list[str], first: int, think: float, stats: Stats,
+                     connected: Any, start_at: Any) -> float:
+    """One load-client process: connect every seat of ``tokens``, call ``connected()`` once all are in,
+    wait for ``start_at()`` (a ``time.monotonic`` instant, the same clock in every process of the machine)
+    and play until the stop. Returns this process's CPU seconds over the measured period."""
     clock = Clock()
     lag_task = asyncio.create_task(watch_lag(stats, clock))
     gate = asyncio.Semaphore(50)  # connecting: a few at a time, like people arriving
-    tasks = [asyncio.create_task(seat_client(f"{ws_base}/ws/{t}?board=0", i, stats, clock, think, gate))
+    tasks = [asyncio.create_task(seat_client(f"{ws_base}/ws/{t}?board=0", first + i, stats, clock, think, gate))
              for i, t in enumerate(tokens)]
     deadline = time.monotonic() + 300
     while clock.connected + stats.dropped < len(tasks) and time.monotonic() < deadline:
-        await asyncio.sleep(0.1)
-    if on_start:
-        on_start()
-    start = time.monotonic()
+        await asyncio.sleep(0.05)
+    connected()
+    start, seconds = await start_at()
+    await asyncio.sleep(max(0.0, start - time.monotonic()))
+    cpu = time.process_time()
     clock.stop_at = start + seconds
     clock.start.set()
-    sampled = False
-    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[done]} actions"),
-                  TimeRemainingColumn(), console=console) as progress:
-        bar = progress.add_task(label, total=seconds, done=0)
-        while not all(t.done() for t in tasks) and time.monotonic() < clock.stop_at:
+    await asyncio.gather(*tasks, lag_task, return_exceptions=True)
+    return time.process_time() - cpu
+
+
+def client_process(pipe: Any, ws_base: str, tokens: list[str], first: int, think: float) -> None:
+    """A second (third, ...) load-client process: plays its share of the seats and sends back its numbers."""
+    stats = Stats()
+
+    async def start_at() -> tuple[float, float]:
+        loop = asyncio.get_running_loop()
+        got: tuple[float, float] = await loop.run_in_executor(None, pipe.recv)
+        return got
+
+    cpu = uvloop.run(play_seats(ws_base, tokens, first, think, stats, lambda: pipe.send("connected"), start_at))
+    pipe.send((stats, cpu))
+    pipe.close()
+
+
+async def drive(base: str, games: int, seconds: float, think: float, label: str,
+                on_start: Any = None, on_running: Any = None, clients: int = 2) -> tuple[Stats, float, float]:
+    """Create the games, connect every seat, then let them all play for ``seconds``.
+
+    The seats are shared out over ``clients`` load-client processes (this one and ``clients - 1`` forked
+    ones), so that no single client event loop is what limits the figures. Returns the merged stats, the
+    measured period and the load clients' CPU seconds over it."""
+    tokens = await create_games(base, games)
+    ws_base = base.replace("http://", "ws://")
+    shares = [tokens[k::clients] for k in range(clients)]
+    ctx = multiprocessing.get_context("fork")
+    pipes, procs = [], []
+    for k in range(1, clients):
+        mine, theirs = ctx.Pipe()
+        proc = ctx.Process(target=client_process, args=(theirs, ws_base, shares[k], k * len(tokens), think),
+                           daemon=True)
+        proc.start()
+        pipes.append(mine)
+        procs.append(proc)
+    stats = Stats()
+    ready = asyncio.Event()
+    go: asyncio.Future[tuple[float, float]] = asyncio.get_running_loop().create_future()
+    own = asyncio.create_task(play_seats(ws_base, shares[0], 0, think, stats, ready.set, lambda: go))
+    await ready.wait()
+    loop = asyncio.get_running_loop()
+    for pipe in pipes:
+        if await loop.run_in_executor(None, pipe.recv) != "connected":
+            raise RuntimeError("a load-client process failed")
+    if on_start:
+        on_start()
+    start = time.monotonic() + 0.05
+    for pipe in pipes:
+        pipe.send((start, seconds))
+    go.set_result((start, seconds))
+    with Progress(TextColumn("{task.description}"), BarColumn(), TimeRemainingColumn(), console=console) as progress:
+        bar = progress.add_task(label, total=seconds)
+        sampled = False
+        while not own.done() and time.monotonic() < start + seconds:
             await asyncio.sleep(0.25)
-            progress.update(bar, completed=time.monotonic() - start, done=len(stats.latencies))
+            progress.update(bar, completed=time.monotonic() - start)
             if on_running and not sampled and time.monotonic() > start + seconds * 0.8:
                 on_running()
                 sampled = True
-    await asyncio.gather(*tasks, lag_task, return_exceptions=True)
-    return stats, min(time.monotonic(), clock.stop_at) - start
+    cpu = await own
+    for pipe, proc in zip(pipes, procs, strict=True):
+        theirs, their_cpu = await loop.run_in_executor(None, pipe.recv)
+        stats.merge(theirs)
+        cpu += their_cpu
+        proc.join(10)
+    return stats, min(time.monotonic(), start + seconds) - start, cpu
 
 
 def run_phase(database_url: str, extra: list[str], games: int, seconds: float, think: float,
-              label: str) -> dict[str, Any]:
+              label: str, clients: int = 2) -> dict[str, Any]:
     """Start a server, drive ``games`` games, stop it; return the phase's numbers."""
     if os.environ.get("MUSTER_BENCH_SERVER"):  # drive a server already running (e.g. under a profiler)
-        stats, elapsed = uvloop.run(drive(os.environ["MUSTER_BENCH_SERVER"], games, seconds, think, label))
+        stats, elapsed, _ = uvloop.run(drive(os.environ["MUSTER_BENCH_SERVER"], games, seconds, think, label,
+                                             clients=clients))
         ms = [x * 1000 for x in stats.latencies]
         nan = float("nan")
         return {"games": games, "actions": len(ms), "actions_per_s": round(len(ms) / elapsed, 1),
@@ -285,12 +354,11 @@ def run_phase(database_url: str, extra: list[str], games: int, seconds: float, t
             idle = rss_mb(proc.pid)
             load_start = os.getloadavg()[0]
             before = {"cpu": cpu_seconds(proc.pid)}
-            stats, elapsed = uvloop.run(drive(
+            stats, elapsed, client_cpu = uvloop.run(drive(
                 f"http://127.0.0.1:{port}", games, seconds, think, label,
-                on_start=lambda: before.update(cpu=cpu_seconds(proc.pid), client=time.process_time()),
-                on_running=lambda: memory.update(rss=rss_mb(proc.pid))))
+                on_start=lambda: before.update(cpu=cpu_seconds(proc.pid)),
+                on_running=lambda: memory.update(rss=rss_mb(proc.pid)), clients=clients))
             cpu = cpu_seconds(proc.pid) - before["cpu"]
-            client_cpu = time.process_time() - before["client"]
         finally:
             proc.terminate()
             try:
@@ -324,19 +392,21 @@ def main(games: int = typer.Option(100, help="Saturation phase: games acting fla
          database_url: str = typer.Option("", help="Database of the servers started (default: a temporary "
                                                    "SQLite file per phase)."),
          server_args: str = typer.Option("", help="Extra arguments for `muster serve`, e.g. '--workers 2'."),
+         clients: int = typer.Option(2, min=1, help="Load-client processes the seats are shared out over."),
          ) -> None:
     """Run both phases and print the numbers (last line: JSON)."""
     extra = server_args.split()
-    saturation = run_phase(database_url, extra, games, seconds, 0.0, f"{games} games flat out")
+    saturation = run_phase(database_url, extra, games, seconds, 0.0, f"{games} games flat out", clients)
     console.print(f"saturation: {saturation}")
     human = (run_phase(database_url, extra, human_games, human_seconds, think,
-                       f"{human_games} games at human pace") if human_games else {})
+                       f"{human_games} games at human pace", clients) if human_games else {})
     if human:
         console.print(f"human pace: {human}")
     backend = (database_url or "sqlite").split(":")[0]
     sync = extra[extra.index("--sqlite-sync") + 1] if "--sqlite-sync" in extra else "full"
     result = {
-        "database": backend, "server_args": server_args, "sqlite_sync": sync if backend == "sqlite" else None,
+        "database": backend, "server_args": server_args, "load_clients": clients,
+        "sqlite_sync": sync if backend == "sqlite" else None,
         "saturation_games": games, "saturation_actions_per_s": saturation["actions_per_s"],
         "saturation_p50_ms": saturation["p50_ms"], "saturation_p99_ms": saturation["p99_ms"],
         "server_cpu_ms_per_action": saturation["server_cpu_ms_per_action"],

@@ -277,9 +277,9 @@ def _arg(key: str, value: Any, names: Names) -> Any:
     tr = names.tr
     if isinstance(value, dict) and "m" in value:
         return render(value, names)
-    special = getattr(names, f"arg_{key}", None)  # a game's own kinds of argument (Hellenes: areas by id ...)
+    special = _special(type(names), key)  # a game's own kinds of argument (Hellenes: areas by id ...)
     if special is not None:
-        return special(value)
+        return special(names, value)
     if isinstance(value, list) and key not in ("dice", "rolled"):
         parts = [render(v, names) if isinstance(v, dict) else str(v) for v in value]
         return ", ".join(parts) if parts else tr.gettext("nothing")
@@ -303,6 +303,18 @@ def _arg(key: str, value: Any, names: Names) -> Any:
     if isinstance(value, int):
         return tr.number(value)
     return value
+
+
+_SPECIALS: dict[tuple[int, str], Any] = {}
+
+
+def _special(kind: type, key: str) -> Any:
+    """The ``arg_<key>`` method of a :class:`Names` class, or None (looked up once per class and key: a
+    failed ``getattr`` per argument of every rendered line cost more than the rest of the line)."""
+    found = _SPECIALS.get((id(kind), key), _SPECIALS)
+    if found is _SPECIALS:
+        found = _SPECIALS[(id(kind), key)] = getattr(kind, f"arg_{key}", None)
+    return found
 
 
 def render_all(entries: Iterable[Any], names: Names) -> list[str]:

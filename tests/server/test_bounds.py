@@ -215,3 +215,99 @@ def test_a_socket_whose_send_hangs_is_dropped_and_the_others_are_served() -> Non
         stuck.push({"type": "ack", "id": 99})  # ignored: it is gone
 
     asyncio.run(scenario())
+
+
+class _FakeWriter:
+    """A socket layer for :class:`muster.server.hub.Connection` that writes batches (muster.server.wire.Writer)."""
+
+    def __init__(self) -> None:
+        self.calls: list[list[bytes]] = []
+        self.open = asyncio.Event()
+        self.open.set()
+
+    def ready(self) -> bool:
+        return self.open.is_set()
+
+    def write_now(self, texts: list[bytes]) -> None:
+        self.calls.append(list(texts))
+
+    async def __call__(self, texts: list[bytes]) -> None:
+        await self.open.wait()
+        self.write_now(texts)
+
+
+def test_an_acknowledgement_and_its_state_go_out_together_in_order() -> None:
+    """With a batch writer the messages queued in one turn of the event loop are written in one call, in
+    the order they were pushed, and no sender task is started while the socket takes writes."""
+    from muster.server.hub import Connection
+
+    async def scenario() -> None:
+        writer = _FakeWriter()
+        conn = Connection("imperial", _never_called, _never_called, writer=writer)
+        conn.push({"type": "ack", "id": 1, "version": 5})
+        conn.push({"type": "state", "version": 5, "log_from": 0, "log": ["a"]})
+        assert writer.calls == []  # written at the loop's next turn, not inside push
+        await asyncio.sleep(0)
+        assert [[json.loads(t)["type"] for t in call] for call in writer.calls] == [["ack", "state"]]
+        assert conn._task is None
+        conn.push({"type": "state", "version": 6, "log_from": 1, "log": ["b"]})
+        await asyncio.sleep(0)
+        assert [json.loads(t)["version"] for t in writer.calls[-1]] == [6]
+
+    asyncio.run(scenario())
+
+
+def test_a_batch_writer_that_stops_taking_writes_coalesces_then_drops() -> None:
+    """A socket over its high-water mark: pushes queue (newer states replacing older ones, every log line
+    kept), are written when it drains, and a socket that stays blocked is dropped after the send timeout."""
+    from muster.server.hub import Connection
+
+    async def scenario() -> None:
+        closed: list[int] = []
+
+        async def close(code: int) -> None:
+            closed.append(code)
+
+        writer = _FakeWriter()
+        writer.open.clear()
+        conn = Connection("imperial", _never_called, close, send_timeout=0.3, writer=writer)
+        conn.push({"type": "state", "version": 1, "log_from": 0, "log": ["a"]})
+        conn.push({"type": "state", "version": 2, "log_from": 1, "log": ["b"]})
+        await asyncio.sleep(0.05)
+        assert writer.calls == []
+        writer.open.set()
+        await asyncio.sleep(0.05)
+        sent = [json.loads(t) for call in writer.calls for t in call]
+        assert [(m["version"], m["log"]) for m in sent] == [(2, ["a", "b"])]
+        writer.open.clear()
+        conn.push({"type": "state", "version": 3, "log_from": 2, "log": ["c"]})
+        await asyncio.sleep(0.5)
+        assert conn.closed and closed == [1013]
+
+    asyncio.run(scenario())
+
+
+async def _never_called(*_args: object) -> None:
+    raise AssertionError("the batch writer should have been used")
+
+
+def test_the_installed_uvicorn_websocket_protocol_takes_batched_writes() -> None:
+    """The batched writes rely on attributes of uvicorn's sans-I/O websocket protocol; an upgrade that
+    drops one would silently fall back to one ASGI send per message, so check them on the real class."""
+    import uvicorn
+    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+    from uvicorn.server import ServerState
+
+    from muster.server.wire import RAW_SEND, BatchWriter, batch_writer
+
+    async def app(scope: object, receive: object, send: object) -> None:
+        return None
+
+    async def scenario() -> None:
+        config = uvicorn.Config(app=app, ws="websockets-sansio", log_level="warning")
+        config.load()
+        proto = WebSocketsSansIOProtocol(config, ServerState(), {}, asyncio.get_running_loop())
+        assert isinstance(batch_writer({RAW_SEND: proto.send}), BatchWriter)
+        assert batch_writer({RAW_SEND: _never_called}) is None  # anything else: one ASGI send per message
+
+    asyncio.run(scenario())

@@ -8,6 +8,7 @@ the spec they were created with, so a game in progress never changes opponent.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,7 @@ def level(level_id: str) -> Level:
     raise KeyError(level_id)
 
 
+@lru_cache(maxsize=1024)  # every state push names both seats' levels; the levels never change
 def level_name(spec: str | None, game: str = "freedom") -> str | None:
     """The player-facing name of the weakest level a bot spec plays ``game`` at (None if no level uses it):
     a level that borrows a weaker level's bot is named as that level, so players are not misled."""

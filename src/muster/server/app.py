@@ -39,6 +39,7 @@ from muster.server.replay import Replays
 from muster.server.store import Store
 from muster.server.views import SEAT_NAME, seat_payload
 from muster.server.views import seat_name as seat_word
+from muster.server.wire import batch_writer
 
 M = TypeVar("M", bound=BaseModel)
 STATIC = Path(__file__).with_name("static")
@@ -369,7 +370,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         return
     await ws.accept()
     await to_thread.run_sync(load_names, hub.store.engine, live.id)
-    conn = Connection(seat, ws.send_text, lambda code: ws.close(code))
+    conn = Connection(seat, ws.send_text, lambda code: ws.close(code), writer=batch_writer(ws.scope))
     conn.lang = request_lang(ws)
     live.attach(conn)
     try:
@@ -395,7 +396,7 @@ async def watch_endpoint(ws: WebSocket) -> None:
         await refuse(ws, exc)
         return
     await ws.accept()
-    conn = Connection(None, ws.send_text, lambda code: ws.close(code))
+    conn = Connection(None, ws.send_text, lambda code: ws.close(code), writer=batch_writer(ws.scope))
     conn.lang = request_lang(ws)
     live.attach(conn)
     try:

@@ -5,7 +5,7 @@
   that stops arriving, limits how often one client may create games and step through replays, and
   adds the security headers to every HTTP answer.
 * :func:`load_json` parses a body or websocket message, refusing nesting deeper than
-  :data:`MAX_DEPTH` as a plain 400 ``malformed`` (Python's parser would raise ``RecursionError``).
+  :data:`MAX_DEPTH` as a plain 400 ``malformed``.
 * :class:`HeadTimeoutProtocol` is uvicorn's HTTP protocol with a deadline for a request's head, so a
   client that opens connections and trickles its headers (slowloris) cannot hold them open.
 """
@@ -20,9 +20,11 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from muster.server.hub import ApiError
+from muster.server.wire import RAW_SEND
 
 MAX_BODY = 64 * 1024
 """The largest request body accepted (bytes); the biggest legitimate one, a list of remembered tokens, is
@@ -64,10 +66,14 @@ def json_depth(value: Any) -> int:
 def load_json(raw: str | bytes, what: str = "body") -> Any:
     """Parse JSON from a client: a 400 ``malformed`` for anything that is not JSON or nests too deeply."""
     try:
-        value = json.loads(raw)
-    except RecursionError as exc:  # the parser gives up past ~1000 levels; say so instead of failing
-        raise ApiError(400, "malformed", f"{what} nests deeper than {MAX_DEPTH} levels") from exc
-    except (ValueError, TypeError) as exc:  # UnicodeDecodeError is a ValueError
+        # orjson: several times faster than the standard parser on every websocket message, and it refuses
+        # nesting past 1,024 levels by itself (no RecursionError), as well as NaN and Infinity
+        value = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        if "depth limit" in str(exc):
+            raise ApiError(400, "malformed", f"{what} nests deeper than {MAX_DEPTH} levels") from exc
+        raise ApiError(400, "malformed", f"{what} is not JSON: {exc}") from exc
+    except (ValueError, TypeError, RecursionError) as exc:
         raise ApiError(400, "malformed", f"{what} is not JSON: {exc}") from exc
     if json_depth(value) > MAX_DEPTH:
         raise ApiError(400, "malformed", f"{what} nests deeper than {MAX_DEPTH} levels")
@@ -139,6 +145,8 @@ class Guard:
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """Handle one connection's request."""
         if scope["type"] != "http":
+            if scope["type"] == "websocket":  # the unwrapped send, for writing several messages at once (wire.py)
+                scope[RAW_SEND] = send
             await self.app(scope, receive, send)
             return
         started = False

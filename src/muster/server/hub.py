@@ -38,6 +38,7 @@ from muster.server.bus import Bus
 from muster.server.names import load_names
 from muster.server.store import GroupWriter, SeatInfo, StaleWriteError, Store, StoredGame, Summary, Write
 from muster.server.views import seat_payload
+from muster.server.wire import Writer
 
 log = logging.getLogger("muster.server")
 
@@ -68,8 +69,10 @@ def dumps(message: dict[str, Any]) -> str:
 class Connection:
     """One websocket of one seat (or a spectator), with its own bounded send queue.
 
-    Messages are queued by :meth:`push` (which never waits) and sent in order by the
-    connection's own task, each send bounded by ``send_timeout`` seconds. A state waiting to be
+    Messages are queued by :meth:`push` (which never waits) and sent in order: with a :class:`Writer`
+    (uvicorn's websockets), everything queued is written at the event loop's next turn in one system
+    call while the socket takes writes; otherwise (or while it does not) by the connection's own task,
+    each send bounded by ``send_timeout`` seconds. A state waiting to be
     sent is replaced by a newer one (log lines merged), so a slow reader gets the latest position
     rather than a backlog. A client that still does not keep up (its queue reaches ``max_queue``
     messages, or one send times out) is dropped: its socket is closed and it gets no more messages
@@ -78,9 +81,13 @@ class Connection:
     """
 
     def __init__(self, seat: str | None, send_text: Callable[[str], Awaitable[None]],
-                 close: Callable[[int], Awaitable[None]], max_queue: int = 64, send_timeout: float = 5.0) -> None:
+                 close: Callable[[int], Awaitable[None]], max_queue: int = 64, send_timeout: float = 5.0,
+                 writer: Writer | None = None) -> None:
         self.seat = seat
         self._send_text = send_text
+        self._writer = writer
+        """Writes several encoded messages at once (:mod:`muster.server.wire`); None: one ``send_text`` each."""
+        self._flush_soon = False
         self._close = close
         self.max_queue = max_queue
         self.send_timeout = send_timeout
@@ -104,7 +111,29 @@ class Connection:
         else:
             self._queue.append(message)
         if self._task is None or self._task.done():
+            if self._writer is None:
+                self._task = asyncio.get_running_loop().create_task(self._pump())
+            elif not self._flush_soon:
+                # written at the loop's next turn, with whatever else is queued by then (an action's
+                # acknowledgement and its new state go out in one system call): a callback, not a task
+                self._flush_soon = True
+                asyncio.get_running_loop().call_soon(self._flush)
+
+    def _flush(self) -> None:
+        """Write everything queued at once if the socket takes writes now; else leave it to the sender task,
+        which waits (bounded by ``send_timeout``)."""
+        self._flush_soon = False
+        if self.closed or not self._queue or self._writer is None or (self._task is not None and not self._task.done()):
+            return
+        if not self._writer.ready():
             self._task = asyncio.get_running_loop().create_task(self._pump())
+            return
+        batch = [orjson.dumps(m, option=orjson.OPT_NON_STR_KEYS) for m in self._queue]
+        self._queue.clear()
+        try:
+            self._writer.write_now(batch)
+        except Exception:  # the socket died: the client reconnects if it wants
+            self.drop(None)
 
     async def _pump(self) -> None:
         loop = asyncio.get_running_loop()
@@ -113,8 +142,12 @@ class Connection:
             # each further message: every send is bounded by send_timeout
             async with asyncio.timeout(self.send_timeout) as window:
                 while self._queue:
-                    text = dumps(self._queue.popleft())
-                    await self._send_text(text)
+                    if self._writer is not None:  # everything queued, in order, in one write
+                        batch = [orjson.dumps(m, option=orjson.OPT_NON_STR_KEYS) for m in self._queue]
+                        self._queue.clear()
+                        await self._writer(batch)
+                    else:
+                        await self._send_text(dumps(self._queue.popleft()))
                     if self._queue:
                         window.reschedule(loop.time() + self.send_timeout)
         except TimeoutError:

@@ -11,6 +11,7 @@ import threading
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from muster.ai.levels import level_name
@@ -38,8 +39,21 @@ class _Trail:
     actors: list[str | None] = field(default_factory=list)
     """``actors[k]``: the seat to act at position k, i.e. who took step k (one more than ``actions``)."""
     before: deque[tuple[int, dict[str, dict[str, int]]]] = field(default_factory=lambda: deque(maxlen=8))
-    """Board facts before each of the last few steps where the acting seat changed (a span of
-    marked moves always starts at such a step), so the trail stays small."""
+    """Board facts (by kind, see :data:`Facts`) before each of the last few steps where the acting seat
+    changed (a span of marked moves always starts at such a step), so the trail stays small."""
+    last_took: dict[str | None, int] = field(default_factory=dict)
+    """Per seat, the last step it took: where a seat's span of marked moves starts, without a search back."""
+    cards: list[tuple[int, int]] = field(default_factory=list)
+    """``(step, card)`` of the recent steps that played a card (ascending): the span's card, without a search."""
+
+    def took(self, step: int, actor: str | None, action: Action, card_played: Callable[[Action], int | None]) -> None:
+        """Note that ``actor`` took ``step`` with ``action``."""
+        self.last_took[actor] = step
+        card = card_played(action)
+        if card is not None:
+            if len(self.cards) >= 16:  # older ones lie beyond any span's reach (RECENT_STEPS) soon enough
+                del self.cards[:8]
+            self.cards.append((step, card))
 
 
 _TRAILS: OrderedDict[str, _Trail] = OrderedDict()
@@ -48,19 +62,36 @@ _TRAILS_KEEP = 4096
 
 
 Facts = dict[str, dict[str, int]]
+"""Public board facts by kind: ``{kind: {space: n}}`` (the adapters' ``board_facts`` turned around: a kind
+that did not change compares equal as a whole, in C, so a position's changes cost little)."""
+
+
+def facts_by_kind(ad: Any, view: dict[str, Any]) -> Facts:
+    """The board facts of a view by kind: the adapter's own ``facts_by_kind`` when it has one (Freedom!'s view
+    holds them so already), else its ``board_facts`` turned around."""
+    fast = getattr(ad, "facts_by_kind", None)
+    if fast is not None:
+        made: Facts = fast(view)
+        return made
+    out: Facts = {}
+    for sid, kinds in ad.board_facts(view).items():
+        for kind, n in kinds.items():
+            out.setdefault(kind, {})[sid] = n
+    return out
 
 
 def _replayed(game: Game) -> _Trail:
     """A trail built by replaying the game's actions (up to, not including, its current position)."""
     trail = _Trail()
-    facts = adapter(game.rules.info.name).board_facts
+    ad = adapter(game.rules.info.name)
     replay = Game(game.rules, game.seed, game.options)
     n = len(game.actions)
     for k, action in enumerate(game.actions):
         actor = replay.active_seat
         if n - k <= RECENT_STEPS and (k == 0 or actor != trail.actors[k - 1]):
-            trail.before.append((k, facts(replay.view(None))))
+            trail.before.append((k, facts_by_kind(ad, replay.view(None))))
         trail.actors.append(actor)
+        trail.took(k, actor, action, ad.card_played)
         replay.apply(action)
     return trail
 
@@ -77,6 +108,7 @@ def _trail(game_id: str, game: Game, facts_now: Callable[[], Facts]) -> _Trail:
         trail.actions = list(actions)
     elif seen == n - 1:
         trail.actions.append(actions[-1])
+        trail.took(n - 1, trail.actors[n - 1], actions[-1], adapter(game.rules.info.name).card_played)
     if len(trail.actors) == n:  # the position is new: note who acts in it, and the facts before a change of hands
         actor = game.active_seat
         if n == 0 or actor != trail.actors[n - 1]:
@@ -102,18 +134,22 @@ def last_moves(game_id: str, game: Game, seat: str | None,
 
     def facts_now() -> Facts:
         if "facts" not in shared:
-            shared["facts"] = ad.board_facts(_view(game, None, shared))
+            shared["facts"] = facts_by_kind(ad, _view(game, None, shared))
         facts: Facts = shared["facts"]
         return facts
 
-    trail = _trail(game_id, game, facts_now)
+    if "trail" not in shared:  # brought up to date once per position, not once per seat
+        shared["trail"] = _trail(game_id, game, facts_now)
+    trail: _Trail = shared["trail"]
     n = len(game.actions)
-    start = n
-    while start > 0 and n - start < RECENT_STEPS:
-        actor = trail.actors[start - 1]
-        if (seat is not None and actor == seat) or (seat is None and start < n and actor != trail.actors[n - 1]):
-            break
-        start -= 1
+    if seat is not None:  # just after the seat's last step, reaching back at most RECENT_STEPS
+        start = max(trail.last_took.get(seat, -1) + 1, n - RECENT_STEPS, 0)
+    else:  # a spectator: the steps since the acting seat last changed hands
+        start = n
+        while start > 0 and n - start < RECENT_STEPS:
+            if start < n and trail.actors[start - 1] != trail.actors[n - 1]:
+                break
+            start -= 1
     if start == n:
         return {"from_step": n, "actions": [], "changes": {}, "card": None}
     key = f"changes:{start}"
@@ -123,35 +159,40 @@ def last_moves(game_id: str, game: Game, seat: str | None,
     acts = [{"seat": trail.actors[k],
              "action": game.actions[k].to_json() if seat is not None and trail.actors[k] == seat
              else ad.public_action(game.actions[k])} for k in range(start, n)]
-    card = next((ad.card_played(game.actions[k]) for k in range(n - 1, start - 1, -1)
-                 if ad.card_played(game.actions[k]) is not None), None)
+    card = next((played for k, played in reversed(trail.cards) if k >= start), None)
     return {"from_step": start, "actions": acts, "changes": changes, "card": card}
 
 
 def _changes(before: Facts | None, facts_now: Callable[[], Facts]) -> dict[str, dict[str, int]]:
-    """Per space, how each board fact changed from ``before`` to now (nothing if ``before`` is unknown)."""
+    """Per space, how each board fact changed from ``before`` to now, ``{space: {kind: change}}`` (nothing if
+    ``before`` is unknown). ``before`` and now are by kind (:func:`facts_by_kind`)."""
     changes: dict[str, dict[str, int]] = {}
     if before is None:
         return changes
     now = facts_now()
-    for sid in before.keys() | now.keys():
-        old, new = before.get(sid, {}), now.get(sid, {})
-        if old == new:  # most spaces did not change: one comparison in C
+    for kind in before.keys() | now.keys():
+        old, new = before.get(kind, {}), now.get(kind, {})
+        if old == new:  # most kinds did not change: one comparison in C
             continue
-        delta = {k: new.get(k, 0) - old.get(k, 0) for k in old.keys() | new.keys() if new.get(k, 0) != old.get(k, 0)}
-        if delta:
-            changes[sid] = delta
+        for sid in old.keys() | new.keys():
+            delta = new.get(sid, 0) - old.get(sid, 0)
+            if delta:
+                changes.setdefault(sid, {})[kind] = delta
     return changes
 
 
 def players(seats: dict[str, SeatInfo], names: dict[str, str] | None = None,
             game: str = "freedom") -> dict[str, dict[str, Any]]:
     """Who plays each seat: a person (with the name they gave) or a bot named by its level."""
-    out: dict[str, dict[str, Any]] = {}
-    for seat, info in seats.items():
-        out[seat] = {"kind": info.kind, "bot": info.bot_spec, "level": level_name(info.bot_spec, game),
-                     "name": (names or {}).get(seat)}
-    return out
+    key = tuple((seat, info.kind, info.bot_spec, (names or {}).get(seat)) for seat, info in seats.items())
+    return _players(key, game)
+
+
+@lru_cache(maxsize=4096)
+def _players(key: tuple[tuple[str, str, str | None, str | None], ...], game: str) -> dict[str, dict[str, Any]]:
+    """:func:`players` of one game's seats and names, made once (every push carries it; it is only read)."""
+    return {seat: {"kind": kind, "bot": spec, "level": level_name(spec, game), "name": name}
+            for seat, kind, spec, name in key}
 
 
 def seat_name(tr: Translator, seat: str | None, english: dict[str, str] | None = None) -> str:
@@ -200,8 +241,6 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
 
     ``shared``: a dict kept over the payloads built for one position (its seats and languages), so
     what they have in common is computed once."""
-    from muster.server.names import cached_names
-
     shared = {} if shared is None else shared
     tr = translator(lang)
     view = dict(_view(game, seat, shared))  # a copy of the top level: the views share the rest (read-only)
@@ -209,8 +248,10 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
     lines = _log_lines(game, lang, log_from, shared)
     ad = adapter(game.rules.info.name)
     if getattr(ad, "public_facts", False) and "facts" not in shared:
-        shared["facts"] = ad.board_facts(view)  # the same in every seat's view: no spectator's view needed
+        shared["facts"] = facts_by_kind(ad, view)  # the same in every seat's view: no spectator's view needed
     if "seat_names" not in shared:
+        from muster.server.names import cached_names
+
         shared["seat_names"] = {s: d["name"] for s, d in ad.static_data()["seats"].items()}
         shared["players"] = players(seats, cached_names(game_id), game.rules.info.name)
     seat_names: dict[str, str] = shared["seat_names"]
@@ -233,12 +274,15 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
     if mine:
         labelled = game.labelled_actions()
         actions = [action for action, _ in labelled]
+        english = lang == "en"  # the adapter's methods called directly: in_language costs a call per choice
         for action, label in labelled:
-            if lang != "en" and hasattr(ad, "label_for"):
+            if not english and hasattr(ad, "label_for"):
                 label = ad.label_for(view, action, seat, label, lang)
             item: dict[str, Any] = {"action": action.to_json(), "label": label,
-                                    "hint": in_language(ad.hint, lang, view, action, seat)}
-            warning = in_language(ad.warning, lang, view, action, seat, actions)
+                                    "hint": ad.hint(view, action, seat) if english
+                                    else in_language(ad.hint, lang, view, action, seat)}
+            warning = (ad.warning(view, action, seat, actions) if english
+                       else in_language(ad.warning, lang, view, action, seat, actions))
             if warning:
                 item["confirm"] = warning
             legal.append(item)

@@ -9,6 +9,7 @@ changes mark the last move. Each game adds one module and one branch in :func:`a
 from __future__ import annotations
 
 import inspect
+from functools import lru_cache
 from typing import Any, Protocol
 
 from muster.core import Action
@@ -74,6 +75,12 @@ def static_data(game: str, lang: str = "en") -> dict[str, Any]:
 
 def in_language(fn: Any, lang: str, *args: Any) -> Any:
     """Call an adapter method in ``lang`` when it takes a ``lang`` argument (a game not yet translated: as it is)."""
-    if lang != "en" and "lang" in inspect.signature(fn).parameters:
+    if lang != "en" and _takes_lang(getattr(fn, "__func__", fn)):
         return fn(*args, lang=lang)
     return fn(*args)
+
+
+@lru_cache(maxsize=256)
+def _takes_lang(fn: Any) -> bool:
+    """Whether ``fn`` has a ``lang`` parameter (asked for every choice of every push: looked up once)."""
+    return "lang" in inspect.signature(fn).parameters

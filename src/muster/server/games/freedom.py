@@ -6,7 +6,7 @@ in the same words.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from muster.core import Action
@@ -106,7 +106,7 @@ class FreedomAdapter:
 
     def hint(self, view: dict[str, Any], action: Action, seat: str | None, lang: str = "en") -> str:
         """The terminal's one-line explanation of this choice (in ``lang``)."""
-        return texts.explain(action, seat, lang)
+        return _explain(action, seat, lang)
 
     def decision_help(self, view: dict[str, Any], lang: str = "en") -> str:
         """The terminal's one line on the decision on top of the stack (in ``lang``)."""
@@ -117,7 +117,7 @@ class FreedomAdapter:
         """Costly choices: an opponent-coloured event played for AP (rule 4.3.1), a turn ended with AP left."""
         tr = translator(lang)
         if action.verb == "ap" and isinstance(action.arg, int) and seat in OPPONENT_COLOUR:
-            card = next(c for c in _static(check_lang(lang))["cards"] if c["number"] == action.arg)
+            card = _cards_by_number(lang)[action.arg]
             if card["event"] and card["side"] == OPPONENT_COLOUR[seat]:
                 return tr.fmt("{card} favours your opponent: if you use it for its {n} AP, your opponent may discard "
                               "a card to play its event. Use it for AP anyway?", card=card["name"], n=card["ap"])
@@ -149,6 +149,12 @@ class FreedomAdapter:
         facts.setdefault("city", {})["civilians"] = int(view.get("civilians", 0))
         return facts
 
+    def facts_by_kind(self, view: dict[str, Any]) -> dict[str, dict[str, int]]:
+        """:meth:`board_facts` by kind, ``{kind: {space: n}}``: the view's own per-kind tables, shared, not copied
+        (views are built anew for each position and only read)."""
+        return {**view.get("spaces", {}), "camp_cannons": {"camp": int(view.get("camp_cannons", 0))},
+                "civilians": {"city": int(view.get("civilians", 0))}}
+
     def card_played(self, action: Action) -> int | None:
         """Playing a card as its event, for AP or to trigger names it in the action's argument."""
         if action.verb in ("event", "ap", "trigger") and isinstance(action.arg, int):
@@ -158,6 +164,19 @@ class FreedomAdapter:
     def public_action(self, action: Action) -> list[Any]:
         """Every Freedom! action is public (cards are played face up)."""
         return action.to_json()
+
+
+@cache
+def _cards_by_number(lang: str) -> dict[int, dict[str, Any]]:
+    """The static data's card faces in ``lang`` by number (asked for every card in hand at every push)."""
+    return {c["number"]: c for c in _static(check_lang(lang))["cards"]}
+
+
+@lru_cache(maxsize=8192)
+def _explain(action: Action, seat: str | None, lang: str) -> str:
+    """:func:`muster.tui.texts.explain`, remembered: it depends on nothing else, and every push to the
+    seat to act asks it for each legal choice."""
+    return texts.explain(action, seat, lang)
 
 
 ADAPTER = FreedomAdapter()

@@ -155,7 +155,7 @@ function renderTop(s) {
   const active = s.active_seat;
   const botThinking = !s.outcome && active && active !== s.seat && s.seats[active]?.kind === "bot";
   $("thinking").hidden = !botThinking;
-  $("thinking").textContent = botThinking ? `${seatName(active)}: ${playerText(s.seats[active])} is thinking…` : "";
+  $("thinking").textContent = botThinking ? t("{side}: {player} is thinking…", { side: seatName(active), player: playerText(s.seats[active]) }) : "";
   document.body.classList.toggle("bot-thinking", botThinking);
 }
 
