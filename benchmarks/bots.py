@@ -112,6 +112,8 @@ def card_think_times(spec: str, games: int, wall: list[float] | None = None) -> 
         state = rules.setup(2000 + g, {"quiet": "1"})
         seat_of = dict(zip(rules.info.seats, (spec, "heuristic") if g % 2 == 0 else ("heuristic", spec), strict=True))
         bots = {seat: make_bot(s, seed=g * 2 + i) for i, (seat, s) in enumerate(seat_of.items())}
+        for bot in bots.values():
+            getattr(bot, "start_workers", lambda: False)()  # worker processes start before the clock does
         pending: float | None = None
         pending_wall = 0.0
         while rules.outcome(state) is None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import time
+from typing import Any
 
 import pytest
 from tests.ai.test_bots import _card_turns, _positions
@@ -28,7 +30,9 @@ def test_worker_processes_choose_what_one_process_chooses_and_shut_down() -> Non
     the worker CPU is reported (the card-time benchmark counts it), and the pool stops when asked."""
     one = make_bot("ismcts:workers=1,iterations=12,width=4", seed=5)
     two = make_bot("ismcts:workers=2,iterations=12,width=4", seed=5)
+    assert not ismcts._EXECUTORS  # nothing starts before it is needed (the server checks specs by making bots)
     try:
+        assert two.start_workers()
         pool = ismcts._EXECUTORS[2]
         for s in _card_turns():
             seat = RULES.active_seat(s)
@@ -72,3 +76,28 @@ def test_seeded_search_answers_legally_in_varied_positions(spec: str) -> None:
 def test_workers_are_for_the_card_tree_only() -> None:
     with pytest.raises(BotSpecError):
         make_bot("ismcts:tree=actions,workers=2")
+
+
+def _choose_in_daemon(spec: str, out: Any) -> None:
+    s = _card_turns()[0]
+    seat = RULES.active_seat(s)
+    assert seat is not None
+    out.put(make_bot(spec, seed=2).choose(RULES.view(s, seat), RULES.legal_actions(s), seat))
+
+
+def test_a_daemonic_process_plays_the_same_playouts_itself() -> None:
+    """The web server's bot workers and the lab's game workers are daemonic and may not start processes; there
+    ``workers=2`` plays its seeded playouts in its own process and chooses what it would have chosen."""
+    context = multiprocessing.get_context("fork")
+    out = context.Queue()
+    child = context.Process(target=_choose_in_daemon, args=("ismcts:workers=2,iterations=8", out), daemon=True)
+    child.start()
+    chosen = out.get(timeout=120)
+    child.join(timeout=30)
+    assert child.exitcode == 0
+    s = _card_turns()[0]
+    seat = RULES.active_seat(s)
+    assert seat is not None
+    assert chosen == make_bot("ismcts:workers=1,iterations=8", seed=2).choose(RULES.view(s, seat),
+                                                                              RULES.legal_actions(s), seat)
+    assert not ismcts._EXECUTORS

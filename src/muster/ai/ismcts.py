@@ -132,8 +132,6 @@ class IsmctsBot:
                                           if k not in ("iterations", "seconds", "workers")))
         self._dets: dict[tuple[int, str], Any] = {}
         self.last_worker_cpu = 0.0
-        if self.workers >= 2:
-            _executor(self.workers)  # start the processes now, not during the first card
         # The heuristics inside the search share its evaluation weights.
         threat = {"beach_threat": str(self.weights.beach_threat), "answers": answers}
         self._greedy: Any = None
@@ -221,10 +219,24 @@ class IsmctsBot:
             if deadline is None or time.perf_counter() >= deadline:
                 return
 
+    def start_workers(self) -> bool:
+        """Start the worker processes now rather than at the first searched card (whose time would include
+        starting them); False where this bot plays its playouts in its own process."""
+        if not self._parallel():
+            return False
+        _executor(self.workers)
+        return True
+
+    def _parallel(self) -> bool:
+        # A daemonic process (the web server's bot workers, the lab's game workers) may not start processes of
+        # its own; there the same seeded playouts run here, so the choices are the same, only slower.
+        return self.workers >= 2 and not multiprocessing.current_process().daemon
+
     def _run_tasks(self, view: dict[str, JSON], seat: str,
                    tasks: list[tuple[tuple[int, int, int], Action]]) -> list[float]:
-        """The values of seeded playouts, here (``workers=1``) or spread over the worker processes."""
-        if self.workers < 2:
+        """The values of seeded playouts, here (``workers=1``, or in a daemonic process) or spread over the
+        worker processes."""
+        if not self._parallel():
             return [self.seeded_playout(view, seat, seeds, a) for seeds, a in tasks]
         pool = _executor(self.workers)
         futures = [pool.submit(_playout_task, self._task_options, view, seat, seeds, a) for seeds, a in tasks]
