@@ -52,9 +52,12 @@ COMPILED = (
         "opening", "administration", "replenishment", "victory", "setup")),
     "muster.games.freedom.cards.primitives",
     "muster.games.freedom.cards.effects",
+    # The bots' evaluation: two thirds of a searching bot's time goes to it (it reads every space at every node).
+    "muster.ai.evaluation",
     *HELLENES_COMPILED,
 )
-"""The modules ``scripts/compile_rules.py`` compiles: the rules a simulation runs through at every step."""
+"""The modules ``scripts/compile_rules.py`` compiles: the rules a simulation runs through at every step, and the
+Freedom! evaluation every bot's lookahead calls at each node."""
 
 
 class StaleCompiledModulesWarning(UserWarning):

@@ -45,10 +45,13 @@ candidates, so the playouts, which do play the opponent's answer, never get to t
 
 from __future__ import annotations
 
+import atexit
 import math
+import multiprocessing
 import random
 import time
 from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import replace
 from typing import Any, Protocol
 
@@ -102,11 +105,12 @@ class IsmctsBot:
             self.weights = replace(DEFAULT, beach_threat=float(opts.pop("beach_threat", str(BOT_BEACH_THREAT))))
             answers = opts.pop("answers", "off")
             plan_answers = opts.pop("plan_answers", answers)
+            self.workers = max(0, int(opts.pop("workers", "0")))
         except ValueError as exc:
             raise BotSpecError(f"bad ismcts option: {exc}") from exc
         if opts:
             known = ("tree, iterations, seconds, width, horizon, playout_plan, plan, beach_threat, answers, "
-                     "plan_answers, per_action, card_ap, c, scale, rollout")
+                     "plan_answers, workers, per_action, card_ap, c, scale, rollout")
             raise BotSpecError(f"unknown ismcts option(s) {sorted(opts)}; known: {known}")
         if answers not in ("on", "off") or plan_answers not in ("on", "off"):
             raise BotSpecError("ismcts answers and plan_answers must be 'on' or 'off'")
@@ -118,9 +122,16 @@ class IsmctsBot:
             raise BotSpecError("ismcts plan and playout_plan must be 'all', 'last' or 'off'")
         if self.iterations < 1 and self.seconds <= 0:
             raise BotSpecError("ismcts needs iterations >= 1 or seconds > 0")
+        if self.workers and self.tree != "cards":
+            raise BotSpecError("ismcts workers needs tree=cards")
         self.name = "ismcts"
         self.rules = rules
         self._rng = random.Random(seed)
+        # What a worker process needs to rebuild this bot's playouts (everything but the budget and workers).
+        self._task_options = tuple(sorted((k, v) for k, v in (options or {}).items()
+                                          if k not in ("iterations", "seconds", "workers")))
+        self._dets: dict[tuple[int, str], Any] = {}
+        self.last_worker_cpu = 0.0
         # The heuristics inside the search share its evaluation weights.
         threat = {"beach_threat": str(self.weights.beach_threat), "answers": answers}
         self._greedy: Any = None
@@ -148,6 +159,8 @@ class IsmctsBot:
     def _choose_macro(self, view: dict[str, JSON], legal: list[Action], seat: str) -> Action:
         """Search the choice of a card (which one; event, AP or trigger); leave the rest to the heuristic."""
         self.last_iterations = 0
+        self.last_worker_cpu = 0.0
+        self._dets.clear()
         state = self.rules.determinize(view, seat, self._rng.getrandbits(62))
         top = state.stack[-1] if state.stack else None
         if top is None or top["kind"] != "card_turn":
@@ -172,17 +185,82 @@ class IsmctsBot:
             # A time budget is shared out like the iterations: an equal slice per round.
             deadline = start + self.seconds * (r + 1) / rounds if self.seconds > 0 else None
             per = max(1, self.iterations // (len(alive) * rounds))
-            k = 0
-            while (k < per) if deadline is None else (k == 0 or time.perf_counter() < deadline):
-                base = self._determinization(view, seat)
-                for a in alive:
-                    totals[a] += self._playout_value(base, a, seat)
-                    counts[a] += 1
-                    self.last_iterations += 1
-                k += 1
+            if self.workers:
+                self._seeded_round(view, seat, alive, per, deadline, totals, counts)
+            else:
+                k = 0
+                while (k < per) if deadline is None else (k == 0 or time.perf_counter() < deadline):
+                    base = self._determinization(view, seat)
+                    for a in alive:
+                        totals[a] += self._playout_value(base, a, seat)
+                        counts[a] += 1
+                        self.last_iterations += 1
+                    k += 1
             alive.sort(key=lambda a: -totals[a] / counts[a])
             alive = alive[: math.ceil(len(alive) / 2)]
         return alive[0]
+
+    def _seeded_round(self, view: dict[str, JSON], seat: str, alive: list[Action], per: int, deadline: float | None,
+                      totals: dict[Action, float], counts: dict[Action, int]) -> None:
+        """One halving round as seeded playouts (``workers`` ≥ 1): each determinization is named by three seeds
+        drawn here (the hidden cards, the dice, the playout heuristic's tie-breaks), so a playout gives the same
+        value in this process or a worker, and the choice does not depend on how many workers there are. With a
+        time budget, batches of one determinization per worker are played until the round's deadline."""
+        batch = per if deadline is None else max(1, self.workers)
+        while True:
+            tasks: list[tuple[tuple[int, int, int], Action]] = []
+            for _ in range(batch):
+                seeds = (self._rng.getrandbits(62), self._rng.getrandbits(62), self._rng.getrandbits(62))
+                tasks.extend((seeds, a) for a in alive)
+            for (_seeds, a), v in zip(tasks, self._run_tasks(view, seat, tasks), strict=True):
+                totals[a] += v
+                counts[a] += 1
+                self.last_iterations += 1
+            if deadline is None or time.perf_counter() >= deadline:
+                return
+
+    def start_workers(self) -> bool:
+        """Start the worker processes now rather than at the first searched card (whose time would include
+        starting them); False where this bot plays its playouts in its own process."""
+        if not self._parallel():
+            return False
+        _executor(self.workers)
+        return True
+
+    def _parallel(self) -> bool:
+        # A daemonic process (the web server's bot workers, the lab's game workers) may not start processes of
+        # its own; there the same seeded playouts run here, so the choices are the same, only slower.
+        return self.workers >= 2 and not multiprocessing.current_process().daemon
+
+    def _run_tasks(self, view: dict[str, JSON], seat: str,
+                   tasks: list[tuple[tuple[int, int, int], Action]]) -> list[float]:
+        """The values of seeded playouts, here (``workers=1``, or in a daemonic process) or spread over the
+        worker processes."""
+        if not self._parallel():
+            return [self.seeded_playout(view, seat, seeds, a) for seeds, a in tasks]
+        pool = _executor(self.workers)
+        futures = [pool.submit(_playout_task, self._task_options, view, seat, seeds, a) for seeds, a in tasks]
+        out = []
+        for f in futures:
+            v, cpu = f.result()
+            out.append(v)
+            self.last_worker_cpu += cpu
+        return out
+
+    def seeded_playout(self, view: dict[str, JSON], seat: str, seeds: tuple[int, int, int], first: Action) -> float:
+        """The value for ``seat`` of playing ``first`` in the determinization of ``view`` named by ``seeds``
+        (hidden cards, dice, the playout heuristic's own random choices): the same wherever it runs."""
+        det_seed, dice_seed, play_seed = seeds
+        key = (det_seed, seat)
+        base = self._dets.get(key)
+        if base is None:
+            if len(self._dets) >= 4 * POOL:
+                self._dets.clear()  # determinizations of earlier decisions: never asked for again
+            base = self._dets[key] = self.rules.determinize(view, seat, det_seed)
+        s = self.rules.clone(base)
+        s.rng = rng_mod.seed_state(dice_seed)
+        self._playout._rng.seed(play_seed)
+        return self._playout_value(s, first, seat)
 
     def _playout_value(self, base: Any, first: Action, seat: str) -> float:
         """Play ``first`` in a copy of ``base``, then both sides' moves with the cheap heuristic until
@@ -323,6 +401,52 @@ class IsmctsBot:
         return bonus if f.get("seat") == IMPERIAL else -bonus
 
 
+
+
+# --- root-parallel playouts in worker processes (option ``workers``) ------------------------------
+_EXECUTORS: dict[int, ProcessPoolExecutor] = {}
+_WORKER_BOTS: dict[tuple[tuple[str, str], ...], IsmctsBot] = {}
+
+
+def _executor(workers: int) -> Executor:
+    """The shared pool of ``workers`` processes (one per size for the whole process, so many games share it).
+    Workers are spawned, not forked: a server's threads and locks are not copied into them."""
+    pool = _EXECUTORS.get(workers)
+    if pool is None:
+        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+        for f in [pool.submit(_warm_up) for _ in range(workers)]:
+            f.result()  # import the rules in every worker before the first card is timed
+        _EXECUTORS[workers] = pool
+    return pool
+
+
+def shutdown_workers() -> None:
+    """Stop every worker process the ``workers`` option started (also run at interpreter exit)."""
+    while _EXECUTORS:
+        _workers, pool = _EXECUTORS.popitem()
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+atexit.register(shutdown_workers)
+
+
+def _warm_up() -> int:
+    from muster.core import get_rules  # a worker loads the Freedom! rules once, here
+
+    get_rules("freedom")
+    return 0
+
+
+def _playout_task(options: tuple[tuple[str, str], ...], view: dict[str, JSON], seat: str,
+                  seeds: tuple[int, int, int], first: Action) -> tuple[float, float]:
+    """In a worker: one seeded playout by a bot with ``options``; its value and the CPU seconds it took."""
+    from muster.core import get_rules
+
+    start = time.process_time()
+    bot = _WORKER_BOTS.get(options)
+    if bot is None:
+        bot = _WORKER_BOTS[options] = IsmctsBot(get_rules("freedom"), 0, {**dict(options), "workers": "1"})
+    return bot.seeded_playout(view, seat, seeds, first), time.process_time() - start
 
 
 # --- any game: the same search through the Rules interface and a game's knowledge --------------

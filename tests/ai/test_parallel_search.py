@@ -1,0 +1,104 @@
+"""ISMCTS with seeded playouts and root-parallel worker processes (option ``workers``, issue 15 point 3)."""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from typing import Any
+
+import pytest
+from tests.ai.test_bots import _card_turns, _positions
+
+from muster.ai import BotSpecError, ismcts, make_bot
+from muster.core import get_rules
+
+RULES = get_rules("freedom")
+
+
+def test_seeded_playouts_are_deterministic_for_a_seed() -> None:
+    for s in _card_turns():
+        seat = RULES.active_seat(s)
+        assert seat is not None
+        view, legal = RULES.view(s, seat), RULES.legal_actions(s)
+        first = make_bot("ismcts:workers=1,iterations=12", seed=9).choose(view, legal, seat)
+        again = make_bot("ismcts:workers=1,iterations=12", seed=9).choose(view, legal, seat)
+        assert first == again and first in legal
+
+
+def test_worker_processes_choose_what_one_process_chooses_and_shut_down() -> None:
+    """A playout is named by its seeds, so spreading the playouts over processes changes nothing but the time;
+    the worker CPU is reported (the card-time benchmark counts it), and the pool stops when asked."""
+    one = make_bot("ismcts:workers=1,iterations=12,width=4", seed=5)
+    two = make_bot("ismcts:workers=2,iterations=12,width=4", seed=5)
+    assert not ismcts._EXECUTORS  # nothing starts before it is needed (the server checks specs by making bots)
+    try:
+        assert two.start_workers()
+        pool = ismcts._EXECUTORS[2]
+        for s in _card_turns():
+            seat = RULES.active_seat(s)
+            assert seat is not None
+            view, legal = RULES.view(s, seat), RULES.legal_actions(s)
+            assert two.choose(view, legal, seat) == one.choose(view, legal, seat)
+            assert two.last_iterations == one.last_iterations >= 4
+            assert two.last_worker_cpu > 0 and one.last_worker_cpu == 0
+        processes = list(pool._processes.values())  # the stdlib keeps its workers here
+        assert processes and all(p.is_alive() for p in processes)
+    finally:
+        ismcts.shutdown_workers()
+    assert not ismcts._EXECUTORS
+    assert all(not p.is_alive() for p in processes)
+
+
+def test_worker_processes_respect_a_time_budget() -> None:
+    s = _card_turns()[1]
+    seat = RULES.active_seat(s)
+    assert seat is not None
+    bot = make_bot("ismcts:workers=2,seconds=0.3", seed=1)
+    try:
+        assert bot.start_workers()  # starting processes is not part of a card's budget
+        start = time.perf_counter()
+        assert bot.choose(RULES.view(s, seat), RULES.legal_actions(s), seat) in RULES.legal_actions(s)
+        # the last batch may run past the deadline by one playout (tens of milliseconds), not by seconds
+        assert time.perf_counter() - start < 0.3 + 1.0
+        assert bot.last_iterations >= 2
+    finally:
+        ismcts.shutdown_workers()
+
+
+@pytest.mark.parametrize("spec", ["ismcts:workers=1,iterations=6,horizon=2,width=4,playout_plan=all"])
+def test_seeded_search_answers_legally_in_varied_positions(spec: str) -> None:
+    for s in _positions() + _card_turns():
+        seat = RULES.active_seat(s)
+        assert seat is not None
+        legal = RULES.legal_actions(s)
+        assert make_bot(spec, seed=3).choose(RULES.view(s, seat), legal, seat) in legal
+
+
+def test_workers_are_for_the_card_tree_only() -> None:
+    with pytest.raises(BotSpecError):
+        make_bot("ismcts:tree=actions,workers=2")
+
+
+def _choose_in_daemon(spec: str, out: Any) -> None:
+    s = _card_turns()[0]
+    seat = RULES.active_seat(s)
+    assert seat is not None
+    out.put(make_bot(spec, seed=2).choose(RULES.view(s, seat), RULES.legal_actions(s), seat))
+
+
+def test_a_daemonic_process_plays_the_same_playouts_itself() -> None:
+    """The web server's bot workers and the lab's game workers are daemonic and may not start processes; there
+    ``workers=2`` plays its seeded playouts in its own process and chooses what it would have chosen."""
+    context = multiprocessing.get_context("fork")
+    out = context.Queue()
+    child = context.Process(target=_choose_in_daemon, args=("ismcts:workers=2,iterations=8", out), daemon=True)
+    child.start()
+    chosen = out.get(timeout=120)
+    child.join(timeout=30)
+    assert child.exitcode == 0
+    s = _card_turns()[0]
+    seat = RULES.active_seat(s)
+    assert seat is not None
+    assert chosen == make_bot("ismcts:workers=1,iterations=8", seed=2).choose(RULES.view(s, seat),
+                                                                              RULES.legal_actions(s), seat)
+    assert not ismcts._EXECUTORS
