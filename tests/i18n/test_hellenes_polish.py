@@ -171,59 +171,46 @@ def test_the_web_state_message_reads_polish() -> None:
 OWNER_CHOICES = {"allocate", "retreat_to", "fortify_pick", "attrition_loss", "forced_take"}
 """The owner's choices of Hellenes rules revision 2 (hit/rout ties, retreat, fortify, Attrition, forced march)."""
 
-
-def test_the_owner_choices_read_in_polish() -> None:
-    # every decision kind of rules revision 2 has a Polish prompt and Polish labels (no English words left)
-    rules = get_rules("hellenes")
-    seen: set[str] = set()
-    for seed in range(80):
-        state = rules.setup(seed, {})
-        rnd = random.Random(seed)
-        while rules.active_seat(state) is not None and seen != OWNER_CHOICES:
-            seat = rules.active_seat(state)
-            view = rules.view(state, seat)
-            stack = view.get("stack") or []
-            kind = stack[-1].get("kind") if stack else None
-            if kind in OWNER_CHOICES and kind not in seen:
-                seen.add(kind)
-                prompt = texts.prompt_in(view, seat, rules.prompt(state), "pl")
-                assert prompt != rules.prompt(state), kind
-                for action in rules.legal_actions(state):
-                    label = texts.label_in(action, seat, rules.label(state, action), "pl", view=view)
-                    assert not any(w in label for w in ("loses", "routed", "inside", "retreat", "march", "stay")), \
-                        (kind, label)
-            rules.apply(state, rnd.choice(rules.legal_actions(state)))
-        if seen == OWNER_CHOICES:
-            break
-    assert seen == OWNER_CHOICES
-
-
 REVISION_3 = {"battle_pick", "sortie"}
 """Decisions of Hellenes rules revision 3 that random games reach quickly (the order of Forces, rarer, is
 checked in Polish by ``tests/hellenes/test_rule_revision_3.py``)."""
 
 
-def test_the_revision_3_choices_read_in_polish() -> None:
-    # the order of equal battles (6.0) and Sorties (8.3): Polish prompts and labels, no English words left
+def assert_first_sightings_read_in_polish(kinds: set[str], seeds: int, english: tuple[str, ...],
+                                          question: bool = False) -> None:
+    """Play random games until every decision kind in ``kinds`` has come up; at its first sighting its prompt
+    must be reworded in Polish (with a question mark if ``question``) and no label may keep an English word."""
     rules = get_rules("hellenes")
     seen: set[str] = set()
-    for seed in range(20):
+    for seed in range(seeds):
         state = rules.setup(seed, {})
         rnd = random.Random(seed)
-        while rules.active_seat(state) is not None and seen != REVISION_3:
+        while rules.active_seat(state) is not None and seen != kinds:
             seat = rules.active_seat(state)
             view = rules.view(state, seat)
             stack = view.get("stack") or []
             kind = stack[-1].get("kind") if stack else None
-            if kind in REVISION_3 and kind not in seen:
+            if kind in kinds and kind not in seen:
                 seen.add(kind)
                 prompt = texts.prompt_in(view, seat, rules.prompt(state), "pl")
-                assert prompt != rules.prompt(state) and "?" in prompt, kind
+                assert prompt != rules.prompt(state), kind
+                assert "?" in prompt or not question, kind
                 for action in rules.legal_actions(state):
                     label = texts.label_in(action, seat, rules.label(state, action), "pl", view=view)
-                    assert not any(w in label for w in ("battle", "Sortie", "block", "first", "Season")), \
-                        (kind, label)
+                    assert not any(w in label for w in english), (kind, label)
             rules.apply(state, rnd.choice(rules.legal_actions(state)))
-        if seen == REVISION_3:
+        if seen == kinds:
             break
-    assert seen == REVISION_3
+    assert seen == kinds
+
+
+def test_the_owner_choices_read_in_polish() -> None:
+    # every decision kind of rules revision 2 has a Polish prompt and Polish labels (no English words left)
+    assert_first_sightings_read_in_polish(
+        OWNER_CHOICES, 80, ("loses", "routed", "inside", "retreat", "march", "stay"))
+
+
+def test_the_revision_3_choices_read_in_polish() -> None:
+    # the order of equal battles (6.0) and Sorties (8.3): Polish prompts and labels, no English words left
+    assert_first_sightings_read_in_polish(
+        REVISION_3, 20, ("battle", "Sortie", "block", "first", "Season"), question=True)
