@@ -284,7 +284,21 @@ def hellenes_shots(base: str, out: Path) -> None:
             page.click(f"#card-menu .menu-item[data-verb={item['action'][0]}]")
         page.wait_for_selector("#card-menu [data-confirm=yes]")
         shot(page, out, "hellenes-odds.png")
+        sortie_shots(browser, base, api, out)
         browser.close()
+
+
+def sortie_shots(browser: Any, base: str, api: httpx.Client, out: Path) -> None:
+    """Hellenes rules r3: Sparta asked whether besieged Potidaea sorties (8.3), on a desktop and a phone."""
+    made = api.post("/api/games", json={"game": "hellenes", "athens": "standard", "sparta": "human",
+                                        "seed": 3, "bot_delay_ms": 0}).json()
+    token = made["tokens"]["sparta"]
+    Driver(base, token, seed=2).until(lambda st: st["view"]["stack"][-1]["kind"] == "sortie", limit=300)
+    for name, viewport in (("hellenes-sortie.png", DESKTOP), ("mobile-hellenes-sortie.png", PHONE)):
+        page = browser.new_page(viewport=viewport)
+        open_seat(page, base, token)
+        shot(page, out, name)
+        page.close()
 
 
 def polish_shots(base: str, out: Path) -> None:
