@@ -110,6 +110,27 @@ def cpu_seconds(pid: int) -> float:
     return total
 
 
+def thread_cpu(pid: int) -> dict[str, float]:
+    """CPU seconds so far of each thread of a process and its descendants, summed by thread name (the
+    event loop's thread is ``loop``; Python 3.11 does not name the others in the kernel, so the group
+    writer and the SQLite checkpointer are counted under the interpreter's name)."""
+    out: dict[str, float] = {}
+    for p in process_tree(pid):
+        try:
+            tasks = list(Path(f"/proc/{p}/task").iterdir())
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                head, tail = (task / "stat").read_text().rsplit(")", 1)
+                fields = tail.split()
+            except (OSError, ValueError):
+                continue
+            name = "loop" if task.name == str(p) else head.split("(", 1)[1]
+            out[name] = out.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return out
+
+
 def rss_mb(pid: int) -> float:
     """Resident memory of a process and its descendants, in MB."""
     total = 0
@@ -353,12 +374,14 @@ def run_phase(database_url: str, extra: list[str], games: int, seconds: float, t
             time.sleep(0.5)
             idle = rss_mb(proc.pid)
             load_start = os.getloadavg()[0]
-            before = {"cpu": cpu_seconds(proc.pid)}
+            before: dict[str, Any] = {"cpu": cpu_seconds(proc.pid)}
             stats, elapsed, client_cpu = uvloop.run(drive(
                 f"http://127.0.0.1:{port}", games, seconds, think, label,
-                on_start=lambda: before.update(cpu=cpu_seconds(proc.pid)),
+                on_start=lambda: before.update(cpu=cpu_seconds(proc.pid), threads=thread_cpu(proc.pid),
+                                               start=time.monotonic() + 0.05),
                 on_running=lambda: memory.update(rss=rss_mb(proc.pid)), clients=clients))
             cpu = cpu_seconds(proc.pid) - before["cpu"]
+            threads = {name: t - before["threads"].get(name, 0.0) for name, t in thread_cpu(proc.pid).items()}
         finally:
             proc.terminate()
             try:
@@ -366,6 +389,9 @@ def run_phase(database_url: str, extra: list[str], games: int, seconds: float, t
             except subprocess.TimeoutExpired:
                 proc.kill()
         server_ms = [x * 1000 for f in Path(tmp).glob("acks.*.json") for x in json.loads(f.read_text())]
+        # the whole run's commits (a few before and after the measured period are in too)
+        commits = [c for f in Path(tmp).glob("acks-commits.*.json") for c in json.loads(f.read_text())
+                   if before["start"] <= c[3] <= before["start"] + elapsed]
     ms = [x * 1000 for x in stats.latencies]
     rss = memory.get("rss", float("nan"))
     lag = [x * 1000 for x in stats.lag]
@@ -381,7 +407,19 @@ def run_phase(database_url: str, extra: list[str], games: int, seconds: float, t
             "client_cpu_share": round(client_cpu / max(elapsed, 1e-9), 2),
             "push_bytes_p50": percentile([float(b) for b in stats.push_bytes], 50),
             "push_bytes_p99": percentile([float(b) for b in stats.push_bytes], 99),
-            "rss_mb": round(rss, 1), "rss_kb_per_game": round((rss - idle) * 1024 / games, 1)}
+            "rss_mb": round(rss, 1), "rss_kb_per_game": round((rss - idle) * 1024 / games, 1),
+            "server_threads_cpu_share": {name: round(t / max(elapsed, 1e-9), 2) for name, t in sorted(threads.items())
+                                         if t > 0.01 * elapsed},
+            "commits_per_s": round(len(commits) / max(elapsed, 1e-9), 1),
+            "commit_size_p50": percentile([float(c[0]) for c in commits], 50),
+            "commit_size_mean": round(sum(c[0] for c in commits) / max(1, len(commits)), 1),
+            "commit_ms_p50": round(percentile([c[1] * 1000 for c in commits], 50), 2),
+            "commit_ms_p90": round(percentile([c[1] * 1000 for c in commits], 90), 2),
+            "writer_idle_ms_p50": round(percentile([c[2] * 1000 for c in commits], 50), 2),
+            "writer_idle_ms_mean": round(sum(c[2] for c in commits) * 1000 / max(1, len(commits)), 2),
+            "settle_delay_ms_p50": round(percentile([c[4] * 1000 for c in commits if c[4] == c[4]], 50), 2),
+            "settle_delay_ms_p90": round(percentile([c[4] * 1000 for c in commits if c[4] == c[4]], 90), 2),
+            "writer_busy_share": round(sum(c[1] for c in commits) / max(1e-9, sum(c[1] + c[2] for c in commits)), 2)}
 
 
 def main(games: int = typer.Option(100, help="Saturation phase: games acting flat out."),
@@ -423,7 +461,13 @@ def main(games: int = typer.Option(100, help="Saturation phase: games acting fla
         "load_average_saturation": saturation["load_average"], "load_average_human": human.get("load_average"),
         "client_lag_p99_ms": [saturation["client_lag_p99_ms"], human.get("client_lag_p99_ms")],
         "human_client_lag_p50_ms": human.get("client_lag_p50_ms"),
+        "saturation_server_ack_p50_ms": saturation.get("server_ack_p50_ms"),
         "saturation_server_ack_p99_ms": saturation.get("server_ack_p99_ms"),
+        "saturation_server_threads_cpu_share": saturation.get("server_threads_cpu_share"),
+        "saturation_commits": {k: saturation.get(k) for k in (
+            "commits_per_s", "commit_size_p50", "commit_size_mean", "commit_ms_p50", "commit_ms_p90",
+            "writer_idle_ms_p50", "writer_idle_ms_mean", "settle_delay_ms_p50", "settle_delay_ms_p90",
+            "writer_busy_share")},
         "human_server_ack_p50_ms": human.get("server_ack_p50_ms"),
         "human_server_ack_p99_ms": human.get("server_ack_p99_ms"),
     }
