@@ -26,6 +26,11 @@ samples its event loop's lag (``client_lag_p99_ms``: how late a 10 ms timer fire
 by the server itself (``muster.server.metrics``), from reading the action to handing its
 acknowledgement to the socket; this leaves out the client, the kernel and the network. Each phase
 also records the machine's load average at its start and end (the cores are shared).
+
+Where the saturation round trip goes: ``saturation_commits`` (the server's group commits over the
+measured period: per second, changes per commit, the commit's time with its fsync, how long the writer
+waited for work, and how late the event loop completed a committed batch) and
+``saturation_server_threads_cpu_share`` (each server thread's share of a core; ``loop`` is the event loop).
 """
 
 from __future__ import annotations
