@@ -12,9 +12,11 @@ Two phases, each against a freshly started server (temporary SQLite database unl
 
     python3 benchmarks/server.py [--games 100 --seconds 15 --human-games 1000 --human-seconds 30]
 
-The load client is lean (uvloop, orjson, no per-message work beyond what it needs) because it shares
-the machine's cores with the server, and its seats are shared out over ``--clients`` processes (default
-2), so that no single client event loop is what the figures measure. The last line is one JSON object with
+The load client is lean because it shares the machine's cores with the server: each seat is a websocket
+client written straight on an asyncio protocol (:class:`SeatProtocol`, on uvloop: no task or timer per
+message, an acknowledgement recognised without decoding it, orjson for the states), and the seats are
+shared out over ``--clients`` processes (default 2), so that no single client event loop is what the
+figures measure. The last line is one JSON object with
 ``saturation_actions_per_s``, ``server_cpu_ms_per_action``, ``human_games``, ``human_p99_ms``,
 ``push_bytes_p50``, ``rss_mb`` and more.
 
@@ -24,11 +26,18 @@ samples its event loop's lag (``client_lag_p99_ms``: how late a 10 ms timer fire
 by the server itself (``muster.server.metrics``), from reading the action to handing its
 acknowledgement to the socket; this leaves out the client, the kernel and the network. Each phase
 also records the machine's load average at its start and end (the cores are shared).
+
+Where the saturation round trip goes: ``saturation_commits`` (the server's group commits over the
+measured period: per second, changes per commit, the commit's time with its fsync, how long the writer
+waited for work, and how late the event loop completed a committed batch) and
+``saturation_server_threads_cpu_share`` (each server thread's share of a core; ``loop`` is the event loop).
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
+import hashlib
 import json
 import multiprocessing
 import os
@@ -40,13 +49,12 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import httpx
 import orjson
 import typer
 import uvloop
-import websockets
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -108,6 +116,27 @@ def cpu_seconds(pid: int) -> float:
         except (OSError, IndexError, ValueError):
             continue
     return total
+
+
+def thread_cpu(pid: int) -> dict[str, float]:
+    """CPU seconds so far of each thread of a process and its descendants, summed by thread name (the
+    event loop's thread is ``loop``; Python 3.11 does not name the others in the kernel, so the group
+    writer and the SQLite checkpointer are counted under the interpreter's name)."""
+    out: dict[str, float] = {}
+    for p in process_tree(pid):
+        try:
+            tasks = list(Path(f"/proc/{p}/task").iterdir())
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                head, tail = (task / "stat").read_text().rsplit(")", 1)
+                fields = tail.split()
+            except (OSError, ValueError):
+                continue
+            name = "loop" if task.name == str(p) else head.split("(", 1)[1]
+            out[name] = out.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return out
 
 
 def rss_mb(pid: int) -> float:
@@ -174,55 +203,199 @@ class Clock:
     connected: int = 0
 
 
+class SeatProtocol(asyncio.Protocol):
+    """One seat's websocket client (RFC 6455) written straight on an asyncio protocol.
+
+    It is a real client of the real protocol (the HTTP upgrade with its key check, masked client frames,
+    pings answered, a close frame at the end), but it does only what the load needs: no task, timer or
+    future per message, frames parsed in place from the received bytes, and a message decoded only when
+    it is a state (an acknowledgement is recognised by its first bytes, which the server writes in a
+    fixed order, with a full decode as the fallback). The seat plays as :func:`seat_client` describes."""
+
+    def __init__(self, host: str, path: str, seed: int, stats: Stats, clock: Clock, think: float) -> None:
+        self.host, self.path, self.stats, self.clock, self.think = host, path, stats, clock, think
+        self.chooser = random.Random(seed)
+        self.transport: asyncio.Transport | None = None
+        self.buffer = bytearray()
+        self.upgraded = False
+        self.key = base64.b64encode(os.urandom(16)).decode()
+        self.first: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.latest: dict[str, Any] | None = None
+        self.sent_at: float | None = None
+        self.pending: asyncio.TimerHandle | None = None
+        self.done = False
+        self.ended: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.fragments = bytearray()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        """Send the upgrade request."""
+        self.transport = cast(asyncio.Transport, transport)  # uvloop's transports do not subclass asyncio's
+        self.transport.write((f"GET {self.path} HTTP/1.1\r\nHost: {self.host}\r\nUpgrade: websocket\r\n"
+                         f"Connection: Upgrade\r\nSec-WebSocket-Key: {self.key}\r\n"
+                         "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """A connection that ends before the stop (or before it got going) is counted as dropped."""
+        if not self.done:
+            self.done = True
+            self.stats.dropped += 1
+            if not self.first.done():
+                self.first.set_exception(ConnectionError("closed before the first state"))
+        if not self.ended.done():
+            self.ended.set_result(None)
+
+    def data_received(self, data: bytes) -> None:
+        """Parse every whole frame in the buffer."""
+        buf = self.buffer
+        buf += data
+        if not self.upgraded:
+            end = buf.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            head = bytes(buf[:end]).decode("latin-1")
+            accept = base64.b64encode(hashlib.sha1((self.key + WS_GUID).encode()).digest()).decode()
+            if not head.startswith("HTTP/1.1 101") or accept not in head:
+                self.first.set_exception(ConnectionError(head.split("\r\n", 1)[0]))
+                self.done = True
+                assert self.transport is not None
+                self.transport.close()
+                return
+            del buf[:end + 4]
+            self.upgraded = True
+        pos, size = 0, len(buf)
+        while size - pos >= 2:
+            opcode, length = buf[pos] & 0x0F, buf[pos + 1] & 0x7F
+            fin = buf[pos] & 0x80
+            head = 2
+            if length == 126:
+                if size - pos < 4:
+                    break
+                length, head = int.from_bytes(buf[pos + 2:pos + 4], "big"), 4
+            elif length == 127:
+                if size - pos < 10:
+                    break
+                length, head = int.from_bytes(buf[pos + 2:pos + 10], "big"), 10
+            if size - pos < head + length:
+                break
+            payload = bytes(buf[pos + head:pos + head + length])  # server frames are never masked
+            pos += head + length
+            if opcode == 0x0 or (opcode == 0x1 and not fin):  # a fragmented message: gather it
+                self.fragments += payload
+                if not fin:
+                    continue
+                payload, self.fragments = bytes(self.fragments), bytearray()
+                opcode = 0x1
+            if opcode == 0x1:
+                self.message(payload)
+            elif opcode == 0x9:
+                self.send_frame(0xA, payload)
+            elif opcode == 0x8:
+                self.close()
+        del buf[:pos]
+
+    def send_frame(self, opcode: int, payload: bytes) -> None:
+        """One masked client frame (a fresh random key per frame, as the RFC asks)."""
+        if self.transport is None or self.transport.is_closing():
+            return
+        n = len(payload)
+        head = bytes([0x80 | opcode, 0x80 | n]) if n < 126 else bytes([0x80 | opcode, 0xFE]) + n.to_bytes(2, "big")
+        mask = os.urandom(4)
+        key = int.from_bytes((mask * (n // 4 + 1))[:n], "big")
+        masked = (int.from_bytes(payload, "big") ^ key).to_bytes(n, "big") if n else b""
+        self.transport.write(head + mask + masked)
+
+    def close(self) -> None:
+        """Say goodbye (close frame 1000) and close the socket; not counted as a drop."""
+        if self.done:
+            return
+        self.done = True
+        if self.pending is not None:
+            self.pending.cancel()
+        self.send_frame(0x8, (1000).to_bytes(2, "big"))
+        assert self.transport is not None
+        self.transport.close()
+
+    def message(self, raw: bytes) -> None:
+        """One server message."""
+        if raw.startswith(ACK_PREFIX):
+            kind, message = "ack", None
+        else:
+            message = orjson.loads(raw)
+            kind = message["type"]
+        if not self.first.done():  # the first state, before the clock starts
+            self.latest = message
+            self.first.set_result(None)
+            return
+        if kind == "state":
+            assert message is not None
+            self.stats.push_bytes.append(len(raw))
+            if message.get("outcome"):
+                self.stats.finished += 1
+                self.close()
+                return
+            # a newer state may follow at once (the other seat's bot-free reply): keep the latest
+            self.latest = message
+        elif kind == "ack" and self.sent_at is not None:
+            self.stats.latencies.append(time.perf_counter() - self.sent_at)
+            self.sent_at = None
+        elif kind == "error":
+            assert message is not None
+            self.stats.refused += 1
+            self.stats.errors.append(message["error"])
+            self.sent_at = None
+        self.maybe_act()
+
+    def maybe_act(self) -> None:
+        """Choose an action when the newest state offers some and none is in flight (after the think time)."""
+        latest = self.latest
+        if self.done or self.sent_at is not None or self.pending is not None or not latest or not latest.get("legal"):
+            return
+        action = self.chooser.choice(latest["legal"])["action"]
+        self.latest = None  # wait for the state that follows our action before choosing again
+        frame = orjson.dumps({"type": "action", "version": latest["version"], "action": action})
+        if self.think:
+            self.pending = asyncio.get_running_loop().call_later(
+                self.chooser.uniform(0, 2 * self.think), self.send_action, frame)
+        else:
+            self.send_action(frame)
+
+    def send_action(self, frame: bytes) -> None:
+        """Send a chosen action (unless the clock has stopped) and start timing it."""
+        self.pending = None
+        if self.done or time.monotonic() >= self.clock.stop_at:
+            return
+        self.sent_at = time.perf_counter()
+        self.send_frame(0x1, frame)
+
+
+WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+ACK_PREFIX = b'{"type":"ack"'
+"""How the server's acknowledgements begin (orjson keeps the dict's order: ``type`` first)."""
+
+
 async def seat_client(url: str, seed: int, stats: Stats, clock: Clock, think: float,
                       gate: asyncio.Semaphore) -> None:
     """Play one seat: when the newest state offers legal actions, wait ``think`` seconds on average,
-    send a random one and time its acknowledgement. Connects first; acts once the clock starts."""
-    chooser = random.Random(seed)
-    latest: dict[str, Any] | None = None
-    sent_at: float | None = None
+    send a random one and time its acknowledgement. Connects first; acts once the clock starts, stops
+    at the clock's stop (or when the game ends)."""
+    loop = asyncio.get_running_loop()
+    rest = url.split("://", 1)[1]
+    hostport, path = rest.split("/", 1)
+    host, port = hostport.rsplit(":", 1)
     try:
         async with gate:
-            ws = await websockets.connect(url, max_size=2**24, open_timeout=120, ping_interval=None,
-                                          compression=None)
-            first = await ws.recv()
-        async with ws:
-            latest = orjson.loads(first)
-            clock.connected += 1
-            await clock.start.wait()
-            while True:
-                if sent_at is None and latest and latest.get("legal"):
-                    action = chooser.choice(latest["legal"])["action"]
-                    version = latest["version"]
-                    latest = None  # wait for the state that follows our action before choosing again
-                    if think:
-                        await asyncio.sleep(chooser.uniform(0, 2 * think))
-                    if time.monotonic() >= clock.stop_at:
-                        return
-                    sent_at = time.perf_counter()
-                    await ws.send(orjson.dumps({"type": "action", "version": version, "action": action}).decode())
-                try:
-                    raw = await asyncio.wait_for(ws.recv(), timeout=max(0.01, clock.stop_at - time.monotonic()))
-                except TimeoutError:
-                    return
-                message = orjson.loads(raw)
-                kind = message["type"]
-                if kind == "state":
-                    stats.push_bytes.append(len(raw))
-                    if message.get("outcome"):
-                        stats.finished += 1
-                        return
-                    # a newer state may follow at once (the other seat's bot-free reply): keep the latest
-                    latest = message
-                elif kind == "ack" and sent_at is not None:
-                    stats.latencies.append(time.perf_counter() - sent_at)
-                    sent_at = None
-                elif kind == "error":
-                    stats.refused += 1
-                    stats.errors.append(message["error"])
-                    sent_at = None
-    except (OSError, TimeoutError, websockets.WebSocketException):
+            _, proto = await loop.create_connection(
+                lambda: SeatProtocol(hostport, "/" + path, seed, stats, clock, think), host, int(port))
+            await asyncio.wait_for(proto.first, 120)
+    except (OSError, TimeoutError, ConnectionError):
         stats.dropped += 1
+        return
+    clock.connected += 1
+    await clock.start.wait()
+    stopper = loop.call_at(loop.time() + max(0.0, clock.stop_at - time.monotonic()), proto.close)
+    proto.maybe_act()
+    await proto.ended
+    stopper.cancel()
 
 
 async def create_games(base: str, games: int) -> list[str]:
@@ -353,12 +526,14 @@ def run_phase(database_url: str, extra: list[str], games: int, seconds: float, t
             time.sleep(0.5)
             idle = rss_mb(proc.pid)
             load_start = os.getloadavg()[0]
-            before = {"cpu": cpu_seconds(proc.pid)}
+            before: dict[str, Any] = {"cpu": cpu_seconds(proc.pid)}
             stats, elapsed, client_cpu = uvloop.run(drive(
                 f"http://127.0.0.1:{port}", games, seconds, think, label,
-                on_start=lambda: before.update(cpu=cpu_seconds(proc.pid)),
+                on_start=lambda: before.update(cpu=cpu_seconds(proc.pid), threads=thread_cpu(proc.pid),
+                                               start=time.monotonic() + 0.05),
                 on_running=lambda: memory.update(rss=rss_mb(proc.pid)), clients=clients))
             cpu = cpu_seconds(proc.pid) - before["cpu"]
+            threads = {name: t - before["threads"].get(name, 0.0) for name, t in thread_cpu(proc.pid).items()}
         finally:
             proc.terminate()
             try:
@@ -366,6 +541,9 @@ def run_phase(database_url: str, extra: list[str], games: int, seconds: float, t
             except subprocess.TimeoutExpired:
                 proc.kill()
         server_ms = [x * 1000 for f in Path(tmp).glob("acks.*.json") for x in json.loads(f.read_text())]
+        # the whole run's commits (a few before and after the measured period are in too)
+        commits = [c for f in Path(tmp).glob("acks-commits.*.json") for c in json.loads(f.read_text())
+                   if before["start"] <= c[3] <= before["start"] + elapsed]
     ms = [x * 1000 for x in stats.latencies]
     rss = memory.get("rss", float("nan"))
     lag = [x * 1000 for x in stats.lag]
@@ -381,7 +559,19 @@ def run_phase(database_url: str, extra: list[str], games: int, seconds: float, t
             "client_cpu_share": round(client_cpu / max(elapsed, 1e-9), 2),
             "push_bytes_p50": percentile([float(b) for b in stats.push_bytes], 50),
             "push_bytes_p99": percentile([float(b) for b in stats.push_bytes], 99),
-            "rss_mb": round(rss, 1), "rss_kb_per_game": round((rss - idle) * 1024 / games, 1)}
+            "rss_mb": round(rss, 1), "rss_kb_per_game": round((rss - idle) * 1024 / games, 1),
+            "server_threads_cpu_share": {name: round(t / max(elapsed, 1e-9), 2) for name, t in sorted(threads.items())
+                                         if t > 0.01 * elapsed},
+            "commits_per_s": round(len(commits) / max(elapsed, 1e-9), 1),
+            "commit_size_p50": percentile([float(c[0]) for c in commits], 50),
+            "commit_size_mean": round(sum(c[0] for c in commits) / max(1, len(commits)), 1),
+            "commit_ms_p50": round(percentile([c[1] * 1000 for c in commits], 50), 2),
+            "commit_ms_p90": round(percentile([c[1] * 1000 for c in commits], 90), 2),
+            "writer_idle_ms_p50": round(percentile([c[2] * 1000 for c in commits], 50), 2),
+            "writer_idle_ms_mean": round(sum(c[2] for c in commits) * 1000 / max(1, len(commits)), 2),
+            "settle_delay_ms_p50": round(percentile([c[4] * 1000 for c in commits if c[4] == c[4]], 50), 2),
+            "settle_delay_ms_p90": round(percentile([c[4] * 1000 for c in commits if c[4] == c[4]], 90), 2),
+            "writer_busy_share": round(sum(c[1] for c in commits) / max(1e-9, sum(c[1] + c[2] for c in commits)), 2)}
 
 
 def main(games: int = typer.Option(100, help="Saturation phase: games acting flat out."),
@@ -423,7 +613,13 @@ def main(games: int = typer.Option(100, help="Saturation phase: games acting fla
         "load_average_saturation": saturation["load_average"], "load_average_human": human.get("load_average"),
         "client_lag_p99_ms": [saturation["client_lag_p99_ms"], human.get("client_lag_p99_ms")],
         "human_client_lag_p50_ms": human.get("client_lag_p50_ms"),
+        "saturation_server_ack_p50_ms": saturation.get("server_ack_p50_ms"),
         "saturation_server_ack_p99_ms": saturation.get("server_ack_p99_ms"),
+        "saturation_server_threads_cpu_share": saturation.get("server_threads_cpu_share"),
+        "saturation_commits": {k: saturation.get(k) for k in (
+            "commits_per_s", "commit_size_p50", "commit_size_mean", "commit_ms_p50", "commit_ms_p90",
+            "writer_idle_ms_p50", "writer_idle_ms_mean", "settle_delay_ms_p50", "settle_delay_ms_p90",
+            "writer_busy_share")},
         "human_server_ack_p50_ms": human.get("server_ack_p50_ms"),
         "human_server_ack_p99_ms": human.get("server_ack_p99_ms"),
     }

@@ -22,6 +22,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from muster.server import metrics
 from muster.server.db import ActionRow, GameRow, SeatRow, sqlite_pragmas, utcnow
 
 _SUMMARISE = (
@@ -240,6 +241,7 @@ class GroupWriter:
         self._raw: Any = None
         self._checkpointer: threading.Thread | None = None
         self._stopped = threading.Event()
+        self._last_commit = time.perf_counter()
         self._thread = threading.Thread(target=self._run, name="muster-db-writer", daemon=True)
         self._thread.start()
 
@@ -439,12 +441,22 @@ class GroupWriter:
                 fcntl.flock(self._lock_file, fcntl.LOCK_UN)
 
     def _commit(self, batch: list[Job]) -> None:
-        outcomes = self._outcomes(batch)
+        entry = None
+        if metrics.enabled():
+            started = time.perf_counter()
+            idle = started - self._last_commit
+            outcomes = self._outcomes(batch)
+            self._last_commit = time.perf_counter()
+            entry = metrics.record_commit(len(batch), self._last_commit - started, idle)
+        else:
+            outcomes = self._outcomes(batch)
         by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], Exception | None]]] = {}
         for (_, future), failed in zip(batch, outcomes, strict=True):
             by_loop.setdefault(future.get_loop(), []).append((future, failed))
         for loop, settled in by_loop.items():  # one wake-up of the event loop per batch, not per change
             with contextlib.suppress(RuntimeError):  # that loop has closed: nobody waits any more
+                if entry is not None:
+                    loop.call_soon_threadsafe(metrics.record_settle, entry, self._last_commit)
                 loop.call_soon_threadsafe(_settle, settled)
 
     def _outcomes(self, batch: list[Job]) -> list[Exception | None]:
