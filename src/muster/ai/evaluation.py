@@ -10,6 +10,7 @@ Insurgent needs to hold out (manned forts, Morale, Supplies against Population, 
 
 from __future__ import annotations
 
+import heapq
 import math
 from dataclasses import dataclass
 from functools import lru_cache
@@ -66,6 +67,12 @@ class Weights:
     in these plain weights; both bots turn it on through their option ``beach_threat`` (12), which
     made each of them stronger on both sides (docs/balance.md)."""
     threat_by_steps: tuple[float, ...] = (0.0, 0.5, 0.3, 0.15, 0.05)
+    reach_threat: float = 0.0
+    """The fewest AP any Imperial unit needs to reach a fort or a Beach space (by land through a corner of
+    the Wall, over the Wall, or through the Lagoon), each Insurgent unit on the way counted as two AP of
+    attacks: that many points times ``threat_by_ap`` (indexed by the AP rounded up). Off in these plain
+    weights (the bots' defaults are unchanged); the ISMCTS option ``reach_threat`` turns it on."""
+    threat_by_ap: tuple[float, ...] = (0.0, 1.0, 0.75, 0.5, 0.3, 0.15, 0.05)
 
 
 BOT_BEACH_THREAT = 12.0
@@ -129,6 +136,88 @@ def _beach_threat(s: State, w: Weights) -> float:
     return 0.0
 
 
+@lru_cache(maxsize=1)
+def _reach_graph() -> tuple[tuple[tuple[tuple[int, float], ...], ...], tuple[bool, ...], tuple[bool, ...],
+                            tuple[float, ...]]:
+    """Per space, its neighbours an Imperial unit may step to with the AP one step costs (half an AP along
+    the mainland, where one Normal Movement covers about two spaces; one AP for a Slow Movement step);
+    which spaces are goals (forts and Beach spaces); which spaces a unit may start a landing from; and per
+    space the fewest AP to a goal with no defender anywhere (a lower bound that lets the search skip
+    whatever cannot reach a goal in time)."""
+    b = board()
+    n = len(b.ids)
+    goal = tuple(i in b.forts or b.kind[i] == "beach" for i in range(n))
+    start = tuple(b.kind[i] in ("mainland", "wall", "water", "coast") and (b.kind[i] != "mainland" or b.row[i] <= 7)
+                  for i in range(n))
+    steps = []
+    for i in range(n):
+        out = []
+        for j in b.adj[i]:
+            if b.kind[j] == "mainland" and b.kind[i] == "mainland":
+                if b.depth[j] <= b.depth[i]:
+                    out.append((j, 0.5))
+            elif b.kind[j] in ("wall", "beach", "water", "coast"):
+                out.append((j, 1.0))
+        steps.append(tuple(out))
+    bound = [99.0] * n
+    for i in range(n):
+        if goal[i]:
+            bound[i] = 0.0
+    for _ in range(n):  # Bellman-Ford backwards from the goals: a few hundred edges, once
+        for i in range(n):
+            for j, step in steps[i]:
+                if bound[j] + step < bound[i]:
+                    bound[i] = bound[j] + step
+    return tuple(steps), goal, start, tuple(bound)
+
+
+_REACH: dict[bytes, float] = {}
+"""The fewest AP to a goal (-1: none within reach) by the positions of both sides' units: a lookahead
+evaluates many positions where no unit moved."""
+
+
+def _reach_threat(s: State, w: Weights) -> float:
+    """How close the Imperial side is to a capture (rule 3.1): see :attr:`Weights.reach_threat`."""
+    if not w.reach_threat:
+        return 0.0
+    limit = len(w.threat_by_ap) - 1
+    key = bytes(s.exp) + bytes(s.ally) + bytes(s.ins) + bytes((limit,))
+    c = _REACH.get(key)
+    if c is None:
+        if len(_REACH) >= 8192:
+            _REACH.clear()
+        c = _REACH[key] = _reach_cost(s, float(limit))
+    return w.reach_threat * w.threat_by_ap[max(1, math.ceil(c))] if c > 0 else 0.0
+
+
+def _reach_cost(s: State, limit: float) -> float:
+    """The fewest AP an Imperial unit needs to reach a goal (0 if one is there, -1 if none can within
+    ``limit``)."""
+    steps, goal, start, bound = _reach_graph()
+    exp, ally, ins = s.exp, s.ally, s.ins
+    cost: dict[int, float] = {}
+    frontier: list[tuple[float, float, int]] = []
+    for i in range(len(steps)):
+        if start[i] and bound[i] <= limit and exp[i] + ally[i]:
+            if goal[i]:
+                return 0.0  # already there: the capture term counts it
+            cost[i] = 0.0
+            frontier.append((bound[i], 0.0, i))
+    heapq.heapify(frontier)
+    while frontier:  # A*: the bound never overestimates, so the first goal taken is the cheapest
+        _f, c, i = heapq.heappop(frontier)
+        if c > cost[i]:
+            continue
+        if goal[i]:
+            return c
+        for j, step in steps[i]:
+            nc = c + step + 2.0 * ins[j]
+            if nc + bound[j] <= limit and nc < cost.get(j, 99.0):
+                cost[j] = nc
+                heapq.heappush(frontier, (nc + bound[j], nc, j))
+    return -1.0
+
+
 def _population_cost(population: int) -> int:
     for band in design()["population_cost"]:
         lo, hi = band["population"]
@@ -142,7 +231,8 @@ def evaluate(s: State, w: Weights = DEFAULT) -> float:
     if s.result is not None:
         winner = s.result.get("winner")
         return WIN_POINTS if winner == IMPERIAL else -WIN_POINTS if winner == INSURGENT else 0.0
-    return _forces(s, w) + _wall(s, w) + _economy(s, w) + _morale(s, w) + _areas(s, w) + _beach_threat(s, w)
+    return (_forces(s, w) + _wall(s, w) + _economy(s, w) + _morale(s, w) + _areas(s, w) + _beach_threat(s, w)
+            + _reach_threat(s, w))
 
 
 TERMS = ("forces", "wall", "economy", "morale", "areas", "lagoon")
@@ -155,7 +245,7 @@ def terms(s: State, w: Weights = DEFAULT) -> dict[str, float]:
     Their sum is :func:`evaluate`; the win-probability estimate and the hints read them one by one.
     """
     return {"forces": _forces(s, w), "wall": _wall(s, w), "economy": _economy(s, w),
-            "morale": _morale(s, w), "areas": _areas(s, w), "lagoon": _beach_threat(s, w)}
+            "morale": _morale(s, w), "areas": _areas(s, w), "lagoon": _beach_threat(s, w) + _reach_threat(s, w)}
 
 
 _TERMS: dict[int, tuple[Weights, Any]] = {}

@@ -66,6 +66,7 @@ class HeuristicBot:
             self.branch = max(1, int(opts.pop("branch", "3")))
             self.completions = max(1, int(opts.pop("completions", "4")))
             beach_threat = float(opts.pop("beach_threat", str(BOT_BEACH_THREAT)))
+            reach_threat = float(opts.pop("reach_threat", "0"))
             self.answers = opts.pop("answers", "on")
         except ValueError as exc:
             raise BotSpecError(f"bad heuristic option: {exc}") from exc
@@ -74,11 +75,12 @@ class HeuristicBot:
         if self.plan not in ("last", "all", "off"):
             raise BotSpecError("heuristic plan must be 'last', 'all' or 'off'")
         if opts:
-            known = "samples, nodes, trigger_penalty, card_ap, plan, beam, branch, completions, beach_threat, answers"
+            known = ("samples, nodes, trigger_penalty, card_ap, plan, beam, branch, completions, beach_threat, "
+                     "reach_threat, answers")
             raise BotSpecError(f"unknown heuristic option(s) {sorted(opts)}; known: {known}")
         self.name = "heuristic"
         self.rules = rules
-        self.weights: Weights = replace(DEFAULT, beach_threat=beach_threat)
+        self.weights: Weights = replace(DEFAULT, beach_threat=beach_threat, reach_threat=reach_threat)
         self._rng = random.Random(seed)
         self._nodes = 0
 

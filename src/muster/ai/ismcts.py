@@ -102,15 +102,16 @@ class IsmctsBot:
             self.playout_plan = opts.pop("playout_plan", "off")
             self.width = max(1, int(opts.pop("width", "3")))
             self.horizon = max(0, int(opts.pop("horizon", "1")))
-            self.weights = replace(DEFAULT, beach_threat=float(opts.pop("beach_threat", str(BOT_BEACH_THREAT))))
+            self.weights = replace(DEFAULT, beach_threat=float(opts.pop("beach_threat", str(BOT_BEACH_THREAT))),
+                                   reach_threat=float(opts.pop("reach_threat", "0")))
             answers = opts.pop("answers", "off")
             plan_answers = opts.pop("plan_answers", answers)
             self.workers = max(0, int(opts.pop("workers", "0")))
         except ValueError as exc:
             raise BotSpecError(f"bad ismcts option: {exc}") from exc
         if opts:
-            known = ("tree, iterations, seconds, width, horizon, playout_plan, plan, beach_threat, answers, "
-                     "plan_answers, workers, per_action, card_ap, c, scale, rollout")
+            known = ("tree, iterations, seconds, width, horizon, playout_plan, plan, beach_threat, reach_threat, "
+                     "answers, plan_answers, workers, per_action, card_ap, c, scale, rollout")
             raise BotSpecError(f"unknown ismcts option(s) {sorted(opts)}; known: {known}")
         if answers not in ("on", "off") or plan_answers not in ("on", "off"):
             raise BotSpecError("ismcts answers and plan_answers must be 'on' or 'off'")
@@ -133,7 +134,8 @@ class IsmctsBot:
         self._dets: dict[tuple[int, str], Any] = {}
         self.last_worker_cpu = 0.0
         # The heuristics inside the search share its evaluation weights.
-        threat = {"beach_threat": str(self.weights.beach_threat), "answers": answers}
+        threat = {"beach_threat": str(self.weights.beach_threat), "reach_threat": str(self.weights.reach_threat),
+                  "answers": answers}
         self._greedy: Any = None
         if self.rollout == "greedy":
             self._greedy = HeuristicBot(rules, seed, {"samples": "1", "nodes": "60", **threat})
