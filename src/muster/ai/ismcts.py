@@ -34,6 +34,8 @@ rounds). ``playout_plan`` (``off``, ``last`` or ``all``) is the plan used by the
 heuristic of the ``cards`` playouts. ``beach_threat`` (12) is the evaluation's weight for Imperial
 units close to a Beach space no Insurgent unit blocks (see :mod:`muster.ai.evaluation`): with it the
 playouts show the Insurgent what an unguarded Lagoon costs, and the Imperial what it offers.
+``reach_threat`` (0: off) weighs the fewest AP any Imperial unit needs to reach a fort or a Beach space by any
+route (see :attr:`muster.ai.evaluation.Weights.reach_threat`); the search and its heuristics share it.
 ``answers`` (``off``) is handed to the inner heuristics: ``on`` scores an event after the opponent's answer to
 its part of it, as the Heuristic does since issue 15. It stays off here until an arena shows it helps the
 search: in a first small sample ISMCTS with it (and 16 playouts) did not beat ISMCTS without it
