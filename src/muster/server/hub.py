@@ -61,9 +61,21 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+def encode(message: dict[str, Any]) -> bytes:
+    """A message as JSON bytes (orjson: several times faster than the standard library).
+
+    Messages are str-keyed as a rule, and orjson encodes those about twice as fast without its option for
+    other keys (measured on a state message: 20 against 39 µs); a message with an int key somewhere is
+    encoded again with it (its int keys become strings, as ``json.dumps`` makes them)."""
+    try:
+        return orjson.dumps(message)
+    except TypeError:  # orjson.JSONEncodeError is a TypeError: a key that is not a str
+        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS)
+
+
 def dumps(message: dict[str, Any]) -> str:
-    """A message as JSON text (orjson: several times faster than the standard library)."""
-    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+    """A message as JSON text (see :func:`encode`)."""
+    return encode(message).decode()
 
 
 class Connection:
@@ -128,7 +140,7 @@ class Connection:
         if not self._writer.ready():
             self._task = asyncio.get_running_loop().create_task(self._pump())
             return
-        batch = [orjson.dumps(m, option=orjson.OPT_NON_STR_KEYS) for m in self._queue]
+        batch = [encode(m) for m in self._queue]
         self._queue.clear()
         try:
             self._writer.write_now(batch)
@@ -143,7 +155,7 @@ class Connection:
             async with asyncio.timeout(self.send_timeout) as window:
                 while self._queue:
                     if self._writer is not None:  # everything queued, in order, in one write
-                        batch = [orjson.dumps(m, option=orjson.OPT_NON_STR_KEYS) for m in self._queue]
+                        batch = [encode(m) for m in self._queue]
                         self._queue.clear()
                         await self._writer(batch)
                     else:
