@@ -408,14 +408,13 @@ class Hub:
             if active is not None and seat != active:
                 raise ApiError(409, "wrong_seat", f"it is not {seat}'s turn (waiting for {active})")
             game, expected = live.game, live.version
-            old_state, old_actions = game.state, list(game.actions)
+            old_state, step = game.state, len(game.actions)
             try:
                 game.apply(action, seat=seat)
             except GameError as exc:
                 raise ApiError(409, "illegal", str(exc)) from exc
-            step = len(old_actions)
             action_json = action.to_json()
-            bot_turn = await self._commit(live, old_state, old_actions, lambda new: Write(
+            bot_turn = await self._commit(live, old_state, None, lambda new: Write(
                 live.id, expected, new, step=step, seat=seat, action=action_json), "act", [seat, action_json])
             new_version = live.version
         if ack:
@@ -431,7 +430,7 @@ class Hub:
             await self._catch_up(live, version)
             self._check_version(live, version)
             game, expected = live.game, live.version
-            old_state, old_actions = game.state, list(game.actions)
+            old_state, old_actions = game.state, game.actions  # undo replays into a new list: this one stays as is
             try:
                 game.undo(seat)
             except UndoError as exc:
@@ -448,20 +447,26 @@ class Hub:
         self.changed(live)
         return new_version
 
-    async def _commit(self, live: LiveGame, old_state: Any, old_actions: list[Action],
+    async def _commit(self, live: LiveGame, old_state: Any, old_actions: list[Action] | None,
                       write: Callable[[Summary], Write], kind: str, detail: Any) -> bool:
         """Store the change just made to ``live.game``, and only then let anyone see it. Returns whether
         it is now a bot's turn.
 
-        Until the write commits, the game shows its stored position (``old_state``): a reader never
-        sees, and a player never acts on, a change that could still be lost or refused.
+        Until the write commits, the game shows its stored position (``old_state`` and ``old_actions``;
+        None: the change appended one action, which is taken off the list meanwhile, so no copy of the
+        list is made): a reader never sees, and a player never acts on, a change that could still be
+        lost or refused.
         """
         game = live.game
         summary = live.summary()
         summary = Summary(live.version + 1, summary.steps, summary.active_seat, summary.status, summary.winner,
                           summary.result)
-        new_state, new_actions = game.state, list(game.actions)
-        game.state, game.actions = old_state, old_actions
+        new_state, new_actions = game.state, game.actions
+        if old_actions is None:
+            appended = new_actions.pop()
+        else:
+            game.actions = old_actions
+        game.state = old_state
         change = write(summary)
         bot_turn = self._bot_turn(live, summary.active_seat)
         if self.bus.in_transaction():
@@ -474,6 +479,8 @@ class Hub:
         except Exception as exc:
             log.exception("could not store a change of game %s", live.id)
             raise ApiError(503, "storage", "the change could not be stored; nothing was changed") from exc
+        if old_actions is None:
+            new_actions.append(appended)
         game.state, game.actions = new_state, new_actions
         live.version += 1
         return bot_turn
