@@ -18,6 +18,7 @@ from muster.ai.levels import level_name
 from muster.core import Action, Game
 from muster.i18n import Translator, translator
 from muster.server.games import adapter, in_language
+from muster.server.names import cached_names
 from muster.server.store import SeatInfo
 
 SEAT_NAME = {"imperial": "Imperial", "insurgent": "Insurgent"}
@@ -108,12 +109,19 @@ def _trail(game_id: str, game: Game, facts_now: Callable[[], Facts]) -> _Trail:
     with _TRAILS_LOCK:
         trail = _TRAILS.pop(game_id, None)
     seen = len(trail.actions) if trail is not None else -1
-    if trail is None or not (n - 1 <= seen <= n) or actions[:seen] != trail.actions:
+    if trail is not None and seen == n - 1:
+        # the game must still start with the trail's actions: compared with the newest one taken on
+        # (lists compare in C; no copy of the game's list is made for it)
+        trail.actions.append(actions[-1])
+        if trail.actions == actions:
+            trail.took(n - 1, trail.actors[n - 1], actions[-1], adapter(game.rules.info.name).card_played)
+        else:
+            trail = None
+    elif trail is not None and (seen != n or trail.actions != actions):
+        trail = None
+    if trail is None:
         trail = _replayed(game)  # it missed a position (or the game went back): replay once
         trail.actions = list(actions)
-    elif seen == n - 1:
-        trail.actions.append(actions[-1])
-        trail.took(n - 1, trail.actors[n - 1], actions[-1], adapter(game.rules.info.name).card_played)
     if len(trail.actors) == n:  # the position is new: note who acts in it, and the facts before a change of hands
         actor = game.active_seat
         if n == 0 or actor != trail.actors[n - 1]:
@@ -255,8 +263,6 @@ def _position(game: Game, game_id: str, seats: dict[str, SeatInfo], shared: dict
     made once per position."""
     common: dict[str, Any] | None = shared.get("position")
     if common is None:
-        from muster.server.names import cached_names
-
         name = game.rules.info.name
         ad = adapter(name)
         if "seat_names" not in shared:
