@@ -258,6 +258,12 @@ def _view(game: Game, seat: str | None, shared: dict[str, Any]) -> dict[str, Any
     return views[seat]
 
 
+@lru_cache(maxsize=16)
+def _seat_names(game: str) -> dict[str, str]:
+    """A game's seats by their English names (static: made once per game, only read)."""
+    return {seat: data["name"] for seat, data in adapter(game).static_data()["seats"].items()}
+
+
 def _position(game: Game, game_id: str, seats: dict[str, SeatInfo], shared: dict[str, Any]) -> dict[str, Any]:
     """What every payload of the position in ``shared`` has in common, whatever its seat and language:
     made once per position."""
@@ -266,7 +272,7 @@ def _position(game: Game, game_id: str, seats: dict[str, SeatInfo], shared: dict
         name = game.rules.info.name
         ad = adapter(name)
         if "seat_names" not in shared:
-            shared["seat_names"] = {s: d["name"] for s, d in ad.static_data()["seats"].items()}
+            shared["seat_names"] = _seat_names(name)
             shared["players"] = players(seats, cached_names(game_id), name)
         common = shared["position"] = {"name": name, "adapter": ad, "active": game.active_seat,
                                        "outcome": game.outcome, "step": len(game.actions)}
