@@ -327,16 +327,24 @@ _RENDERED_KEEP = 8192
 
 def _memo_key(e: Any) -> Any:
     """A hashable key that stands for what :func:`render` reads of ``e``, or None when ``e`` is not a plain
-    entry whose arguments are all exactly ``int`` or ``str`` (a bool, a list or a nested message is not
-    remembered: ``True == 1`` would make two entries that render differently share a key)."""
+    entry whose arguments are each exactly an ``int``, a ``str`` or a list of ``int`` (dice). A bool, a
+    tuple or a nested message is not remembered: ``True == 1`` would make two entries that render
+    differently share a key. A list stands in the key as a tuple, which equals no int or str."""
     if type(e) is not dict:
         return None
     args = e.get("a") or {}
-    for value in args.values():
+    items = []
+    for key, value in args.items():
         kind = type(value)
-        if kind is not int and kind is not str:
+        if kind is list:
+            for item in value:
+                if type(item) is not int:
+                    return None
+            value = tuple(value)
+        elif kind is not int and kind is not str:
             return None
-    return e.get("m"), "p" in e, e.get("p"), tuple(args.items())
+        items.append((key, value))
+    return e.get("m"), "p" in e, e.get("p"), tuple(items)
 
 
 def render_all(entries: Iterable[Any], names: Names) -> list[str]:
