@@ -49,7 +49,7 @@ class _Trail:
     shown: list[dict[str, Any]] = field(default_factory=list)
     """``shown[k - shown_from]``: step k as another seat sees it in the marks, ``{"seat": actor, "action":
     public form}``, made once (the same for every seat and every later position; messages only read it).
-    Only the last steps within reach of the marks are kept."""
+    Only the steps of spans that can still be shown are kept."""
     shown_from: int = 0
 
     def took(self, step: int, actor: str | None, action: Action, card_played: Callable[[Action], int | None]) -> None:
@@ -177,12 +177,15 @@ def last_moves(game_id: str, game: Game, seat: str | None,
         shared[key] = _changes(before, partial(_facts_now, game, ad, shared))
     changes: dict[str, dict[str, int]] = shared[key]
     shown = trail.shown
+    # No span, now or later, starts before every seat's last step (a spectator's starts after the other
+    # seats' last steps too) nor more than RECENT_STEPS back: the steps before are forgotten, so a game
+    # keeps only its current spans in this form.
+    low = max(min(trail.last_took.get(s, -1) for s in game.rules.info.seats) + 1, n - RECENT_STEPS, 0)
     if not shown:
-        trail.shown_from = max(n - RECENT_STEPS, 0)
-    elif len(shown) > 2 * RECENT_STEPS:  # no span reaches back further than RECENT_STEPS
-        cut = len(shown) - RECENT_STEPS
-        del shown[:cut]
-        trail.shown_from += cut
+        trail.shown_from = low
+    elif low - trail.shown_from >= 16:  # forgotten a few at a time
+        del shown[:low - trail.shown_from]
+        trail.shown_from = low
     base = trail.shown_from
     for k in range(base + len(shown), n):
         shown.append({"seat": trail.actors[k], "action": ad.public_action(game.actions[k])})
