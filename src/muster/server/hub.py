@@ -666,5 +666,7 @@ def with_log(payload: dict[str, Any], conn: Connection) -> dict[str, Any]:
     start = conn.log_sent if base <= conn.log_sent <= total else base  # after an undo the log shrank: resend it
     conn.log_sent = total
     cut = start - base
+    if not cut:  # the connection lacks every line the payload holds: the payload as it is (messages are only read)
+        return payload
     extra = {"log_en": payload["log_en"][cut:]} if "log_en" in payload else {}
     return {**payload, "log_from": start, "log": lines[cut:], **extra}
