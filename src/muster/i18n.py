@@ -224,7 +224,10 @@ def entry(msgid: str, plural: str | None = None, /, **args: Any) -> dict[str, An
 
 class Names:
     """Game-specific names a log needs: spaces, areas, cards, sides. Games subclass it; a subclass may also
-    render an argument of its own by name with a method ``arg_<name>(value)`` (it takes precedence)."""
+    render an argument of its own by name with a method ``arg_<name>(value)`` (it takes precedence).
+
+    A subclass's words depend on its translator alone (no state of its own): :func:`render_all` remembers
+    rendered lines per class and language."""
 
     def __init__(self, tr: Translator) -> None:
         self.tr = tr
@@ -317,9 +320,56 @@ def _special(kind: type, key: str) -> Any:
     return found
 
 
+_RENDERED: dict[tuple[type, str], dict[Any, str]] = {}
+_RENDERED_KEEP = 8192
+"""Lines remembered per :class:`Names` class and language (then forgotten all at once: the memory stays bounded)."""
+
+
+def _memo_key(e: Any) -> Any:
+    """A hashable key that stands for what :func:`render` reads of ``e``, or None when ``e`` is not a plain
+    entry whose arguments are each exactly an ``int``, a ``str`` or a list of ``int`` (dice). A bool, a
+    tuple or a nested message is not remembered: ``True == 1`` would make two entries that render
+    differently share a key. A list stands in the key as a tuple, which equals no int or str."""
+    if type(e) is not dict:
+        return None
+    args = e.get("a") or {}
+    items = []
+    for key, value in args.items():
+        kind = type(value)
+        if kind is list:
+            for item in value:
+                if type(item) is not int:
+                    return None
+            value = tuple(value)
+        elif kind is not int and kind is not str:
+            return None
+        items.append((key, value))
+    return e.get("m"), "p" in e, e.get("p"), tuple(items)
+
+
 def render_all(entries: Iterable[Any], names: Names) -> list[str]:
-    """Every entry rendered."""
-    return [render(e, names) for e in entries]
+    """Every entry rendered.
+
+    Lines are remembered by their message and arguments, per :class:`Names` class and language: a live
+    server renders each new line of every game, and the same lines (a card played for its points, a unit
+    moved between two spaces) come back across games. :func:`render` reads nothing but the entry and
+    ``names``, whose words depend only on its class and translator, so a remembered line is the line."""
+    memo = _RENDERED.get((type(names), names.tr.lang))
+    if memo is None:
+        memo = _RENDERED[(type(names), names.tr.lang)] = {}
+    out: list[str] = []
+    for e in entries:
+        key = _memo_key(e)
+        if key is None:
+            out.append(render(e, names))
+            continue
+        line = memo.get(key)
+        if line is None:
+            if len(memo) >= _RENDERED_KEEP:
+                memo.clear()
+            line = memo[key] = render(e, names)
+        out.append(line)
+    return out
 
 
 NamesFactory = Callable[[Translator], Names]

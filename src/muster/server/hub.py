@@ -61,9 +61,21 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+def encode(message: dict[str, Any]) -> bytes:
+    """A message as JSON bytes (orjson: several times faster than the standard library).
+
+    Messages are str-keyed as a rule, and orjson encodes those about twice as fast without its option for
+    other keys (measured on a state message: 20 against 39 µs); a message with an int key somewhere is
+    encoded again with it (its int keys become strings, as ``json.dumps`` makes them)."""
+    try:
+        return orjson.dumps(message)
+    except TypeError:  # orjson.JSONEncodeError is a TypeError: a key that is not a str
+        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS)
+
+
 def dumps(message: dict[str, Any]) -> str:
-    """A message as JSON text (orjson: several times faster than the standard library)."""
-    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+    """A message as JSON text (see :func:`encode`)."""
+    return encode(message).decode()
 
 
 class Connection:
@@ -128,7 +140,7 @@ class Connection:
         if not self._writer.ready():
             self._task = asyncio.get_running_loop().create_task(self._pump())
             return
-        batch = [orjson.dumps(m, option=orjson.OPT_NON_STR_KEYS) for m in self._queue]
+        batch = [encode(m) for m in self._queue]
         self._queue.clear()
         try:
             self._writer.write_now(batch)
@@ -143,7 +155,7 @@ class Connection:
             async with asyncio.timeout(self.send_timeout) as window:
                 while self._queue:
                     if self._writer is not None:  # everything queued, in order, in one write
-                        batch = [orjson.dumps(m, option=orjson.OPT_NON_STR_KEYS) for m in self._queue]
+                        batch = [encode(m) for m in self._queue]
                         self._queue.clear()
                         await self._writer(batch)
                     else:
@@ -396,14 +408,13 @@ class Hub:
             if active is not None and seat != active:
                 raise ApiError(409, "wrong_seat", f"it is not {seat}'s turn (waiting for {active})")
             game, expected = live.game, live.version
-            old_state, old_actions = game.state, list(game.actions)
+            old_state, step = game.state, len(game.actions)
             try:
                 game.apply(action, seat=seat)
             except GameError as exc:
                 raise ApiError(409, "illegal", str(exc)) from exc
-            step = len(old_actions)
             action_json = action.to_json()
-            bot_turn = await self._commit(live, old_state, old_actions, lambda new: Write(
+            bot_turn = await self._commit(live, old_state, None, lambda new: Write(
                 live.id, expected, new, step=step, seat=seat, action=action_json), "act", [seat, action_json])
             new_version = live.version
         if ack:
@@ -419,7 +430,7 @@ class Hub:
             await self._catch_up(live, version)
             self._check_version(live, version)
             game, expected = live.game, live.version
-            old_state, old_actions = game.state, list(game.actions)
+            old_state, old_actions = game.state, game.actions  # undo replays into a new list: this one stays as is
             try:
                 game.undo(seat)
             except UndoError as exc:
@@ -436,20 +447,26 @@ class Hub:
         self.changed(live)
         return new_version
 
-    async def _commit(self, live: LiveGame, old_state: Any, old_actions: list[Action],
+    async def _commit(self, live: LiveGame, old_state: Any, old_actions: list[Action] | None,
                       write: Callable[[Summary], Write], kind: str, detail: Any) -> bool:
         """Store the change just made to ``live.game``, and only then let anyone see it. Returns whether
         it is now a bot's turn.
 
-        Until the write commits, the game shows its stored position (``old_state``): a reader never
-        sees, and a player never acts on, a change that could still be lost or refused.
+        Until the write commits, the game shows its stored position (``old_state`` and ``old_actions``;
+        None: the change appended one action, which is taken off the list meanwhile, so no copy of the
+        list is made): a reader never sees, and a player never acts on, a change that could still be
+        lost or refused.
         """
         game = live.game
         summary = live.summary()
         summary = Summary(live.version + 1, summary.steps, summary.active_seat, summary.status, summary.winner,
                           summary.result)
-        new_state, new_actions = game.state, list(game.actions)
-        game.state, game.actions = old_state, old_actions
+        new_state, new_actions = game.state, game.actions
+        if old_actions is None:
+            appended = new_actions.pop()
+        else:
+            game.actions = old_actions
+        game.state = old_state
         change = write(summary)
         bot_turn = self._bot_turn(live, summary.active_seat)
         if self.bus.in_transaction():
@@ -462,6 +479,8 @@ class Hub:
         except Exception as exc:
             log.exception("could not store a change of game %s", live.id)
             raise ApiError(503, "storage", "the change could not be stored; nothing was changed") from exc
+        if old_actions is None:
+            new_actions.append(appended)
         game.state, game.actions = new_state, new_actions
         live.version += 1
         return bot_turn
@@ -647,5 +666,7 @@ def with_log(payload: dict[str, Any], conn: Connection) -> dict[str, Any]:
     start = conn.log_sent if base <= conn.log_sent <= total else base  # after an undo the log shrank: resend it
     conn.log_sent = total
     cut = start - base
+    if not cut:  # the connection lacks every line the payload holds: the payload as it is (messages are only read)
+        return payload
     extra = {"log_en": payload["log_en"][cut:]} if "log_en" in payload else {}
     return {**payload, "log_from": start, "log": lines[cut:], **extra}

@@ -11,13 +11,14 @@ import threading
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from muster.ai.levels import level_name
 from muster.core import Action, Game
 from muster.i18n import Translator, translator
 from muster.server.games import adapter, in_language
+from muster.server.names import cached_names
 from muster.server.store import SeatInfo
 
 SEAT_NAME = {"imperial": "Imperial", "insurgent": "Insurgent"}
@@ -45,6 +46,11 @@ class _Trail:
     """Per seat, the last step it took: where a seat's span of marked moves starts, without a search back."""
     cards: list[tuple[int, int]] = field(default_factory=list)
     """``(step, card)`` of the recent steps that played a card (ascending): the span's card, without a search."""
+    shown: list[dict[str, Any]] = field(default_factory=list)
+    """``shown[k - shown_from]``: step k as another seat sees it in the marks, ``{"seat": actor, "action":
+    public form}``, made once (the same for every seat and every later position; messages only read it).
+    Only the steps of spans that can still be shown are kept."""
+    shown_from: int = 0
 
     def took(self, step: int, actor: str | None, action: Action, card_played: Callable[[Action], int | None]) -> None:
         """Note that ``actor`` took ``step`` with ``action``."""
@@ -103,12 +109,19 @@ def _trail(game_id: str, game: Game, facts_now: Callable[[], Facts]) -> _Trail:
     with _TRAILS_LOCK:
         trail = _TRAILS.pop(game_id, None)
     seen = len(trail.actions) if trail is not None else -1
-    if trail is None or not (n - 1 <= seen <= n) or actions[:seen] != trail.actions:
+    if trail is not None and seen == n - 1:
+        # the game must still start with the trail's actions: compared with the newest one taken on
+        # (lists compare in C; no copy of the game's list is made for it)
+        trail.actions.append(actions[-1])
+        if trail.actions == actions:
+            trail.took(n - 1, trail.actors[n - 1], actions[-1], adapter(game.rules.info.name).card_played)
+        else:
+            trail = None
+    elif trail is not None and (seen != n or trail.actions != actions):
+        trail = None
+    if trail is None:
         trail = _replayed(game)  # it missed a position (or the game went back): replay once
         trail.actions = list(actions)
-    elif seen == n - 1:
-        trail.actions.append(actions[-1])
-        trail.took(n - 1, trail.actors[n - 1], actions[-1], adapter(game.rules.info.name).card_played)
     if len(trail.actors) == n:  # the position is new: note who acts in it, and the facts before a change of hands
         actor = game.active_seat
         if n == 0 or actor != trail.actors[n - 1]:
@@ -121,6 +134,14 @@ def _trail(game_id: str, game: Game, facts_now: Callable[[], Facts]) -> _Trail:
     return trail
 
 
+def _facts_now(game: Game, ad: Any, shared: dict[str, Any]) -> Facts:
+    """The board facts of the position in ``shared``, computed once for all its payloads."""
+    if "facts" not in shared:
+        shared["facts"] = facts_by_kind(ad, _view(game, None, shared))
+    facts: Facts = shared["facts"]
+    return facts
+
+
 def last_moves(game_id: str, game: Game, seat: str | None,
                shared: dict[str, Any] | None = None) -> dict[str, Any]:
     """What others did since ``seat`` last acted: their actions in order, the card played, and the
@@ -129,17 +150,11 @@ def last_moves(game_id: str, game: Game, seat: str | None,
     For a spectator: the last card's turn (the actions since the acting seat last changed hands).
     ``shared``: a dict kept over the payloads of one position (the board facts now are computed once).
     """
-    ad = adapter(game.rules.info.name)
     shared = {} if shared is None else shared
-
-    def facts_now() -> Facts:
-        if "facts" not in shared:
-            shared["facts"] = facts_by_kind(ad, _view(game, None, shared))
-        facts: Facts = shared["facts"]
-        return facts
-
+    common = shared.get("position")
+    ad = adapter(game.rules.info.name) if common is None else common["adapter"]
     if "trail" not in shared:  # brought up to date once per position, not once per seat
-        shared["trail"] = _trail(game_id, game, facts_now)
+        shared["trail"] = _trail(game_id, game, partial(_facts_now, game, ad, shared))
     trail: _Trail = shared["trail"]
     n = len(game.actions)
     if seat is not None:  # just after the seat's last step, reaching back at most RECENT_STEPS
@@ -154,11 +169,31 @@ def last_moves(game_id: str, game: Game, seat: str | None,
         return {"from_step": n, "actions": [], "changes": {}, "card": None}
     key = f"changes:{start}"
     if key not in shared:
-        shared[key] = _changes(next((facts for k, facts in trail.before if k == start), None), facts_now)
+        before = None
+        for step, facts in trail.before:
+            if step == start:
+                before = facts
+                break
+        shared[key] = _changes(before, partial(_facts_now, game, ad, shared))
     changes: dict[str, dict[str, int]] = shared[key]
-    acts = [{"seat": trail.actors[k],
-             "action": game.actions[k].to_json() if seat is not None and trail.actors[k] == seat
-             else ad.public_action(game.actions[k])} for k in range(start, n)]
+    shown = trail.shown
+    # No span, now or later, starts before every seat's last step (a spectator's starts after the other
+    # seats' last steps too) nor more than RECENT_STEPS back: the steps before are forgotten, so a game
+    # keeps only its current spans in this form.
+    low = max(min(trail.last_took.get(s, -1) for s in game.rules.info.seats) + 1, n - RECENT_STEPS, 0)
+    if not shown:
+        trail.shown_from = low
+    elif low - trail.shown_from >= 16:  # forgotten a few at a time
+        del shown[:low - trail.shown_from]
+        trail.shown_from = low
+    base = trail.shown_from
+    for k in range(base + len(shown), n):
+        shown.append({"seat": trail.actors[k], "action": ad.public_action(game.actions[k])})
+    if seat is not None and seat in trail.actors[start:n]:  # the seat's own steps in full
+        acts = [{"seat": seat, "action": game.actions[k].to_json()} if trail.actors[k] == seat
+                else shown[k - base] for k in range(start, n)]
+    else:
+        acts = shown[start - base:n - base]
     card = next((played for k, played in reversed(trail.cards) if k >= start), None)
     return {"from_step": start, "actions": acts, "changes": changes, "card": card}
 
@@ -214,13 +249,6 @@ def _log_lines(game: Game, lang: str, start: int, shared: dict[str, Any]) -> lis
     return lines
 
 
-def _shared(shared: dict[str, Any], key: str, make: Callable[[], Any]) -> Any:
-    """``shared[key]``, made on first use (what every seat's payload of a position has in common)."""
-    if key not in shared:
-        shared[key] = make()
-    return shared[key]
-
-
 def _view(game: Game, seat: str | None, shared: dict[str, Any]) -> dict[str, Any]:
     """``seat``'s view of the position, built with the other seats' views when the rules can build them
     together (one serialisation of the state per position, not one per seat)."""
@@ -233,6 +261,27 @@ def _view(game: Game, seat: str | None, shared: dict[str, Any]) -> dict[str, Any
     return views[seat]
 
 
+@lru_cache(maxsize=16)
+def _seat_names(game: str) -> dict[str, str]:
+    """A game's seats by their English names (static: made once per game, only read)."""
+    return {seat: data["name"] for seat, data in adapter(game).static_data()["seats"].items()}
+
+
+def _position(game: Game, game_id: str, seats: dict[str, SeatInfo], shared: dict[str, Any]) -> dict[str, Any]:
+    """What every payload of the position in ``shared`` has in common, whatever its seat and language:
+    made once per position."""
+    common: dict[str, Any] | None = shared.get("position")
+    if common is None:
+        name = game.rules.info.name
+        ad = adapter(name)
+        if "seat_names" not in shared:
+            shared["seat_names"] = _seat_names(name)
+            shared["players"] = players(seats, cached_names(game_id), name)
+        common = shared["position"] = {"name": name, "adapter": ad, "active": game.active_seat,
+                                       "outcome": game.outcome, "step": len(game.actions)}
+    return common
+
+
 def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
                  seats: dict[str, SeatInfo], lang: str = "en", log_from: int = 0,
                  shared: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -242,22 +291,17 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
     ``shared``: a dict kept over the payloads built for one position (its seats and languages), so
     what they have in common is computed once."""
     shared = {} if shared is None else shared
-    tr = translator(lang)
+    common = _position(game, game_id, seats, shared)
+    ad = common["adapter"]
     view = dict(_view(game, seat, shared))  # a copy of the top level: the views share the rest (read-only)
     view.pop("log", None)
     lines = _log_lines(game, lang, log_from, shared)
-    ad = adapter(game.rules.info.name)
-    if getattr(ad, "public_facts", False) and "facts" not in shared:
+    if "facts" not in shared and getattr(ad, "public_facts", False):
         shared["facts"] = facts_by_kind(ad, view)  # the same in every seat's view: no spectator's view needed
-    if "seat_names" not in shared:
-        from muster.server.names import cached_names
-
-        shared["seat_names"] = {s: d["name"] for s, d in ad.static_data()["seats"].items()}
-        shared["players"] = players(seats, cached_names(game_id), game.rules.info.name)
     seat_names: dict[str, str] = shared["seat_names"]
-    active = game.active_seat
+    active: str | None = common["active"]
     mine = seat is not None and active == seat and seats[seat].kind == "human"
-    outcome = game.outcome
+    outcome = common["outcome"]
     if outcome:
         winner = f"{seat_names.get(outcome.winner, outcome.winner)} wins" if outcome.winner else "A draw"
         prompt = f"Game over. {winner}: {outcome.detail or outcome.reason}"
@@ -268,8 +312,12 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
         prompt = game.prompt
         if lang != "en" and hasattr(ad, "prompt_for"):
             prompt = ad.prompt_for(view, seat, prompt, lang)
-    else:
-        prompt = tr.fmt("Waiting for the {side} player.", side=seat_name(tr, active, seat_names))
+    else:  # the same for every waiting seat and spectator of this language
+        key = f"waiting:{lang}"
+        if key not in shared:
+            tr = translator(lang)
+            shared[key] = tr.fmt("Waiting for the {side} player.", side=seat_name(tr, active, seat_names))
+        prompt = shared[key]
     legal: list[dict[str, Any]] = []
     if mine:
         labelled = game.labelled_actions()
@@ -287,17 +335,20 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
                 item["confirm"] = warning
             legal.append(item)
     hand = view["hands"][seat] if seat else []
+    by_lang = shared.get(f"lang:{lang}")  # what the payloads of one language share: the phase, the outcome
+    if by_lang is None:
+        by_lang = shared[f"lang:{lang}"] = (in_language(ad.phase, lang, view), outcome_in(game, lang))
     return {
         "type": "state",
         "lang": lang,
-        "game": game.rules.info.name,
+        "game": common["name"],
         "game_id": game_id,
         "seat": seat,
         "version": version,
-        "step": len(game.actions),
+        "step": common["step"],
         "active_seat": active,
         "round": view.get("round"),
-        "phase": _shared(shared, f"phase:{lang}", lambda: in_language(ad.phase, lang, view)),
+        "phase": by_lang[0],
         "prompt": prompt,
         "help": in_language(ad.decision_help, lang, view) if mine else "",
         "legal": legal,
@@ -306,7 +357,7 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
         "hand": list(hand),
         "hand_counts": {s: (len(h) if isinstance(h, list) else h["count"]) for s, h in view["hands"].items()},
         "last": last_moves(game_id, game, seat, shared),
-        "outcome": outcome_in(game, lang),
+        "outcome": by_lang[1],
         "seats": shared["players"],
         "log_from": log_from,
         "log": lines,

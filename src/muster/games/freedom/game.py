@@ -34,6 +34,24 @@ def rules_version() -> str:
             f"-cards{cards_file().version}-design{design()['version']}")
 
 
+_LOG_WORDS: list[Any] = []
+"""``[names, render_all]`` once imported: the words are imported on first use (rules without a log to read,
+such as a simulation's, never load the translations), and only once (a server renders new lines at every
+action; an ``import`` statement per call cost more than a remembered line)."""
+
+
+def _render_log(entries: list[Any], lang: str | None) -> list[str]:
+    """Log entries in words of ``lang`` (English by default)."""
+    if not _LOG_WORDS:
+        from muster.games.freedom.texts import names
+        from muster.i18n import render_all
+
+        _LOG_WORDS[:] = [names, render_all]
+    names, render_all = _LOG_WORDS
+    lines: list[str] = render_all(entries, names(lang))
+    return lines
+
+
 class FreedomRules(NumberedActions):
     """Freedom! Messolonghi 1825–1826: seats ``imperial`` and ``insurgent``.
 
@@ -99,17 +117,11 @@ class FreedomRules(NumberedActions):
 
     def log(self, state: State, lang: str | None = None) -> list[str]:
         """The game so far, in words of ``lang`` (English by default)."""
-        from muster.games.freedom.texts import names
-        from muster.i18n import render_all
-
-        return render_all(state.log, names(lang))
+        return _render_log(state.log, lang)
 
     def log_from(self, state: State, start: int, lang: str | None = None) -> list[str]:
         """The log's lines from the ``start``-th on (a server pushing new lines renders only those)."""
-        from muster.games.freedom.texts import names
-        from muster.i18n import render_all
-
-        return render_all(state.log[start:], names(lang))
+        return _render_log(state.log[start:], lang)
 
     def clone(self, state: State) -> State:
         """An independent copy."""
