@@ -113,7 +113,17 @@ def batch_writer(scope: Mapping[str, Any]) -> Writer | None:
         return None
     if not all(hasattr(proto, name) for name in _NEEDED) or not hasattr(proto.conn, "send_text"):
         return None
+    _forget_handshake(proto)
     return BatchWriter(proto)
+
+
+def _forget_handshake(proto: Any) -> None:
+    """Let go of the opening handshake's request and response (their header tables, about 3 KB a socket),
+    which uvicorn's protocol keeps for the life of the connection but reads only until the handshake ends:
+    a server holding thousands of sockets holds thousands of them."""
+    if proto.handshake_complete and getattr(proto, "request", None) is not None:
+        proto.request = None
+        proto.response = None
 
 
 __all__ = ["RAW_SEND", "BatchWriter", "SocketGoneError", "Writer", "batch_writer"]
