@@ -207,6 +207,20 @@ def test_unknown_token_websocket_is_told_and_closed(server: Server) -> None:
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 4404
 
 
+def test_websocket_paths_outside_the_two_routes_are_refused(server: Server) -> None:
+    """The websocket routes are matched before Starlette's router (muster.server.app.SocketRoutes): a token or
+    game id is exactly one more path segment, as with ``WebSocketRoute``; anything else finds no route."""
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync.client import connect
+
+    for path in ("/ws/watch/some-game/extra", "/ws/a/b", "/ws/", "/wsx/token"):
+        with pytest.raises(InvalidStatus) as refused:
+            connect(f"{server.ws_url}{path}", open_timeout=10)
+        assert refused.value.response.status_code == 403, path
+    with connect(f"{server.ws_url}/ws/watch/no-such-game", open_timeout=10) as ws:  # a route: told why
+        assert ws_recv(ws)["code"] == "not_found"
+
+
 def test_my_games_lists_whose_turn_it_is(server: Server) -> None:
     with server.client() as c:
         imp, ins, made = _human_game(c)

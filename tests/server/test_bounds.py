@@ -309,5 +309,9 @@ def test_the_installed_uvicorn_websocket_protocol_takes_batched_writes() -> None
         proto = WebSocketsSansIOProtocol(config, ServerState(), {}, asyncio.get_running_loop())
         assert isinstance(batch_writer({RAW_SEND: proto.send}), BatchWriter)
         assert batch_writer({RAW_SEND: _never_called}) is None  # anything else: one ASGI send per message
+        # once the handshake is over, its request and response (header tables) are let go
+        proto.request, proto.response, proto.handshake_complete = object(), object(), True
+        batch_writer({RAW_SEND: proto.send})
+        assert proto.request is None and proto.response is None
 
     asyncio.run(scenario())
