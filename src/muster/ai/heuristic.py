@@ -39,6 +39,13 @@ SELECT_VERBS = frozenset({"from", "unit", "cannon"})
 TURN_KINDS = frozenset({"card_turn", "ap"})
 
 
+def threat_weights(opts: dict[str, str]) -> Weights:
+    """The evaluation weights of a bot, with the threat options ``beach_threat`` and ``reach_threat`` taken off
+    ``opts`` (both bots and the heuristics inside a search read them alike). Raises ValueError on a bad number."""
+    return replace(DEFAULT, beach_threat=float(opts.pop("beach_threat", str(BOT_BEACH_THREAT))),
+                   reach_threat=float(opts.pop("reach_threat", "0")))
+
+
 class HeuristicBot:
     """Greedy lookahead over a determinized copy of the bot's view. Options: ``samples`` (dice
     re-rolls averaged per random action, default 3), ``nodes`` (positions examined per decision
@@ -65,8 +72,7 @@ class HeuristicBot:
             self.beam = max(1, int(opts.pop("beam", "6")))
             self.branch = max(1, int(opts.pop("branch", "3")))
             self.completions = max(1, int(opts.pop("completions", "4")))
-            beach_threat = float(opts.pop("beach_threat", str(BOT_BEACH_THREAT)))
-            reach_threat = float(opts.pop("reach_threat", "0"))
+            self.weights: Weights = threat_weights(opts)
             self.answers = opts.pop("answers", "on")
         except ValueError as exc:
             raise BotSpecError(f"bad heuristic option: {exc}") from exc
@@ -80,7 +86,6 @@ class HeuristicBot:
             raise BotSpecError(f"unknown heuristic option(s) {sorted(opts)}; known: {known}")
         self.name = "heuristic"
         self.rules = rules
-        self.weights: Weights = replace(DEFAULT, beach_threat=beach_threat, reach_threat=reach_threat)
         self._rng = random.Random(seed)
         self._nodes = 0
 

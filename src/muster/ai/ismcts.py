@@ -54,12 +54,11 @@ import random
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
-from dataclasses import replace
 from typing import Any, Protocol
 
 from muster.ai.base import BotSpecError, register_bot
-from muster.ai.evaluation import BOT_BEACH_THREAT, DEFAULT, ap_left, evaluate, reward_pending, value
-from muster.ai.heuristic import HeuristicBot
+from muster.ai.evaluation import ap_left, evaluate, reward_pending, value
+from muster.ai.heuristic import HeuristicBot, threat_weights
 from muster.core import JSON, Action, Rules
 from muster.core import rng as rng_mod
 from muster.games.freedom.constants import IMPERIAL, INSURGENT
@@ -104,8 +103,7 @@ class IsmctsBot:
             self.playout_plan = opts.pop("playout_plan", "off")
             self.width = max(1, int(opts.pop("width", "3")))
             self.horizon = max(0, int(opts.pop("horizon", "1")))
-            self.weights = replace(DEFAULT, beach_threat=float(opts.pop("beach_threat", str(BOT_BEACH_THREAT))),
-                                   reach_threat=float(opts.pop("reach_threat", "0")))
+            self.weights = threat_weights(opts)
             answers = opts.pop("answers", "off")
             plan_answers = opts.pop("plan_answers", answers)
             self.workers = max(0, int(opts.pop("workers", "0")))
