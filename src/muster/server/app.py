@@ -9,7 +9,7 @@ import gc
 import os
 import sys
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -19,7 +19,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
-from starlette.routing import Mount, Route
+from starlette.routing import Match, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
@@ -546,12 +546,9 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None,
         Route("/api/games/{game_id}/export", export),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    sockets = [("/ws/watch/", "game_id", watch_endpoint), ("/ws/", "token", websocket_endpoint)]
+    sockets = [WebSocketRoute("/ws/watch/{game_id}", watch_endpoint), WebSocketRoute("/ws/{token}", websocket_endpoint)]
     return Starlette(routes=routes, lifespan=lifespan,
                      middleware=[Middleware(Guard, limits=limits), Middleware(SocketRoutes, routes=sockets)])
-
-
-SocketEndpoint = Callable[[WebSocket], Awaitable[None]]
 
 
 class SocketRoutes:
@@ -560,24 +557,22 @@ class SocketRoutes:
     A live websocket keeps its whole chain of ASGI calls suspended for as long as it is open. Through
     Starlette's exception middleware and router that chain is a dozen coroutines and wrappers, about 4 KB
     a socket, which a server holding two sockets for each of a thousand live games holds two thousand
-    times. Our endpoints raise none of the exceptions those layers turn into responses, so nothing they
-    did is lost. Each route is ``(prefix, parameter, endpoint)``: a path of the prefix and one more
-    segment (no ``/``) passes that segment as the parameter, as ``WebSocketRoute("prefix{parameter}")``
-    would. Other paths go on to the app.
+    times. So the routes are matched here (by Starlette's own ``WebSocketRoute.matches``) and their endpoints
+    called directly. Our endpoints raise none of the exceptions those layers turn into responses, so nothing
+    they did is lost. Other paths go on to the app (whose router refuses them).
     """
 
-    def __init__(self, app: Any, routes: Sequence[tuple[str, str, SocketEndpoint]]) -> None:
+    def __init__(self, app: Any, routes: Sequence[WebSocketRoute]) -> None:
         self.app = app
         self.routes = routes
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """Run the endpoint of a websocket route, or pass the connection on."""
         if scope["type"] == "websocket":
-            path: str = scope["path"]
-            for prefix, parameter, endpoint in self.routes:
-                rest = path[len(prefix):]
-                if path.startswith(prefix) and rest and "/" not in rest:
-                    scope["path_params"] = {parameter: rest}
-                    await endpoint(WebSocket(scope, receive=receive, send=send))
+            for route in self.routes:
+                match, child = route.matches(scope)
+                if match is Match.FULL:
+                    scope.update(child)
+                    await route.endpoint(WebSocket(scope, receive=receive, send=send))
                     return
         await self.app(scope, receive, send)

@@ -106,7 +106,8 @@ class BatchWriter:
 
 def batch_writer(scope: Mapping[str, Any]) -> Writer | None:
     """A :class:`BatchWriter` for the websocket of ``scope`` (after it was accepted), or None when the
-    server's websocket protocol is not one it knows (then messages go one by one through ASGI)."""
+    server's websocket protocol is not one it knows (then messages go one by one through ASGI). For a protocol
+    it knows it also lets go of the finished handshake (:func:`_forget_handshake`)."""
     send = scope.get(RAW_SEND)
     proto = getattr(send, "__self__", None)
     if proto is None or type(proto).__name__ != "WebSocketsSansIOProtocol" or getattr(send, "__name__", "") != "send":
