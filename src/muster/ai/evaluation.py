@@ -73,6 +73,11 @@ class Weights:
     attacks: that many points times ``threat_by_ap`` (indexed by the AP rounded up). Off in these plain
     weights (the bots' defaults are unchanged); the ISMCTS option ``reach_threat`` turns it on."""
     threat_by_ap: tuple[float, ...] = (0.0, 1.0, 0.75, 0.5, 0.3, 0.15, 0.05)
+    money_ahead: float = 0.0
+    """Points per Money the Imperial will lack for the *next* round's upkeep once this round's is paid (the Money
+    the change of period brings counted). Unpaid upkeep costs a unit per Money and two Morale, and the Plea
+    for Funds gets harder with each success, so Money spent freely early is missed later. Off in these plain
+    weights; the ISMCTS option ``money_ahead`` turns it on when the bot plays the Imperial."""
 
 
 BOT_BEACH_THREAT = 12.0
@@ -336,12 +341,27 @@ def _economy(s: State, w: Weights) -> float:
     score = 0.0
     score += _balance(imp["money"] - upkeep["money"], w.money_short, w.money_spare)
     score += _balance(imp["supplies"] - upkeep["supplies"], w.supply_short, w.supply_spare)
+    if w.money_ahead:
+        score -= w.money_ahead * next_money_gap(s, imp["money"] - upkeep["money"])
     population = sum(s.ins) + s.civilians
     score -= _balance(ins["supplies"] - _population_cost(population), w.supply_short, w.supply_spare)
     if ins.get("pressure", 0) >= 0:
         score -= ins["pressure"] * w.pressure
     score += (imp.get("preparation", 0) - ins.get("preparation", 0)) * w.preparation
     return score
+
+
+def next_money_gap(s: State, spare: int) -> int:
+    """The Money the Imperial will lack for the next round's upkeep if ``spare`` Money (this round's upkeep
+    paid; negative when short) is all it keeps, after the Money the change of period brings (rule 5)."""
+    d = design()
+    following = s.round + 1
+    if following > d["rounds"]:
+        return 0
+    need = d["upkeep"]["B" if following >= d["period_b_from_round"] else "A"]["money"]
+    if following == d["period_b_from_round"]:
+        need -= d["period_change"]["imperial"]["money"][s.ruleset]
+    return max(0, need - max(spare, 0))
 
 
 def _balance(margin: int, short: float, spare: float) -> float:

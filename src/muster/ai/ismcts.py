@@ -36,6 +36,9 @@ units close to a Beach space no Insurgent unit blocks (see :mod:`muster.ai.evalu
 playouts show the Insurgent what an unguarded Lagoon costs, and the Imperial what it offers.
 ``reach_threat`` (0: off) weighs the fewest AP any Imperial unit needs to reach a fort or a Beach space by any
 route (see :attr:`muster.ai.evaluation.Weights.reach_threat`); the search and its heuristics share it.
+``money_ahead`` (0: off) is the Imperial's foresight: points per Money it would lack for the next round's upkeep
+(:attr:`muster.ai.evaluation.Weights.money_ahead`). It applies only while the bot holds the Imperial seat, so
+the bot's play as the Insurgent is exactly what it is without the option.
 ``answers`` (``off``) is handed to the inner heuristics: ``on`` scores an event after the opponent's answer to
 its part of it, as the Heuristic does since issue 15. It stays off here until an arena shows it helps the
 search: in a first small sample ISMCTS with it (and 16 playouts) did not beat ISMCTS without it
@@ -54,6 +57,7 @@ import random
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import replace
 from typing import Any, Protocol
 
 from muster.ai.base import BotSpecError, register_bot
@@ -104,6 +108,7 @@ class IsmctsBot:
             self.width = max(1, int(opts.pop("width", "3")))
             self.horizon = max(0, int(opts.pop("horizon", "1")))
             self.weights = threat_weights(opts)
+            money_ahead = float(opts.pop("money_ahead", "0"))
             answers = opts.pop("answers", "off")
             plan_answers = opts.pop("plan_answers", answers)
             self.workers = max(0, int(opts.pop("workers", "0")))
@@ -111,7 +116,7 @@ class IsmctsBot:
             raise BotSpecError(f"bad ismcts option: {exc}") from exc
         if opts:
             known = ("tree, iterations, seconds, width, horizon, playout_plan, plan, beach_threat, reach_threat, "
-                     "answers, plan_answers, workers, per_action, card_ap, c, scale, rollout")
+                     "money_ahead, answers, plan_answers, workers, per_action, card_ap, c, scale, rollout")
             raise BotSpecError(f"unknown ismcts option(s) {sorted(opts)}; known: {known}")
         if answers not in ("on", "off") or plan_answers not in ("on", "off"):
             raise BotSpecError("ismcts answers and plan_answers must be 'on' or 'off'")
@@ -148,11 +153,21 @@ class IsmctsBot:
             # Plays the simulated cards of both sides between the searched choices: a cheap heuristic.
             self._playout = HeuristicBot(rules, seed + 1, {"samples": "1", "nodes": "60", "plan": self.playout_plan,
                                                         "beam": "3", "branch": "2", "completions": "2", **threat})
+        # ``money_ahead`` is the Imperial's foresight: the weights it searches with when it holds that seat.
+        self._weights_by_seat = {IMPERIAL: replace(self.weights, money_ahead=money_ahead), INSURGENT: self.weights}
+
+    def _take_seat(self, seat: str) -> None:
+        """Search, plan and play out with the weights of ``seat`` (they differ only by ``money_ahead``)."""
+        self.weights = self._weights_by_seat.get(seat, self._weights_by_seat[INSURGENT])
+        for bot in (self._planner, self._playout, self._greedy):
+            if bot is not None:
+                bot.weights = self.weights
 
     def choose(self, view: dict[str, JSON], legal: list[Action], seat: str) -> Action:
         """The searched choice (see the module docstring), made from ``view`` alone."""
         if len(legal) == 1:
             return legal[0]
+        self._take_seat(seat)
         if self.tree == "cards":
             return self._choose_macro(view, legal, seat)
         return self._search_actions(view, legal, seat)
@@ -253,6 +268,7 @@ class IsmctsBot:
         """The value for ``seat`` of playing ``first`` in the determinization of ``view`` named by ``seeds``
         (hidden cards, dice, the playout heuristic's own random choices): the same wherever it runs."""
         det_seed, dice_seed, play_seed = seeds
+        self._take_seat(seat)
         key = (det_seed, seat)
         base = self._dets.get(key)
         if base is None:
