@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from muster.ai.ismcts import STRONGEST
+
 
 @dataclass(frozen=True)
 class Level:
@@ -27,6 +29,8 @@ class Level:
     """``(game, spec)`` pairs where another game needs another bot (a bot plays only the games it knows)."""
     description_per_game: tuple[tuple[str, str], ...] = ()
     """``(game, sentence)`` pairs where the level plays another game differently."""
+    former: tuple[str, ...] = ()
+    """Specs this level offered before (games created then keep their bot, and still show this level's name)."""
 
     def spec_for(self, game: str) -> str:
         """The bot spec playing ``game`` at this level."""
@@ -43,7 +47,7 @@ LEVELS: tuple[Level, ...] = (
           "heuristic",
           description_per_game=(("hellenes", "Weighs the map, the battle odds and Prestige; answers at once."),)),
     Level("strongest", "Strongest", "Looks ahead through the cards you might hold; about a second per card.",
-          "ismcts",
+          STRONGEST, per_game=(("hellenes", "ismcts"),), former=("ismcts",),  # Hellenes' ISMCTS has its own options
           description_per_game=(("hellenes", "Tries its best few choices against the blocks you might have and the "
                                              "dice, and keeps the one that works out; under a second a move."),)),
 )
@@ -67,5 +71,8 @@ def level_name(spec: str | None, game: str = "freedom") -> str | None:
     a level that borrows a weaker level's bot is named as that level, so players are not misled."""
     for found in LEVELS:
         if found.spec_for(game) == spec:
+            return found.name
+    for found in LEVELS:
+        if spec in found.former:
             return found.name
     return None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from muster import _native
 from muster.cli.lang import _
 
 
@@ -48,6 +49,9 @@ def serve(
 
     typer.echo(f"muster: serving on http://{host}:{port} (database {database_url.split('@')[-1]}"
                f"{f', {workers} processes' if workers > 1 else ''})")
+    if not _native.ACTIVE:
+        typer.echo(_("muster: the rules run as pure Python, so the Strongest bot takes 2-3 s a card instead of "
+                     "about one; `python scripts/compile_rules.py` compiles them (once, a few minutes)."))
     if workers > 1:
         serve_workers(host, port, database_url, bot_delay_ms, workers)
         return
