@@ -70,11 +70,12 @@ from muster.games.freedom.constants import IMPERIAL, INSURGENT
 POOL = 24
 """Determinizations built per decision; iterations beyond that reuse copies of them."""
 
-STRONGEST = "ismcts:playout_plan=all,reach_threat=10,iterations=12"
+STRONGEST = "ismcts:playout_plan=all,reach_threat=10,iterations=12,money_ahead=0.6"
 """The spec of the strongest bot that answers a card within a second of CPU at the 95th percentile
 (``benchmarks/bots.py``, with the compiled rules): what a web app's "strongest" level offers for Freedom!.
-Its playouts plan whole cards, its evaluation counts how close the Imperial side is to a capture, and it
-plays ten playouts a card (docs/bots.md, docs/balance.md: issue 15, session 11)."""
+Its playouts plan whole cards, its evaluation counts how close the Imperial side is to a capture, it plays
+ten playouts a card, and as the Imperial it keeps Money for the next upkeep (docs/bots.md, docs/balance.md:
+issue 15, sessions 11 and 12)."""
 
 
 class Node:
