@@ -120,12 +120,45 @@ def fresh_postgres_database() -> str:
 
 
 
+DEVICE_COOKIE = "muster_device"
+"""The cookie holding a browser's device session (the seats it holds are bound to it)."""
+
+_DEVICES: dict[str, str] = {}
+"""Seat token -> the device session it is bound to, so :func:`ws_connect` can present it."""
+
+
+def remember_device(client: httpx.Client, *tokens: str) -> None:
+    """Note that ``client``'s device session holds these seat tokens (for :func:`ws_connect`)."""
+    device = client.cookies.get(DEVICE_COOKIE)
+    if device:
+        for token in tokens:
+            _DEVICES[token] = device
+
+
+def device_headers(token: str) -> dict[str, str]:
+    """The Cookie header a websocket of ``token``'s seat must carry (empty if none is known)."""
+    device = _DEVICES.get(token)
+    return {"Cookie": f"{DEVICE_COOKIE}={device}"} if device else {}
+
+
 def create(client: httpx.Client, **body: Any) -> dict[str, Any]:
-    """Create a game (bots move without pause unless told otherwise) and return the answer."""
+    """Create a game (bots move without pause unless told otherwise) and return the answer.
+
+    The creator gets its own seat and one invitation per other seat played by a person; this helper
+    claims those invitations with the same client (one device holding every seat, as in hot-seat play),
+    so ``answer["tokens"]`` holds a token for every human seat, as tests expect."""
     body.setdefault("bot_delay_ms", 0)
     response = client.post("/api/games", json=body)
     assert response.status_code == 201, response.text
     data: dict[str, Any] = response.json()
+    tokens = dict(data.get("tokens", {}))
+    for seat, invitation in data.get("invitations", {}).items():
+        claimed = client.post(f"/api/invitations/{invitation}/claim")
+        assert claimed.status_code == 200, claimed.text
+        tokens[seat] = claimed.json()["token"]
+    data["tokens"] = tokens
+    data["links"] = {seat: f"/play/{token}" for seat, token in tokens.items()}
+    remember_device(client, *tokens.values())
     return data
 
 
@@ -164,9 +197,10 @@ def wait_finished(client: httpx.Client, game_id: str, timeout: float = 60) -> di
     raise AssertionError("the game did not finish in time")
 
 
-def ws_connect(ws_url: str, token: str) -> ClientConnection:
-    """Open a seat's websocket."""
-    return connect(f"{ws_url}/ws/{token}", max_size=2**24, open_timeout=10)
+def ws_connect(ws_url: str, token: str, query: str = "") -> ClientConnection:
+    """Open a seat's websocket, presenting the device session the seat is bound to (see :func:`create`)."""
+    return connect(f"{ws_url}/ws/{token}{query}", max_size=2**24, open_timeout=10,
+                   additional_headers=device_headers(token))
 
 
 def ws_recv(ws: ClientConnection, kind: str | None = None, timeout: float = 20) -> dict[str, Any]:
