@@ -153,7 +153,7 @@ def create(client: httpx.Client, **body: Any) -> dict[str, Any]:
     data: dict[str, Any] = response.json()
     tokens = dict(data.get("tokens", {}))
     for seat, invitation in data.get("invitations", {}).items():
-        claimed = client.post(f"/api/invitations/{invitation}/claim")
+        claimed = client.post(f"/api/invitations/{invitation}/claim", json={})
         assert claimed.status_code == 200, claimed.text
         tokens[seat] = claimed.json()["token"]
     data["tokens"] = tokens

@@ -66,7 +66,9 @@ class GameRow(Base):
 
 
 class SeatRow(Base):
-    """Who plays a seat: a person (holding the secret token) or a bot spec."""
+    """Who plays a seat: a person (holding the secret token, bound to its holder) or a bot spec.
+
+    A person's seat not yet claimed has no token, only ``invite_hash`` (migration 0006)."""
 
     __tablename__ = "seats"
     __table_args__ = (UniqueConstraint("game_id", "seat"),)
@@ -76,6 +78,11 @@ class SeatRow(Base):
     kind: Mapped[str] = mapped_column(String(8))
     bot_spec: Mapped[str | None] = mapped_column(String(200), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
+    holder: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    """Who the seat belongs to: ``device:<hash of the device session>`` (later ``account:<id>``); None for a
+    bot, or a seat stored before holders existed (bound to the first device that uses its token)."""
+    invite_hash: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
+    """The hash of the one-use invitation to this seat while nobody has claimed it; None once claimed."""
 
 
 class ActionRow(Base):
