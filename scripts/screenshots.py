@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import secrets
 import socket
 import subprocess
 import sys
@@ -32,6 +33,10 @@ DESKTOP = {"width": 1440, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
 
+DEVICE = {"muster_device": secrets.token_urlsafe(32)}
+"""The device session these shots play as: the games' seats are bound to it, and every page opening one carries it."""
+
+
 def free_port() -> int:
     """A TCP port nobody listens on right now."""
     with socket.socket() as sock:
@@ -43,7 +48,7 @@ class Driver:
     """Plays one seat through the JSON API (random legal choices, a few preferences)."""
 
     def __init__(self, base: str, token: str, seed: int = 1, bot: str | None = None) -> None:
-        self.client = httpx.Client(base_url=base, timeout=30)
+        self.client = httpx.Client(base_url=base, timeout=30, cookies=DEVICE)
         self.token = token
         self.rng = random.Random(seed)
         self.bot = make_bot(bot, seed=seed) if bot else None
@@ -84,7 +89,8 @@ def settle(page: Page) -> None:
 
 
 def open_seat(page: Page, base: str, token: str) -> None:
-    """Open a seat's game page and wait for it to be drawn."""
+    """Open a seat's game page (as the browser holding the seat) and wait for it to be drawn."""
+    page.context.add_cookies([{"name": name, "value": value, "url": base} for name, value in DEVICE.items()])
     page.goto(f"{base}/play/{token}")
     settle(page)
 
@@ -132,7 +138,7 @@ def shot(page: Page, out: Path, name: str, **kw: Any) -> None:
 
 def shots(base: str, out: Path) -> None:
     """Take every picture of the gallery."""
-    api = httpx.Client(base_url=base, timeout=30)
+    api = httpx.Client(base_url=base, timeout=30, cookies=DEVICE)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         page = browser.new_page(viewport=DESKTOP)
@@ -227,7 +233,7 @@ def shots(base: str, out: Path) -> None:
         # Hints in a game against the Standard bot, set at creation
         made = api.post("/api/games", json={"imperial": "human", "insurgent": "standard", "seed": 11,
                                             "bot_delay_ms": 0, "hints": "imperial"}).json()
-        page.goto(base + made["links"]["imperial"])
+        open_seat(page, base, made["tokens"]["imperial"])
         page.wait_for_selector("#hints-ask", timeout=30000)
         page.click("#hints-ask")
         page.wait_for_function("() => document.querySelectorAll('#hints-list li').length >= 1", timeout=120000)
@@ -260,7 +266,7 @@ def shots(base: str, out: Path) -> None:
 
 def hellenes_shots(base: str, out: Path) -> None:
     """Hellenes: the lobby with the game chosen, the map in a Season, and the battle odds before engaging."""
-    api = httpx.Client(base_url=base, timeout=30)
+    api = httpx.Client(base_url=base, timeout=30, cookies=DEVICE)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         page = browser.new_page(viewport=DESKTOP)
@@ -303,7 +309,7 @@ def sortie_shots(browser: Any, base: str, api: httpx.Client, out: Path) -> None:
 
 def polish_shots(base: str, out: Path) -> None:
     """The Polish pictures (issue 17): a browser whose language is Polish, on a desktop and a phone."""
-    api = httpx.Client(base_url=base, timeout=30)
+    api = httpx.Client(base_url=base, timeout=30, cookies=DEVICE)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         page = browser.new_context(viewport=DESKTOP, locale="pl-PL").new_page()
@@ -352,7 +358,7 @@ def polish_shots(base: str, out: Path) -> None:
 
 def hellenes_polish_shots(base: str, out: Path) -> None:
     """Hellenes read in Polish: Athens's Action phase on a desktop whose browser asks for Polish."""
-    api = httpx.Client(base_url=base, timeout=30)
+    api = httpx.Client(base_url=base, timeout=30, cookies=DEVICE)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         page = browser.new_context(viewport=DESKTOP, locale="pl-PL").new_page()

@@ -13,6 +13,12 @@ from muster.reword import Templates
 
 TEMPLATES = (
     N_("unknown seat token"),
+    N_("this seat belongs to the browser that took it: open it there (a seat link does not work in another browser)"),
+    N_("unknown invitation"),
+    N_("someone else has already accepted this invitation: the seat is taken (ask whoever invited you for a new game)"),
+    N_("your seat must be one played by a person ({seats})"),
+    N_("hints are proposed by the creator, for the creator's own seat"),
+    N_("the creator's seat must be one played by a person"),
     N_("unknown game"),
     N_("request body too large"),
     N_("the game is over"),

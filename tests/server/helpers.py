@@ -164,7 +164,7 @@ def create(client: httpx.Client, **body: Any) -> dict[str, Any]:
 
 def state(client: httpx.Client, token: str) -> dict[str, Any]:
     """The seat's state."""
-    response = client.get(f"/api/seat/{token}")
+    response = client.get(f"/api/seat/{token}", headers=device_headers(token))
     assert response.status_code == 200, response.text
     data: dict[str, Any] = response.json()
     return data
@@ -172,7 +172,8 @@ def state(client: httpx.Client, token: str) -> dict[str, Any]:
 
 def act(client: httpx.Client, token: str, version: Any, action: Any) -> httpx.Response:
     """Send one action over HTTP."""
-    return client.post(f"/api/seat/{token}/action", json={"version": version, "action": action})
+    return client.post(f"/api/seat/{token}/action", json={"version": version, "action": action},
+                       headers=device_headers(token))
 
 
 def wait_for_turn(client: httpx.Client, token: str, timeout: float = 20) -> dict[str, Any]:
@@ -210,3 +211,11 @@ def ws_recv(ws: ClientConnection, kind: str | None = None, timeout: float = 20) 
         message: dict[str, Any] = json.loads(ws.recv(timeout=max(0.01, deadline - time.monotonic())))
         if kind is None or message["type"] == kind:
             return message
+
+
+def hand_device(context: Any, base_url: str, token: str) -> None:
+    """Give a Playwright browser context the device session holding ``token``'s seat (as if that browser had
+    created the game), so it may open the seat's page."""
+    device = _DEVICES.get(token)
+    if device:
+        context.add_cookies([{"name": DEVICE_COOKIE, "value": device, "url": base_url}])

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from .helpers import Server, act, create, state
+from .helpers import Server, act, create, hand_device, state
 from .test_e2e import ARGS, CHROMIUM, DESKTOP, PHONE
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
@@ -71,6 +71,7 @@ def test_the_polish_pages(web: Server, browser: Any) -> None:
     assert serious(page) == []
     with web.client() as c:
         token = create(c, imperial="human", insurgent="beginner", seed=9)["tokens"]["imperial"]
+    hand_device(context, web.url, token)
     page.goto(f"{web.url}/play/{token}")
     page.wait_for_selector("body.my-turn")
     page.wait_for_function("() => document.querySelector('#status').textContent.includes('Runda')")
@@ -85,6 +86,7 @@ def test_a_game_page_in_every_phase(web: Server, browser: Any) -> None:
     with web.client() as c:
         made = create(c, imperial="human", insurgent="beginner", seed=9, bot_delay_ms=150)
         token = made["tokens"]["imperial"]
+        hand_device(page.context, web.url, token)
         page.goto(f"{web.url}/play/{token}")
         page.wait_for_selector("body.my-turn")
         deadline = time.monotonic() + 240
@@ -138,6 +140,7 @@ def test_a_finished_game_page(web: Server, browser: Any) -> None:
             if st["legal"]:
                 act(c, token, st["version"], chooser.choice(st["legal"])["action"])
     page = browser.new_page(viewport=DESKTOP)
+    hand_device(page.context, web.url, token)
     page.goto(f"{web.url}/play/{token}")
     page.wait_for_selector("#status[data-version]")
     assert "Game over" in (page.text_content("#prompt") or "")

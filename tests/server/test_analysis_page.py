@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from .helpers import Server, create, wait_finished
+from .helpers import Server, create, hand_device, wait_finished
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -126,10 +126,12 @@ def test_play_page_agrees_to_and_shows_hints(web: Server) -> None:
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
         page: Any = browser.new_page(viewport=DESKTOP)
+        hand_device(page.context, web.url, made["tokens"]["imperial"])
         page.goto(f"{web.url}{made['links']['imperial']}")
         page.wait_for_function("() => document.querySelector('#hints-panel')?.hidden === false", timeout=30000)
         assert page.locator("#hints-ask").count() == 0  # the invited seat has not agreed yet
         guest = browser.new_page(viewport=DESKTOP)
+        hand_device(guest.context, web.url, made["tokens"]["insurgent"])
         guest.goto(f"{web.url}{made['links']['insurgent']}")
         guest.wait_for_selector("#hints-accept", timeout=30000)
         guest.click("#hints-accept")

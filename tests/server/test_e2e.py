@@ -384,10 +384,24 @@ def test_two_people_play_live_through_the_invite_link(web: Server, browser: Any)
     invite = creator.input_value("#invite-link")
     creator.click("#my-link")
     creator.wait_for_selector("#status[data-version]")
+    assert "/join/" in invite
     guest = browser.new_context().new_page()  # another browser: no shared storage
     guest.context.grant_permissions(["notifications"])
     guest.goto(invite)
+    guest.wait_for_selector("#join-take:not([hidden])")
+    assert "Notis invites you to play Freedom! Messolonghi 1825–1826 as the Imperial" in guest.text_content("#join-offer")
+    guest.click("#join-take")
     guest.wait_for_selector("body.my-turn")
+    seat_link = guest.url
+    late = browser.new_page()  # whoever opens the invitation next is told the seat is taken
+    late.goto(invite)
+    late.wait_for_selector("#join-note:not([hidden])")
+    assert "Someone else has already accepted this invitation" in (late.text_content("#join-note") or "")
+    assert late.is_hidden("#join-take")
+    late.goto(seat_link)  # the guest's seat link, forwarded to another browser, opens nothing
+    late.wait_for_selector("#error:not([hidden])")
+    assert "belongs to the browser that took it" in (late.text_content("#error") or "")
+    late.close()
     assert guest.title().startswith("● Your turn")
     guest.click(".menu summary")  # notifications are asked for only on a click, never on load
     guest.click("#notify")

@@ -32,6 +32,7 @@ from muster.server.bus import bus_from_env
 from muster.server.db import make_engine, migrate
 from muster.server.games import WebAdapter, adapter, static_data
 from muster.server.guard import MAX_BODY, Guard, Limits, load_json
+from muster.server.holders import ensure_device, holder_of, set_device_cookie
 from muster.server.hub import ApiError, Connection, Hub, LiveGame, hash_token, with_log
 from muster.server.lang import remember, request_lang
 from muster.server.names import MAX_NAME, load_names, set_name
@@ -60,6 +61,9 @@ class CreateGame(BaseModel):
     names: dict[str, str] = Field(default_factory=dict, max_length=2)
     hints: str | None = Field(default=None, pattern="^(imperial|insurgent)$")
     """The creator's seat when the creator turns hints on (the other person must still accept)."""
+    seat: str | None = Field(default=None, max_length=16)
+    """The creator's own seat among those played by people (default: the first of them); every other seat
+    played by a person gets a one-use invitation."""
 
 
 class NameBody(BaseModel):
@@ -222,23 +226,68 @@ async def create_game(request: Request) -> Response:
         raise ApiError(400, "malformed", "names may be given only for seats played by people")
     if body.hints and players[body.hints] != "human":
         raise ApiError(400, "malformed", "hints must be proposed by a seat played by a person")
+    people = [seat for seat in seats if players[seat] == "human"]
+    creator = body.seat or (people[0] if people else None)
+    if creator is not None and creator not in people:
+        raise ApiError(400, "malformed", f"your seat must be one played by a person ({', '.join(people) or 'none'})")
+    if body.hints and body.hints != creator:
+        raise ApiError(400, "malformed", "hints are proposed by the creator, for the creator's own seat")
+    holder, device = ensure_device(request)
     hub = hub_of(request)
-    game_id, tokens = await hub.create(players, body.ruleset, body.seed, body.bot_delay_ms, game_name=body.game)
+    made = await hub.create(players, body.ruleset, body.seed, body.bot_delay_ms, body.game, creator, holder)
     for seat, name in body.names.items():
-        await to_thread.run_sync(set_name, hub.store.engine, game_id, seat, name)
+        await to_thread.run_sync(set_name, hub.store.engine, made.game_id, seat, name)
     if body.hints:
         from muster.server.hints_routes import propose_at_creation
 
-        await propose_at_creation(hub.store.engine, await hub.get(game_id), body.hints)
-    return JSONResponse({"game_id": game_id, "tokens": tokens,
-                         "links": {seat: f"/play/{t}" for seat, t in tokens.items()}}, status_code=201)
+        await propose_at_creation(hub.store.engine, await hub.get(made.game_id), body.hints)
+    response = JSONResponse({"game_id": made.game_id, "seat": creator, "tokens": made.tokens,
+                             "links": {seat: f"/play/{t}" for seat, t in made.tokens.items()},
+                             "invitations": made.invitations,
+                             "invitation_links": {seat: f"/join/{code}" for seat, code in made.invitations.items()}},
+                            status_code=201)
+    if device:
+        set_device_cookie(response, request, device)
+    return response
+
+
+@api
+async def invitation(request: Request) -> Response:
+    """What an invitation offers (game, seat, the inviter's name) and whether it can still be claimed."""
+    hub = hub_of(request)
+    code = request.path_params["code"]
+    found = await to_thread.run_sync(hub.store.invitation, hash_token(code)) if 8 <= len(code) <= 128 else None
+    if found is None:
+        raise ApiError(404, "not_found", "unknown invitation")
+    names = await to_thread.run_sync(load_names, hub.store.engine, found.game_id)
+    holder = holder_of(request)
+    state = "open" if not found.claimed else "yours" if holder is not None and found.holder == holder else "taken"
+    seats = get_rules(found.game).info.seats
+    return JSONResponse({"game": found.game, "title": get_rules(found.game).info.title, "seat": found.seat,
+                         "state": state, "finished": found.status != "active",
+                         "inviter": {s: names.get(s) for s in seats if s != found.seat}})
+
+
+@api
+async def claim_invitation(request: Request) -> Response:
+    """Take the seat an invitation leads to: the answer (and only it) holds the seat's token, bound to this
+    browser; afterwards the invitation opens nothing for anyone else."""
+    await read_json(request)  # an empty JSON object: the body says nothing, but it must be a JSON request
+    holder, device = ensure_device(request)
+    hub = hub_of(request)
+    live, seat, token = await hub.claim(request.path_params["code"], holder)
+    response = JSONResponse({"game_id": live.id, "game": live.game.rules.info.name, "seat": seat, "token": token,
+                             "link": f"/play/{token}"})
+    if device:
+        set_device_cookie(response, request, device)
+    return response
 
 
 @api
 async def seat_name(request: Request) -> Response:
     """Name this seat's player (shown to the opponent from the next state message on)."""
     hub = hub_of(request)
-    live, seat = await hub.by_token(request.path_params["token"])
+    live, seat = await hub.by_token(request.path_params["token"], holder_of(request))
     body = parse(NameBody, await read_json(request))
     name = await to_thread.run_sync(set_name, hub.store.engine, live.id, seat, body.name)
     await hub.names_changed(live)
@@ -249,7 +298,7 @@ async def seat_name(request: Request) -> Response:
 async def seat_state(request: Request) -> Response:
     """The game as this seat sees it."""
     hub = hub_of(request)
-    live, seat = await hub.by_token(request.path_params["token"])
+    live, seat = await hub.by_token(request.path_params["token"], holder_of(request))
     await to_thread.run_sync(load_names, hub.store.engine, live.id)
     return JSONResponse(seat_payload(live.game, live.id, live.version, seat, live.seats, request_lang(request)))
 
@@ -258,7 +307,7 @@ async def seat_state(request: Request) -> Response:
 async def seat_act(request: Request) -> Response:
     """Apply one action for this seat (refused if stale, illegal, or not this seat's turn)."""
     hub = hub_of(request)
-    live, seat = await hub.by_token(request.path_params["token"])
+    live, seat = await hub.by_token(request.path_params["token"], holder_of(request))
     body = parse(ActBody, await read_json(request))
     version = await hub.act(live, seat, body.version, body.action)
     return JSONResponse({"type": "ack", "version": version})
@@ -268,7 +317,7 @@ async def seat_act(request: Request) -> Response:
 async def seat_undo(request: Request) -> Response:
     """Take back this seat's current turn."""
     hub = hub_of(request)
-    live, seat = await hub.by_token(request.path_params["token"])
+    live, seat = await hub.by_token(request.path_params["token"], holder_of(request))
     body = parse(UndoBody, await read_json(request))
     version = await hub.undo(live, seat, body.version)
     return JSONResponse({"type": "ack", "version": version})
@@ -279,7 +328,7 @@ async def my_games(request: Request) -> Response:
     """The games of the tokens a browser remembers, with whose turn it is."""
     body = parse(MyGames, await read_json(request))
     by_hash = {hash_token(t): t for t in body.tokens if isinstance(t, str)}
-    rows = await to_thread.run_sync(hub_of(request).store.games_for_tokens, list(by_hash))
+    rows = await to_thread.run_sync(hub_of(request).store.games_for_tokens, list(by_hash), holder_of(request))
     current = {n: get_rules(n).info.version for n in game_names()}
     games = [{**info, "token": by_hash[h], "your_turn": info["active_seat"] == info["seat"],
               "outdated": info["rules_version"] != current.get(info["game"])} for h, info in rows]
@@ -305,7 +354,7 @@ async def _replay_access(request: Request) -> tuple[LiveGame, str | None]:
     hub = hub_of(request)
     token = request.query_params.get("token")
     if token:
-        live, seat = await hub.by_token(token)
+        live, seat = await hub.by_token(token, holder_of(request))
         if live.id != request.path_params["game_id"]:
             raise ApiError(403, "forbidden", "that token belongs to another game")
         return live, seat
@@ -364,7 +413,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     """A seat's live connection: state pushes out; actions, undo and sync requests in."""
     hub = hub_of(ws)
     try:
-        live, seat = await hub.by_token(ws.path_params["token"])
+        live, seat = await hub.by_token(ws.path_params["token"], holder_of(ws))
     except ApiError as exc:
         await refuse(ws, exc)
         return
@@ -527,6 +576,7 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None,
         *hint_routes(),
         Route("/", page("index.html")),
         Route("/play/{token}", page("play.html")),
+        Route("/join/{code}", page("join.html")),
         Route("/rules/freedom", page("rules-freedom.html")),
         Route("/rules/hellenes", page("rules-hellenes.html")),
         Route("/replay/{game_id}", page("replay.html")),
@@ -537,6 +587,8 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None,
         Route("/api/game-data/{game}", game_data),
         Route("/api/games", create_game, methods=["POST"]),
         Route("/api/my-games", my_games, methods=["POST"]),
+        Route("/api/invitations/{code}", invitation),
+        Route("/api/invitations/{code}/claim", claim_invitation, methods=["POST"]),
         Route("/api/seat/{token}", seat_state),
         Route("/api/seat/{token}/action", seat_act, methods=["POST"]),
         Route("/api/seat/{token}/undo", seat_undo, methods=["POST"]),

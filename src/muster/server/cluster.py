@@ -241,7 +241,7 @@ class RoutingServer(uvicorn.Server):
         hub = getattr(self.app.state, "hub", None)
         if hub is None:
             return None
-        found = await asyncio.to_thread(hub.store.seat_for_token, hash_token(token))
+        found = await asyncio.to_thread(hub.store.seat_for_token, hash_token(token))  # route by game, whoever holds it
         return owner_of(found[0], self.size) if found else None
 
     def _take_handed(self) -> None:

@@ -24,6 +24,7 @@ from muster.analysis.texts import reason_in
 from muster.core import Action, Game
 from muster.games.freedom.texts import label_in
 from muster.server.db import HintConsentRow
+from muster.server.holders import holder_of
 from muster.server.hub import ApiError, LiveGame
 from muster.server.lang import request_lang
 
@@ -87,7 +88,7 @@ async def hint_status(request: Request) -> Response:
 
     try:
         hub = hub_of(request)
-        live, seat = await hub.by_token(request.path_params["token"])
+        live, seat = await hub.by_token(request.path_params["token"], holder_of(request))
         consent = await consent_of(hub.store.engine, live)
         return JSONResponse({**consent.to_json(), "seat": seat, "proposed": bool(consent.agreed)})
     except ApiError as exc:
@@ -100,7 +101,7 @@ async def hint_accept(request: Request) -> Response:
 
     try:
         hub = hub_of(request)
-        live, seat = await hub.by_token(request.path_params["token"])
+        live, seat = await hub.by_token(request.path_params["token"], holder_of(request))
         consent = await consent_of(hub.store.engine, live)
         try:
             consent.accept(seat)
@@ -118,7 +119,7 @@ async def hint_get(request: Request) -> Response:
 
     try:
         hub = hub_of(request)
-        live, seat = await hub.by_token(request.path_params["token"])
+        live, seat = await hub.by_token(request.path_params["token"], holder_of(request))
         consent = await consent_of(hub.store.engine, live)
         try:
             consent.check(seat)

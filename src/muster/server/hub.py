@@ -36,7 +36,17 @@ from muster.error_texts import translate as translate_error
 from muster.server.bots import BotPool, Job, check_spec
 from muster.server.bus import Bus
 from muster.server.names import load_names
-from muster.server.store import GroupWriter, SeatInfo, StaleWriteError, Store, StoredGame, Summary, Write
+from muster.server.store import (
+    ClaimRefusedError,
+    GroupWriter,
+    NewSeat,
+    SeatInfo,
+    StaleWriteError,
+    Store,
+    StoredGame,
+    Summary,
+    Write,
+)
 from muster.server.views import seat_payload
 from muster.server.wire import Writer
 
@@ -238,6 +248,16 @@ class LiveGame:
         self.conns.add(conn)
 
 
+@dataclass
+class Created:
+    """A new game: its id, the creator's seat token (none for a game of bots) and the invitations to the
+    other seats played by people (each opens its seat once, for whoever claims it first)."""
+
+    game_id: str
+    tokens: dict[str, str] = field(default_factory=dict)
+    invitations: dict[str, str] = field(default_factory=dict)
+
+
 def secret_seed() -> int:
     """A fresh secret key for a game's generator: 256 bits from :mod:`secrets`, above
     :data:`muster.core.rng.KEYED_SEED_MIN`, so the game uses the keyed (cryptographic) generator."""
@@ -331,47 +351,94 @@ class Hub:
             game.apply(Action.from_json(raw))
         return LiveGame(stored.id, game, stored.version, stored.seats, stored.bot_delay_ms)
 
-    async def by_token(self, token: str) -> tuple[LiveGame, str]:
-        """The game and seat a secret token claims."""
+    async def by_token(self, token: str, holder: str | None) -> tuple[LiveGame, str]:
+        """The game and seat a secret token opens for ``holder`` (who the request speaks for: see
+        :mod:`muster.server.holders`). The token alone opens nothing: the seat must belong to ``holder``.
+        A seat stored before holders existed becomes the first holder's."""
         if not isinstance(token, str) or not 8 <= len(token) <= 128:
             raise ApiError(404, "not_found", "unknown seat token")
-        found = await to_thread.run_sync(self.store.seat_for_token, hash_token(token))
+        token_hash = hash_token(token)
+        found = await to_thread.run_sync(self.store.seat_for_token, token_hash)
         if found is None:
             raise ApiError(404, "not_found", "unknown seat token")
-        return await self.get(found[0]), found[1]
+        game_id, seat, bound = found
+        if holder is None or (bound is not None and bound != holder) or (
+                bound is None and not await to_thread.run_sync(self.store.bind_holder, token_hash, holder)):
+            raise ApiError(403, "not_your_seat", "this seat belongs to the browser that took it: open it there "
+                                                 "(a seat link does not work in another browser)")
+        live = await self.get(game_id)
+        if bound is None:
+            await self.seats_changed(live)
+        return live, seat
+
+    async def claim(self, code: str, holder: str) -> tuple[LiveGame, str, str]:
+        """Claim the seat an invitation leads to for ``holder``: (game, seat, the seat's new token).
+
+        The token is made here and given only to the claimer; the invitation then opens nothing for anyone
+        else. Claiming it again from the same holder replaces that holder's token."""
+        if not isinstance(code, str) or not 8 <= len(code) <= 128:
+            raise ApiError(404, "not_found", "unknown invitation")
+        token = secrets.token_urlsafe(24)
+        try:
+            game_id, seat = await to_thread.run_sync(self.store.claim, hash_token(code), hash_token(token), holder)
+        except ClaimRefusedError as exc:
+            if exc.reason == "taken":
+                raise ApiError(410, "invitation_taken", "someone else has already accepted this invitation: the seat "
+                                                        "is taken (ask whoever invited you for a new game)") from exc
+            raise ApiError(404, "not_found", "unknown invitation") from exc
+        live = await self.get(game_id)
+        await self.seats_changed(live)
+        return live, seat, token
+
+    async def seats_changed(self, live: LiveGame) -> None:
+        """Who holds a seat changed: reread the seats, and tell this game's connections here and in the other
+        processes."""
+        live.seats = await to_thread.run_sync(self.store.seats_of, live.id)
+        self.broadcast(live)
+        if self.bus.size > 1:
+            await to_thread.run_sync(self.bus.tell, live.id, "seats")
 
     # --- creating -------------------------------------------------------------------------
-    async def create(self, players: dict[str, str], ruleset: str, seed: int | None,
-                     bot_delay_ms: int | None, game_name: str = "freedom") -> tuple[str, dict[str, str]]:
-        """Start a game of ``game_name``; ``players`` maps each seat to "human" or a bot spec. Returns (id, tokens)."""
+    async def create(self, players: dict[str, str], ruleset: str, seed: int | None, bot_delay_ms: int | None,
+                     game_name: str, creator: str | None = None, holder: str | None = None) -> Created:
+        """Start a game of ``game_name``; ``players`` maps each seat to "human" or a bot spec.
+
+        ``creator`` (a seat played by a person) is taken at once by ``holder``, with a token for the creator;
+        every other seat played by a person gets a one-use invitation instead (see :meth:`claim`)."""
         rules = get_rules(game_name)
         if set(players) != set(rules.info.seats):
             raise ApiError(400, "malformed", f"give a player for each seat: {', '.join(rules.info.seats)}")
         options = {"ruleset": ruleset} if "ruleset" in rules.info.options else {}
         if options and ruleset not in rules.info.options["ruleset"]:
             raise ApiError(400, "malformed", f"unknown ruleset {ruleset!r}")
-        seats: list[tuple[SeatInfo, str | None]] = []
-        tokens: dict[str, str] = {}
+        if creator is not None and (players.get(creator) != "human" or holder is None):
+            raise ApiError(400, "malformed", "the creator's seat must be one played by a person")
+        seats: list[NewSeat] = []
+        made = Created("")
         for seat, who in players.items():
-            if who == "human":
-                tokens[seat] = secrets.token_urlsafe(24)
-                seats.append((SeatInfo(seat, "human", None), hash_token(tokens[seat])))
+            if who == "human" and seat == creator:
+                made.tokens[seat] = secrets.token_urlsafe(24)
+                seats.append(NewSeat(SeatInfo(seat, "human", None, holder), token_hash=hash_token(made.tokens[seat])))
+            elif who == "human":
+                made.invitations[seat] = secrets.token_urlsafe(24)
+                seats.append(NewSeat(SeatInfo(seat, "human", None, None, taken=False),
+                                     invite_hash=hash_token(made.invitations[seat])))
             else:
                 try:
                     check_spec(who, max_seconds=self.bots.time_limit * 0.8, game=rules.info.name)
                 except Exception as exc:  # an unknown bot or a bad option: tell the player why
                     raise ApiError(400, "malformed", f"bad bot {who[:200]!r}: {exc}") from exc
-                seats.append((SeatInfo(seat, "bot", who), None))
-        if seed is not None and all(info.kind == "human" for info, _ in seats):
+                seats.append(NewSeat(SeatInfo(seat, "bot", who)))
+        if seed is not None and all(new.info.kind == "human" for new in seats):
             # Whoever picks the seed of a game between people could compute the other's hand from it.
             raise ApiError(400, "malformed", "a game between two people is dealt from a secret key: "
                                              "a chosen seed is only for games against a bot")
         seed = secret_seed() if seed is None else seed
         self._make_room()
         delay = self.default_bot_delay_ms if bot_delay_ms is None else bot_delay_ms
-        game_id = secrets.token_hex(8)
+        made.game_id = game_id = secrets.token_hex(8)
         game = Game(rules, seed, options)
-        live = LiveGame(game_id, game, 0, {info.seat: info for info, _ in seats}, delay)
+        live = LiveGame(game_id, game, 0, {new.info.seat: new.info for new in seats}, delay)
         await to_thread.run_sync(self.store.create_game, game_id, rules.info.name, rules.info.version, seed,
                                  game.options, delay, seats, live.summary())
         if self.bus.owns(game_id):  # another process gets its sockets: it loads the game when they come
@@ -380,7 +447,7 @@ class Hub:
         if self.bus.size > 1:
             await to_thread.run_sync(self.bus.announce, game_id, self._bot_turn(live, game.active_seat))
         self.schedule_bot(live)
-        return game_id, tokens
+        return made
 
     # --- changing -------------------------------------------------------------------------
     @staticmethod
@@ -550,6 +617,11 @@ class Hub:
         up to date (one action applied, or a rebuild), push it to our clients, wake our bots.
         ``kind`` "names": a player renamed their seat; our clients of the game get the new names."""
         live = self.games.get(game_id)
+        if kind == "seats":
+            if live is not None:
+                live.seats = await to_thread.run_sync(self.store.seats_of, game_id)
+                self.broadcast(live)
+            return
         if kind == "names":
             if live is not None and live.conns:
                 await to_thread.run_sync(load_names, self.store.engine, game_id)

@@ -41,11 +41,45 @@ class StaleWriteError(Exception):
 
 @dataclass(frozen=True)
 class SeatInfo:
-    """Who plays a seat."""
+    """Who plays a seat: ``kind`` "human" or "bot" (with its spec); for a person, who holds the seat
+    (None while its invitation waits, or for a seat stored before holders existed that nobody opened since)
+    and whether it was taken (False while its invitation waits)."""
 
     seat: str
     kind: str
     bot_spec: str | None
+    holder: str | None = None
+    taken: bool = True
+
+
+@dataclass(frozen=True)
+class NewSeat:
+    """A seat of a game being created: who plays it, and for a person either its token's hash (the
+    creator's seat) or its invitation's hash (a seat waiting for the person invited)."""
+
+    info: SeatInfo
+    token_hash: str | None = None
+    invite_hash: str | None = None
+
+
+@dataclass(frozen=True)
+class Invitation:
+    """What an invitation leads to: the game and seat, and whether (and by whom) it was claimed."""
+
+    game_id: str
+    game: str
+    seat: str
+    claimed: bool
+    holder: str | None
+    status: str
+
+
+class ClaimRefusedError(Exception):
+    """An invitation that cannot be claimed: ``reason`` "unknown" or "taken" (by someone else)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -87,8 +121,8 @@ class Store:
         return self._session()
 
     def create_game(self, game_id: str, game: str, rules_version: str, seed: int, options: dict[str, str],
-                    bot_delay_ms: int, seats: list[tuple[SeatInfo, str | None]], summary: Summary) -> None:
-        """Insert a new game with its seats (each with the hash of its token, or None for a bot)."""
+                    bot_delay_ms: int, seats: list[NewSeat], summary: Summary) -> None:
+        """Insert a new game with its seats (a person's with the hash of its token or of its invitation)."""
         with self.session() as s, s.begin():
             small = seed < 2**63
             s.add(GameRow(id=game_id, game=game, rules_version=rules_version, seed=seed if small else 0,
@@ -97,9 +131,10 @@ class Store:
                           steps=summary.steps, active_seat=summary.active_seat, status=summary.status,
                           winner=summary.winner, result=None, bot_delay_ms=bot_delay_ms))
             s.flush()  # the game row must exist before the seats refer to it (PostgreSQL checks at once)
-            for info, token_hash in seats:
+            for new in seats:
+                info = new.info
                 s.add(SeatRow(game_id=game_id, seat=info.seat, kind=info.kind, bot_spec=info.bot_spec,
-                              token_hash=token_hash))
+                              token_hash=new.token_hash, invite_hash=new.invite_hash, holder=info.holder))
 
     def load(self, game_id: str) -> StoredGame | None:
         """A game with its seats and action list, or None if there is no such game."""
@@ -107,8 +142,7 @@ class Store:
             row = s.get(GameRow, game_id)
             if row is None:
                 return None
-            seats = {r.seat: SeatInfo(r.seat, r.kind, r.bot_spec)
-                     for r in s.scalars(select(SeatRow).where(SeatRow.game_id == game_id))}
+            seats = self._seats(s, game_id)
             actions = [json.loads(a) for a in s.scalars(
                 select(ActionRow.action).where(ActionRow.game_id == game_id).order_by(ActionRow.step))]
             seed = int(row.secret_seed) if row.secret_seed else row.seed
@@ -121,11 +155,56 @@ class Store:
             found = conn.execute(select(GameRow.version).where(GameRow.id == game_id)).first()
             return int(found[0]) if found else None
 
-    def seat_for_token(self, token_hash: str) -> tuple[str, str] | None:
-        """(game id, seat) claimed by a token hash, or None."""
+    @staticmethod
+    def _seats(s: Session, game_id: str) -> dict[str, SeatInfo]:
+        return {r.seat: SeatInfo(r.seat, r.kind, r.bot_spec, r.holder, r.kind != "human" or r.token_hash is not None)
+                for r in s.scalars(select(SeatRow).where(SeatRow.game_id == game_id))}
+
+    def seats_of(self, game_id: str) -> dict[str, SeatInfo]:
+        """Who plays each seat of a game now (after a claim: who holds it)."""
+        with self.session() as s:
+            return self._seats(s, game_id)
+
+    def seat_for_token(self, token_hash: str) -> tuple[str, str, str | None] | None:
+        """(game id, seat, holder) of the seat a token hash opens, or None."""
         with self.session() as s:
             row = s.scalars(select(SeatRow).where(SeatRow.token_hash == token_hash)).first()
-            return (row.game_id, row.seat) if row else None
+            return (row.game_id, row.seat, row.holder) if row else None
+
+    def bind_holder(self, token_hash: str, holder: str) -> bool:
+        """Bind a seat stored before holders existed to the first holder that opens it; False if another
+        holder was bound first (the update only touches a seat that has none)."""
+        with self.session() as s, s.begin():
+            done = s.execute(update(SeatRow).where(SeatRow.token_hash == token_hash, SeatRow.holder.is_(None))
+                             .values(holder=holder))
+            return bool(done.rowcount)  # type: ignore[attr-defined]
+
+    def invitation(self, invite_hash: str) -> Invitation | None:
+        """The seat an invitation leads to, or None if there is no such invitation."""
+        with self.session() as s:
+            found = s.execute(select(SeatRow, GameRow).join(GameRow, GameRow.id == SeatRow.game_id)
+                              .where(SeatRow.invite_hash == invite_hash)).first()
+            if found is None:
+                return None
+            seat, game = found
+            return Invitation(game.id, game.game, seat.seat, seat.token_hash is not None, seat.holder, game.status)
+
+    def claim(self, invite_hash: str, token_hash: str, holder: str) -> tuple[str, str]:
+        """Claim the seat an invitation leads to for ``holder``, with a new token: (game id, seat).
+
+        One conditional update decides a race: the seat is taken only while nobody holds it, or again by
+        the holder that took it (whose earlier token is replaced). Raises :class:`ClaimRefusedError`."""
+        with self.session() as s, s.begin():
+            done = s.execute(update(SeatRow)
+                             .where(SeatRow.invite_hash == invite_hash,
+                                    (SeatRow.token_hash.is_(None)) | (SeatRow.holder == holder))
+                             .values(token_hash=token_hash, holder=holder))
+            row = s.scalars(select(SeatRow).where(SeatRow.invite_hash == invite_hash)).first()
+            if row is None:
+                raise ClaimRefusedError("unknown")
+            if not done.rowcount:  # type: ignore[attr-defined]
+                raise ClaimRefusedError("taken")
+            return row.game_id, row.seat
 
     def _summarise(self, s: Session, game_id: str, expected_version: int, summary: Summary) -> None:
         done = s.execute(_SUMMARISE, {
@@ -156,13 +235,15 @@ class Store:
         with self.session() as s, s.begin():
             change(s)
 
-    def games_for_tokens(self, token_hashes: list[str]) -> list[tuple[str, dict[str, Any]]]:
-        """For each known token hash: (hash, listing of its game and seat)."""
+    def games_for_tokens(self, token_hashes: list[str], holder: str | None) -> list[tuple[str, dict[str, Any]]]:
+        """For each token hash of a seat ``holder`` holds (or that nobody holds yet): (hash, listing of its
+        game and seat). A token whose seat belongs to someone else lists nothing."""
         if not token_hashes:
             return []
         with self.session() as s:
             rows = s.execute(select(SeatRow, GameRow).join(GameRow, GameRow.id == SeatRow.game_id)
-                             .where(SeatRow.token_hash.in_(token_hashes))).all()
+                             .where(SeatRow.token_hash.in_(token_hashes),
+                                    SeatRow.holder.is_(None) | (SeatRow.holder == holder))).all()
             players: dict[str, dict[str, str]] = {}
             for r in s.scalars(select(SeatRow).where(SeatRow.game_id.in_({g.id for _, g in rows}))):
                 players.setdefault(r.game_id, {})[r.seat] = r.bot_spec or "human"

@@ -218,16 +218,27 @@ def _changes(before: Facts | None, facts_now: Callable[[], Facts]) -> dict[str, 
 
 def players(seats: dict[str, SeatInfo], names: dict[str, str] | None = None,
             game: str = "freedom") -> dict[str, dict[str, Any]]:
-    """Who plays each seat: a person (with the name they gave) or a bot named by its level."""
-    key = tuple((seat, info.kind, info.bot_spec, (names or {}).get(seat)) for seat, info in seats.items())
-    return _players(key, game)
+    """Who plays each seat: a person (with the name they gave) or a bot named by its level.
+
+    For a person, ``taken`` says whether the seat is held yet (False while its invitation waits), and
+    ``together`` whether one browser holds every seat played by a person (a game played at one screen, or
+    an invitation the creator took up itself): both players see who holds each seat."""
+    holders = [info.holder for info in seats.values() if info.kind == "human"]
+    together = len(holders) > 1 and holders[0] is not None and len(set(holders)) == 1
+    key = tuple((seat, info.kind, info.bot_spec, (names or {}).get(seat), info.taken) for seat, info in seats.items())
+    return _players(key, game, together)
 
 
 @lru_cache(maxsize=4096)
-def _players(key: tuple[tuple[str, str, str | None, str | None], ...], game: str) -> dict[str, dict[str, Any]]:
+def _players(key: tuple[tuple[str, str, str | None, str | None, bool], ...], game: str,
+             together: bool) -> dict[str, dict[str, Any]]:
     """:func:`players` of one game's seats and names, made once (every push carries it; it is only read)."""
-    return {seat: {"kind": kind, "bot": spec, "level": level_name(spec, game), "name": name}
-            for seat, kind, spec, name in key}
+    out: dict[str, dict[str, Any]] = {}
+    for seat, kind, spec, name, taken in key:
+        out[seat] = {"kind": kind, "bot": spec, "level": level_name(spec, game), "name": name}
+        if kind == "human":
+            out[seat] |= {"taken": taken, "together": together}
+    return out
 
 
 def seat_name(tr: Translator, seat: str | None, english: dict[str, str] | None = None) -> str:

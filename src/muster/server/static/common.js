@@ -66,5 +66,6 @@ export async function loadGame(name) {
 export function playerText(info) {
   if (!info) return "";
   if (info.kind === "bot") return t("the {level} bot", { level: t(info.level || info.bot) });
+  if (info.taken === false) return t("the person invited (not joined yet)");
   return info.name || t("a person");
 }

@@ -67,7 +67,7 @@ function inviteBox(link, other, myLink) {
       copy.textContent = document.execCommand("copy") ? t("Copied") : t("Select and copy");
     }
   } }, t("Copy link"));
-  return [el("p", {}, t("Send this link to your opponent: it is their seat ({side}). Anyone with it can play that side, so send it only to them.", { side: seatName(other) })),
+  return [el("p", {}, t("Send this invitation to your opponent ({side}). The first person to open it takes the seat; after that it opens nothing for anyone else, you included.", { side: seatName(other) })),
     el("div", { class: "invite" }, input, copy), el("p", {}, el("a", { href: myLink, id: "my-link" }, t("Go to my seat")))];
 }
 
@@ -80,6 +80,7 @@ form.addEventListener("submit", async (event) => {
   const mode = form.opponent.value;
   const level = form.level.value || meta.default_level;
   const body = { game, [side]: mode === "bots" ? level : "human", [other]: mode === "human" ? "human" : level };
+  if (mode !== "bots") body.seat = side;
   if (game === "freedom") body.ruleset = form.ruleset.value;
   const name = form.name.value.trim();
   localStorage.setItem("muster.name", name);
@@ -97,7 +98,7 @@ form.addEventListener("submit", async (event) => {
     rememberSeat({ token: made.tokens[side], game_id: made.game_id, seat: side });
     if (mode === "human") {
       const box = document.getElementById("created");
-      box.replaceChildren(...inviteBox(new URL(made.links[other], location.href).href, other, made.links[side]));
+      box.replaceChildren(...inviteBox(new URL(made.invitation_links[other], location.href).href, other, made.links[side]));
       box.hidden = false;
       refresh();
     } else {

@@ -151,7 +151,8 @@ function renderTop(s) {
   $("analysis-link").hidden = !s.outcome;
   if (s.outcome) $("analysis-link").href = `/analysis/${encodeURIComponent(s.game_id)}`;
   const me = s.seats[s.seat], them = s.seats[other(s.seat)];
-  $("players").textContent = t("You: {you} · against {them}", { you: `${seatName(s.seat)}${me.name ? ` (${me.name})` : ""}`, them: playerText(them) });
+  $("players").textContent = t("You: {you} · against {them}", { you: `${seatName(s.seat)}${me.name ? ` (${me.name})` : ""}`, them: playerText(them) })
+    + (them?.together ? ` · ${t("both seats are held by this browser")}` : "");
   const active = s.active_seat;
   const botThinking = !s.outcome && active && active !== s.seat && s.seats[active]?.kind === "bot";
   $("thinking").hidden = !botThinking;
