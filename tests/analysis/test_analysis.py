@@ -177,3 +177,26 @@ def test_estimate_reads_the_public_card_record() -> None:
     x = features(RULES.determinize(game.view(IMPERIAL), IMPERIAL, 0))
     assert len(x) == len(FEATURES)
     assert x[FEATURES.index("round_progress")] > 0
+
+
+def test_a_turning_point_never_advises_a_worse_choice_for_the_advised_seat() -> None:
+    """By its own estimate, the choice recommended at a turning point is never worse for the side advised than
+    the move played; and the verdict says whether the swing was the choice's doing or luck's."""
+    from muster.analysis.postgame import curve, turning_points
+
+    seed = 9
+    game = Game(RULES, seed)
+    chooser = random.Random(seed)
+    while game.active_seat is not None:
+        game.apply(chooser.choice(game.legal_actions()))
+    points = turning_points(game, curve(game)["cards"], count=5)
+    assert points
+    for tp in points:
+        best, played = tp["strongest"]["estimate"], tp["played_estimate"]
+        # estimates are the Imperial side's chance: the Insurgent wants it lower
+        assert (best >= played) if tp["seat"] == IMPERIAL else (best <= played), tp
+        if not tp["better"]:
+            assert tp["strongest"]["action"] == game.actions[tp["step"]].to_json()
+        expected_move = abs(tp["played_estimate"] - tp["before"])
+        assert tp["luck"] == (abs(tp["after"] - tp["played_estimate"]) > expected_move)
+        assert ("luck" in tp["note"]) == tp["luck"]

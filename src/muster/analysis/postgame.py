@@ -16,6 +16,9 @@ from muster.games.freedom.constants import IMPERIAL
 
 TURNING_POINTS = 3
 """How many of the largest swings are reported."""
+BETTER_BY = 0.01
+"""How much higher the advised seat's estimated chance after the strongest bot's choice must be than after the
+choice played for it to be recommended instead (smaller differences are within the estimate's noise)."""
 
 
 def curve(game: Game) -> dict[str, Any]:
@@ -51,7 +54,12 @@ def curve(game: Game) -> dict[str, Any]:
 
 
 def turning_points(game: Game, cards: list[dict[str, Any]], count: int = TURNING_POINTS) -> list[dict[str, Any]]:
-    """The ``count`` cards with the largest swings, with what the strongest bot would have played there."""
+    """The ``count`` cards with the largest swings, with what the strongest bot would have played there.
+
+    The strongest bot's choice is recommended (``better``) only if it gives the advised seat a higher estimated
+    chance than the choice played; otherwise the choice played stands. ``luck`` says the swing came more from
+    what followed the choice (dice, cards drawn, the opponent's reply) than from the choice itself: the chance
+    expected after the choice (``played_estimate``) lies nearer the chance before than the chance after."""
     rules = game.rules
     ranked = sorted(range(len(cards)), key=lambda i: -abs(cards[i]["after"] - cards[i]["before"]))[:count]
     out = []
@@ -63,17 +71,27 @@ def turning_points(game: Game, cards: list[dict[str, Any]], count: int = TURNING
         seat = card["seat"]
         view = replay.view(seat)
         legal = replay.legal_actions()
+        played = Action.from_json(card["action"])
         best = strongest_choice(view, legal, seat, rules)
-        best_chance, before, _after = choice_chance(view, seat, best, rules)
-        played_chance, _b, _a = choice_chance(view, seat, Action.from_json(card["action"]), rules)
+        # both chances are the advised seat's own (choice_chance), compared before turning them into Imperial's
+        played_chance, before, _a = choice_chance(view, seat, played, rules)
+        best_chance = choice_chance(view, seat, best, rules)[0] if best != played else played_chance
+        better = best != played and best_chance >= played_chance + BETTER_BY
+        if not better:  # never advise a choice no better for the advised seat, by the same estimate
+            best, best_chance = played, played_chance
         to_imperial = (lambda p: p) if seat == IMPERIAL else (lambda p: 1.0 - p)
+        expected = to_imperial(played_chance)  # where the choice alone was expected to leave Imperial's chance
+        swing = card["after"] - card["before"]
+        luck = abs(card["after"] - expected) > abs(expected - card["before"])
         out.append({
             "card": i + 1, "step": card["step"], "round": card["round"], "seat": seat,
-            "side": texts.SIDE[seat], "played": card["label"], "swing": round(card["after"] - card["before"], 4),
+            "side": texts.SIDE[seat], "played": card["label"], "swing": round(swing, 4),
             "before": round(card["before"], 4), "after": round(card["after"], 4),
-            "played_estimate": round(to_imperial(played_chance), 4),
+            "played_estimate": round(expected, 4),
             "strongest": {"action": best.to_json(), "label": rules.label(before, best),
                           "estimate": round(to_imperial(best_chance), 4)},
+            "better": better, "luck": luck,
+            "note": texts.turning_note(better, luck),
         })
     return out
 

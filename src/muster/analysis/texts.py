@@ -32,9 +32,22 @@ NO_CHANGE = N_("changes little on the board")
 WINS = N_("wins the game")
 HINT_HEADER = N_("Hints (estimated win chance for {side} after this choice):")
 HINTS_OFF = N_("Hints are off in this game.")
+NOT_BETTER = N_("By the estimate, the strongest bot's choice was no better here than the move played.")
+BETTER = N_("By the estimate, the strongest bot's choice was better for this side.")
+LUCK = N_("The swing was mostly luck: the dice and the cards that followed moved the chance more than the "
+          "choice itself did.")
 PLOT_TITLE = N_("Imperial win chance, card by card")
 PLOT_X = N_("card")
 PLOT_Y = N_("Imperial win chance")
+
+
+
+def turning_note(better: bool, luck: bool, lang: str = "en") -> str:
+    """A turning point's verdict in words of ``lang``: was there a better choice, and was the swing the
+    choice's doing or luck's."""
+    tr = translator(lang)
+    return " ".join(tr.gettext(m) for m in [BETTER if better else NOT_BETTER, *([LUCK] if luck else [])])
+
 
 _LOW = re.compile(r"^(Imperial|Insurgent) Morale (\d+) is one blow from collapse$")
 

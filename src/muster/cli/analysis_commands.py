@@ -23,7 +23,7 @@ def analyze_command(
 ) -> None:
     """Estimate Imperial's win chance after each card and find the turning points."""
     from muster.analysis.postgame import analyze_save
-    from muster.analysis.texts import side_in
+    from muster.analysis.texts import side_in, turning_note
     from muster.core import Action
     from muster.games.freedom.texts import label_in
 
@@ -54,6 +54,9 @@ def analyze_command(
             side=side_in(seats.get(tp["side"], tp["side"]), tr.lang), played=label, before=pct(tp["before"]),
             after=pct(tp["after"]), best=best, estimate=pct(tp["strongest"]["estimate"]))),
             highlight=False)
+        if "better" in tp:  # analyses made before the verdict was added lack it
+            note = turning_note(bool(tp["better"]), bool(tp.get("luck")), tr.lang)
+            console.print("  " + escape(note), highlight=False)
     console.print(tr.fmt("Wrote {a} and {b}", a=out / "analysis.json", b=out / "win-probability.png"),
                   highlight=False)
 

@@ -35,7 +35,7 @@ from muster.server.guard import MAX_BODY, Guard, Limits, load_json
 from muster.server.holders import ensure_device, holder_of, set_device_cookie
 from muster.server.hub import ApiError, Connection, Hub, LiveGame, hash_token, with_log
 from muster.server.lang import remember, request_lang
-from muster.server.names import MAX_NAME, load_names, set_name
+from muster.server.names import MAX_NAME, load_names, names_of_games, set_name
 from muster.server.replay import Replays
 from muster.server.store import Store
 from muster.server.views import SEAT_NAME, seat_payload
@@ -329,8 +329,13 @@ async def my_games(request: Request) -> Response:
     body = parse(MyGames, await read_json(request))
     by_hash = {hash_token(t): t for t in body.tokens if isinstance(t, str)}
     rows = await to_thread.run_sync(hub_of(request).store.games_for_tokens, list(by_hash), holder_of(request))
+    ids = [info["game_id"] for _, info in rows]
+    named = await to_thread.run_sync(names_of_games, hub_of(request).store.engine, ids)
     current = {n: get_rules(n).info.version for n in game_names()}
+    # who plays: a bot by its level's name (never its spec), a person by the name they gave
     games = [{**info, "token": by_hash[h], "your_turn": info["active_seat"] == info["seat"],
+              "levels": {s: level_name(spec, info["game"]) for s, spec in info["players"].items() if spec != "human"},
+              "names": named.get(info["game_id"], {}),
               "outdated": info["rules_version"] != current.get(info["game"])} for h, info in rows]
     games.sort(key=lambda g: (not g["your_turn"], g["status"] != "active", g["updated_at"] or ""), reverse=False)
     return JSONResponse({"games": games})

@@ -60,3 +60,18 @@ def set_name(engine: Engine, game_id: str, seat: str, name: str) -> str:
         else:
             names.pop(seat, None)
     return cleaned
+
+
+def names_of_games(engine: Engine, game_ids: list[str]) -> dict[str, dict[str, str]]:
+    """The names given in several games at once, ``{game_id: {seat: name}}`` (blocking: call from a thread).
+
+    The lobby's list of a browser's games shows who plays each seat; one query serves the whole list."""
+    if not game_ids:
+        return {}
+    with engine.connect() as conn:
+        rows = conn.execute(select(PlayerNameRow.game_id, PlayerNameRow.seat, PlayerNameRow.name)
+                            .where(PlayerNameRow.game_id.in_(set(game_ids)))).all()
+    out: dict[str, dict[str, str]] = {}
+    for game_id, seat, name in rows:
+        out.setdefault(str(game_id), {})[str(seat)] = str(name)
+    return out

@@ -345,6 +345,9 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
             if warning:
                 item["confirm"] = warning
             legal.append(item)
+        if hasattr(ad, "effects_now"):  # what an event would do at once, said before the click
+            for k, note in ad.effects_now(_view(game, seat, shared), seat, actions, lang).items():
+                legal[k]["effect"] = note
     hand = view["hands"][seat] if seat else []
     by_lang = shared.get(f"lang:{lang}")  # what the payloads of one language share: the phase, the outcome
     if by_lang is None:

@@ -28,6 +28,8 @@ BASTIONS: dict[str, str] = {
 }
 
 OPPONENT_COLOUR = texts.OPPONENT_COLOUR
+_ROLLS = ": rolls "
+"""A log line of a die roll (English): an event preview that rolls shows nothing, its outcome being unknown."""
 
 PHASE_OF_FRAME = {  # English ids: the browser shows them translated (t(phase)) and compares the ids
     "administration": N_("Administration"), "opening": N_("Opening"), "actions": N_("Action phase"),
@@ -127,6 +129,44 @@ class FreedomAdapter:
             if isinstance(left, int) and left > 0:
                 return tr.fmt("You still have {n} AP; ending the turn loses them. End the turn?", n=left)
         return ""
+
+    def effects_now(self, view: dict[str, Any], seat: str | None, actions: list[Action],
+                    lang: str = "en") -> dict[int, str]:
+        """What playing an event would do at once, for the events among ``actions`` (by their index) whose
+        outcome is already certain: an event that asks nothing further and rolls nothing is played out on
+        the player's own view, so a player sees before the click that *Notis Botsaris* with no attack
+        possible only gives 1 Morale, or that an event would change nothing.
+
+        Only the seat's view is used (a determinization of it, twice with different hidden parts): a note is
+        given only when both agree, so no hidden card or future die shows through."""
+        events = [k for k, a in enumerate(actions) if a.verb in ("event", "trigger")]
+        if not events or seat is None:
+            return {}
+        from muster.core import get_rules
+
+        rules: Any = get_rules("freedom")  # Freedom's rules: they also render the log from a line on
+        tr = translator(lang)
+        worlds = [rules.determinize(view, seat, seed) for seed in (1, 2)]
+        out: dict[int, str] = {}
+        for k in events:
+            results = []
+            for world in worlds:
+                s = rules.clone(world)
+                start = len(s.log)
+                rules.apply(s, actions[k])
+                top = (s.stack or [{}])[-1]
+                asks = top.get("seat") == seat and top.get("kind") != "card_turn" and s.result is None
+                rolled = any(_ROLLS in line for line in rules.log_from(s, start, "en"))
+                lines = rules.log_from(s, start, lang)[1:]  # after "… plays … as an event"
+                results.append(None if asks or rolled else tuple(lines))
+            first = results[0]
+            if first is None or results[1] != first:
+                continue
+            if not first:
+                out[k] = tr.gettext("It has no effect now.")
+            else:
+                out[k] = tr.fmt("Played now: {effects}", effects=" ".join(first))
+        return out
 
     def label_for(self, view: dict[str, Any], action: Action, seat: str | None, label: str, lang: str) -> str:
         """A choice's label in ``lang``."""

@@ -23,6 +23,7 @@ async function start() {
     return el("li", { class: "turning-point", "data-step": tp.step },
       el("p", {}, TEXT.turning(tp)),
       el("p", { class: "muted" }, same ? TEXT.sameAsBot : TEXT.strongest(tp)),
+      tp.luck ? el("p", { class: "luck" }, TEXT.luck) : null,
       el("a", { href: `/replay/${encodeURIComponent(gameId)}?step=${tp.step}`, class: "jump" }, TEXT.showInReplay));
   }));
   $("method").textContent = TEXT.method;

@@ -115,13 +115,18 @@ function turnText(game) {
   return game.your_turn ? t("your turn") : t("{side} to play", { side: seatName(game.active_seat) || "?" });
 }
 
+/** Who plays a seat, in words: a person by the name they gave, a bot by its level (never its settings). */
+function whoText(kind, name, levelName) {
+  if (kind === "human") return name ? t("{name} (a person)", { name }) : t("a person");
+  const known = meta.levels.find((l) => l.name === levelName || l.id === levelName);
+  return known ? t("the {level} bot", { level: t(known.name) }) : t("a bot");
+}
+
 function opponentText(game) {
   const other = Object.values(SIDES).map((list) => list.map(([seat]) => seat)).find((seats) => seats.includes(game.seat))
     ?.find((seat) => seat !== game.seat);
   const who = game.players[other];
-  if (who === "human") return t("a person");
-  const level = meta.levels.find((l) => who === l.id || (game.levels || {})[other] === l.name);
-  return t("{level} bot", { level: level ? t(level.name) : who });
+  return whoText(who === "human" ? "human" : "bot", (game.names || {})[other], (game.levels || {})[other]);
 }
 
 async function refresh() {
@@ -136,9 +141,9 @@ async function refresh() {
   for (const id of watchedGames()) {
     try {
       const s = await api(`/api/games/${id}/status`);
-      const names = Object.fromEntries(Object.entries(s.players).map(([seat, spec]) => [seat, (s.levels || {})[seat] || spec]));
+      const who = Object.entries(s.players).map(([seat, spec]) => whoText(spec === "human" ? "human" : "bot", null, (s.levels || {})[seat]));
       rows.push(el("tr", {}, el("td", {}, id.slice(0, 8)), el("td", {}, t("watching")),
-        el("td", {}, Object.values(names).map((n) => t(n)).join(` ${t("vs")} `)),
+        el("td", {}, who.join(` ${t("vs")} `)),
         el("td", {}, s.status === "finished" ? t("finished: {side} won", { side: seatName(s.winner) || t("nobody") }) : t("bots playing")),
         el("td", {}, s.steps), el("td", {}, el("a", { href: `/replay/${id}` }, t("watch / replay")))));
     } catch { /* a game from another server's database: skip it */ }

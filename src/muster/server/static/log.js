@@ -40,19 +40,44 @@ export function richText(game, text, onSpace) {
   return out;
 }
 
-/** Dice as dice: faces, modifier, the number needed and the result word. */
-export function diceView(d) {
-  const faces = d.dice.map((n) => el("span", { class: "die", "aria-label": t("die {n}", { n }) }, n));
-  const mod = d.modifier ? el("span", { class: "dice-mod" }, d.modifier > 0 ? `+${d.modifier}` : `−${-d.modifier}`) : null;
-  const word = (d.miss ?? /^(miss|no hit|0 hit|refused|no answer)/.test(d.result)) ? "miss" : "hit";
-  if (d.total !== undefined) {
-    return el("span", { class: "dice" }, ...faces, el("span", { class: "dice-mod" }, `+${d.modifier} = ${d.total}`),
-      el("strong", { class: `dice-result ${word}` }, d.result));
+const PIPS = { 1: [5], 2: [1, 9], 3: [1, 5, 9], 4: [1, 3, 7, 9], 5: [1, 3, 5, 7, 9], 6: [1, 3, 4, 6, 7, 9] };
+
+/** One die as it looks: a d6 as a square with its pips, a d8 as an eight-sided stone with its number (an
+ * eight-sided die really shows 7 and 8; a square face never does). */
+function dieFace(n, sides) {
+  const label = t("d{sides} showing {n}", { sides, n });
+  if (sides === 6 && PIPS[n]) {
+    return el("span", { class: "die d6", role: "img", "aria-label": label, "data-face": n, title: label },
+      ...[1, 2, 3, 4, 5, 6, 7, 8, 9].map((k) => el("span", { class: PIPS[n].includes(k) ? "pip" : "pip off", "aria-hidden": "true" })));
   }
-  const rule = d.cannon ? (d.modifier ? t("each die with it needs {need}+", d) : t("each die needs {need}+", d))
-    : d.best ? (d.modifier ? t("the better die with it needs {need}+", d) : t("the better die needs {need}+", d))
-      : t("needs {need}+", d);
-  return el("span", { class: "dice" }, ...faces, mod, el("span", { class: "dice-need" }, rule),
+  return el("span", { class: `die d${sides || "x"}`, role: "img", "aria-label": label, "data-face": n, title: label },
+    el("span", { class: "die-n", "aria-hidden": "true" }, n));
+}
+
+const signed = (n) => (n > 0 ? `+${n}` : `−${-n}`);
+
+/** Dice as dice, in one format for every roll: the faces as rolled, then the modifier and the total,
+ * then the number needed and the result word ("⚂ ⚄ +1 = 9 · needs 12+ · no answer"). */
+export function diceView(d) {
+  const sides = d.sides || 6;
+  const faces = d.dice.map((n) => dieFace(n, sides));
+  const word = (d.miss ?? /^(miss|no hit|0 hit|refused|no answer)/.test(d.result)) ? "miss" : "hit";
+  const parts = [];
+  if (d.total !== undefined || d.sum) { // a sum of dice and a track
+    const total = d.total ?? d.dice.reduce((a, b) => a + b, 0) + d.modifier;
+    parts.push(el("span", { class: "dice-mod" }, `${d.modifier ? `${signed(d.modifier)} ` : ""}= ${total}`));
+    if (d.need) parts.push(el("span", { class: "dice-need" }, t("needs {need}+", d)));
+  } else if (d.cannon) { // each die on its own
+    const totals = d.dice.map((n) => n + d.modifier);
+    parts.push(el("span", { class: "dice-mod" }, d.modifier ? `${t("{mod} each", { mod: signed(d.modifier) })} = ${totals.join(", ")}` : ""));
+    parts.push(el("span", { class: "dice-need" }, t("each needs {need}+", d)));
+  } else { // one die, or the better of two
+    const top = Math.max(...d.dice);
+    const lead = d.dice.length > 1 ? `${t("best {n}", { n: top })} ` : "";
+    parts.push(el("span", { class: "dice-mod" }, `${lead}${d.modifier ? `${signed(d.modifier)} ` : ""}= ${top + d.modifier}`));
+    parts.push(el("span", { class: "dice-need" }, t("needs {need}+", d)));
+  }
+  return el("span", { class: "dice", "data-sides": sides }, ...faces, ...parts.filter((p) => p.textContent),
     el("strong", { class: `dice-result ${word}` }, d.result));
 }
 

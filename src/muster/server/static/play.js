@@ -80,6 +80,7 @@ function openMenu(anchor, title, items, face) {
   const buttons = items.map((item) => el("button", { type: "button", class: "menu-item",
     "data-verb": item.action[0], onclick: () => (item.confirm ? confirmStep(anchor, item) : choose(item.action)) },
   el("span", { class: "menu-label" }, item.text), item.hint ? el("span", { class: "menu-hint" }, item.hint) : null,
+  item.effect ? el("span", { class: "menu-effect" }, item.effect) : null,
   item.confirm ? el("span", { class: "menu-warn" }, "asks once more before it is final") : null));
   menu.replaceChildren(...(face ? [face] : [el("p", { class: "menu-title" }, title)]), ...buttons,
     el("button", { type: "button", class: "menu-cancel", onclick: () => { closeMenu(); anchor.focus(); } }, t("Cancel")));
@@ -160,19 +161,32 @@ function renderTop(s) {
   document.body.classList.toggle("bot-thinking", botThinking);
 }
 
+/** A choice's label cut at its first ": " outside brackets: [name, what it does] ("" when there is no such colon). */
+function splitLabel(label) {
+  let depth = 0;
+  for (let k = 0; k < label.length - 1; k++) {
+    const ch = label[k];
+    if (ch === "(" || ch === "[") depth++;
+    else if ((ch === ")" || ch === "]") && depth > 0) depth--;
+    else if (ch === ":" && label[k + 1] === " " && depth === 0) return [label.slice(0, k), label.slice(k + 2)];
+  }
+  return [label, ""];
+}
+
 function renderPrompt(s) {
   const playing = s.legal.length ? game.mod.playingCard(s.view) : null;
   $("prompt").dataset.yourTurn = t("Your turn"); // shown before the prompt on my turn (app.css)
   $("prompt").replaceChildren(...richText(game, s.prompt, spotlight),
     ...(playing ? [el("span", { class: "playing" }, ` · ${t("with")} `, cardLink(playing))] : []));
   $("hint").textContent = s.help || "";
-  const heads = groups.other.map((item) => item.label.split(": ")[0]);
+  const heads = groups.other.map((item) => splitLabel(item.label)[0]);
   const buttons = groups.other.map((item, k) => {
     // "Normal Movement (1 AP): 2 units 1 space…": the name on the button, the rest as its hint —
-    // unless several choices share that name ("Build: <block>"), then the whole label tells them apart
+    // unless several choices share that name ("Build: <block>"), then the whole label tells them apart.
+    // A colon inside brackets is part of the name: "Build Cannon (Row 6: 3 AP, …)" keeps its costs.
     const unique = heads.filter((h) => h === heads[k]).length === 1;
-    const [name, ...rest] = unique ? item.label.split(": ") : [item.label];
-    const more = [rest.join(": "), item.hint].filter(Boolean).join(" · ");
+    const [name, rest] = unique ? splitLabel(item.label) : [item.label, ""];
+    const more = [rest, item.hint].filter(Boolean).join(" · ");
     const b = el("button", { type: "button", class: `action${item.confirm ? " costly" : ""}`, "data-verb": item.action[0],
       "data-arg": item.action[1] ?? "", title: more || null,
       onclick: (e) => (item.confirm ? openMenu(e.currentTarget, item.label, [{ ...item, text: item.label }]) : choose(item.action)) },
@@ -196,7 +210,9 @@ function cardUses(card, items) {
     const [verb] = item.action;
     if (game.mod.cardUseText) return { ...item, text: game.mod.cardUseText(game.data, item) };
     const text = verb === "event" ? t("Play the event") : verb === "ap" ? t("Use for {n} AP", { n: c.ap }) : item.label;
-    const hint = verb === "event" ? "" : item.hint;
+    // the event's own words beside "Play the event" (the phone's menu shows the whole card above it too)
+    const triggered = verb === "trigger" ? game.mod.triggeredCard?.(state.view) : null;
+    const hint = verb === "event" ? c.text : triggered ? game.data.cardsByNumber[triggered]?.text || item.hint : item.hint;
     return { ...item, text: text.charAt(0).toUpperCase() + text.slice(1), hint };
   });
 }

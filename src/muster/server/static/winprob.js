@@ -13,6 +13,7 @@ export const TEXT = {
   strongest: (tp) => t("The strongest bot would have played “{label}” (Imperial side {estimate}; the move played: {played}).",
     { label: tp.strongest.label, estimate: pct(tp.strongest.estimate), played: pct(tp.played_estimate) }),
   get sameAsBot() { return t("The strongest bot would have played the same."); },
+  get luck() { return t("The swing was mostly luck: the dice and the cards that followed moved the chance more than the choice itself did."); },
   get showInReplay() { return t("Show in the replay"); },
   get method() { return t("Estimates come from the bots' evaluation calibrated on bot-vs-bot games (see docs/analysis.md); they read only what both sides could see."); },
   get liveTitle() { return t("Imperial win chance (live)"); },

@@ -610,29 +610,32 @@ export function polish(line) {
 }
 
 /**
- * Dice in a line: {before, dice: [n...], best, modifier, need, result, cannon} or null. The engine
+ * Dice in a line: {before, dice: [n...], sides, best, sum, modifier, need, total, result, cannon} or null. The engine
  * writes "rolls 5 and 3, best 5 -1, needs 8: miss" (an Imperial attack: the better die counts),
  * "rolls 4 +1, needs 6: hit" (one die), "rolls 6 and 4, +1 each, needs 5: 2 hits" (a cannon: each
  * die on its own). Lines of older games ("rolls [5, 3]-1", "1 hit(s)") are read too.
  */
 export function parseDice(line) {
-  // "Government check: rolls [5, 6] + 4 = 15: help arrives!" and the Plea for Funds: a sum
+  // "Government check: rolls [5, 6] + 4 = 15: help arrives!" and the Plea for Funds: two d6 and a sum
   const sum = line.match(/^(.*?): rolls \[(\d+), (\d+)\] \+ (\d+) = (\d+): ([^.!]+)[.!]?$/);
   if (sum) {
     return { before: sum[1], dice: [Number(sum[2]), Number(sum[3])], modifier: Number(sum[4]), total: Number(sum[5]),
-      result: sum[6], cannon: false, best: false };
+      result: sum[6], cannon: false, best: false, sum: true, sides: 6 };
   }
+  // attacks and Raids roll d8 (rule 6.2); cannons roll d6 (rule 7)
   let m = line.match(/^(.*?): rolls ([\d]+(?: and \d+)*)(, best \d+)?( [+-]\d+|, [+-]\d+ each)?, needs (\d+): ([^.]+)\.?$/);
   if (m) {
     const mod = m[4] ? Number(m[4].replace(/[^\d+-]/g, "")) : 0;
+    const cannon = /fires at/.test(m[1]);
     return { before: m[1], dice: m[2].split(" and ").map(Number), best: Boolean(m[3]), modifier: mod,
-      need: Number(m[5]), result: m[6], cannon: /fires at/.test(m[1]) };
+      need: Number(m[5]), result: m[6], cannon, sides: cannon ? 6 : 8 };
   }
   m = line.match(/^(.*?): rolls (\[[\d, ]+\]|\d+)\s*([+-]\d+)?, needs (\d+): ([^.]+)\.?$/);
   if (!m) return null;
   const dice = m[2].startsWith("[") ? JSON.parse(m[2]) : [Number(m[2])];
-  return { before: m[1], dice, best: dice.length > 1 && !/fires at/.test(m[1]), modifier: m[3] ? Number(m[3]) : 0,
-    need: Number(m[4]), result: m[5], cannon: /fires at/.test(m[1]) };
+  const cannon = /fires at/.test(m[1]);
+  return { before: m[1], dice, best: dice.length > 1 && !cannon, modifier: m[3] ? Number(m[3]) : 0,
+    need: Number(m[4]), result: m[5], cannon, sides: cannon ? 6 : 8 };
 }
 
 /** The card whose action points are being spent now (shown beside the prompt), or null. */
@@ -642,4 +645,9 @@ export function playingCard(view) {
     if (stack[k].kind === "ap" && typeof stack[k].card === "number") return stack[k].card;
   }
   return null;
+}
+
+/** The card whose event a discard would trigger now (the opponent's card just played for AP), or null. */
+export function triggeredCard(view) {
+  return typeof view.trigger?.card === "number" ? view.trigger.card : null;
 }
