@@ -42,6 +42,12 @@ function showGame(game) {
   document.getElementById("rules-top").href = `/rules/${game}`;
 }
 
+/** The computer's strength is asked only when a computer plays. */
+function showLevels() {
+  document.getElementById("levels").hidden = form.opponent.value === "human";
+}
+for (const input of form.querySelectorAll("input[name=opponent]")) input.addEventListener("change", showLevels);
+
 async function loadMeta() {
   meta = await api("/api/meta");
   for (const input of form.querySelectorAll("input[name=game]")) {
@@ -100,6 +106,8 @@ form.addEventListener("submit", async (event) => {
       const box = document.getElementById("created");
       box.replaceChildren(...inviteBox(new URL(made.invitation_links[other], location.href).href, other, made.links[side]));
       box.hidden = false;
+      box.scrollIntoView({ block: "nearest" }); // the link to send is the next step: never below the fold
+      document.getElementById("invite-link").focus();
       refresh();
     } else {
       location.href = made.links[side];

@@ -1,6 +1,7 @@
 // The play shell: one seat's game, live over a websocket. It knows nothing of any one game: the
 // board module of the game (static/games/<game>/board.js) draws the map and supplies the words.
 import { api, el, loadGame, playerText, rememberSeat } from "./common.js";
+import { historyChart } from "./history.js";
 import { cardLink, enableCardFaces } from "./cards.js";
 import { latestDice, renderLog, richText } from "./log.js";
 import { enableZoom } from "./zoom.js";
@@ -44,6 +45,10 @@ function send(message) {
 function choose(action) {
   if (pending || !state) return;
   closeMenu();
+  if (document.body.classList.contains("hand-open")) { // a card chosen: the drawer gives the map back
+    document.body.classList.remove("hand-open");
+    $("hand-toggle").setAttribute("aria-expanded", "false");
+  }
   pending = true;
   showError("");
   send({ type: "action", version: state.version, action });
@@ -145,6 +150,17 @@ function statusText(s) {
   return text;
 }
 
+let thinkingSince = 0, thinkingStep = -1;
+
+/** "Imperial: the Strongest bot is thinking… 4 s": the seconds tell a player the wait is moving. */
+function showThinking() {
+  if (!thinkingSince || !state) { $("thinking").textContent = ""; return; }
+  const active = state.active_seat;
+  const secs = Math.floor((Date.now() - thinkingSince) / 1000);
+  $("thinking").textContent = `${t("{side}: {player} is thinking…", { side: seatName(active), player: playerText(state.seats[active]) })}${secs >= 2 ? ` ${t("{n} s", { n: secs })}` : ""}`;
+}
+setInterval(showThinking, 1000);
+
 function renderTop(s) {
   $("status").textContent = statusText(s);
   $("status").dataset.version = s.version;
@@ -157,7 +173,9 @@ function renderTop(s) {
   const active = s.active_seat;
   const botThinking = !s.outcome && active && active !== s.seat && s.seats[active]?.kind === "bot";
   $("thinking").hidden = !botThinking;
-  $("thinking").textContent = botThinking ? t("{side}: {player} is thinking…", { side: seatName(active), player: playerText(s.seats[active]) }) : "";
+  thinkingSince = botThinking ? (thinkingSince && thinkingStep === s.step ? thinkingSince : Date.now()) : 0;
+  thinkingStep = s.step;
+  showThinking();
   document.body.classList.toggle("bot-thinking", botThinking);
 }
 
@@ -250,6 +268,7 @@ function renderOpponent(s) {
   const opp = other(s.seat);
   const last = s.last || {};
   const lastCard = last.card;
+  const theirs = (last.actions || []).filter((a) => a.seat !== s.seat).length; // my own steps are not news to me
   let how = "";
   for (const a of last.actions || []) {
     if (a.action[1] === lastCard) how = a.action[0] === "event" ? t("as its event") : a.action[0] === "ap" ? t("for its AP") : t("to trigger an event");
@@ -257,11 +276,26 @@ function renderOpponent(s) {
   $("opponent").replaceChildren(...[
     el("p", { class: `opp-line side-${opp}` }, el("strong", {}, seatName(opp)), `: ${playerText(s.seats[opp])} · ${tn("{n} card in hand", "{n} cards in hand", s.hand_counts[opp])}`),
     lastCard ? el("p", { class: "opp-last" }, `${t("Last card:")} `, cardLink(lastCard), how ? ` ${how}` : "") : null,
-    (last.actions || []).length ? el("p", { class: "opp-moves muted" }, tn("{n} move since your last action is marked on the map.", "{n} moves since your last action are marked on the map.", last.actions.length)) : null,
+    theirs ? el("p", { class: "opp-moves muted" }, tn("{n} move by your opponent since your last action is marked on the map.", "{n} moves by your opponent since your last action are marked on the map.", theirs)) : null,
   ].filter(Boolean));
 }
 
 function spotlight(id, on) { board?.highlight(id, on); }
+
+/** Marked places outside the part of the map shown (the Camp, on a phone, at the Imperial Opening): a button
+ * on the map says how many and brings them into view. */
+function offscreenTargets() {
+  const ids = state && game.mod.targetBox ? [...groups.space.keys(), ...groups.area.keys()] : [];
+  const boxes = ids.map((id) => game.mod.targetBox(game.data, id)).filter(Boolean);
+  const away = boxes.filter((b) => !zoom.shows(b));
+  $("offscreen").hidden = !away.length;
+  if (!away.length) return;
+  $("offscreen").textContent = tn("{n} marked place is off screen: show it", "{n} marked places are off screen: show them", away.length);
+  $("offscreen").onclick = () => {
+    const x = Math.min(...boxes.map((b) => b.x)), y = Math.min(...boxes.map((b) => b.y));
+    zoom.reveal({ x, y, w: Math.max(...boxes.map((b) => b.x + b.w)) - x, h: Math.max(...boxes.map((b) => b.y + b.h)) - y });
+  };
+}
 
 function renderSide(s) {
   $("tracks").replaceChildren(game.mod.drawTracks(game.data, s.view));
@@ -280,15 +314,79 @@ function render() {
   const verbs = new Map([...groups.space, ...groups.area].map(([id, items]) => [id, items.map((i) => i.label).join(" or ")]));
   const mark = s.last && s.last.actions.length ? s.last : null;
   board.update(s.view, { targets, verbs, selected: game.mod.selectedSpace(s.view), last: mark });
+  $("hover-info").textContent = ""; // what was under the finger before this position is stale now
+  offscreenTargets();
   renderHand(s);
   renderOpponent(s);
   renderSide(s);
+  renderGameOver(s);
   const mine = s.legal.length > 0;
   document.body.classList.toggle("my-turn", mine);
   document.title = `${mine ? `● ${t("Your turn")} · ` : ""}${seatName(s.seat)} · ${game.data.title.split(":")[0]} · muster`;
   if (mine && !wasMyTurn) yourTurn();
   wasMyTurn = mine;
 }
+
+// --- the end of the game: a screen of its own ------------------------------------------------------
+let resultClosed = false; // the player chose to look at the map
+
+function renderGameOver(s) {
+  const over = Boolean(s.outcome);
+  $("game-over").hidden = !over || resultClosed;
+  $("show-result").hidden = !over || !resultClosed;
+  document.body.classList.toggle("game-ended", over);
+  if (!over) return;
+  const o = s.outcome;
+  $("go-title").textContent = !o.winner ? t("A draw") : o.winner === s.seat ? t("You won!")
+    : t("{side} wins", { side: seatName(o.winner) });
+  $("go-title").className = o.winner ? `side-${o.winner}` : "";
+  $("go-why").textContent = o.detail || o.reason || "";
+  $("go-analysis").href = `/analysis/${encodeURIComponent(s.game_id)}`;
+  $("go-replay").href = $("replay-link").href;
+  const history = game.mod.trackHistory ? game.mod.trackHistory(logEn || log, s.view) : null;
+  $("go-history").replaceChildren(...(history ? [historyChart(history, (name) => t(name), seatName),
+    el("figcaption", {}, t("Morale over the game; the vertical lines mark the rounds."))] : []));
+  $("go-history").hidden = !history;
+}
+
+$("go-map").addEventListener("click", () => { resultClosed = true; render(); $("show-result").focus(); });
+$("show-result").addEventListener("click", () => { resultClosed = false; render(); $("go-title").focus(); });
+
+/** A rematch: a new game with the same players and levels, the sides swapped. Against a bot it starts at
+ * once; against a person, the other person gets an invitation to the seat this player leaves. */
+async function rematch() {
+  const mine = state.seat, theirs = other(mine);
+  const opponent = state.seats[theirs] || {};
+  const meta = await api("/api/meta");
+  const levels = (meta.games || []).find((g) => g.name === state.game)?.levels || meta.levels;
+  const body = { game: state.game, seat: theirs, [theirs]: "human" };
+  if (opponent.kind === "bot") {
+    const found = levels.find((l) => l.name === opponent.level) || levels.find((l) => l.id === meta.default_level);
+    body[mine] = found.id;
+  } else {
+    body[mine] = "human";
+  }
+  if (state.view.ruleset) body.ruleset = state.view.ruleset;
+  const names = {};
+  if (state.seats[mine]?.name) names[theirs] = state.seats[mine].name;
+  if (opponent.kind === "human" && opponent.name) names[mine] = opponent.name;
+  if (Object.keys(names).length) body.names = names;
+  const made = await api("/api/games", body);
+  rememberSeat({ token: made.tokens[theirs], game_id: made.game_id, seat: theirs });
+  if (opponent.kind === "bot") { location.href = made.links[theirs]; return; }
+  const link = new URL(made.invitation_links[mine], location.href).href;
+  const input = el("input", { id: "rematch-link", readonly: "", value: link, "aria-label": t("Invitation link") });
+  $("rematch-box").replaceChildren(
+    el("p", {}, t("Send this invitation to {who}: it opens the seat of the {side} for them.", { who: opponent.name || t("your opponent"), side: seatName(mine) })),
+    input, el("p", {}, el("a", { href: made.links[theirs], id: "rematch-seat" }, t("Go to my seat"))));
+  $("rematch-box").hidden = false;
+  input.select();
+}
+
+$("rematch").addEventListener("click", () => {
+  $("rematch").disabled = true;
+  rematch().catch((err) => showError(err.message)).finally(() => { $("rematch").disabled = false; });
+});
 
 // --- your turn, noticed -------------------------------------------------------------------------
 let audio = null;
@@ -309,9 +407,16 @@ function beep() {
 function yourTurn() {
   if (localStorage.getItem("muster.sound") === "on") beep();
   if (document.hidden && "Notification" in window && Notification.permission === "granted") {
-    new Notification(t("Your turn in Freedom!"), { body: state.prompt, tag: `muster-${state.game_id}` });
+    new Notification(t("Your turn in {game}", { game: game.data.title.split(":")[0] }), { body: state.prompt, tag: `muster-${state.game_id}` });
   }
 }
+
+// Options: a menu that Escape or a click elsewhere closes, like every other
+const options = document.querySelector("details.menu");
+document.addEventListener("keydown", (e) => {
+  if (e.key === "Escape" && options.open) { options.open = false; options.querySelector("summary").focus(); }
+});
+document.addEventListener("pointerdown", (e) => { if (options.open && !options.contains(e.target)) options.open = false; });
 
 $("sound").checked = localStorage.getItem("muster.sound") === "on";
 $("sound").addEventListener("change", () => {
@@ -399,6 +504,7 @@ async function start() {
       hover: (text) => { $("hover-info").textContent = text || ""; },
     });
     $("board").append(board.element);
+    board.element.addEventListener("viewchange", () => { if (state && zoom) offscreenTargets(); });
     zoom = enableZoom($("board"), board.element, game.mod.VIEWBOX, phone.matches ? game.mod.PHONE_VIEW : null);
     $("zoom-in").addEventListener("click", () => zoom.zoomIn());
     $("zoom-out").addEventListener("click", () => zoom.zoomOut());

@@ -6,7 +6,7 @@ export function enableZoom(frame, svg, full, start) {
   const aspect = (start || full).h / (start || full).w;
   const pointers = new Map();
   let pinch = null, drag = null;
-  const apply = () => svg.setAttribute("viewBox", `${vb.x} ${vb.y} ${vb.w} ${vb.h}`);
+  const apply = () => { svg.setAttribute("viewBox", `${vb.x} ${vb.y} ${vb.w} ${vb.h}`); svg.dispatchEvent(new Event("viewchange")); };
   const clamp = () => {
     vb.w = Math.max(MIN_W, Math.min(full.w * 1.05, vb.w));
     vb.h = vb.w * aspect;
@@ -64,6 +64,20 @@ export function enableZoom(frame, svg, full, start) {
     zoomIn() { const r = svg.getBoundingClientRect(); zoomAt(1 / 1.25, r.left + r.width / 2, r.top + r.height / 2); },
     zoomOut() { const r = svg.getBoundingClientRect(); zoomAt(1.25, r.left + r.width / 2, r.top + r.height / 2); },
     fit() { vb = { ...(start || full) }; apply(); },
+    /** Pan (and zoom out only as much as needed) so that ``box`` ({x, y, w, h}) is in view; nothing if it is. */
+    reveal(box) {
+      const pad = 20;
+      const x0 = box.x - pad, y0 = box.y - pad, x1 = box.x + box.w + pad, y1 = box.y + box.h + pad;
+      if (x0 >= vb.x && y0 >= vb.y && x1 <= vb.x + vb.w && y1 <= vb.y + vb.h) return;
+      const w = Math.max(vb.w, x1 - x0, (y1 - y0) / aspect), h = w * aspect;
+      // move the view as little as possible: from its present centre, just far enough to hold the box
+      const x = Math.min(Math.max(vb.x + (vb.w - w) / 2, x1 - w), x0);
+      const y = Math.min(Math.max(vb.y + (vb.h - h) / 2, y1 - h), y0);
+      vb = { x, y, w, h };
+      apply();
+    },
     all() { vb = { ...full }; apply(); },
+    /** True if ``box`` lies wholly in the part of the map shown now. */
+    shows(box) { return box.x >= vb.x && box.y >= vb.y && box.x + box.w <= vb.x + vb.w && box.y + box.h <= vb.y + vb.h; },
   };
 }

@@ -7,7 +7,7 @@ import { t, tn } from "../../i18n.js";
 const NS = "http://www.w3.org/2000/svg";
 export const VIEWBOX = { x: 0, y: 0, w: 1200, h: 900 };
 /** Where a phone starts: the Wall and the rows just north of it, fitted to the width. */
-export const PHONE_VIEW = { x: 110, y: 300, w: 830, h: 520 };
+export const PHONE_VIEW = { x: 146, y: 300, w: 776, h: 520 };
 
 const SIDE_NAME = { imperial: "Imperial", insurgent: "Insurgent" };
 const UNIT = {
@@ -222,10 +222,15 @@ export function createBoard(container, data, handlers) {
   for (const space of data.spaces) {
     const b = box(space);
     const g = s("g", { class: `space ${space.kind}${space.fort ? " fort" : ""}`, "data-space": space.id, id: `space-${space.id}` });
+    // the part a finger may hit: a grid space's whole cell, gaps included, and a Wall section up to the
+    // trench before it, so touch targets are as large as the drawing allows (docs/web.md gives the sizes)
+    const hit = space.kind === "mainland" ? { w: 86, h: 78, dy: 0 } : space.kind === "wall" ? { w: 86, h: 76, dy: -10 } : null;
+    if (hit) g.append(s("rect", { class: "hit", x: b.x - hit.w / 2, y: b.y + hit.dy - hit.h / 2, width: hit.w, height: hit.h }));
     g.append(spaceShape(space));
     if (space.kind === "water" && space.thick) g.append(s("rect", { class: "thick", x: b.x - b.w / 2 + 4, y: b.y - b.h / 2 + 4, width: b.w - 8, height: b.h - 8, rx: 18 }));
     if (["wall", "beach", "coast", "water", "island", "camp"].includes(space.kind) && space.id !== "camp") {
-      g.append(s("text", { x: b.x, y: b.y - b.h / 2 + (space.kind === "wall" ? 21 : 13), class: "space-label" }, label(space)));
+      // a Wall section's bastion name sits in a band above its counters, clear of them
+      g.append(s("text", { x: b.x, y: b.y - b.h / 2 + (space.kind === "wall" ? 11 : 13), class: "space-label" }, label(space)));
     }
     // the legal-target marker: a ring with a notch, shown with the outline (colour *and* shape)
     g.append(s("g", { class: "target-mark", transform: `translate(${b.x + b.w / 2 - 9} ${b.y - b.h / 2 + 9})` },
@@ -314,7 +319,7 @@ export function createBoard(container, data, handlers) {
     for (const space of data.spaces) {
       const b = box(space), c = contents(view, space.id);
       const kinds = ["exp", "ally", "ins"].filter((k) => c[k]);
-      const gap = 36, cy = space.kind === "wall" ? b.y + 8 : b.y + 4;
+      const gap = 36, cy = space.kind === "wall" ? b.y + 2 : b.y + 4;
       let cx = b.x - ((kinds.length - 1) * gap) / 2 - (c.cannon ? 12 : 0);
       for (const kind of kinds) { pieceLayer.append(counter(kind, c[kind], cx, cy)); cx += gap; }
       if (space.id === "camp") {
@@ -513,9 +518,9 @@ const TRACKS = [
 
 /** Every track as a numbered strip with its marker (an SVG for the side panel). */
 export function drawTracks(data, view) {
-  const W = 304, rowH = 31, colW = 150;
+  const W = 304, rowH = 36, colW = 150; // a row: the name, then below it the bar with its marker (never over the name)
   const all = TRACKS.flat();
-  const root = s("svg", { viewBox: `0 0 ${W} ${TRACKS.length * rowH + 2}`, class: "tracks-svg", role: "img",
+  const root = s("svg", { viewBox: `0 0 ${W} ${TRACKS.length * rowH + 4}`, class: "tracks-svg", role: "img",
     "aria-label": all.map(([name, get]) => `${t(name)} ${trackValue(get(view))}`).join(", ") });
   TRACKS.forEach((pair, row) => pair.forEach(([name, get, range, side], col) => {
     const [lo, hi] = Array.isArray(range) ? range : data.tracks[range];
@@ -527,19 +532,19 @@ export function drawTracks(data, view) {
     if (name === "Round") label = t("Round {n} of {total} · Period {period}", { n: view.round, total: hi, period: view.round >= data.period_b_from_round ? "B" : "A" });
     if (name === "Pressure" && raw < 0) label += ` · ${t("helped")}`;
     g.append(s("text", { x: x0 - 8, y: y + 10, class: "track-name" }, label),
-      s("rect", { x: x0, y: y + 15, width: x1 - x0, height: 7, rx: 3.5, class: "track-bar" }));
+      s("rect", { x: x0, y: y + 20, width: x1 - x0, height: 7, rx: 3.5, class: "track-bar" }));
     const major = hi - lo > 12 ? 5 : 1;
     for (let v = lo; v <= hi; v++) {
       const big = (v - lo) % major === 0;
-      g.append(s("line", { x1: x0 + (v - lo) * step, x2: x0 + (v - lo) * step, y1: y + 15, y2: y + (big ? 26 : 22), class: big ? "tick major" : "tick" }));
+      g.append(s("line", { x1: x0 + (v - lo) * step, x2: x0 + (v - lo) * step, y1: y + 20, y2: y + (big ? 31 : 27), class: big ? "tick major" : "tick" }));
     }
     if (name === "Round") {
-      for (let v = lo; v <= hi; v++) g.append(s("text", { x: x0 + (v - lo) * step, y: y + 31, class: "track-max", "text-anchor": "middle" }, v));
+      for (let v = lo; v <= hi; v++) g.append(s("text", { x: x0 + (v - lo) * step, y: y + 36, class: "track-max", "text-anchor": "middle" }, v));
     }
     const mx = x0 + (Math.max(lo, Math.min(hi, value)) - lo) * step;
-    g.append(s("circle", { cx: mx, cy: y + 18.5, r: 9.5, class: "track-marker" }),
-      s("text", { x: mx, y: y + 23, class: "track-value" }, trackValue(raw)),
-      name === "Round" ? null : s("text", { x: x1 + 20, y: y + 23, class: "track-max" }, hi));
+    g.append(s("circle", { cx: mx, cy: y + 23.5, r: 9.5, class: "track-marker" }),
+      s("text", { x: mx, y: y + 28, class: "track-value" }, trackValue(raw)),
+      name === "Round" ? null : s("text", { x: x1 + 20, y: y + 28, class: "track-max" }, hi));
     root.append(g);
   }));
   return root;
@@ -650,4 +655,37 @@ export function playingCard(view) {
 /** The card whose event a discard would trigger now (the opponent's card just played for AP), or null. */
 export function triggeredCard(view) {
   return typeof view.trigger?.card === "number" ? view.trigger.card : null;
+}
+
+/** The map box of a space or an area tile ({x, y, w, h}, top-left corner), or null: the phone's map pans to
+ * show every legal target of a new decision. */
+export function targetBox(data, id) {
+  const space = data.byId?.[id];
+  if (space) { const b = box(space); return { x: b.x - b.w / 2, y: b.y - b.h / 2, w: b.w, h: b.h }; }
+  const k = data.areas.findIndex((a) => a.id === id);
+  return k >= 0 ? { x: 16 + k * 136, y: 8, w: 130, h: 56 } : null;
+}
+
+/**
+ * How the tracks that decide the game moved, read from the (English) log: both Morale tracks, as
+ * [{name, side, start, points: [[line index, value]]}], with the line indices where rounds begin.
+ */
+export function trackHistory(lines, view) {
+  const series = [["Imperial", "Morale", "imperial"], ["Insurgent", "Morale", "insurgent"]].map(([who, track, side]) => ({
+    name: `${who} ${track}`, side, key: `${who} ${track} `, points: [] }));
+  const rounds = [];
+  lines.forEach((line, k) => {
+    if (/^(?:Setup \(.*?\)\. )?Round \d+ begins/.test(line)) rounds.push(k);
+    const m = line.match(/^(Imperial|Insurgent) (Morale) (-?\d+) → (-?\d+)\./);
+    if (!m) return;
+    const s = series.find((x) => x.name === `${m[1]} ${m[2]}`);
+    if (!s.points.length) s.points.push([0, Number(m[3])]);
+    s.points.push([k, Number(m[4])]);
+  });
+  for (const s of series) {
+    const now = view.tracks?.[s.side]?.morale;
+    if (!s.points.length && typeof now === "number") s.points.push([0, now]);
+    if (typeof now === "number") s.points.push([lines.length, now]);
+  }
+  return { series, rounds, length: lines.length, range: [0, 20] };
 }
