@@ -126,8 +126,7 @@ function turnText(game) {
 /** Who plays a seat, in words: a person by the name they gave, a bot by its level (never its settings). */
 function whoText(kind, name, levelName) {
   if (kind === "human") return name ? t("{name} (a person)", { name }) : t("a person");
-  const known = meta.levels.find((l) => l.name === levelName || l.id === levelName);
-  return known ? t("the {level} bot", { level: t(known.name) }) : t("a bot");
+  return levelName ? t("the {level} bot", { level: t(levelName) }) : t("a bot");
 }
 
 function opponentText(game) {

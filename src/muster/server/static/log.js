@@ -65,8 +65,9 @@ export function diceView(d) {
   const parts = [];
   if (d.total !== undefined || d.sum) { // a sum of dice and a track
     const total = d.total ?? d.dice.reduce((a, b) => a + b, 0) + d.modifier;
-    parts.push(el("span", { class: "dice-mod" }, `${d.modifier ? `${signed(d.modifier)} ` : ""}= ${total}`));
-    if (d.need) parts.push(el("span", { class: "dice-need" }, t("needs {need}+", d)));
+    const track = d.track ? ` ${t(d.track)}` : "";
+    parts.push(el("span", { class: "dice-mod" }, `${d.modifier || track ? `${d.modifier >= 0 ? "+" : "−"}${Math.abs(d.modifier)}${track} ` : ""}= ${total}`));
+    if (d.need) parts.push(el("span", { class: "dice-need" }, d.below ? t("needs under {need}", d) : t("needs {need}+", d)));
   } else if (d.cannon) { // each die on its own
     const totals = d.dice.map((n) => n + d.modifier);
     parts.push(el("span", { class: "dice-mod" }, d.modifier ? `${t("{mod} each", { mod: signed(d.modifier) })} = ${totals.join(", ")}` : ""));
@@ -74,7 +75,8 @@ export function diceView(d) {
   } else { // one die, or the better of two
     const top = Math.max(...d.dice);
     const lead = d.dice.length > 1 ? `${t("best {n}", { n: top })} ` : "";
-    parts.push(el("span", { class: "dice-mod" }, `${lead}${d.modifier ? `${signed(d.modifier)} ` : ""}= ${top + d.modifier}`));
+    // a lone die unmodified is its own total: "= 5" after it would say nothing
+    if (lead || d.modifier) parts.push(el("span", { class: "dice-mod" }, `${lead}${d.modifier ? `${signed(d.modifier)} ` : ""}= ${top + d.modifier}`));
     parts.push(el("span", { class: "dice-need" }, t("needs {need}+", d)));
   }
   return el("span", { class: "dice", "data-sides": sides }, ...faces, ...parts.filter((p) => p.textContent),

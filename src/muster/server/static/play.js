@@ -342,7 +342,7 @@ function renderGameOver(s) {
   $("go-title").className = o.winner ? `side-${o.winner}` : "";
   $("go-why").textContent = o.detail || o.reason || "";
   $("go-analysis").href = `/analysis/${encodeURIComponent(s.game_id)}`;
-  $("go-replay").href = $("replay-link").href;
+  $("go-replay").href = $("replay-link").getAttribute("href");
   const history = game.mod.trackHistory ? game.mod.trackHistory(logEn || log, s.view) : null;
   $("go-history").replaceChildren(...(history ? [historyChart(history, (name) => t(name), seatName),
     el("figcaption", {}, t("Morale over the game; the vertical lines mark the rounds."))] : []));

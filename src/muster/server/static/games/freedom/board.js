@@ -624,8 +624,11 @@ export function parseDice(line) {
   // "Government check: rolls [5, 6] + 4 = 15: help arrives!" and the Plea for Funds: two d6 and a sum
   const sum = line.match(/^(.*?): rolls \[(\d+), (\d+)\] \+ (\d+) = (\d+): ([^.!]+)[.!]?$/);
   if (sum) {
+    // the Government answers at 12 or more (2d6 + Pressure); the Porte grants a Plea below 12 (2d6 + Plea)
+    const plea = /^Plea for Funds/.test(sum[1]);
     return { before: sum[1], dice: [Number(sum[2]), Number(sum[3])], modifier: Number(sum[4]), total: Number(sum[5]),
-      result: sum[6], cannon: false, best: false, sum: true, sides: 6 };
+      result: sum[6], cannon: false, best: false, sum: true, sides: 6, track: plea ? "Plea" : "Pressure",
+      need: 12, below: plea };
   }
   // attacks and Raids roll d8 (rule 6.2); cannons roll d6 (rule 7)
   let m = line.match(/^(.*?): rolls ([\d]+(?: and \d+)*)(, best \d+)?( [+-]\d+|, [+-]\d+ each)?, needs (\d+): ([^.]+)\.?$/);
