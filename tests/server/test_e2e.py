@@ -196,6 +196,9 @@ def test_a_full_round_by_clicking_on_the_map(web: Server, browser: Any) -> None:
     assert page.locator("#log .log-round").count() >= 2 and page.locator("#log .log-card").count() >= 10
     for side in ("imperial", "insurgent"):  # the log coloured by side
         assert page.locator(f"#log .log-card.side-{side}").count()
+    # the dice of round 1 as rolled: a d6 never shows more than 6 (attacks roll d8s, drawn as such)
+    dice = page.evaluate("[...document.querySelectorAll('#log .die')].map((d) => [d.className, Number(d.dataset.face)])")
+    assert dice and all(("d6" in cls and face <= 6) or ("d8" in cls and face <= 8) for cls, face in dice), dice
     assert not errors
     page.close()
 
@@ -389,7 +392,8 @@ def test_two_people_play_live_through_the_invite_link(web: Server, browser: Any)
     guest.context.grant_permissions(["notifications"])
     guest.goto(invite)
     guest.wait_for_selector("#join-take:not([hidden])")
-    assert "Notis invites you to play Freedom! Messolonghi 1825–1826 as the Imperial" in guest.text_content("#join-offer")
+    offer = "Notis invites you to play Freedom! Messolonghi 1825–1826 as the Imperial"
+    assert offer in guest.text_content("#join-offer")
     guest.click("#join-take")
     guest.wait_for_selector("body.my-turn")
     seat_link = guest.url

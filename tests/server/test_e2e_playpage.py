@@ -17,7 +17,7 @@ import pytest
 from muster.core import Game, get_rules
 
 from .helpers import Server, act, create, hand_device, state
-from .test_e2e import ARGS, CHROMIUM, DESKTOP, PHONE, version, wait_changed
+from .test_e2e import ARGS, CHROMIUM, DESKTOP, PHONE, step, version, wait_changed
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 
@@ -282,7 +282,6 @@ def test_the_phone_keeps_the_way_out_of_a_question_on_screen(web: Server, browse
     assert page.evaluate("() => { const p = document.querySelector('.promptbar'); return p.scrollHeight <= p.clientHeight + 1; }")
     old = version(page)
     end.tap()  # ending with AP left asks once more
-    page.tap("#card-menu .menu-item[data-verb=end]")
     page.tap("#card-menu [data-confirm=yes]")
     wait_changed(page, old)
     page.context.close()
@@ -299,4 +298,36 @@ def test_options_close_with_escape(web: Server, browser: Any) -> None:
     page.click(".menu summary")
     page.mouse.click(400, 500)  # a click elsewhere closes it too
     assert page.is_hidden("#notify")
+    page.context.close()
+
+
+def test_a_free_regroup_asks_before_it_ends_the_turn_and_its_first_click_undoes(web: Server, browser: Any) -> None:
+    """The destination of the Insurgent's free Regroup hands the turn over: it asks first, and a change of mind
+    takes nothing back that cannot be; the unit picked before is undone by "Undo my turn"."""
+    with httpx.Client(base_url=web.url) as c:
+        token = create(c, imperial="beginner", insurgent="human", seat="insurgent", seed=12)["tokens"]["insurgent"]
+    page = open_seat(browser, web, token)
+    page.wait_for_selector("body.my-turn")
+    assert "Regroup" in (page.text_content("#prompt") or "")
+    start = step(page)
+    old = version(page)
+    page.click("#board g.space.legal >> nth=0")  # the unit to move
+    wait_changed(page, old)
+    old = version(page)
+    page.click("#board g.space.legal >> nth=0")  # where it goes: this would end the turn
+    page.wait_for_selector("#card-menu [data-confirm=yes]")
+    assert "ends your turn" in (page.text_content("#card-menu .menu-warning") or "")
+    page.click("#card-menu .menu-cancel")  # No, go back: nothing happened
+    assert version(page) == old and page.is_visible("body.my-turn")
+    page.click("#undo")
+    wait_changed(page, old)
+    assert step(page) == start
+    old = version(page)
+    page.click("#board g.space.legal >> nth=0")
+    wait_changed(page, old)
+    old = version(page)
+    page.click("#board g.space.legal >> nth=0")
+    page.click("#card-menu [data-confirm=yes]")
+    wait_changed(page, old)
+    assert step(page) >= start + 2  # the Regroup was made (and the bot may already have gone on)
     page.context.close()

@@ -345,6 +345,8 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
             if warning:
                 item["confirm"] = warning
             legal.append(item)
+        if getattr(ad, "confirm_commits", False):
+            _confirm_commits(game, seat, legal, lang)
         if hasattr(ad, "effects_now"):  # what an event would do at once, said before the click
             for k, note in ad.effects_now(_view(game, seat, shared), seat, actions, lang).items():
                 legal[k]["effect"] = note
@@ -378,6 +380,32 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
         # a translated log keeps the English lines beside it: the board module reads its structure from them
         **({"log_en": _log_lines(game, "en", log_from, shared)} if lang != "en" else {}),
     }
+
+
+EXPLICIT_ENDINGS = frozenset({"end", "done", "pass"})
+"""Verbs whose very name says the turn ends: they need no second question."""
+
+
+def _confirm_commits(game: Game, seat: str, legal: list[dict[str, Any]], lang: str) -> None:
+    """Ask once more before a click that cannot be undone although nothing on it says so: one that hands the
+    turn over (the destination of a free Regroup that ends the Opening) or rolls dice or draws cards (the
+    target of an attack). Each choice is tried on a copy of the position; only whether the turn passes or can
+    still be undone is read from it, which the rules make public, never what the dice or cards would be."""
+    rules = game.rules
+    tr = None
+    for item in legal:
+        action = Action.from_json(item["action"])
+        if "confirm" in item or action.verb in EXPLICIT_ENDINGS:
+            continue
+        after = rules.clone(game.state)
+        rules.apply(after, action)
+        if rules.outcome(after) is not None:
+            continue  # the game ends: the game-over screen says so
+        passes = rules.active_seat(after) != seat
+        if passes or rules.undo_start(after) is None:
+            tr = tr or translator(lang)
+            item["confirm"] = (tr.gettext("This ends your turn, and it cannot be undone. Go on?") if passes else
+                               tr.gettext("This rolls dice or shows a card, and it cannot be undone. Go on?"))
 
 
 def outcome_in(game: Game, lang: str) -> dict[str, Any] | None:

@@ -176,6 +176,10 @@ class FreedomAdapter:
         """The decision's prompt in ``lang``."""
         return prompt_in(view, seat, prompt, lang)
 
+    confirm_commits = True
+    """A click that ends the turn or rolls dice, with nothing on it saying so, asks once more (the undo of a
+    turn stops at the first die, card drawn or hand-over)."""
+
     public_facts = True
     """Every board fact is public: any seat's view gives the same facts as a spectator's."""
 

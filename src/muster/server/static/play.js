@@ -95,6 +95,12 @@ function openMenu(anchor, title, items, face) {
   buttons[0]?.focus();
 }
 
+/** A single choice that cannot be undone: straight to the question, beside what was clicked. */
+function askFirst(anchor, item) {
+  openMenu(anchor, item.label, [{ ...item, text: item.label }]);
+  confirmStep(anchor, { ...item, text: item.label });
+}
+
 /** Principle: warn before the costly click. The same menu asks once more, in words. */
 function confirmStep(anchor, item) {
   const menu = $("card-menu");
@@ -133,6 +139,7 @@ function pick(kind, id, element) {
   const items = groups[kind].get(id);
   if (!items || pending) return;
   if (items.length === 1 && !items[0].confirm) { choose(items[0].action); return; }
+  if (items.length === 1) { askFirst(element, items[0]); return; }
   openMenu(element, t("Choose for {what}:", { what: kind === "space" ? game.data.byId[id].name : id }),
     items.map((item) => ({ ...item, text: item.label })));
 }
@@ -207,7 +214,7 @@ function renderPrompt(s) {
     const more = [rest, item.hint].filter(Boolean).join(" · ");
     const b = el("button", { type: "button", class: `action${item.confirm ? " costly" : ""}`, "data-verb": item.action[0],
       "data-arg": item.action[1] ?? "", title: more || null,
-      onclick: (e) => (item.confirm ? openMenu(e.currentTarget, item.label, [{ ...item, text: item.label }]) : choose(item.action)) },
+      onclick: (e) => (item.confirm ? askFirst(e.currentTarget, item) : choose(item.action)) },
     name);
     const showHint = () => { $("hint").textContent = more || s.help || ""; };
     b.addEventListener("pointerenter", showHint);
