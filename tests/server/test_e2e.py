@@ -197,7 +197,8 @@ def test_a_full_round_by_clicking_on_the_map(web: Server, browser: Any) -> None:
     for side in ("imperial", "insurgent"):  # the log coloured by side
         assert page.locator(f"#log .log-card.side-{side}").count()
     # the dice of round 1 as rolled: a d6 never shows more than 6 (attacks roll d8s, drawn as such)
-    dice = page.evaluate("[...document.querySelectorAll('#log .die')].map((d) => [d.className, Number(d.dataset.face)])")
+    dice = page.evaluate("[...document.querySelectorAll('#log .die')]"
+                         ".map((d) => [d.className, Number(d.dataset.face)])")
     assert dice and all(("d6" in cls and face <= 6) or ("d8" in cls and face <= 8) for cls, face in dice), dice
     assert not errors
     page.close()

@@ -105,7 +105,8 @@ def test_dice_show_real_faces_then_the_modifier_and_total(web: Server, browser: 
       return lines.map((line) => {
         const view = log.diceView(board.parseDice(board.polish(line)));
         return { line, text: view.textContent,
-          faces: [...view.querySelectorAll('.die')].map((d) => [d.classList.contains('d6') ? 6 : d.classList.contains('d8') ? 8 : 0,
+          faces: [...view.querySelectorAll('.die')].map((d) => [
+            d.classList.contains('d6') ? 6 : d.classList.contains('d8') ? 8 : 0,
             Number(d.dataset.face), d.querySelectorAll('.pip:not(.off)').length]) };
       });
     }""", lines)
@@ -171,7 +172,8 @@ def test_my_games_names_the_opponent_in_words(web: Server, browser: Any) -> None
         bot = create(c, imperial="human", insurgent="strongest", seed=3)
         people = create(c, imperial="human", insurgent="human", seat="imperial", names={"imperial": "Anna"})
         c.post(f"/api/seat/{people['tokens']['insurgent']}/name", json={"name": "Notis"})
-    seats = [{"token": made["tokens"]["imperial"], "game_id": made["game_id"], "seat": "imperial"} for made in (bot, people)]
+    seats = [{"token": made["tokens"]["imperial"], "game_id": made["game_id"], "seat": "imperial"}
+             for made in (bot, people)]
     context = browser.new_context(viewport=DESKTOP)
     hand_device(context, web.url, bot["tokens"]["imperial"])
     context.add_init_script(f"localStorage.setItem('muster.seats', {json.dumps(json.dumps(seats))})")
@@ -182,7 +184,8 @@ def test_my_games_names_the_opponent_in_words(web: Server, browser: Any) -> None
     assert sorted(against) == ["Notis (a person)", "the Strongest bot"], against
     # nothing of a bot's settings, and no cell wider than its column
     assert not any(re.search(r"[:=]|ismcts|heuristic", text) for text in against)
-    assert page.evaluate("() => [...document.querySelectorAll('#my-games td')].every((td) => td.scrollWidth <= td.clientWidth + 1)")
+    assert page.evaluate("() => [...document.querySelectorAll('#my-games td')]"
+                         ".every((td) => td.scrollWidth <= td.clientWidth + 1)")
     context.close()
 
 
@@ -275,11 +278,13 @@ def test_the_phone_keeps_the_way_out_of_a_question_on_screen(web: Server, browse
     assert page.locator("#actions button").count() >= 5
     end = page.locator("#actions button[data-verb=end]")
     box = end.bounding_box()
-    assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] and box["y"] + box["height"] < PHONE["height"] / 2
+    assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    assert box["y"] + box["height"] < PHONE["height"] / 2
     # nothing covers it, and the prompt is no box to scroll
     assert page.evaluate("([x, y]) => document.elementFromPoint(x, y)?.closest('button')?.dataset.verb",
                          [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2]) == "end"
-    assert page.evaluate("() => { const p = document.querySelector('.promptbar'); return p.scrollHeight <= p.clientHeight + 1; }")
+    assert page.evaluate("() => { const p = document.querySelector('.promptbar');"
+                         " return p.scrollHeight <= p.clientHeight + 1; }")
     old = version(page)
     end.tap()  # ending with AP left asks once more
     page.tap("#card-menu [data-confirm=yes]")

@@ -345,7 +345,7 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
             if warning:
                 item["confirm"] = warning
             legal.append(item)
-        if getattr(ad, "confirm_commits", False):
+        if getattr(ad, "confirm_commits", False) and seat is not None:
             _confirm_commits(game, seat, legal, lang)
         if hasattr(ad, "effects_now"):  # what an event would do at once, said before the click
             for k, note in ad.effects_now(_view(game, seat, shared), seat, actions, lang).items():
