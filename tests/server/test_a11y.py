@@ -146,3 +146,30 @@ def test_a_finished_game_page(web: Server, browser: Any) -> None:
     assert "Game over" in (page.text_content("#prompt") or "")
     assert serious(page) == []
     page.close()
+
+
+def test_the_phone_play_page_meets_the_target_size_rule(web: Server, browser: Any) -> None:
+    """WCAG 2.2 target size (axe's ``target-size``) on the phone, with the choices of an action and the hand."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    with web.client() as c:
+        token = create(c, imperial="human", insurgent="beginner", seed=12)["tokens"]["imperial"]
+    hand_device(context, web.url, token)
+    page = context.new_page()
+    page.goto(f"{web.url}/play/{token}")
+    page.wait_for_selector("body.my-turn")
+    only_target_size = {"runOnly": {"type": "rule", "values": ["target-size"]}}
+    for moment in ("opening", "hand"):
+        if moment == "hand":
+            page.tap("#actions button[data-verb=done]")
+            page.wait_for_selector("#hand-toggle.attention")
+            page.tap("#hand-toggle")
+            page.wait_for_selector("#hand .hand-card.legal", state="visible")
+        response = Axe().run(page, options=only_target_size).response
+        found = response["violations"]
+        assert found == [], [(v["id"], [n["target"] for n in v["nodes"]][:5]) for v in found]
+        checked = sum(len(r["nodes"]) for r in response["passes"] if r["id"] == "target-size")
+        assert checked >= 5, checked  # the rule did look at the buttons
+        assert serious(page) == []
+    context.close()

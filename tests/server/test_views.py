@@ -65,3 +65,65 @@ def test_the_payload_carries_hints_warnings_and_no_drawing() -> None:
         if game.outcome:
             break
     assert warned
+
+
+def _at_insurgent_card_turn_with(card: int, seed: int) -> Game:
+    """A game played at random until the Insurgent may play ``card``'s event."""
+    game = Game(get_rules("freedom"), seed)
+    chooser = random.Random(seed)
+    while game.active_seat is not None:
+        if game.active_seat == "insurgent" and any(a.verb == "event" and a.arg == card for a in game.legal_actions()):
+            return game
+        game.apply(chooser.choice(game.legal_actions()))
+    raise AssertionError("the card never came")
+
+
+def test_an_event_that_would_do_only_its_fallback_says_so_before_the_click() -> None:
+    """Notis Botsaris with no attack possible only gives 1 Morale: the card's menu says so before it is played,
+    worked out from the player's own view only."""
+    game = _at_insurgent_card_turn_with(2, 4)
+    payload = seat_payload(game, "views-test-event", 1, "insurgent", SEATS)
+    event = next(item for item in payload["legal"] if item["action"] == ["event", 2])
+    morale = game.state.tracks["insurgent"]["morale"]
+    assert event["effect"] == f"Played now: Insurgent Morale {morale} → {morale + 1}."
+    # the same words whatever the opponent's hand and the decks hold
+    from muster.server.games.freedom import ADAPTER
+
+    view = game.view("insurgent")
+    legal = game.legal_actions()
+    rules = get_rules("freedom")
+    other_world = rules.view(rules.determinize(view, "insurgent", 99), "insurgent")
+    assert ADAPTER.effects_now(view, "insurgent", legal) == ADAPTER.effects_now(other_world, "insurgent", legal)
+    polish = seat_payload(game, "views-test-event", 1, "insurgent", SEATS, lang="pl")
+    assert next(i for i in polish["legal"] if i["action"] == ["event", 2])["effect"].startswith("Zagrane teraz:")
+
+
+def test_a_click_that_ends_the_turn_asks_first_and_an_explicit_ending_does_not() -> None:
+    """The destination of the Insurgent's free Regroup hands the turn over: it carries a question; "done"
+    and "end" say so themselves and carry none (unless they lose something, like AP left)."""
+    game = Game(get_rules("freedom"), 12)
+    while game.active_seat == "imperial":
+        done = [a for a in game.legal_actions() if a.verb == "done"]
+        game.apply(done[0] if done else game.legal_actions()[0])
+    game.apply(game.legal_actions()[0])  # the unit to regroup
+    payload = seat_payload(game, "views-test-regroup", 1, "insurgent", SEATS)
+    assert payload["legal"] and all("ends your turn" in item["confirm"] for item in payload["legal"]
+                                    if item["action"][0] == "to")
+    assert payload["can_undo"]  # and the unit picked can still be taken back
+    # an attack's target rolls dice: it asks too; choosing an action (no dice yet) does not
+    chooser = random.Random(2)
+    seen = set()
+    for _ in range(3000):
+        if game.active_seat is None or len(seen) == 2:
+            break
+        seat = game.active_seat
+        payload = seat_payload(game, "views-test-regroup", 2, seat, SEATS)
+        for item in payload["legal"]:
+            if item["action"][0] in ("end", "done"):
+                assert "cannot be undone" not in item.get("confirm", "")
+            if "rolls dice" in item.get("confirm", ""):
+                seen.add("dice")
+            if "ends your turn" in item.get("confirm", ""):
+                seen.add("turn")
+        game.apply(chooser.choice(game.legal_actions()))
+    assert seen == {"dice", "turn"}
