@@ -170,6 +170,15 @@ def shots(base: str, out: Path) -> None:
         target.click()
         page.wait_for_selector("#card-menu .menu-item")
         shot(page, out, "card-menu.png")
+        page.keyboard.press("Escape")
+        own = page.locator(".hand-card.legal.side-red")  # an event of one's own colour: its text in the menu
+        if own.count():
+            own.first.click()
+            page.wait_for_selector("#card-menu .menu-item[data-verb=event]")
+            shot(page, out, "card-menu-event.png")
+            page.keyboard.press("Escape")
+        target.click()
+        page.wait_for_selector("#card-menu .menu-item")
         ap = page.locator("#card-menu .menu-item[data-verb=ap]")
         if ap.count():
             ap.click()
@@ -239,6 +248,20 @@ def shots(base: str, out: Path) -> None:
         page.wait_for_function("() => document.querySelectorAll('#hints-list li').length >= 1", timeout=120000)
         shot(page, out, "hints.png")
 
+        # The end of a game: its own screen (a game against the Beginner, played on at random)
+        made = api.post("/api/games", json={"imperial": "human", "insurgent": "beginner", "seed": 4,
+                                            "bot_delay_ms": 0, "names": {"imperial": "Anna"}}).json()
+        over = made["tokens"]["imperial"]
+        Driver(base, over, 4).until(lambda st: bool(st["outcome"]), limit=400)
+        open_seat(page, base, over)
+        page.wait_for_selector("#game-over", state="visible")
+        shot(page, out, "game-over.png")
+
+        # My games, with the seats this browser opened
+        page.goto(base + "/")
+        page.wait_for_selector("#my-games tbody tr")
+        shot(page, out, "my-games.png")
+
         # A phone
         phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2).new_page()
         made = api.post("/api/games", json={"imperial": "human", "insurgent": "standard", "seed": 11,
@@ -261,6 +284,15 @@ def shots(base: str, out: Path) -> None:
         phone.tap("#hand .hand-card.legal >> nth=0")
         phone.wait_for_selector("#card-menu .menu-item")
         shot(phone, out, "mobile-card-menu.png")
+        ap = phone.locator("#card-menu .menu-item[data-verb=ap]")  # spending AP: the choices in one row
+        (ap if ap.count() else phone.locator("#card-menu .menu-item").first).tap()
+        if phone.locator("#card-menu [data-confirm=yes]").count():
+            phone.tap("#card-menu [data-confirm=yes]")
+        settle(phone)
+        shot(phone, out, "mobile-actions.png")
+        open_seat(phone, base, over)
+        phone.wait_for_selector("#game-over", state="visible")
+        shot(phone, out, "mobile-game-over.png")
         browser.close()
 
 

@@ -38,3 +38,34 @@ def test_playing_a_card_ends_undo_back_across_it() -> None:
     assert game.can_undo(seat)
     game.undo(seat)
     assert game.actions[-1] == card_action and card_action.arg not in game.state.hands[seat]
+
+
+def test_with_reveals_held_undo_takes_back_the_card_but_never_crosses_a_hand_over() -> None:
+    # a host that shows nobody else the current turn (the web app against bots) lets undo take back the card too
+    rules = get_rules("freedom")
+    game, chooser = Game(rules, 3), random.Random(3)
+    game.hold_reveals = True
+    while not any(a.verb == "ap" for a in game.legal_actions()):
+        game.apply(chooser.choice(game.legal_actions()))
+    seat = game.active_seat
+    before = len(game.actions)
+    card_action = next(a for a in game.legal_actions() if a.verb == "ap")
+    game.apply(card_action)
+    game.apply(next(a for a in game.legal_actions() if a.verb == "prepare"))
+    game.undo(seat)
+    assert len(game.actions) == before and card_action.arg in game.state.hands[seat]
+    # random play with undos: never back across the last hand-over (what the other seat has seen)
+    undone = 0
+    for seed in range(4):
+        game, chooser = Game(rules, seed, {"quiet": "1"}), random.Random(seed)
+        game.hold_reveals = True
+        handed_over, last_actor = 0, None
+        while game.active_seat is not None:
+            if game.active_seat != last_actor:
+                handed_over, last_actor = len(game.actions), game.active_seat
+            if game.can_undo() and chooser.random() < 0.15 and undone < 200:
+                game.undo()
+                undone += 1
+                assert len(game.actions) >= handed_over, (seed, len(game.actions), handed_over)
+            game.apply(chooser.choice(game.legal_actions()))
+    assert undone > 30

@@ -336,3 +336,59 @@ def test_a_free_regroup_asks_before_it_ends_the_turn_and_its_first_click_undoes(
     wait_changed(page, old)
     assert step(page) >= start + 2  # the Regroup was made (and the bot may already have gone on)
     page.context.close()
+
+
+def test_against_a_bot_undo_takes_back_the_card_played(web: Server, browser: Any) -> None:
+    """The bot reads the game only on its own turn, so the card played is seen by nobody before the turn ends:
+    "Undo my turn" puts it back in the hand, and its line leaves the log."""
+    with httpx.Client(base_url=web.url) as c:
+        token = create(c, imperial="human", insurgent="beginner", seed=12)["tokens"]["imperial"]
+    page = open_seat(browser, web, token)
+    page.wait_for_selector("body.my-turn")
+    old = version(page)
+    page.click("#actions button[data-verb=done]")
+    wait_changed(page, old)
+    page.wait_for_selector("body.my-turn .hand-card.legal")
+    start, hand = step(page), page.locator("#hand .hand-card").count()
+    spent = page.get_attribute(".hand-card.legal >> nth=0", "data-card")
+    old = version(page)
+    page.click(f".hand-card[data-card='{spent}']")
+    page.click("#card-menu .menu-item[data-verb=ap]")
+    if page.locator("#card-menu [data-confirm=yes]").count():
+        page.click("#card-menu [data-confirm=yes]")
+    wait_changed(page, old)
+    assert page.locator(f"#hand .hand-card[data-card='{spent}']").count() == 0
+    old = version(page)
+    page.click("#actions button[data-verb=prepare]")  # one action after the card
+    wait_changed(page, old)
+    old = version(page)
+    page.click("#undo")
+    wait_changed(page, old)
+    assert step(page) == start and page.locator("#hand .hand-card").count() == hand
+    assert page.locator(f"#hand .hand-card.legal[data-card='{spent}']").count() == 1
+    assert " for 4 AP" not in (page.text_content("#log") or "").split("Action phase")[-1]
+    page.context.close()
+
+
+def test_between_people_undo_stops_after_the_card_the_other_sees_at_once(web: Server) -> None:
+    with httpx.Client(base_url=web.url) as c:
+        tokens = create(c, imperial="human", insurgent="human", seat="imperial")["tokens"]
+        imp = tokens["imperial"]
+        st = state(c, imp)
+        while not any(i["action"][0] == "ap" for i in st["legal"]):  # the Opening, each side done at once
+            for token in tokens.values():
+                mine = state(c, token)
+                done = [i for i in mine["legal"] if i["action"][0] in ("done", "to", "target")]
+                if mine["legal"]:
+                    act(c, token, mine["version"], (done or mine["legal"])[0]["action"])
+            st = state(c, imp)
+        card = next(i for i in st["legal"] if i["action"][0] == "ap")["action"]
+        act(c, imp, st["version"], card)
+        st = state(c, imp)
+        prepare = next(i for i in st["legal"] if i["action"][0] == "prepare")["action"]
+        act(c, imp, st["version"], prepare)
+        st = state(c, imp)
+        assert st["can_undo"]
+        assert c.post(f"/api/seat/{imp}/undo", json={"version": st["version"]}).status_code == 200
+        st = state(c, imp)
+        assert card[1] not in st["hand"] and not st["can_undo"]  # the card stays played: the other page showed it

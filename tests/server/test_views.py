@@ -119,7 +119,7 @@ def test_a_click_that_ends_the_turn_asks_first_and_an_explicit_ending_does_not()
         seat = game.active_seat
         payload = seat_payload(game, "views-test-regroup", 2, seat, SEATS)
         for item in payload["legal"]:
-            if item["action"][0] in ("end", "done"):
+            if item["action"][0] in ("end", "done", "event", "ap", "trigger"):  # they say so themselves
                 assert "cannot be undone" not in item.get("confirm", "")
             if "rolls dice" in item.get("confirm", ""):
                 seen.add("dice")

@@ -40,6 +40,11 @@ class Game:
         self.undo_floor = 0
         """Undo never goes back before this many actions: the last action that showed another seat
         something hidden (a card from a hand) ended there."""
+        self.hold_reveals = False
+        """When True, something hidden shown during the current turn (a card played) does not yet count
+        as seen: undo may take it back until the turn ends or dice or a draw fix it. For a host that
+        keeps it from every other seat until then — the web app sets it in a game against bots, which
+        read the game only when their own turn comes, after the player's turn is committed."""
 
     @classmethod
     def at_position(cls, rules: Rules, seed: int, options: dict[str, str], state: Any,
@@ -48,7 +53,7 @@ class Game:
         keep snapshots of positions, such as the web app's replays."""
         game = cls.__new__(cls)
         game.rules, game.seed, game.options = rules, seed, dict(options)
-        game.state, game.actions, game.undo_floor = state, list(actions), 0
+        game.state, game.actions, game.undo_floor, game.hold_reveals = state, list(actions), 0, False
         return game
 
     # --- asking -------------------------------------------------------------------------
@@ -158,7 +163,7 @@ class Game:
         self.rules.apply(work, act)
         self.state = work
         self.actions.append(act)
-        if _revealed(before, self.rules.private_info(work)):
+        if not self.hold_reveals and _revealed(before, self.rules.private_info(work)):
             self.undo_floor = len(self.actions)
 
     def _undo_target(self) -> int | None:
@@ -189,7 +194,7 @@ class Game:
         for step, act in enumerate(actions, 1):
             before = self.rules.private_info(state)
             self.rules.apply(state, act)
-            if _revealed(before, self.rules.private_info(state)):
+            if not self.hold_reveals and _revealed(before, self.rules.private_info(state)):
                 floor = step
         self.state = state
         self.actions = list(actions)

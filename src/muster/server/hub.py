@@ -220,6 +220,15 @@ class LiveGame:
     stale: bool = False
     """Set when the database turned out to be ahead of this copy: it is rebuilt before its next use."""
 
+    def __post_init__(self) -> None:
+        # Against bots, a card played is seen by nobody else before the turn ends (a bot reads the game only
+        # on its own turn), so the player may take it back with the rest of the turn (Game.hold_reveals).
+        # Between people the other page shows it at once: there undo stops just after it.
+        self.game.hold_reveals = (self.game.rules.info.name == "freedom"
+                                  and sum(info.kind == "human" for info in self.seats.values()) <= 1)
+        if self.game.hold_reveals:
+            self.game.undo_floor = 0  # a game rebuilt from its actions counted its last card as seen
+
     def summary(self) -> Summary:
         """The listing fields after the latest change."""
         outcome = self.game.outcome

@@ -392,11 +392,12 @@ def _confirm_commits(game: Game, seat: str, legal: list[dict[str, Any]], lang: s
     target of an attack). Each choice is tried on a copy of the position; only whether the turn passes or can
     still be undone is read from it, which the rules make public, never what the dice or cards would be."""
     rules = game.rules
+    ad = adapter(rules.info.name)
     tr = None
     for item in legal:
         action = Action.from_json(item["action"])
-        if "confirm" in item or action.verb in EXPLICIT_ENDINGS:
-            continue
+        if "confirm" in item or action.verb in EXPLICIT_ENDINGS or ad.card_played(action) is not None:
+            continue  # a card's menu is itself the second step: choosing a use there is deliberate
         after = rules.clone(game.state)
         rules.apply(after, action)
         if rules.outcome(after) is not None:
