@@ -392,3 +392,16 @@ def test_between_people_undo_stops_after_the_card_the_other_sees_at_once(web: Se
         assert c.post(f"/api/seat/{imp}/undo", json={"version": st["version"]}).status_code == 200
         st = state(c, imp)
         assert card[1] not in st["hand"] and not st["can_undo"]  # the card stays played: the other page showed it
+
+
+def test_the_lobby_fits_the_first_screen_and_asks_strength_only_of_a_computer(web: Server, browser: Any) -> None:
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(web.url + "/")
+    page.wait_for_selector("#level-strongest")
+    box = page.locator("#create").bounding_box()
+    assert box and box["y"] + box["height"] <= DESKTOP["height"]  # Start without scrolling at 1440×900
+    page.check("input[name=opponent][value=human]")
+    assert page.is_hidden("#levels")
+    page.check("input[name=opponent][value=bot]")
+    assert page.is_visible("#levels")
+    page.close()
