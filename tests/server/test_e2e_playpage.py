@@ -186,6 +186,8 @@ def test_my_games_names_the_opponent_in_words(web: Server, browser: Any) -> None
     assert not any(re.search(r"[:=]|ismcts|heuristic", text) for text in against)
     assert page.evaluate("() => [...document.querySelectorAll('#my-games td')]"
                          ".every((td) => td.scrollWidth <= td.clientWidth + 1)")
+    assert page.evaluate("() => document.querySelector('#my-games').scrollWidth"
+                         " <= document.querySelector('.table-wrap').clientWidth")  # the table fits its panel
     context.close()
 
 

@@ -347,7 +347,9 @@ function renderGameOver(s) {
   $("go-title").textContent = !o.winner ? t("A draw") : o.winner === s.seat ? t("You won!")
     : t("{side} wins", { side: seatName(o.winner) });
   $("go-title").className = o.winner ? `side-${o.winner}` : "";
-  $("go-why").textContent = o.detail || o.reason || "";
+  // why, with the places it names lit on the map: the winning moment stays in view beside the screen
+  $("go-why").replaceChildren(...richText(game, o.detail || o.reason || "", spotlight));
+  for (const sp of $("go-why").querySelectorAll("[data-space]")) board.highlight(sp.dataset.space, true);
   $("go-analysis").href = `/analysis/${encodeURIComponent(s.game_id)}`;
   $("go-replay").href = $("replay-link").getAttribute("href");
   const history = game.mod.trackHistory ? game.mod.trackHistory(logEn || log, s.view) : null;
