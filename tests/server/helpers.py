@@ -59,7 +59,7 @@ class Server:
         log = (self.workdir / "server.log").open("ab")
         self.proc = subprocess.Popen(cmd, cwd=self.workdir, stdout=log, stderr=subprocess.STDOUT,
                                      env={**os.environ, **self.env})
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # generous: a loaded 2-core machine starts several processes slowly
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited: {(self.workdir / 'server.log').read_text()[-2000:]}")
@@ -68,7 +68,7 @@ class Server:
                     return
             except httpx.HTTPError:
                 time.sleep(0.1)
-        raise RuntimeError("server did not start within 30 s")
+        raise RuntimeError("server did not start within 120 s")
 
     def kill(self) -> None:
         """SIGKILL: no chance to flush or shut down cleanly."""

@@ -22,6 +22,9 @@ def serve(
     bot_time_limit: float = typer.Option(5.0, "--bot-time-limit", min=0.05, max=120,
                                          help=_("Hard limit in seconds on each bot choice; beyond it a random "
                                                 "legal move is played (and logged).")),
+    metrics_port: int = typer.Option(0, "--metrics-port", min=0, max=65535,
+                                     help=_("Serve Prometheus metrics on this port too (0: off); keep it private.")),
+    metrics_host: str = typer.Option("127.0.0.1", "--metrics-host", help=_("Interface for --metrics-port.")),
     sqlite_sync: str = typer.Option("full", "--sqlite-sync",
                                     help=_("SQLite commits: 'full' fsyncs every commit before its actions are "
                                            "acknowledged (survives a power cut); 'normal' only at checkpoints "
@@ -46,16 +49,36 @@ def serve(
     os.environ["MUSTER_BOT_TIME_LIMIT"] = str(bot_time_limit)
 
     from muster.server.cluster import UVICORN_OPTIONS, serve_workers
+    from muster.server.logs import configure
+
+    try:
+        configure()
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="MUSTER_LOG_LEVEL") from exc
 
     typer.echo(f"muster: serving on http://{host}:{port} (database {database_url.split('@')[-1]}"
                f"{f', {workers} processes' if workers > 1 else ''})")
     if not _native.ACTIVE:
         typer.echo(_("muster: the rules run as pure Python, so the Strongest bot takes 2-3 s a card instead of "
                      "about one; `python scripts/compile_rules.py` compiles them (once, a few minutes)."))
+    if metrics_port and workers == 1:
+        serve_metrics(metrics_host, metrics_port)
     if workers > 1:
-        serve_workers(host, port, database_url, bot_delay_ms, workers)
+        serve_workers(host, port, database_url, bot_delay_ms, workers,
+                      on_start=(lambda: serve_metrics(metrics_host, metrics_port)) if metrics_port else None)
         return
     uvicorn.run(create_app(database_url, bot_delay_ms), host=host, port=port, **UVICORN_OPTIONS)
+
+
+def serve_metrics(host: str, port: int) -> None:
+    """Serve ``/metrics`` on a separate address, in a background thread of this process (with several server
+    processes: the supervisor's, adding up every worker's metrics)."""
+    from prometheus_client import start_http_server
+
+    from muster.server.observe import registry
+
+    start_http_server(port, host, registry=registry())
+    typer.echo(f"muster: metrics on http://{host}:{port}/metrics")
 
 
 def check_database(url: str) -> None:

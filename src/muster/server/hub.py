@@ -13,6 +13,7 @@ import hashlib
 import logging
 import random
 import secrets
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
@@ -36,6 +37,7 @@ from muster.error_texts import translate as translate_error
 from muster.server.bots import BotPool, Job, check_spec
 from muster.server.bus import Bus
 from muster.server.names import load_names
+from muster.server.observe import GAMES_CREATED, observe_action, rejected
 from muster.server.store import (
     ClaimRefusedError,
     GroupWriter,
@@ -61,7 +63,12 @@ class ApiError(Exception):
         self.status, self.code, self.message = status, code, message
 
     def to_json(self, lang: str = "en") -> dict[str, Any]:
-        """The error as sent to clients (the message in ``lang``; the code stays)."""
+        """The error as sent to clients (the message in ``lang``; the code stays); each one sent is counted
+        by its code (:func:`muster.server.observe.rejected`)."""
+        rejected(self.code)
+        if log.isEnabledFor(logging.INFO):
+            log.info("refused (%s): %s", self.code, self.message[:200],
+                     extra={"event": "refused", "code": self.code, "status": self.status})
         message = self.message if lang == "en" else translate_error(self.message, lang)
         return {"type": "error", "code": self.code, "error": message}
 
@@ -447,6 +454,7 @@ class Hub:
         if self.bus.size > 1:
             await to_thread.run_sync(self.bus.announce, game_id, self._bot_turn(live, game.active_seat))
         self.schedule_bot(live)
+        GAMES_CREATED.labels(game=rules.info.name).inc()
         return made
 
     # --- changing -------------------------------------------------------------------------
@@ -464,6 +472,7 @@ class Hub:
 
         ``ack`` (if given) is called with the new version right after the commit, before anyone
         else is told: the acting client hears first."""
+        started = time.perf_counter()
         try:
             action = Action.from_json(raw_action)
         except MalformedActionError as exc:
@@ -486,6 +495,10 @@ class Hub:
             new_version = live.version
         if ack:
             ack(new_version)
+        observe_action(live.game.rules.info.name, live.seats[seat].kind, started)
+        if log.isEnabledFor(logging.INFO):
+            log.info("game %s: %s acted (version %d)", live.id, seat, new_version,
+                     extra={"event": "action", "game_id": live.id, "seat": seat, "version": new_version})
         if not self.bus.in_transaction():
             self.bus.publish(live.id, new_version, "act", [seat, action_json], bot_turn)
         self.changed(live)
