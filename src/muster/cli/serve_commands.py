@@ -22,6 +22,9 @@ def serve(
     bot_time_limit: float = typer.Option(5.0, "--bot-time-limit", min=0.05, max=120,
                                          help=_("Hard limit in seconds on each bot choice; beyond it a random "
                                                 "legal move is played (and logged).")),
+    node: str = typer.Option("", "--node", help=_("Run as one of several independent nodes sharing a PostgreSQL "
+                                                  "database, under this name (each game's bots run on the node "
+                                                  "holding its lease; another node takes over if it dies).")),
     metrics_port: int = typer.Option(0, "--metrics-port", min=0, max=65535,
                                      help=_("Serve Prometheus metrics on this port too (0: off); keep it private.")),
     metrics_host: str = typer.Option("127.0.0.1", "--metrics-host", help=_("Interface for --metrics-port.")),
@@ -43,6 +46,11 @@ def serve(
     if sqlite_sync.lower() not in ("full", "normal"):
         raise typer.BadParameter("give full or normal", param_hint="--sqlite-sync")
     os.environ["MUSTER_SQLITE_SYNC"] = sqlite_sync.lower()  # read by every server process
+    if node:
+        if workers > 1 or not database_url.startswith("postgres"):
+            raise typer.BadParameter("a node is one process sharing a PostgreSQL database (run more nodes "
+                                     "rather than --workers)", param_hint="--node")
+        os.environ["MUSTER_NODE"] = node
     check_database(database_url)
 
     os.environ["MUSTER_BOT_WORKERS"] = str(bot_workers)  # read by every server process (and its workers)

@@ -448,11 +448,11 @@ class Hub:
         live = LiveGame(game_id, game, 0, {new.info.seat: new.info for new in seats}, delay)
         await to_thread.run_sync(self.store.create_game, game_id, rules.info.name, rules.info.version, seed,
                                  game.options, delay, seats, live.summary())
+        if self.bus.size > 1:  # first: with leases, announcing a new game takes its lease
+            await to_thread.run_sync(self.bus.announce, game_id, self._bot_turn(live, game.active_seat))
         if self.bus.owns(game_id):  # another process gets its sockets: it loads the game when they come
             self.games[game_id] = live
             self._evict()
-        if self.bus.size > 1:
-            await to_thread.run_sync(self.bus.announce, game_id, self._bot_turn(live, game.active_seat))
         self.schedule_bot(live)
         GAMES_CREATED.labels(game=rules.info.name).inc()
         return made
@@ -630,6 +630,13 @@ class Hub:
         up to date (one action applied, or a rebuild), push it to our clients, wake our bots.
         ``kind`` "names": a player renamed their seat; our clients of the game get the new names."""
         live = self.games.get(game_id)
+        if kind == "adopt":  # this node took over the game's lease (its former node died): wake its bots
+            if not self.closing:
+                with contextlib.suppress(ApiError):
+                    live = await self.get(game_id)
+                    live.stale = True  # whatever copy we held may be behind the dead node's last moves
+                    self.schedule_bot(await self.fresh(live))
+            return
         if kind == "seats":
             if live is not None:
                 live.seats = await to_thread.run_sync(self.store.seats_of, game_id)
