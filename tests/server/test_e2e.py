@@ -389,7 +389,8 @@ def test_two_people_play_live_through_the_invite_link(web: Server, browser: Any)
     guest.context.grant_permissions(["notifications"])
     guest.goto(invite)
     guest.wait_for_selector("#join-take:not([hidden])")
-    assert "Notis invites you to play Freedom! Messolonghi 1825–1826 as the Imperial" in guest.text_content("#join-offer")
+    offer = guest.text_content("#join-offer") or ""
+    assert "Notis invites you to play Freedom! Messolonghi 1825–1826 as the Imperial" in offer
     guest.click("#join-take")
     guest.wait_for_selector("body.my-turn")
     seat_link = guest.url
