@@ -9,26 +9,28 @@ from muster.cli.lang import _
 
 
 def serve(
-    host: str = typer.Option("127.0.0.1", help=_("Interface to listen on.")),
-    port: int = typer.Option(8000, help=_("TCP port.")),
-    database_url: str = typer.Option("sqlite:///muster.db", "--database-url",
+    host: str = typer.Option("127.0.0.1", envvar="MUSTER_HOST", help=_("Interface to listen on.")),
+    port: int = typer.Option(8000, envvar="MUSTER_PORT", help=_("TCP port.")),
+    database_url: str = typer.Option("sqlite:///muster.db", "--database-url", envvar="MUSTER_DATABASE_URL",
                                      help=_("Any SQLAlchemy URL: sqlite:///path or postgresql://user@host/db.")),
-    bot_delay_ms: int = typer.Option(400, "--bot-delay-ms", min=0, max=10_000,
+    bot_delay_ms: int = typer.Option(400, "--bot-delay-ms", envvar="MUSTER_BOT_DELAY_MS", min=0, max=10_000,
                                      help=_("Default pause before each bot move, so people can follow it.")),
-    workers: int = typer.Option(1, "--workers", min=1, max=64,
+    workers: int = typer.Option(1, "--workers", envvar="MUSTER_WORKERS", min=1, max=64,
                                 help=_("Server processes sharing the port (one per core uses every core).")),
-    bot_workers: int = typer.Option(1, "--bot-workers", min=1, max=64,
+    bot_workers: int = typer.Option(1, "--bot-workers", envvar="MUSTER_BOT_WORKERS", min=1, max=64,
                                     help=_("Bot processes per server process (bots never think in the web process).")),
-    bot_time_limit: float = typer.Option(5.0, "--bot-time-limit", min=0.05, max=120,
+    bot_time_limit: float = typer.Option(5.0, "--bot-time-limit", envvar="MUSTER_BOT_TIME_LIMIT", min=0.05, max=120,
                                          help=_("Hard limit in seconds on each bot choice; beyond it a random "
                                                 "legal move is played (and logged).")),
-    node: str = typer.Option("", "--node", help=_("Run as one of several independent nodes sharing a PostgreSQL "
-                                                  "database, under this name (each game's bots run on the node "
-                                                  "holding its lease; another node takes over if it dies).")),
-    metrics_port: int = typer.Option(0, "--metrics-port", min=0, max=65535,
+    node: str = typer.Option("", "--node", envvar="MUSTER_NODE",
+                             help=_("Run as one of several independent nodes sharing a PostgreSQL database, under "
+                                    "this name (each game's bots run on the node holding its lease; another node "
+                                    "takes over if it dies).")),
+    metrics_port: int = typer.Option(0, "--metrics-port", envvar="MUSTER_METRICS_PORT", min=0, max=65535,
                                      help=_("Serve Prometheus metrics on this port too (0: off); keep it private.")),
-    metrics_host: str = typer.Option("127.0.0.1", "--metrics-host", help=_("Interface for --metrics-port.")),
-    sqlite_sync: str = typer.Option("full", "--sqlite-sync",
+    metrics_host: str = typer.Option("127.0.0.1", "--metrics-host", envvar="MUSTER_METRICS_HOST",
+                                     help=_("Interface for --metrics-port.")),
+    sqlite_sync: str = typer.Option("full", "--sqlite-sync", envvar="MUSTER_SQLITE_SYNC",
                                     help=_("SQLite commits: 'full' fsyncs every commit before its actions are "
                                            "acknowledged (survives a power cut); 'normal' only at checkpoints "
                                            "(survives a crash or kill -9 of the server, not of the machine).")),
@@ -54,6 +56,7 @@ def serve(
     check_database(database_url)
 
     os.environ["MUSTER_BOT_WORKERS"] = str(bot_workers)  # read by every server process (and its workers)
+    os.environ["MUSTER_WORKERS"] = str(workers)
     os.environ["MUSTER_BOT_TIME_LIMIT"] = str(bot_time_limit)
 
     from muster.server.cluster import UVICORN_OPTIONS, serve_workers
@@ -61,8 +64,9 @@ def serve(
 
     try:
         configure()
-    except ValueError as exc:
-        raise typer.BadParameter(str(exc), param_hint="MUSTER_LOG_LEVEL") from exc
+    except ValueError as exc:  # pydantic's ValidationError: it names the setting and what it takes
+        typer.secho(f"muster: a setting is wrong: {exc}", fg="red", err=True)
+        raise typer.Exit(2) from exc
 
     typer.echo(f"muster: serving on http://{host}:{port} (database {database_url.split('@')[-1]}"
                f"{f', {workers} processes' if workers > 1 else ''})")

@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import functools
 import gc
-import os
 import sys
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -40,6 +39,7 @@ from muster.server.names import MAX_NAME, load_names, set_name
 from muster.server.observe import Sampler, check_database, healthz, readiness_route
 from muster.server.observe import metrics as metrics_endpoint
 from muster.server.replay import Replays
+from muster.server.settings import reload as reload_settings
 from muster.server.store import Store
 from muster.server.views import SEAT_NAME, seat_payload
 from muster.server.views import seat_name as seat_word
@@ -550,15 +550,16 @@ def tune_gc() -> None:
 
 def create_app(database_url: str | None = None, bot_delay_ms: int | None = None, limits: Limits | None = None,
                max_live_games: int | None = None) -> Starlette:
-    """The web app, storing games in ``database_url`` (default: env MUSTER_DATABASE_URL or ./muster.db).
+    """The web app, storing games in ``database_url`` (default: the ``database_url`` setting, ./muster.db).
 
     ``limits``: per-client rates (default: :meth:`Limits.from_env`); ``max_live_games``: how many games the
-    process holds in memory at most (default: env MUSTER_MAX_LIVE_GAMES or 2000; idle ones are evicted
-    and rebuilt from the database on demand).
+    process holds in memory at most (default: the ``max_live_games`` setting, 2000; idle ones are evicted
+    and rebuilt from the database on demand). Settings: :mod:`muster.server.settings`.
     """
-    url = database_url or os.environ.get("MUSTER_DATABASE_URL") or "sqlite:///muster.db"
-    delay = bot_delay_ms if bot_delay_ms is not None else int(os.environ.get("MUSTER_BOT_DELAY_MS", "400"))
-    live_cap = max_live_games or int(os.environ.get("MUSTER_MAX_LIVE_GAMES", "2000"))
+    config = reload_settings()  # this process's settings, read now (muster serve may have just set some)
+    url = database_url or config.database_url
+    delay = bot_delay_ms if bot_delay_ms is not None else config.bot_delay_ms
+    live_cap = max_live_games or config.max_live_games
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -323,11 +323,13 @@ _TASKS: set[asyncio.Task[None]] = set()
 def bus_from_env(database_url: str) -> Bus:
     """The bus this process should use: ``MUSTER_WORKER_INDEX``/``MUSTER_WORKERS`` say which of how many
     processes it is; ``MUSTER_BUS`` is ``unix:<directory>`` (one machine) or ``postgres`` (any machines)."""
-    node = os.environ.get("MUSTER_NODE", "")
-    if node:
+    from muster.server.settings import settings
+
+    config = settings()
+    if config.node:
         if not database_url.startswith("postgres"):
             raise ValueError("server nodes (MUSTER_NODE, muster serve --node) share a PostgreSQL database")
-        return LeasedBus(database_url, node, ttl=float(os.environ.get("MUSTER_LEASE_TTL_S", "6")))
+        return LeasedBus(database_url, config.node, ttl=config.lease_ttl_s)
     size = int(os.environ.get("MUSTER_WORKERS", "1"))
     index = int(os.environ.get("MUSTER_WORKER_INDEX", "0"))
     kind = os.environ.get("MUSTER_BUS", "")

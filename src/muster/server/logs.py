@@ -16,7 +16,6 @@ from __future__ import annotations
 import contextvars
 import json
 import logging
-import os
 import re
 import secrets
 import sys
@@ -63,10 +62,11 @@ class JsonFormatter(logging.Formatter):
 def configure(level: str | None = None, fmt: str | None = None) -> None:
     """Send every logger (ours, uvicorn's, SQLAlchemy's) to stderr, one event a line, at ``level``
     (default ``MUSTER_LOG_LEVEL`` or ``info``) in ``fmt`` ("json", the default, or "text")."""
-    level = (level or os.environ.get("MUSTER_LOG_LEVEL") or "info").upper()
-    fmt = (fmt or os.environ.get("MUSTER_LOG_FORMAT") or "json").lower()
-    if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
-        raise ValueError("MUSTER_LOG_LEVEL must be one of debug, info, warning, error")
+    from muster.server.settings import reload
+
+    config = reload()  # raises pydantic's ValidationError, naming the setting, for a wrong level or format
+    level = (level or config.log_level).upper()
+    fmt = (fmt or config.log_format).lower()
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter() if fmt == "json" else
                          logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))

@@ -33,8 +33,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-METRICS_TOKEN_ENV = "MUSTER_METRICS_TOKEN"
-"""The bearer token a scraper must send for ``/metrics`` on the main address (unset: the path is 404)."""
+from muster.server.settings import settings
 
 _LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 
@@ -78,7 +77,7 @@ def metrics_text() -> bytes:
 
 async def metrics(request: Request) -> Response:
     """``/metrics`` for a scraper holding the token; 404 for everyone else (the path does not exist for them)."""
-    wanted = os.environ.get(METRICS_TOKEN_ENV, "")
+    wanted = settings().metrics_token
     sent = request.headers.get("authorization", "")
     if not wanted or not hmac.compare_digest(sent.encode(), f"Bearer {wanted}".encode()):
         return JSONResponse({"type": "error", "code": "not_found", "error": "not found"}, status_code=404)
