@@ -15,7 +15,7 @@ import pytest
 
 from muster.games.freedom.board import board
 
-from .helpers import Server
+from .helpers import Server, secrets_in_log
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -34,6 +34,7 @@ def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv.start()
     yield srv
     srv.stop()
+    assert secrets_in_log(srv) == []  # a whole session of play logs no seat token, invitation or session
 
 
 @pytest.fixture(scope="module")

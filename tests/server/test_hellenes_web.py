@@ -13,7 +13,7 @@ import pytest
 
 from muster.games.hellenes.datafiles import blocks
 
-from .helpers import Server
+from .helpers import Server, secrets_in_log
 from .test_e2e import ARGS, CHROMIUM, DESKTOP, version, wait_changed, wait_my_turn_or
 
 
@@ -25,6 +25,7 @@ def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv.start()
     yield srv
     srv.stop()
+    assert secrets_in_log(srv) == []  # a whole session of play logs no seat token, invitation or session
 
 
 def _revealed_in_battle(log: Any) -> set[str]:
