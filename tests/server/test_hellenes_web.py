@@ -13,7 +13,7 @@ import pytest
 
 from muster.games.hellenes.datafiles import blocks
 
-from .helpers import Server, secrets_in_log
+from .helpers import Server, create, secrets_in_log
 from .test_e2e import ARGS, CHROMIUM, DESKTOP, version, wait_changed, wait_my_turn_or
 
 
@@ -39,9 +39,7 @@ def _revealed_in_battle(log: Any) -> set[str]:
 
 
 def _create(c: Any, **body: Any) -> dict[str, Any]:
-    r = c.post("/api/games", json=body)
-    assert r.status_code == 201, r.text
-    made: dict[str, Any] = r.json()
+    made: dict[str, Any] = create(c, **{"bot_delay_ms": None, **body})
     return made
 
 
