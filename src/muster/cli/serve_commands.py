@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import typer
 
 from muster import _native
@@ -31,8 +33,6 @@ def serve(
     import math
     import os
 
-    import uvicorn
-
     from muster.server import create_app
 
     if not math.isfinite(bot_time_limit):
@@ -47,15 +47,28 @@ def serve(
 
     from muster.server.cluster import UVICORN_OPTIONS, serve_workers
 
-    typer.echo(f"muster: serving on http://{host}:{port} (database {database_url.split('@')[-1]}"
+    serving = (f"muster: serving on http://{host}:{port} (database {database_url.split('@')[-1]}"
                f"{f', {workers} processes' if workers > 1 else ''})")
     if not _native.ACTIVE:
         typer.echo(_("muster: the rules run as pure Python, so the Strongest bot takes 2-3 s a card instead of "
-                     "about one; `python scripts/compile_rules.py` compiles them (once, a few minutes)."))
+                     "about one; reinstalling with a C compiler present (`pip install -e .`) compiles them."))
     if workers > 1:
-        serve_workers(host, port, database_url, bot_delay_ms, workers)
+        serve_workers(host, port, database_url, bot_delay_ms, workers, ready=lambda: typer.echo(serving))
         return
-    uvicorn.run(create_app(database_url, bot_delay_ms), host=host, port=port, **UVICORN_OPTIONS)
+    run_announced(serving, create_app(database_url, bot_delay_ms), host=host, port=port, **UVICORN_OPTIONS)
+
+
+def run_announced(line: str, app: Any, **options: Any) -> None:
+    """``uvicorn.run``, printing ``line`` once the socket listens: whoever waits for it may connect at once."""
+    import uvicorn
+
+    class Announcing(uvicorn.Server):
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets)
+            if self.started and not self.should_exit:
+                typer.echo(line)
+
+    Announcing(uvicorn.Config(app, **options)).run()
 
 
 def check_database(url: str) -> None:

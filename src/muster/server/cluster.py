@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -55,14 +56,18 @@ def listening_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
-def serve_workers(host: str, port: int, database_url: str, bot_delay_ms: int, workers: int) -> None:
-    """Run ``workers`` server processes on one port until SIGTERM/SIGINT."""
+def serve_workers(host: str, port: int, database_url: str, bot_delay_ms: int, workers: int,
+                  ready: Callable[[], None] | None = None) -> None:
+    """Run ``workers`` server processes on one port until SIGTERM/SIGINT; ``ready`` is called once the port
+    listens (the kernel queues connections until a worker accepts them)."""
     from muster.server.db import make_engine, migrate
 
     engine = make_engine(database_url)
     migrate(engine)  # once, before the workers start (they then find the schema current)
     engine.dispose()
     sock = listening_socket(host, port)
+    if ready is not None:
+        ready()
     bus_dir = Path(tempfile.mkdtemp(prefix="muster-bus-"))
     bus = "postgres" if database_url.startswith("postgres") else f"unix:{bus_dir}"
     env = {**os.environ, "MUSTER_WORKERS": str(workers), "MUSTER_BUS": bus, "MUSTER_HANDOFF": str(bus_dir)}
