@@ -114,9 +114,12 @@ class BuildPy(build_py):
         why = plan()
         if why:
             removed = remove_compiled(Path(self.build_lib))
-            if getattr(self, "editable_mode", False) and why == "MUSTER_COMPILE=0":
+            editable = getattr(self, "editable_mode", False)
+            if editable and why == "MUSTER_COMPILE=0":
                 removed += remove_compiled(SRC)
             note = f"; removed {removed} compiled file(s)" if removed else ""
+            if editable and (SRC / "muster" / "_native.json").exists():  # never made slower by a missing compiler
+                note += "; the compiled rules already in place stay in use while they match their sources"
             say(f"installing the pure-Python rules ({why}){note}")
 
 

@@ -5,9 +5,11 @@ everything a build needs); each is installed with pip into its own new virtual e
 installed ``muster`` serves both games, creates a Hellenes game in the lobby and plays a Hellenes demo.
 Select these tests with ``-m packaging`` (or leave them out with ``-m "not packaging"``).
 
-They build the pure-Python package (``MUSTER_COMPILE=0``): compiling takes minutes, and CI's editable
-install (``scripts/test.sh``) already exercises the compiled build; what can go wrong only in a wheel
-(package data, the sdist's contents, the entry point) does not depend on it. The virtual environments
+They build the pure-Python package: compiling takes minutes, and CI's editable install
+(``scripts/test.sh``) already exercises the compiled build; what can go wrong only in a wheel (package
+data, the sdist's contents, the entry point) does not depend on it. The build is given no C compiler
+(``CC=/nonexistent/cc``), which also checks the fallback to pure Python; the sdist is installed with
+``MUSTER_COMPILE=0``, the way to opt out. The virtual environments
 see the system's site-packages, so muster's dependencies need no download; the tests check that
 ``muster`` itself is imported from the virtual environment, never from a checkout.
 """
@@ -51,10 +53,10 @@ def run(cmd: list[str | Path], cwd: Path, **extra: str) -> str:
 
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The sdist and the wheel built from it, pure Python."""
+    """The sdist and the wheel built from it, pure Python: with no C compiler the build falls back to it."""
     out = tmp_path_factory.mktemp("dist")
-    log = run([sys.executable, "-m", "build", "--outdir", out, ROOT], cwd=out, MUSTER_COMPILE="0")
-    assert "muster: installing the pure-Python rules (MUSTER_COMPILE=0)" in log
+    log = run([sys.executable, "-m", "build", "--outdir", out, ROOT], cwd=out, CC="/nonexistent/cc")
+    assert "muster: installing the pure-Python rules (no working C compiler" in log, log[-3000:]
     return out
 
 
