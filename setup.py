@@ -15,7 +15,7 @@ one line saying which rules were installed (pip shows it with ``-v``; ``muster s
 
 Speed: mypyc writes one C file per module (``multi_file``) into one shared library, so compiled
 modules still call each other directly, and :meth:`BuildExt.build_extensions` compiles those files on
-every core at once; a single 12 MB C file at ``-O3`` took half an hour, one file per module a few minutes.
+every core at once; a single C file of all modules at ``-O3`` took half an hour, one file per module a few minutes.
 """
 
 from __future__ import annotations
