@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import typer
 
 from muster import _native
@@ -39,8 +41,6 @@ def serve(
     import math
     import os
 
-    import uvicorn
-
     from muster.server import create_app
 
     if not math.isfinite(bot_time_limit):
@@ -68,18 +68,32 @@ def serve(
         typer.secho(f"muster: a setting is wrong: {exc}", fg="red", err=True)
         raise typer.Exit(2) from exc
 
-    typer.echo(f"muster: serving on http://{host}:{port} (database {database_url.split('@')[-1]}"
+    serving = (f"muster: serving on http://{host}:{port} (database {database_url.split('@')[-1]}"
                f"{f', {workers} processes' if workers > 1 else ''})")
     if not _native.ACTIVE:
         typer.echo(_("muster: the rules run as pure Python, so the Strongest bot takes 2-3 s a card instead of "
-                     "about one; `python scripts/compile_rules.py` compiles them (once, a few minutes)."))
+                     "about one; reinstalling with a C compiler present (`pip install -e .`) compiles them."))
     if metrics_port and workers == 1:
         serve_metrics(metrics_host, metrics_port)
     if workers > 1:
         serve_workers(host, port, database_url, bot_delay_ms, workers,
-                      on_start=(lambda: serve_metrics(metrics_host, metrics_port)) if metrics_port else None)
+                      on_start=(lambda: serve_metrics(metrics_host, metrics_port)) if metrics_port else None,
+                      ready=lambda: typer.echo(serving))
         return
-    uvicorn.run(create_app(database_url, bot_delay_ms), host=host, port=port, **UVICORN_OPTIONS)
+    run_announced(serving, create_app(database_url, bot_delay_ms), host=host, port=port, **UVICORN_OPTIONS)
+
+
+def run_announced(line: str, app: Any, **options: Any) -> None:
+    """``uvicorn.run``, printing ``line`` once the socket listens: whoever waits for it may connect at once."""
+    import uvicorn
+
+    class Announcing(uvicorn.Server):
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets)
+            if self.started and not self.should_exit:
+                typer.echo(line)
+
+    Announcing(uvicorn.Config(app, **options)).run()
 
 
 def serve_metrics(host: str, port: int) -> None:

@@ -59,15 +59,18 @@ def listening_socket(host: str, port: int) -> socket.socket:
 
 
 def serve_workers(host: str, port: int, database_url: str, bot_delay_ms: int, workers: int,
-                  on_start: Callable[[], None] | None = None) -> None:
-    """Run ``workers`` server processes on one port until SIGTERM/SIGINT (``on_start``: called once the metrics
-    directory they share is set up)."""
+                  on_start: Callable[[], None] | None = None, ready: Callable[[], None] | None = None) -> None:
+    """Run ``workers`` server processes on one port until SIGTERM/SIGINT. ``on_start`` is called once the metrics
+    directory they share is set up; ``ready`` once the port listens (the kernel queues connections until a worker
+    accepts them)."""
     from muster.server.db import make_engine, migrate
 
     engine = make_engine(database_url)
     migrate(engine)  # once, before the workers start (they then find the schema current)
     engine.dispose()
     sock = listening_socket(host, port)
+    if ready is not None:
+        ready()
     bus_dir = Path(tempfile.mkdtemp(prefix="muster-bus-"))
     bus = "postgres" if database_url.startswith("postgres") else f"unix:{bus_dir}"
     env = {**os.environ, "MUSTER_WORKERS": str(workers), "MUSTER_BUS": bus, "MUSTER_HANDOFF": str(bus_dir)}
