@@ -13,6 +13,17 @@ if [ ${#need[@]} -gt 0 ]; then
   echo "Installing system packages: ${need[*]}"
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
 fi
+# The container test (tests/test_container.py) builds a Debian base image with debootstrap and runs the
+# app's image with podman on runc. Optional: if they cannot be installed, that test is skipped.
+tools=()
+for tool in podman runc debootstrap; do
+  command -v "$tool" >/dev/null 2>&1 || [ -x "/usr/sbin/$tool" ] || tools+=("$tool")
+done
+if [ ${#tools[@]} -gt 0 ]; then
+  echo "Installing container tools: ${tools[*]}"
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${tools[@]}" >/dev/null; } \
+    || echo "Could not install ${tools[*]}: tests/test_container.py will be skipped" >&2
+fi
 # rl and ray: the research adapters' tests (PettingZoo, Gymnasium, OpenSpiel) and the Ray backend's.
 python3 -m pip install -q -e '.[dev,rl,ray]'
 
