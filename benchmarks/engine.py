@@ -6,7 +6,7 @@ printed is one JSON object with the keys ``game``, ``games_per_s``, ``decisions_
 ``python_chess_moves_per_s`` and ``vs_python_chess`` (our decisions per python-chess move, both per CPU-second;
 issue 15's targets for Freedom!: ``decisions_per_s`` ≥ 200,000 and ``vs_python_chess`` ≥ 4; issue 16's for
 Hellenes: ``decisions_per_s`` ≥ 50,000), and ``compiled``: whether the rules ran as mypyc-compiled modules
-(``python scripts/compile_rules.py``, opt-in) or as pure Python.
+(compiled at install when a C compiler is present) or as pure Python.
 python-chess is a dev dependency used only here.
 """
 

@@ -61,10 +61,11 @@ async def _run(games: int, actions: int, seed: int, profile: str) -> dict[str, A
 
         lives = []
         for _ in range(games):
-            game_id, tokens = await hub.create({"imperial": "human", "insurgent": "human"}, "2nd", None, 0)
-            live = await hub.get(game_id)
+            made = await hub.create({"imperial": "human", "insurgent": "human"}, "2nd", None, 0, "freedom",
+                                    "imperial", "device:benchmark")
+            live = await hub.get(made.game_id)
             conns = {}
-            for seat in tokens:
+            for seat in live.seats:
                 try:
                     conn = Connection(seat, send_text, close, writer=Counter())
                 except TypeError:  # a server before batched writes (for before/after runs)

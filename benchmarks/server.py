@@ -42,6 +42,7 @@ import json
 import multiprocessing
 import os
 import random
+import secrets
 import socket
 import subprocess
 import sys
@@ -73,7 +74,7 @@ def start_server(port: int, database_url: str, extra: list[str], ack_times: str)
     acknowledgement times to ``ack_times``.<pid>.json at shutdown (muster.server.metrics)."""
     # the per-client limits on game creation would refuse the load client's 1,000 games (docs/security.md)
     env = {**os.environ, "MUSTER_CREATE_PER_MINUTE": "0", "MUSTER_REPLAY_PER_SECOND": "0",
-           "MUSTER_ACK_TIMES": ack_times}
+           "MUSTER_ACK_TIMES": ack_times, "MUSTER_LOG_LEVEL": "warning"}  # no per-action log lines in the figures
     proc = subprocess.Popen([sys.executable, "-m", "muster.cli.main", "serve", "--port", str(port),
                              "--database-url", database_url, *extra], stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, env=env)
@@ -231,8 +232,9 @@ class SeatProtocol(asyncio.Protocol):
         """Send the upgrade request."""
         self.transport = cast(asyncio.Transport, transport)  # uvloop's transports do not subclass asyncio's
         self.transport.write((f"GET {self.path} HTTP/1.1\r\nHost: {self.host}\r\nUpgrade: websocket\r\n"
-                         f"Connection: Upgrade\r\nSec-WebSocket-Key: {self.key}\r\n"
-                         "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+                              f"Cookie: muster_device={DEVICE}\r\n"
+                              f"Connection: Upgrade\r\nSec-WebSocket-Key: {self.key}\r\n"
+                              "Sec-WebSocket-Version: 13\r\n\r\n").encode())
 
     def connection_lost(self, exc: Exception | None) -> None:
         """A connection that ends before the stop (or before it got going) is counted as dropped."""
@@ -369,6 +371,8 @@ class SeatProtocol(asyncio.Protocol):
 
 
 WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+DEVICE = secrets.token_urlsafe(32)
+"""The device session every seat of this benchmark belongs to (seats open only with their holder's session)."""
 ACK_PREFIX = b'{"type":"ack"'
 """How the server's acknowledgements begin (orjson keeps the dict's order: ``type`` first)."""
 
@@ -402,11 +406,17 @@ async def create_games(base: str, games: int) -> list[str]:
     """Create person-vs-person games (a few requests at a time) and return their seat tokens."""
     tokens: list[str] = []
     limits = httpx.Limits(max_connections=4)
-    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as client:
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits,
+                                 cookies={"muster_device": DEVICE}) as client:
         async def one(k: int) -> None:
             response = await client.post("/api/games", json={"imperial": "human", "insurgent": "human"})
             response.raise_for_status()
-            tokens.extend(response.json()["tokens"].values())
+            made = response.json()
+            tokens.extend(made["tokens"].values())
+            for code in made["invitations"].values():  # this benchmark plays both seats, from one device
+                claimed = await client.post(f"/api/invitations/{code}/claim", json={})
+                claimed.raise_for_status()
+                tokens.append(claimed.json()["token"])
         for start in range(0, games, 50):
             await asyncio.gather(*(one(k) for k in range(start, min(games, start + 50))))
     return tokens

@@ -56,12 +56,15 @@ def main() -> None:
                     break
             except httpx.HTTPError:
                 time.sleep(0.1)
-        made = httpx.post(base + "/api/games", json={"imperial": "human", "insurgent": "standard", "seed": 1}).json()
+        with httpx.Client(base_url=base) as client:  # the seat belongs to this client's device session
+            made = client.post("/api/games", json={"imperial": "human", "insurgent": "standard", "seed": 1}).json()
+            device = [{"name": "muster_device", "value": client.cookies["muster_device"], "url": base}]
         url = base + made["links"]["imperial"]
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=ARGS)
             for _ in range(args.loads):
                 context = browser.new_context(viewport={"width": 1440, "height": 900})  # empty cache
+                context.add_cookies(device)
                 page = context.new_page()
                 page.goto(url)
                 page.wait_for_function("() => performance.getEntriesByName('muster:drawn').length > 0", timeout=10000)

@@ -1,19 +1,17 @@
-"""Compile the rules of both games with mypyc (opt-in): the same code, faster simulations (Freedom! about
-2-3x, Hellenes about 1.5x).
+"""Rebuild the compiled rules in place (a thin wrapper around the build in ``setup.py``).
 
-Run ``python scripts/compile_rules.py`` in a checkout after ``pip install -e '.[dev]'`` (it needs mypy's
-mypyc and a C compiler with the Python headers; a few minutes). It writes C extension modules next to
-the ``.py`` files of :data:`muster._native.COMPILED` and the manifest ``src/muster/_native.json``; then
-it replays the golden games with the compiled modules (``--no-check`` skips that). ``--clean`` removes
-them all again. A pure-Python install never needs this, and a stale build is never used: once a
-compiled module's source changes, ``muster`` warns and runs the pure-Python rules (see
-:mod:`muster._native`) until this script is run again.
+``pip install -e .`` already compiles the rules of both games with mypyc when a C compiler is present
+(see ``setup.py`` and docs/architecture.md "Engine speed"). This script does the same in the current
+environment without reinstalling, e.g. after editing a compiled module (until then ``muster`` warns and
+runs the pure-Python rules, see :mod:`muster._native`): ``python setup.py build_ext --inplace`` (it needs
+mypy's mypyc and setuptools, both in ``.[dev]``), then it checks the build is in use and replays the golden
+games with it (``--no-check`` skips that). A failed build leaves the previous one as it was. ``--clean``
+removes the compiled modules, so the pure-Python rules run.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import subprocess
 import sys
@@ -41,51 +39,21 @@ def clean() -> int:
     return removed
 
 
-def compile_modules() -> None:
-    """Run mypyc over the compiled modules (in ``src``) and put the extensions next to their sources."""
-    try:
-        from mypyc.build import mypycify
-        from setuptools import setup
-    except ImportError as exc:
-        raise SystemExit(f"compiling needs mypy's mypyc and setuptools: pip install -e '.[dev]' ({exc})") from exc
-
-    paths = [str(_native.source_path(m).relative_to(SRC)) for m in _native.COMPILED]
-    os.chdir(SRC)
-    setup(
-        name="muster-compiled-rules",
-        ext_modules=mypycify(paths, opt_level="3", target_dir=str(BUILD / "c")),
-        script_args=["build_ext", "--inplace", "--build-temp", str(BUILD / "temp"), "--build-lib", str(BUILD / "lib")],
-    )
-    os.chdir(ROOT)
-
-
-def source_digests() -> dict[str, str]:
-    """Each compiled module's source hash (taken before compiling: an edit meanwhile makes the build stale)."""
-    return {m: _native.source_digest(_native.source_path(m)) for m in _native.COMPILED}
-
-
-def write_manifest(modules: dict[str, str]) -> None:
-    """Record the compiled modules' source hashes and the Python build."""
-    _native.MANIFEST.write_text(json.dumps({"build": _native.build_tag(), "modules": modules}, indent=1) + "\n")
-
-
 def main() -> None:
     """Compile (or ``--clean``), then check the golden games."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clean", action="store_true", help="remove the compiled modules and stop")
     parser.add_argument("--no-check", action="store_true", help="do not replay the golden games afterwards")
     args = parser.parse_args()
-    removed = clean()
     if args.clean:
-        print(f"removed {removed} compiled file(s): the pure-Python rules run")
+        print(f"removed {clean()} compiled file(s): the pure-Python rules run")
         return
-    digests = source_digests()
-    compile_modules()
-    write_manifest(digests)
-    check = [sys.executable, "-c", "import muster._native as n; print('compiled rules active:', n.ACTIVE)"]
-    env = {key: value for key, value in os.environ.items() if key != "MUSTER_PURE_PYTHON"}
+    env = {key: value for key, value in os.environ.items() if key not in ("MUSTER_PURE_PYTHON", "MUSTER_COMPILE")}
+    subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace", "--build-temp", str(BUILD / "temp"),
+                    "--build-lib", str(BUILD / "lib")], cwd=ROOT, env=env, check=True)
     env["PYTHONPATH"] = str(SRC)
-    subprocess.run(check, check=True, env=env)
+    check = "import muster._native as n; print('compiled rules active:', n.ACTIVE); raise SystemExit(not n.ACTIVE)"
+    subprocess.run([sys.executable, "-c", check], check=True, env=env)
     if not args.no_check:
         for game in ("engine", "hellenes"):  # Freedom!'s golden games, then Hellenes'
             subprocess.run([sys.executable, str(ROOT / "tests" / game / "golden.py"), "check"], check=True, env=env)

@@ -9,9 +9,22 @@ need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v tmux >/dev/null 2>&1 || need+=(tmux)
 ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || need+=(postgresql)
+# nginx: the reverse proxy of the two-node failover test (tests/server/test_failover.py)
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need+=(nginx)
 if [ ${#need[@]} -gt 0 ]; then
   echo "Installing system packages: ${need[*]}"
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+# The container test (tests/test_container.py) builds a Debian base image with debootstrap and runs the
+# app's image with podman on runc. Optional: if they cannot be installed, that test is skipped.
+tools=()
+for tool in podman runc debootstrap; do
+  command -v "$tool" >/dev/null 2>&1 || [ -x "/usr/sbin/$tool" ] || tools+=("$tool")
+done
+if [ ${#tools[@]} -gt 0 ]; then
+  echo "Installing container tools: ${tools[*]}"
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${tools[@]}" >/dev/null; } \
+    || echo "Could not install ${tools[*]}: tests/test_container.py will be skipped" >&2
 fi
 # rl and ray: the research adapters' tests (PettingZoo, Gymnasium, OpenSpiel) and the Ray backend's.
 python3 -m pip install -q -e '.[dev,rl,ray]'

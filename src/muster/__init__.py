@@ -9,4 +9,4 @@ from muster import _native
 __version__ = "0.2.0"
 """The package version (the one source: pyproject.toml reads it from here)."""
 
-_native.activate()  # compiled rules modules (opt-in) only while they match their sources
+_native.activate()  # compiled rules modules only while they match their sources

@@ -1,14 +1,15 @@
-"""Optional compiled (mypyc) rules modules, used only while they match their sources exactly.
+"""Compiled (mypyc) rules modules, used only while they match their sources exactly.
 
-``python scripts/compile_rules.py`` compiles the rules of both games into C extension modules next to their
-``.py`` files (an opt-in speed-up, see docs/architecture.md "Engine speed") and writes ``_native.json``:
-the compiled modules with a hash of each source and the Python build they were made for. Python prefers
-an extension module to a ``.py`` file of the same name, so after an edit of a compiled module's source
-(an editable install, a ``git pull``) the extension would silently run the old code. :func:`activate`,
-run by ``muster/__init__.py`` before anything imports the rules, prevents that: when any source differs
-from the manifest (or the Python build does), every compiled module is bypassed, all or nothing (the
-compiled modules call each other directly), and a warning says how to rebuild. Without a manifest or
-compiled files nothing happens (a pure-Python install). ``MUSTER_PURE_PYTHON=1`` bypasses a valid build too.
+Installing muster (``pip install -e .``, or a wheel or sdist) compiles the rules of both games into C
+extension modules when a C compiler is present (``setup.py``; ``MUSTER_COMPILE=0`` opts out; see
+docs/architecture.md "Engine speed") and writes ``_native.json``: the compiled modules with a hash of each
+source and the Python build they were made for. Python prefers an extension module to a ``.py`` file of the
+same name, so after an edit of a compiled module's source (an editable install, a ``git pull``) the
+extension would silently run the old code. :func:`activate`, run by ``muster/__init__.py`` before anything
+imports the rules, prevents that: when any source differs from the manifest (or the Python build does),
+every compiled module is bypassed, all or nothing (the compiled modules call each other directly), and a
+warning says how to rebuild. Without a manifest or compiled files nothing happens (a pure-Python install).
+``MUSTER_PURE_PYTHON=1`` bypasses a valid build too.
 """
 
 from __future__ import annotations
@@ -30,6 +31,9 @@ from types import ModuleType
 ROOT = Path(__file__).resolve().parent.parent
 """The directory holding the ``muster`` package (``src`` in a checkout)."""
 MANIFEST = Path(__file__).with_name("_native.json")
+GROUP = "muster_rules"
+"""mypyc's name for the compiled modules' group: their shared library is the top-level module ``muster_rules__mypyc``
+(a dotted group name puts mypyc's headers where its C files do not look)."""
 
 
 HELLENES_COMPILED = (
@@ -56,7 +60,7 @@ COMPILED = (
     "muster.ai.evaluation",
     *HELLENES_COMPILED,
 )
-"""The modules ``scripts/compile_rules.py`` compiles: the rules a simulation runs through at every step, and the
+"""The modules the build compiles: the rules a simulation runs through at every step, and the
 Freedom! evaluation every bot's lookahead calls at each node."""
 
 
@@ -139,7 +143,7 @@ def activate() -> bool:
         sys.meta_path.insert(0, _SourcesOnly(COMPILED))
         warnings.warn(
             f"compiled rules modules are out of date ({', '.join(stale[:3])}{'…' if len(stale) > 3 else ''}); "
-            "running the pure-Python rules. Rebuild with `python scripts/compile_rules.py` "
+            "running the pure-Python rules. Rebuild with `pip install -e .` (or `python scripts/compile_rules.py`) "
             "or remove them with `python scripts/compile_rules.py --clean`.",
             StaleCompiledModulesWarning,
             stacklevel=2,

@@ -13,7 +13,7 @@ import pytest
 
 from muster.games.hellenes.datafiles import blocks
 
-from .helpers import Server
+from .helpers import Server, create, secrets_in_log
 from .test_e2e import ARGS, CHROMIUM, DESKTOP, version, wait_changed, wait_my_turn_or
 
 
@@ -25,6 +25,7 @@ def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv.start()
     yield srv
     srv.stop()
+    assert secrets_in_log(srv) == []  # a whole session of play logs no seat token, invitation or session
 
 
 def _revealed_in_battle(log: Any) -> set[str]:
@@ -38,9 +39,7 @@ def _revealed_in_battle(log: Any) -> set[str]:
 
 
 def _create(c: Any, **body: Any) -> dict[str, Any]:
-    r = c.post("/api/games", json=body)
-    assert r.status_code == 201, r.text
-    made: dict[str, Any] = r.json()
+    made: dict[str, Any] = create(c, **{"bot_delay_ms": None, **body})
     return made
 
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from websockets.sync.client import connect
-
-from .helpers import Server, create, state, ws_recv
+from .helpers import Server, create, state, ws_connect, ws_recv
 
 
 def test_pages_follow_accept_language_and_remember_an_explicit_choice(server: Server) -> None:
@@ -55,8 +53,8 @@ def test_each_player_reads_the_game_in_their_own_language(server: Server) -> Non
     assert en["log"][0].startswith("Setup (2nd edition rules)")
     assert pl["log"][0].startswith("Przygotowanie gry (zasady 2. wydania)")
     assert len(en["log"]) == len(pl["log"])
-    with connect(f"{server.ws_url}/ws/{tokens['insurgent']}?lang=pl", open_timeout=10) as ws_pl, \
-            connect(f"{server.ws_url}/ws/{tokens['imperial']}", open_timeout=10) as ws_en:
+    with ws_connect(server.ws_url, tokens["insurgent"], "?lang=pl") as ws_pl, \
+            ws_connect(server.ws_url, tokens["imperial"]) as ws_en:
         first_pl, first_en = ws_recv(ws_pl, "state"), ws_recv(ws_en, "state")
     assert first_pl["log"][0].startswith("Przygotowanie gry") and first_en["log"][0].startswith("Setup")
 
@@ -67,7 +65,7 @@ def test_refusals_keep_their_code_and_speak_the_readers_language(server: Server)
         en = c.get("/api/seat/no-such-token", headers={"Accept-Language": "en"})
         made = create(c, imperial="human", insurgent="human")
         imperial = made["tokens"]["imperial"]
-        with connect(f"{server.ws_url}/ws/{made['tokens']['insurgent']}?lang=pl", open_timeout=10) as ws:
+        with ws_connect(server.ws_url, made["tokens"]["insurgent"], "?lang=pl") as ws:
             first = ws_recv(ws, "state")
             ws.send('{"type": "action", "id": 1, "version": ' + str(first["version"]) + ', "action": ["pass", null]}')
             refused = ws_recv(ws, "error")

@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from .helpers import Server, act, backends, create, database_url, state
+from .helpers import Server, act, backends, create, database_url, device_headers, state
 
 
 @pytest.fixture(params=backends())
@@ -27,7 +27,7 @@ def two_processes(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Se
 
 
 def _stored_actions(c: httpx.Client, game_id: str, token: str) -> list[Any]:
-    response = c.get(f"/api/games/{game_id}/export", params={"token": token})
+    response = c.get(f"/api/games/{game_id}/export", params={"token": token}, headers=device_headers(token))
     assert response.status_code == 200, response.text
     actions: list[Any] = response.json()["actions"]
     return actions

@@ -12,7 +12,18 @@ import pytest
 
 from muster.server.store import NOTE_BYTES, pack_notes
 
-from .helpers import Server, act, backends, create, database_url, state, wait_finished, ws_connect, ws_recv
+from .helpers import (
+    Server,
+    act,
+    backends,
+    create,
+    database_url,
+    device_headers,
+    state,
+    wait_finished,
+    ws_connect,
+    ws_recv,
+)
 
 
 @pytest.fixture(params=backends())
@@ -82,7 +93,8 @@ def test_a_new_player_name_reaches_every_connection(two_workers: Server) -> None
         ws_recv(ws, "state")
         for k in range(6):  # a fresh connection each time: the name reaches either process
             with two_workers.client() as c:
-                assert c.post(f"/api/seat/{ins}/name", json={"name": f"Botsaris {k}"}).status_code == 200
+                assert c.post(f"/api/seat/{ins}/name", json={"name": f"Botsaris {k}"},
+                              headers=device_headers(ins)).status_code == 200
             while (pushed := ws_recv(ws, "state", timeout=10))["seats"]["insurgent"]["name"] != f"Botsaris {k}":
                 pass  # an earlier push may still be on its way
             assert pushed["seats"]["insurgent"]["name"] == f"Botsaris {k}"

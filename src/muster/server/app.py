@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import functools
 import gc
-import os
 import sys
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -29,14 +28,18 @@ from muster.i18n import N_, json_catalog, translator
 from muster.server import metrics
 from muster.server.bots import pool_from_env
 from muster.server.bus import bus_from_env
-from muster.server.db import make_engine, migrate
+from muster.server.db import MIGRATIONS, make_engine, migrate
 from muster.server.games import WebAdapter, adapter, static_data
 from muster.server.guard import MAX_BODY, Guard, Limits, load_json
 from muster.server.holders import ensure_device, holder_of, set_device_cookie
 from muster.server.hub import ApiError, Connection, Hub, LiveGame, hash_token, with_log
 from muster.server.lang import remember, request_lang
+from muster.server.logs import RequestLog
 from muster.server.names import MAX_NAME, load_names, names_of_games, set_name
+from muster.server.observe import Sampler, check_database, healthz, readiness_route
+from muster.server.observe import metrics as metrics_endpoint
 from muster.server.replay import Replays
+from muster.server.settings import reload as reload_settings
 from muster.server.store import Store
 from muster.server.views import SEAT_NAME, seat_payload
 from muster.server.views import seat_name as seat_word
@@ -493,6 +496,17 @@ async def _ws_message(hub: Hub, live: LiveGame, seat: str, conn: Connection, tex
         conn.push({**exc.to_json(conn.lang), "id": msg_id})
 
 
+async def readiness(request: Request) -> dict[str, tuple[bool, str]]:
+    """The readiness checks: the database answers, its schema is current, the bot workers live."""
+    hub = hub_of(request)
+    checks = await check_database(hub.store.engine, str(MIGRATIONS))
+    workers = list(getattr(hub.bots, "_all", []))
+    dead = sum(1 for w in workers if not w.process.is_alive())
+    checks["bots"] = (dead == 0, f"{len(workers) - dead} of {len(workers)} bot workers alive" if workers
+                      else "bot workers start with the first bot move")
+    return checks
+
+
 VARY_LANG = "Accept-Language, Cookie"  # the answer depends on the reader's language
 
 
@@ -541,15 +555,16 @@ def tune_gc() -> None:
 
 def create_app(database_url: str | None = None, bot_delay_ms: int | None = None, limits: Limits | None = None,
                max_live_games: int | None = None) -> Starlette:
-    """The web app, storing games in ``database_url`` (default: env MUSTER_DATABASE_URL or ./muster.db).
+    """The web app, storing games in ``database_url`` (default: the ``database_url`` setting, ./muster.db).
 
     ``limits``: per-client rates (default: :meth:`Limits.from_env`); ``max_live_games``: how many games the
-    process holds in memory at most (default: env MUSTER_MAX_LIVE_GAMES or 2000; idle ones are evicted
-    and rebuilt from the database on demand).
+    process holds in memory at most (default: the ``max_live_games`` setting, 2000; idle ones are evicted
+    and rebuilt from the database on demand). Settings: :mod:`muster.server.settings`.
     """
-    url = database_url or os.environ.get("MUSTER_DATABASE_URL") or "sqlite:///muster.db"
-    delay = bot_delay_ms if bot_delay_ms is not None else int(os.environ.get("MUSTER_BOT_DELAY_MS", "400"))
-    live_cap = max_live_games or int(os.environ.get("MUSTER_MAX_LIVE_GAMES", "2000"))
+    config = reload_settings()  # this process's settings, read now (muster serve may have just set some)
+    url = database_url or config.database_url
+    delay = bot_delay_ms if bot_delay_ms is not None else config.bot_delay_ms
+    live_cap = max_live_games or config.max_live_games
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -565,10 +580,13 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None,
         app.state.replay_threads = CapacityLimiter(1)
         await bus.start(app.state.hub.remote_change)
         await app.state.hub.resume_bots()
+        app.state.sampler = Sampler(app.state.hub)
+        app.state.sampler.start()
         tune_gc()
         try:
             yield
         finally:
+            await app.state.sampler.stop()
             await app.state.hub.close()
             engine.dispose()
             metrics.save()
@@ -586,6 +604,10 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None,
         Route("/rules/hellenes", page("rules-hellenes.html")),
         Route("/replay/{game_id}", page("replay.html")),
         Route("/favicon.ico", favicon),
+        Route("/healthz", healthz),
+        readiness_route(readiness),
+        Route("/health", readiness_route(readiness).endpoint),
+        Route("/metrics", metrics_endpoint),
         Route("/api/meta", meta),
         Route("/api/cards", cards),
         Route("/api/i18n/{lang}", i18n_catalog),
@@ -605,7 +627,8 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None,
     ]
     sockets = [WebSocketRoute("/ws/watch/{game_id}", watch_endpoint), WebSocketRoute("/ws/{token}", websocket_endpoint)]
     return Starlette(routes=routes, lifespan=lifespan,
-                     middleware=[Middleware(Guard, limits=limits), Middleware(SocketRoutes, routes=sockets)])
+                     middleware=[Middleware(RequestLog), Middleware(Guard, limits=limits),
+                                 Middleware(SocketRoutes, routes=sockets)])
 
 
 class SocketRoutes:

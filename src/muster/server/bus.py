@@ -13,6 +13,8 @@ game id (``int(id[:8], 16) % size == index``).
 - :class:`PostgresBus`: any number of processes on any number of machines sharing a PostgreSQL
   database, over ``LISTEN``/``NOTIFY``; the notification is sent inside the transaction of the
   change, so it is delivered exactly when (and only if) the change commits.
+- :class:`LeasedBus`: independent nodes sharing PostgreSQL, where a game's bots run on the node holding
+  the game's lease, and the other nodes adopt a dead node's games once its leases run out.
 """
 
 from __future__ import annotations
@@ -208,12 +210,126 @@ class PostgresBus(Bus):
             self._thread.join(5)
 
 
+class LeasedBus(PostgresBus):
+    """Independent server nodes (``muster serve --node NAME``) sharing one PostgreSQL database: changes travel
+    as with :class:`PostgresBus`, and a game's bots run on the node holding the game's *lease*.
+
+    A node takes the lease of each game it creates. Every ``period`` seconds it renews its leases for
+    ``ttl`` seconds (a lease of a finished game is let go) and adopts *orphans*: unfinished games waiting
+    for a bot whose lease has run out or was never taken, e.g. because the node that held it died. So when
+    a node is killed, its games' bots move again on another node within ``ttl + period`` seconds, and
+    players, reconnecting through the proxy, find their games served by the node still running (any node
+    serves any game's players: the database is the truth, and ``NOTIFY`` keeps every copy current)."""
+
+    def __init__(self, url: str, node: str, ttl: float = 6.0, period: float = 1.0) -> None:
+        super().__init__(url, 0, 2)  # "more than one process": read your writes through the database
+        if not 1 <= len(node) <= 64:
+            raise ValueError("a node name is 1 to 64 characters")
+        self.node, self.ttl, self.period = node, ttl, period
+        self.held: set[str] = set()
+        self._keeper: asyncio.Task[None] | None = None
+        self._engine: Any = None
+
+    def _db(self) -> Any:
+        if self._engine is None:
+            from muster.server.db import make_engine
+
+            self._engine = make_engine(self.url)
+        return self._engine
+
+    def owns(self, game_id: str) -> bool:
+        """Whether this node holds the lease of ``game_id`` (and so runs its bots)."""
+        return game_id in self.held
+
+    def acquire(self, game_id: str) -> bool:
+        """Take the lease of ``game_id`` if nobody holds a live one (blocking); True if this node holds it."""
+        from sqlalchemy import text
+
+        with self._db().begin() as conn:
+            got = conn.execute(text(
+                "INSERT INTO game_leases (game_id, node, expires_at) "
+                "VALUES (:g, :n, now() + make_interval(secs => :ttl)) "
+                "ON CONFLICT (game_id) DO UPDATE SET node = :n, expires_at = now() + make_interval(secs => :ttl) "
+                "WHERE game_leases.node = :n OR game_leases.expires_at < now() RETURNING game_id"),
+                {"g": game_id, "n": self.node, "ttl": self.ttl}).first()
+        if got is not None:
+            self.held.add(game_id)
+        return got is not None
+
+    def renew(self) -> set[str]:
+        """Extend this node's leases of unfinished games; forget the rest (blocking). Returns the games held."""
+        from sqlalchemy import text
+
+        with self._db().begin() as conn:
+            rows = conn.execute(text(
+                "UPDATE game_leases SET expires_at = now() + make_interval(secs => :ttl) WHERE node = :n "
+                "AND game_id IN (SELECT id FROM games WHERE status = 'active') RETURNING game_id"),
+                {"n": self.node, "ttl": self.ttl}).all()
+            conn.execute(text("DELETE FROM game_leases WHERE node = :n AND expires_at < now()"), {"n": self.node})
+        self.held = {r[0] for r in rows}
+        return self.held
+
+    def orphans(self) -> list[str]:
+        """Unfinished games waiting for a bot whose lease is missing or has run out (blocking)."""
+        from sqlalchemy import text
+
+        with self._db().connect() as conn:
+            rows = conn.execute(text(
+                "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id AND s.seat = g.active_seat "
+                "LEFT JOIN game_leases l ON l.game_id = g.id "
+                "WHERE g.status = 'active' AND s.kind = 'bot' AND (l.game_id IS NULL OR l.expires_at < now()) "
+                "LIMIT 200")).all()
+        return [r[0] for r in rows]
+
+    def announce(self, game_id: str, bot_turn: bool) -> None:
+        """A new game made here: take its lease first, then tell the others."""
+        self.acquire(game_id)
+        super().announce(game_id, bot_turn)
+
+    async def start(self, handler: Handler) -> None:
+        """Listen for changes, and keep the leases: renew ours, adopt orphans (handed to ``handler`` as
+        ``adopt`` notes, so the hub loads them and wakes their bots)."""
+        await super().start(handler)
+
+        async def keep() -> None:
+            while not self._stop.is_set():
+                try:
+                    await asyncio.to_thread(self.renew)
+                    for game_id in await asyncio.to_thread(self.orphans):
+                        if await asyncio.to_thread(self.acquire, game_id):
+                            log.info("node %s adopted game %s", self.node,  game_id,
+                                     extra={"event": "adopted", "game_id": game_id, "node": self.node})
+                            await handler(game_id, 0, "adopt", None, True)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("could not keep the game leases of node %s", self.node)
+                await asyncio.sleep(self.period)
+
+        self._keeper = asyncio.get_running_loop().create_task(keep())
+
+    def close(self) -> None:
+        """Stop keeping leases (they run out by themselves) and stop listening."""
+        if self._keeper is not None:
+            self._keeper.cancel()
+        super().close()
+        if self._engine is not None:
+            self._engine.dispose()
+
+
 _TASKS: set[asyncio.Task[None]] = set()
 
 
 def bus_from_env(database_url: str) -> Bus:
     """The bus this process should use: ``MUSTER_WORKER_INDEX``/``MUSTER_WORKERS`` say which of how many
     processes it is; ``MUSTER_BUS`` is ``unix:<directory>`` (one machine) or ``postgres`` (any machines)."""
+    from muster.server.settings import settings
+
+    config = settings()
+    if config.node:
+        if not database_url.startswith("postgres"):
+            raise ValueError("server nodes (MUSTER_NODE, muster serve --node) share a PostgreSQL database")
+        return LeasedBus(database_url, config.node, ttl=config.lease_ttl_s)
     size = int(os.environ.get("MUSTER_WORKERS", "1"))
     index = int(os.environ.get("MUSTER_WORKER_INDEX", "0"))
     kind = os.environ.get("MUSTER_BUS", "")

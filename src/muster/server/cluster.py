@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,11 +37,13 @@ from muster.server.guard import HeadTimeoutProtocol
 log = logging.getLogger("muster.server.cluster")
 
 UVICORN_OPTIONS: dict[str, Any] = {
-    # No access log: seat tokens travel in URLs and must not end up in log files. No per-message
+    # No uvicorn access log: seat tokens travel in URLs; muster.server.logs.RequestLog logs requests with
+    # them redacted. No per-message
     # deflate: it cost a third of the server's CPU under load, and most messages are small deltas.
     # HeadTimeoutProtocol: a request's head must arrive within seconds and stay small (no slowloris).
     "access_log": False, "log_level": "warning", "ws_max_size": 64 * 1024, "ws_per_message_deflate": False,
     "http": HeadTimeoutProtocol, "timeout_keep_alive": 5, "server_header": False,
+    "log_config": None,  # logging is set up by muster.server.logs.configure: JSON lines, secrets redacted
 }
 
 
@@ -55,23 +58,34 @@ def listening_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
-def serve_workers(host: str, port: int, database_url: str, bot_delay_ms: int, workers: int) -> None:
-    """Run ``workers`` server processes on one port until SIGTERM/SIGINT."""
+def serve_workers(host: str, port: int, database_url: str, bot_delay_ms: int, workers: int,
+                  on_start: Callable[[], None] | None = None, ready: Callable[[], None] | None = None) -> None:
+    """Run ``workers`` server processes on one port until SIGTERM/SIGINT. ``on_start`` is called once the metrics
+    directory they share is set up; ``ready`` once the port listens (the kernel queues connections until a worker
+    accepts them)."""
     from muster.server.db import make_engine, migrate
 
     engine = make_engine(database_url)
     migrate(engine)  # once, before the workers start (they then find the schema current)
     engine.dispose()
     sock = listening_socket(host, port)
+    if ready is not None:
+        ready()
     bus_dir = Path(tempfile.mkdtemp(prefix="muster-bus-"))
     bus = "postgres" if database_url.startswith("postgres") else f"unix:{bus_dir}"
     env = {**os.environ, "MUSTER_WORKERS": str(workers), "MUSTER_BUS": bus, "MUSTER_HANDOFF": str(bus_dir)}
+    own_metrics_dir = "PROMETHEUS_MULTIPROC_DIR" not in os.environ
+    if own_metrics_dir:  # every worker writes its metrics here; a scrape of any of them adds them up
+        env["PROMETHEUS_MULTIPROC_DIR"] = os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(bus_dir / "metrics")
+        (bus_dir / "metrics").mkdir()
 
     def start(index: int) -> subprocess.Popen[bytes]:
         cmd = [sys.executable, "-m", "muster.server.cluster", "--fd", str(sock.fileno()),
                "--database-url", database_url, "--bot-delay-ms", str(bot_delay_ms)]
         return subprocess.Popen(cmd, pass_fds=(sock.fileno(),), env={**env, "MUSTER_WORKER_INDEX": str(index)})
 
+    if on_start is not None:
+        on_start()
     children = [start(k) for k in range(workers)]
     stopping = False
 
@@ -87,6 +101,7 @@ def serve_workers(host: str, port: int, database_url: str, bot_delay_ms: int, wo
             for k, child in enumerate(children):
                 if child.poll() is not None and not stopping:
                     print(f"muster: worker {k} exited ({child.returncode}); starting it again", file=sys.stderr)
+                    forget_metrics_of(child.pid)
                     children[k] = start(k)
     finally:
         for child in children:
@@ -100,6 +115,15 @@ def serve_workers(host: str, port: int, database_url: str, bot_delay_ms: int, wo
                 child.kill()
         sock.close()
         shutil.rmtree(bus_dir, ignore_errors=True)
+
+
+def forget_metrics_of(pid: int) -> None:
+    """A worker died: its gauges no longer count towards the live sums (its counters still do)."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        with contextlib.suppress(OSError):
+            multiprocess.mark_process_dead(pid)
 
 
 def _die_with_parent() -> None:
@@ -120,6 +144,9 @@ def worker_main() -> None:
     args = parser.parse_args()
     _die_with_parent()
     from muster.server import create_app
+    from muster.server.logs import configure
+
+    configure()
 
     sock = socket.socket(fileno=args.fd)  # the family is read from the socket (TCP: no Nagle delay)
     app = create_app(args.database_url, args.bot_delay_ms)

@@ -113,6 +113,15 @@ class HintConsentRow(Base):
     seat: Mapped[str] = mapped_column(String(16), primary_key=True)
 
 
+class GameLeaseRow(Base):
+    """Which node runs a game's bots until ``expires_at`` (migration 0007; see muster.server.bus.LeasedBus)."""
+
+    __tablename__ = "game_leases"
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    node: Mapped[str] = mapped_column(String(64), index=True)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 def normalise_url(url: str) -> str:
     """Use the psycopg 3 driver for plain ``postgresql://`` URLs (psycopg2 is not a dependency)."""
     if url.startswith("postgresql://") or url.startswith("postgres://"):

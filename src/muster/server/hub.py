@@ -13,6 +13,7 @@ import hashlib
 import logging
 import random
 import secrets
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
@@ -36,6 +37,7 @@ from muster.error_texts import translate as translate_error
 from muster.server.bots import BotPool, Job, check_spec
 from muster.server.bus import Bus
 from muster.server.names import load_names
+from muster.server.observe import GAMES_CREATED, observe_action, rejected
 from muster.server.store import (
     ClaimRefusedError,
     GroupWriter,
@@ -61,7 +63,12 @@ class ApiError(Exception):
         self.status, self.code, self.message = status, code, message
 
     def to_json(self, lang: str = "en") -> dict[str, Any]:
-        """The error as sent to clients (the message in ``lang``; the code stays)."""
+        """The error as sent to clients (the message in ``lang``; the code stays); each one sent is counted
+        by its code (:func:`muster.server.observe.rejected`)."""
+        rejected(self.code)
+        if log.isEnabledFor(logging.INFO):
+            log.info("refused (%s): %s", self.code, self.message[:200],
+                     extra={"event": "refused", "code": self.code, "status": self.status})
         message = self.message if lang == "en" else translate_error(self.message, lang)
         return {"type": "error", "code": self.code, "error": message}
 
@@ -450,12 +457,13 @@ class Hub:
         live = LiveGame(game_id, game, 0, {new.info.seat: new.info for new in seats}, delay)
         await to_thread.run_sync(self.store.create_game, game_id, rules.info.name, rules.info.version, seed,
                                  game.options, delay, seats, live.summary())
+        if self.bus.size > 1:  # first: with leases, announcing a new game takes its lease
+            await to_thread.run_sync(self.bus.announce, game_id, self._bot_turn(live, game.active_seat))
         if self.bus.owns(game_id):  # another process gets its sockets: it loads the game when they come
             self.games[game_id] = live
             self._evict()
-        if self.bus.size > 1:
-            await to_thread.run_sync(self.bus.announce, game_id, self._bot_turn(live, game.active_seat))
         self.schedule_bot(live)
+        GAMES_CREATED.labels(game=rules.info.name).inc()
         return made
 
     # --- changing -------------------------------------------------------------------------
@@ -473,6 +481,7 @@ class Hub:
 
         ``ack`` (if given) is called with the new version right after the commit, before anyone
         else is told: the acting client hears first."""
+        started = time.perf_counter()
         try:
             action = Action.from_json(raw_action)
         except MalformedActionError as exc:
@@ -495,6 +504,10 @@ class Hub:
             new_version = live.version
         if ack:
             ack(new_version)
+        observe_action(live.game.rules.info.name, live.seats[seat].kind, started)
+        if log.isEnabledFor(logging.INFO):
+            log.info("game %s: %s acted (version %d)", live.id, seat, new_version,
+                     extra={"event": "action", "game_id": live.id, "seat": seat, "version": new_version})
         if not self.bus.in_transaction():
             self.bus.publish(live.id, new_version, "act", [seat, action_json], bot_turn)
         self.changed(live)
@@ -626,6 +639,13 @@ class Hub:
         up to date (one action applied, or a rebuild), push it to our clients, wake our bots.
         ``kind`` "names": a player renamed their seat; our clients of the game get the new names."""
         live = self.games.get(game_id)
+        if kind == "adopt":  # this node took over the game's lease (its former node died): wake its bots
+            if not self.closing:
+                with contextlib.suppress(ApiError):
+                    live = await self.get(game_id)
+                    live.stale = True  # whatever copy we held may be behind the dead node's last moves
+                    self.schedule_bot(await self.fresh(live))
+            return
         if kind == "seats":
             if live is not None:
                 live.seats = await to_thread.run_sync(self.store.seats_of, game_id)

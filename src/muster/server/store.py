@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from muster.server import metrics
 from muster.server.db import ActionRow, GameRow, SeatRow, sqlite_pragmas, utcnow
+from muster.server.observe import COMMIT_SECONDS
 
 _SUMMARISE = (
     update(GameRow)
@@ -525,14 +526,14 @@ class GroupWriter:
 
     def _commit(self, batch: list[Job]) -> None:
         entry = None
+        started = time.perf_counter()
+        outcomes = self._outcomes(batch)
+        ended = time.perf_counter()
+        COMMIT_SECONDS.observe(ended - started)
         if metrics.enabled():
-            started = time.perf_counter()
             idle = started - self._last_commit
-            outcomes = self._outcomes(batch)
-            self._last_commit = time.perf_counter()
-            entry = metrics.record_commit(len(batch), self._last_commit - started, idle)
-        else:
-            outcomes = self._outcomes(batch)
+            self._last_commit = ended
+            entry = metrics.record_commit(len(batch), ended - started, idle)
         by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], Exception | None]]] = {}
         for (_, future), failed in zip(batch, outcomes, strict=True):
             by_loop.setdefault(future.get_loop(), []).append((future, failed))

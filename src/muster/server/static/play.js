@@ -17,6 +17,7 @@ let state = null; // the newest state message
 let log = []; // every log line so far
 let logEn = null; // the same lines in English when the log is translated (the board module reads them)
 let socket = null;
+let gameId = ""; // the game's id, known once the first state arrives
 let pending = false; // an action is on its way: ignore further clicks until the answer
 let nextId = 1;
 let wasMyTurn = false;
@@ -463,7 +464,8 @@ async function fetchState() {
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(token)}`);
+  // ?game= lets a reverse proxy send every socket of a game to the same server node (docs/hosting.md)
+  socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(token)}?game=${encodeURIComponent(gameId)}`);
   socket.addEventListener("open", () => { $("connection").textContent = t("live"); $("connection").className = "connection live"; });
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
@@ -501,6 +503,7 @@ async function start() {
   try {
     await setupLanguage(document.querySelector(".tools"));
     const first = await api(`/api/seat/${encodeURIComponent(token)}`);
+    gameId = first.game_id;
     rememberSeat({ token, game_id: first.game_id, seat: first.seat });
     $("replay-link").href = `/replay/${first.game_id}?token=${encodeURIComponent(token)}`;
     $("export-link").href = `/api/games/${first.game_id}/export?token=${encodeURIComponent(token)}`;

@@ -1,0 +1,125 @@
+"""The server's settings: one typed object, read from the environment and an optional file.
+
+Every option has a ``MUSTER_<NAME>`` environment variable. ``MUSTER_CONFIG`` may name a TOML file whose keys are
+the same names in lower case without the prefix (``database_url = "postgresql://…"``); the environment wins
+over the file, and ``muster serve``'s options win over both. A wrong value stops the server at start-up with
+the option's name and what it takes. ``python -m muster.server.settings`` prints the table of every option
+(docs/settings.md is that table).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict, TomlConfigSettingsSource
+
+PREFIX = "MUSTER_"
+
+
+class Settings(BaseSettings):
+    """Every setting of a muster server, with its default."""
+
+    model_config = SettingsConfigDict(env_prefix=PREFIX, extra="ignore", frozen=True)
+
+    # --- where and what ---------------------------------------------------------------------------------
+    database_url: str = Field(default="sqlite:///muster.db", description="Any SQLAlchemy URL: `sqlite:///path` or "
+                              "`postgresql://user:password@host/db`.")
+    host: str = Field(default="127.0.0.1",
+                      description="Interface `muster serve` listens on (`0.0.0.0` in a container).")
+    port: int = Field(default=8000, ge=1, le=65535, description="TCP port of `muster serve`.")
+    workers: int = Field(default=1, ge=1, le=64, description="Server processes sharing the port (one per core).")
+    node: str = Field(default="", max_length=64, description="Run as one of several independent nodes sharing a "
+                      "PostgreSQL database, under this name (`muster serve --node`); empty: a single server.")
+    lease_ttl_s: float = Field(default=6.0, gt=0.5, le=600, description="Seconds a node's lease on a game lasts "
+                               "without renewal: how soon another node adopts a dead node's games.")
+    sqlite_sync: Literal["full", "normal"] = Field(default="full", description="SQLite commits: `full` survives "
+                                                   "a power cut, `normal` a crash of the server only.")
+    max_live_games: int = Field(default=2000, ge=10, description="Games one process holds in memory at most (idle ones "
+                                "are evicted and rebuilt from the database on demand).")
+
+    # --- bots ----------------------------------------------------------------------------------------
+    bot_delay_ms: int = Field(default=400, ge=0, le=10_000, description="Default pause before each bot move, so people "
+                              "can follow it.")
+    bot_workers: int = Field(default=1, ge=1, le=64, description="Bot processes per server process.")
+    bot_time_limit: float = Field(default=5.0, ge=0.05, le=120, description="Hard limit in seconds on each bot choice; "
+                                  "beyond it a random legal move is played and announced.")
+
+    # --- limits per client -----------------------------------------------------------------------------
+    create_per_minute: float = Field(default=30.0, ge=0, description="Games one address may create per minute "
+                                     "(0: no limit).")
+    create_burst: float = Field(default=30.0, ge=0, description="Games one address may create at once before the rate "
+                                "applies.")
+    replay_per_second: float = Field(default=20.0, ge=0, description="Replay steps one address may ask per second "
+                                     "(0: no limit).")
+    replay_burst: float = Field(default=60.0, ge=0, description="Replay steps one address may ask at once.")
+    head_timeout_s: float = Field(default=10.0, gt=0, description="Seconds a client has to send a request's head.")
+    body_timeout_s: float = Field(default=10.0, gt=0, description="Seconds a client may pause while sending a body.")
+
+    # --- watching it ---------------------------------------------------------------------------------
+    log_level: Literal["debug", "info", "warning", "error"] = Field(default="info", description="`info` logs one "
+                                                                    "event per request and action; `warning` "
+                                                                    "only problems.")
+    log_format: Literal["json", "text"] = Field(default="json", description="`json`: one JSON object a line; `text`: "
+                                                "plain lines for a terminal.")
+    metrics_token: str = Field(default="", description="Bearer token a Prometheus scraper sends for `/metrics` on the "
+                               "main address; empty: `/metrics` answers 404 there.")
+    metrics_port: int = Field(default=0, ge=0, le=65535, description="Also serve `/metrics` on this port, without a "
+                              "token (0: off); keep it off the public network.")
+    metrics_host: str = Field(default="127.0.0.1", description="Interface of `metrics_port`.")
+
+    # --- for developers ------------------------------------------------------------------------------
+    ack_times: str = Field(default="", description="Benchmarks: a path prefix to write each process's acknowledgement "
+                           "and commit times to at exit.")
+    pure_python: bool = Field(default=False, description="Run the pure-Python rules even where compiled ones are "
+                              "installed (to compare them).")
+    lang: str = Field(default="", description="Language of the terminal and the command-line help (`en` or `pl`; "
+                      "default: from `LANG`).")
+
+    @classmethod
+    def settings_customise_sources(cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource,
+                                   env_settings: PydanticBaseSettingsSource,
+                                   dotenv_settings: PydanticBaseSettingsSource,
+                                   file_secret_settings: PydanticBaseSettingsSource) -> tuple[Any, ...]:
+        """Arguments, then the environment, then the ``MUSTER_CONFIG`` file."""
+        sources: list[Any] = [init_settings, env_settings]
+        config = os.environ.get(f"{PREFIX}CONFIG", "")
+        if config:
+            if not Path(config).is_file():
+                raise ValueError(f"{PREFIX}CONFIG names {config!r}, which is not a file")
+            sources.append(TomlConfigSettingsSource(settings_cls, toml_file=config))
+        return tuple(sources)
+
+
+INTERNAL = ("MUSTER_CONFIG", "MUSTER_BUS", "MUSTER_HANDOFF", "MUSTER_WORKER_INDEX")
+"""Variables that are not settings: ``MUSTER_CONFIG`` names the settings file; the others are set by
+``muster serve --workers`` for the processes it starts."""
+
+
+@functools.cache
+def settings() -> Settings:
+    """The settings of this process (read once; :func:`reload` reads them again)."""
+    return Settings()
+
+
+def reload() -> Settings:
+    """Read the settings again (after the environment changed, e.g. by ``muster serve``'s options)."""
+    settings.cache_clear()
+    return settings()
+
+
+def markdown() -> str:
+    """The table of every setting (docs/settings.md)."""
+    lines = ["| variable | default | what it does |", "| --- | --- | --- |"]
+    for name, field in Settings.model_fields.items():
+        default = field.default
+        shown = f"`{default}`" if default not in ("", None) else "(empty)"
+        lines.append(f"| `{PREFIX}{name.upper()}` | {shown} | {field.description} |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    print(markdown(), end="")
