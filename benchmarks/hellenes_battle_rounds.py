@@ -8,7 +8,7 @@ Sparta) and counts every battle, Assault and Sortie by the rounds it lasted, lis
 
     PYTHONPATH=src python benchmarks/hellenes_battle_rounds.py --games 200 --seed 0
 
-The last line is JSON.
+One JSON line per game as it ends, then the long battles in words and a JSON summary as the last line.
 """
 
 from __future__ import annotations
@@ -81,6 +81,9 @@ def main() -> None:
         lengths.update(got["lengths"])
         long.extend(got["long"])
         wins += got["winner"] == "athens"
+        # one line per game, so that a run cut short still says what it saw
+        print(json.dumps({"seed": seed, "winner": got["winner"], "battles": len(got["lengths"]),
+                          "max_rounds": max(got["lengths"], default=0), "long": got["long"]}), flush=True)
     for row in long:
         print(f"seed {row['seed']}: {row['rounds']} rounds in {row['area']} -> {row['winner']} ({row['how']})")
     print(json.dumps({"games": args.games, "first_seed": args.seed, "rules_version": RULES.info.version,
