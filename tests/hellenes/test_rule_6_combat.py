@@ -159,9 +159,11 @@ def test_combat_rounds_follow_one_another_until_a_side_is_gone_with_no_round_lim
         asked += 1
         if asked == 17:  # round 9 is asked like any other, with odds that leave nothing undecided
             prompt = RULES.prompt(s)
-            assert prompt.startswith("Sparta: round 9 in Phocis and Locris: fight on or Retreat?") and "undecided" not in prompt
+            assert prompt.startswith("Sparta: round 9 in Phocis and Locris: fight on or Retreat?")
+            assert "undecided" not in prompt
             polish = texts.prompt_in(RULES.view(s, "sparta"), "sparta", prompt, "pl")
-            assert polish.startswith("Sparta: runda 9 w obszarze Fokida i Lokryda: walczyć dalej") and "bez rozstrzygnięcia" not in polish
+            assert polish.startswith("Sparta: runda 9 w obszarze Fokida i Lokryda: walczyć dalej")
+            assert "bez rozstrzygnięcia" not in polish
         dice(s, 3 if asked <= 16 else 1)  # C2 blocks of CV 1: a 3 neither hits nor routs; then the defender hits
         act(s, "fight")
     assert asked == 17  # 8 rounds of misses (16 questions), then round 9: the defender hits at once
