@@ -40,8 +40,8 @@ def test_numbering_is_a_bijection_and_pinned() -> None:
     assert [RULES.action_from_index(i) for i in range(space.size)] == list(space.actions)
     assert all(RULES.action_index(a) == i for i, a in enumerate(space.actions))
     # Changing the numbering breaks every trained network: it must be a deliberate act (REVISION).
-    assert space.size == 987
-    assert space.version == "hellenes-actions-3-f5112a79a7de"
+    assert space.size == 1007
+    assert space.version == "hellenes-actions-4-cd1af0a24630"
 
 
 def test_numbering_covers_every_area_and_block_for_each_shape() -> None:
@@ -55,6 +55,9 @@ def test_numbering_covers_every_area_and_block_for_each_shape() -> None:
         for verb in ("hit", "rout", "lose", "inside"):
             assert Action(verb, bid) in RULES.action_space
     assert Action("place", "ath_hop4@attica") in RULES.action_space
+    # 5.2.1: boarding after a voluntary reduction names the fleet; only fleets carry, so only fleets are listed
+    for bid, d in blocks().items():
+        assert (Action("board_reduce", bid) in RULES.action_space) == (d.kind == "fleet")
     assert Action("as", "sacrifice") in RULES.action_space and Action("card", 30) in RULES.action_space
 
 

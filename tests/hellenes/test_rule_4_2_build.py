@@ -4,6 +4,7 @@ Detached garrison."""
 from __future__ import annotations
 
 from muster.core import Action
+from muster.games.hellenes.datafiles import blocks
 from muster.games.hellenes.rules.build import pool
 from muster.games.hellenes.rules.siege import upkeep
 
@@ -109,7 +110,22 @@ def test_aeolian_rebel_fleet_takes_its_city_unless_athenians_are_there() -> None
     act(s, "recruit")
     assert legal(s) == [Action("place", "aeo_rebel@chios")]
     act(s, ("place", "aeo_rebel@chios"))
-    assert s.control["chios"] == "sparta" and s.units["aeo_rebel"]["cv"] == 2
+    assert s.control["chios"] == "sparta" and s.units["aeo_rebel"]["cv"] == 1
+
+
+def test_a_recruited_aeolian_rebel_fleet_enters_at_cv_1_and_is_reinforced_in_its_city() -> None:
+    # rule 4.2.2 and its "Rebel units" sidebar: Greek recruits enter at CV 1, and the Aeolian fleets are Greek and
+    # arrive as ordinary recruits, so the rebel fleet enters at CV 1 (not its maximum, 2) and a later Reinforce
+    # (4.2.1) in the City it took can raise it (only the Revolt Event's own text brings it at full CV)
+    s = empty()
+    only_in_pool(s, ("aeo_rebel",))
+    turn(s, "sparta", actions=2)
+    act(s, "recruit")
+    act(s, ("place", "aeo_rebel@lesbos"))
+    assert s.units["aeo_rebel"]["cv"] == 1 and blocks()["aeo_rebel"].max_cv == 2
+    assert Action("build", "aeo_rebel") in legal(s)
+    act(s, ("build", "aeo_rebel"))
+    assert s.units["aeo_rebel"]["cv"] == 2
 
 
 def test_macedonian_rebel_never_enters_pella() -> None:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from muster.core import Action
-from muster.games.hellenes import RULES
+from muster.games.hellenes import RULES, texts
 from muster.games.hellenes.rules.combat import battle_frame, firing_order
 from muster.games.hellenes.rules.engage import battle_areas
 
@@ -144,3 +144,30 @@ def test_assault_defenders_cannot_be_routed_and_double_defense() -> None:
     battle = s.stack[-2] if kinds(s) == "battle_retreat" else None
     assert s.units["boe_hop4"]["cv"] == 2  # two hits: one CV
     assert battle is not None and battle["routed"] == []  # the sixes routed nobody
+
+
+def test_combat_rounds_follow_one_another_until_a_side_is_gone_with_no_round_limit() -> None:
+    # rule 6.1/6.2: "rounds follow one another until one side is eliminated, panics or retreats by choice": a
+    # battle still undecided after 8 rounds goes on (there used to be a DESIGN limit of 8 rounds, after which
+    # the attacker withdrew), and the 9th round decides it
+    s = empty()
+    put(s, "ath_hop4", "phocis", 1)
+    put(s, "boe_hop4", "phocis", 1)
+    combat_only(s, "athens")
+    asked = 0
+    while kinds(s) == "battle_retreat":  # the defender fires first (both C), each block one die
+        asked += 1
+        if asked == 17:  # round 9 is asked like any other, with odds that leave nothing undecided
+            prompt = RULES.prompt(s)
+            assert prompt.startswith("Sparta: round 9 in Phocis and Locris: fight on or Retreat?")
+            assert "undecided" not in prompt
+            polish = texts.prompt_in(RULES.view(s, "sparta"), "sparta", prompt, "pl")
+            assert polish.startswith("Sparta: runda 9 w obszarze Fokida i Lokryda: walczyć dalej")
+            assert "bez rozstrzygnięcia" not in polish
+        dice(s, 3 if asked <= 16 else 1)  # C2 blocks of CV 1: a 3 neither hits nor routs; then the defender hits
+        act(s, "fight")
+    assert asked == 17  # 8 rounds of misses (16 questions), then round 9: the defender hits at once
+    assert s.units["ath_hop4"]["area"] is None and s.units["boe_hop4"]["area"] == "phocis"
+    log = said(s)
+    assert not any("undecided" in line for line in log)
+    assert any("Sparta wins the battle in Phocis" in line for line in log)

@@ -71,15 +71,16 @@ def test_demo_plays_a_random_hellenes_game() -> None:
     assert result.exit_code == 0 and "wins (" in result.output and "New Year 431 BC" in result.output
 
 
-def test_a_game_saved_under_rules_r2_is_refused_by_name() -> None:
-    # rules revision 3 changes how an action list replays: an r2 save is refused, naming both versions
+def test_a_game_saved_under_rules_r3_is_refused_by_name() -> None:
+    # rules revision 4 changes how an action list replays (rebel recruits, besieged Ports, reduced passengers,
+    # battles without a round limit): an r3 save is refused, naming both versions
     from muster.core import CorruptStateError, Game
 
     game = Game(RULES, seed=3)
     game.apply(game.legal_actions()[0])
     record = game.to_record()
-    assert str(record["rules_version"]).startswith("r3-")
-    record["rules_version"] = "r2-" + str(record["rules_version"])[3:]
-    with pytest.raises(CorruptStateError, match=r"rules version 'r2-map1.*this muster plays 'r3-map1"):
+    assert str(record["rules_version"]).startswith("r4-") and str(record["rules_version"]).endswith("-design2")
+    record["rules_version"] = "r3-" + str(record["rules_version"])[3:-1] + "1"
+    with pytest.raises(CorruptStateError, match=r"rules version 'r3-map1.*design1.*this muster plays 'r4-map1"):
         Game.from_record(RULES, record)
     assert Game.from_record(RULES, game.to_record()).actions == game.actions

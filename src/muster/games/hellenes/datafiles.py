@@ -334,7 +334,7 @@ def design() -> dict[str, Any]:
     """Every DESIGN number (data/design.json), checked for the keys the engine reads."""
     d = read_json("design.json")
     need = ("version", "seasons", "hand_size", "movement", "storm", "tempest_max", "forced_march", "attrition_hit",
-            "retreat_attrition_max", "battle_round_limit", "fleet_on_land", "firing_order", "militia", "prestige",
+            "retreat_attrition_max", "fleet_on_land", "firing_order", "militia", "prestige",
             "levy_cv", "civil_war_max_value", "helot_loss_max", "storm_event", "leaders", "plague_from",
             "plague_kills_pericles_from", "revolt_regions", "aeolian_places", "macedonian_places", "capitals")
     missing = [k for k in need if k not in d]

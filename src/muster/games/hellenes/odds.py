@@ -4,8 +4,10 @@ Carlo estimate over the same rules to check it.
 Both sides fire in letter order (the defender first on a tie); a block of CV n rolls n dice; each die hits on
 ≤ firepower and routs on ≥ 7 − firepower; hits go one at a time to the strongest standing enemy, routs to the
 weakest; Assault defenders cannot be routed and, with Double Defense, need two hits per CV. The battle ends
-when a side has no standing block (it is eliminated or Panics), or after the round limit (undecided). Both
-sides fight on (no voluntary Retreat), which is what "the odds of fighting on" means. Expected losses count
+when a side has no standing block (it is eliminated or Panics); there is no round limit (6.1/6.2), so the exact
+calculator solves each round's chance of changing nothing (a round repeats itself then) instead of unrolling
+rounds, and nothing is left undecided. Both sides fight on (no voluntary Retreat), which is what "the odds of
+fighting on" means. Expected losses count
 the CV lost in the Combat Rounds and after them: the Pursuit of a side that Panicked and the Retreat Attrition
 of its routed blocks (6.3.4, 6.4.1). Only a block with nowhere to retreat (eliminated by the map, not the dice)
 is left out.
@@ -28,6 +30,10 @@ EXACT_LIMIT = 8
 """With more blocks than this in a battle (or more than ``EXACT_CV`` steps) the calculator falls back to
 Monte Carlo: the exact state space grows as the product of the blocks' CVs."""
 EXACT_CV = 20
+MC_ROUNDS = 10_000
+"""A safety bound for one Monte Carlo battle (a trial reaching it counts as undecided). Every standing block
+rolls at least one die a round, so a round without a hit has a chance of at most (5/6)^2 when both sides fire:
+reaching this bound has a probability far below anything a float can show."""
 
 
 @dataclass(frozen=True)
@@ -97,52 +103,87 @@ def _apply(cvs: list[int], routed: list[bool], fires: tuple[int, ...], hits: int
     return carry
 
 
+Position = tuple[tuple[int, ...], tuple[int, ...], tuple[bool, ...], tuple[bool, ...], int]
+"""(attacker CVs, defender CVs, attacker routed, defender routed, Double Defense carry) between two firings."""
+Value = tuple[float, float, float, float, float]
+"""(attacker wins, defender wins, undecided, attacker's expected CV lost, defender's) from a position on."""
+
+
 def battle_odds(att: list[Fighter], dfn: list[Fighter], assault: bool = False, double: bool = False,
-                rounds: int | None = None, start: tuple[int, int] | None = None, carry: int = 0) -> BattleOdds:
-    """The exact odds of a battle fought to its end. ``rounds``: rounds left including the current one
-    (default: the round limit); ``start``: the (side, index) about to fire in the current round."""
-    limit = design()["battle_round_limit"] if rounds is None else rounds
+                start: tuple[int, int] | None = None, carry: int = 0) -> BattleOdds:
+    """The exact odds of a battle fought to its end (no round limit: 6.1/6.2). ``start``: the (side, index)
+    about to fire in the current round.
+
+    Every firing only takes CV, routs blocks or adds to the Double Defense carry, so a position can come back
+    only as a whole round that changed nothing. A round's value is therefore solved for that chance ``q``: the
+    value at a round's start is (its value through rounds that changed something) / (1 − q), and every other
+    path leads to a position strictly further on, so the recursion ends."""
     a, d = tuple(att), tuple(dfn)
     if len(a) + len(d) > EXACT_LIMIT or sum(f[2] for f in a + d) > EXACT_CV:
-        return monte_carlo(att, dfn, assault, double, limit, trials=3000, seed=len(a) * 97 + len(d))
+        return monte_carlo(att, dfn, assault, double, trials=3000, seed=len(a) * 97 + len(d))
     order = _order(a, d)
     slot = order.index(start) if start is not None and start in order else 0
     fires = (tuple(f[1] for f in a), tuple(f[1] for f in d))
     total0 = (sum(f[2] for f in a), sum(f[2] for f in d))
 
-    @cache
-    def value(rl: int, slot: int, acv: tuple[int, ...], dcv: tuple[int, ...], ar: tuple[bool, ...],
-              dr: tuple[bool, ...], carry: int) -> tuple[float, float, float, float, float]:
+    def ended(pos: Position) -> Value | None:
+        acv, dcv, ar, dr, _ = pos
         losses = (total0[0] - sum(acv), total0[1] - sum(dcv))
         if not any(c > 0 and not r for c, r in zip(acv, ar, strict=True)):
             return (0.0, 1.0, 0.0, losses[0] + aftermath(acv, ar, dcv, dr, fires[1]), losses[1])
         if not any(c > 0 and not r for c, r in zip(dcv, dr, strict=True)):
             return (1.0, 0.0, 0.0, losses[0], losses[1] + (0.0 if assault else aftermath(dcv, dr, acv, ar, fires[0])))
+        return None
+
+    @cache
+    def round_value(pos: Position) -> Value:
+        """The value of a position at the start of a round."""
+        done = ended(pos)
+        if done is not None:
+            return done
+        vec, same = within(0, pos, pos)
+        if same >= 1.0 - 1e-12:  # no firing can change anything (not reachable with the rules' dice)
+            return (0.0, 0.0, 1.0, total0[0] - sum(pos[0]), total0[1] - sum(pos[1]))
+        return (vec[0] / (1 - same), vec[1] / (1 - same), vec[2] / (1 - same), vec[3] / (1 - same),
+                vec[4] / (1 - same))
+
+    @cache
+    def within(slot: int, pos: Position, first: Position | None) -> tuple[Value, float]:
+        """From a firing slot of a round begun at ``first`` (None: a round already under way when asked):
+        the value through paths that change something by the round's end, and the chance of a round that
+        changed nothing."""
+        done = ended(pos)
+        if done is not None:
+            return done, 0.0
         if slot == len(order):
-            if rl <= 1:
-                return (0.0, 0.0, 1.0, losses[0] + aftermath(acv, ar, (), (), ()), losses[1])
-            return value(rl - 1, 0, acv, dcv, ar, dr, carry)
+            if pos == first:
+                return (0.0, 0.0, 0.0, 0.0, 0.0), 1.0
+            return round_value(pos), 0.0
+        acv, dcv, ar, dr, carry = pos
         side, i = order[slot]
         cvs, rts = (acv, ar) if side == 0 else (dcv, dr)
         if cvs[i] <= 0 or rts[i]:
-            return value(rl, slot + 1, acv, dcv, ar, dr, carry)
+            return within(slot + 1, pos, first)
         power = (a if side == 0 else d)[i][1]
         acc = [0.0] * 5
+        same = 0.0
         for h, k, p in _outcomes(cvs[i], power):
             if side == 0:  # the attacker fires at the defender
                 tc, tr = list(dcv), list(dr)
                 nc = _apply(tc, tr, fires[1], h, k, double, carry, not assault)
-                res = value(rl, slot + 1, acv, tuple(tc), ar, tuple(tr), nc)
+                res, q = within(slot + 1, (acv, tuple(tc), ar, tuple(tr), nc), first)
             else:
                 tc, tr = list(acv), list(ar)
                 _apply(tc, tr, fires[0], h, k, False, 0, True)
-                res = value(rl, slot + 1, tuple(tc), dcv, tuple(tr), dr, carry)
+                res, q = within(slot + 1, (tuple(tc), dcv, tuple(tr), dr, carry), first)
             for j in range(5):
                 acc[j] += p * res[j]
-        return (acc[0], acc[1], acc[2], acc[3], acc[4])
+            same += p * q
+        return (acc[0], acc[1], acc[2], acc[3], acc[4]), same
 
-    r = value(limit, slot, tuple(f[2] for f in a), tuple(f[2] for f in d), tuple(f[3] for f in a),
-              tuple(f[3] for f in d), carry)
+    pos0: Position = (tuple(f[2] for f in a), tuple(f[2] for f in d), tuple(f[3] for f in a),
+                      tuple(f[3] for f in d), carry)
+    r = round_value(pos0) if slot == 0 else within(slot, pos0, None)[0]
     return BattleOdds(*r)
 
 
@@ -185,7 +226,7 @@ def aftermath(cvs: tuple[int, ...], routed: tuple[bool, ...], win_cvs: tuple[int
               win_fires: tuple[int, ...]) -> float:
     """Expected CV a losing side (``cvs``, ``routed``) loses after the battle's rounds: a side left with routed
     blocks Panicked, so the winner's standing blocks pursue; the routed then retreat with Retreat Attrition.
-    (With no winner given, the withdrawal after an undecided battle: Attrition only.) A block with nowhere to
+    (With no winner given: the routed blocks' Retreat Attrition only.) A block with nowhere to
     retreat is eliminated by the rules; the map decides that, so it is not counted here."""
     left = tuple(sorted(c for c, r in zip(cvs, routed, strict=True) if c > 0 and r))
     if not left:
@@ -195,9 +236,9 @@ def aftermath(cvs: tuple[int, ...], routed: tuple[bool, ...], win_cvs: tuple[int
 
 
 def monte_carlo(att: list[Fighter], dfn: list[Fighter], assault: bool = False, double: bool = False,
-                rounds: int | None = None, trials: int = 20000, seed: int = 0) -> BattleOdds:
+                trials: int = 20000, seed: int = 0) -> BattleOdds:
     """A Monte Carlo estimate of :func:`battle_odds` by playing the battle with real dice ``trials`` times."""
-    limit = design()["battle_round_limit"] if rounds is None else rounds
+    limit = MC_ROUNDS
     rng = random.Random(seed)
     a, d = tuple(att), tuple(dfn)
     order = _order(a, d)
@@ -293,8 +334,7 @@ def odds_for_frame(s: Any, f: dict[str, Any], key: str) -> SideOdds:
         tokens = sorted(t for t in f["att" if k == "att" else "dfn"] if t in [x for x in _alive_tokens(s, f, k)])
         if token in tokens:
             start = (0 if k == "att" else 1, tokens.index(token))
-    rounds = design()["battle_round_limit"] - max(f["round"], 1) + 1
-    r = battle_odds(att, dfn, f["assault"], f["double"], rounds=rounds, start=start, carry=f["carry"])
+    r = battle_odds(att, dfn, f["assault"], f["double"], start=start, carry=f["carry"])
     if key == "att":
         return SideOdds(r.att_win, r.def_win, r.draw, r.att_loss, r.def_loss)
     return SideOdds(r.def_win, r.att_win, r.draw, r.def_loss, r.att_loss)

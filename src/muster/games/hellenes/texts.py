@@ -304,6 +304,10 @@ def label_in(action: Action, seat: str | None, english_label: str, lang: str,
         return tr.fmt("block {block}", block=own_block(view, bid, lang))
     if verb == "board" and bid:
         return tr.fmt("board {block} (sea transport)", block=own_block(view, bid, lang))
+    if verb == "board_reduce" and bid:
+        reduced = REDUCED.search(english_label)
+        return tr.fmt("reduce to CV {cv} to board {block} (sea transport)", cv=reduced.group(1) if reduced else "?",
+                      block=own_block(view, bid, lang))
     if verb == "place" and isinstance(arg, str) and "@" in arg:
         placed, where = arg.split("@", 1)
         if placed in blocks() and where in game_map().names:
@@ -331,6 +335,7 @@ def label_in(action: Action, seat: str | None, english_label: str, lang: str,
     return english_label
 
 
+REDUCED = re.compile(r"reduce to CV (\d+)")
 COUNT = re.compile(r"\((?:your )?(\d+) blocks?")
 AGAINST = re.compile(r"against (\d+) besieging")
 
@@ -359,7 +364,7 @@ def _revision_3_label(kind: Any, verb: str, area: str | None, english_label: str
     return None
 
 
-ODDS = re.compile(r"win (\d+)%, lose (\d+)%, undecided (\d+)%; expected losses ([\d.]+) vs ([\d.]+) CV")
+ODDS = re.compile(r"win (\d+)%, lose (\d+)%; expected losses ([\d.]+) vs ([\d.]+) CV")
 ROOM = re.compile(r"\(room for (-?\d+)\)")
 
 
@@ -421,11 +426,11 @@ def prompt_in(view: dict[str, Any], seat: str | None, english_prompt: str, lang:
     if kind == "battle_retreat" and odds and len(stack) >= 2 and stack[-2].get("area") in game_map().names:
         battle = stack[-2]
         what = tr.gettext("call off the Assault") if battle.get("assault") else tr.gettext("Retreat")
-        win, lose, draw, mine, theirs = odds.groups()
-        return tr.fmt("{side}: round {round} in {area}: fight on or {what}? (fighting on: win {win}%, lose {lose}%, "
-                      "undecided {draw}%; expected losses {mine} vs {theirs} CV)", side=side,
+        win, lose, mine, theirs = odds.groups()
+        return tr.fmt("{side}: round {round} in {area}: fight on or {what}? (fighting on: win {win}%, lose {lose}%; "
+                      "expected losses {mine} vs {theirs} CV)", side=side,
                       round=battle.get("round"), area=area_name(battle["area"], lang), what=what, win=win, lose=lose,
-                      draw=draw, mine=_decimal(mine, lang), theirs=_decimal(theirs, lang))
+                      mine=_decimal(mine, lang), theirs=_decimal(theirs, lang))
     return english_prompt
 
 

@@ -58,6 +58,8 @@ VERB_HINT = {
     "retreat": N_("Leave the battle; retreating blocks may suffer attrition."),
     "supply": N_("Winter supply: this block escapes winter attrition."),
     "board": N_("Board a fleet to cross the sea."),
+    "board_reduce": N_("Board a fleet to cross the sea, first reducing this block below the fleet's CV (the steps "
+                       "lost are not regained)."),
     "place": N_("Place the recruited block here."),
     "forced": N_("Forced march: one area further, but a roll decides and a failure costs CV."),
     "battle": N_("Fight the battle in this area before the other battles of the same size."),

@@ -24,7 +24,7 @@ from muster.games.hellenes.state import Frame, State
 from muster.i18n import N_, entry
 
 
-def finish(s: State, f: Frame, winner: str | None, how: str) -> None:
+def finish(s: State, f: Frame, winner: str, how: str) -> None:
     """End a battle: Pursuit after a Panic, the loser's Retreat, Prestige, recovery of the routed."""
     from muster.games.hellenes.rules.siege import capture
 
@@ -34,35 +34,27 @@ def finish(s: State, f: Frame, winner: str | None, how: str) -> None:
             if t != MILITIA:
                 u = s.units[s.tok[t]]
                 u["seen"] = u["cv"]
-    loser_key = None if winner is None else ("att" if winner != att_side else "dfn")
+    loser_key = "att" if winner != att_side else "dfn"
     if MILITIA in f["dfn"]:
         s.militia[area] = max(0, int(f["militia"]))
-    if winner is None:
-        s.say("The battle in {area} is undecided after {n} rounds; {side} withdraws.", area=area, n=f["round"],
-              side=att_side)
-        if f.get("sortie"):
-            back_inside(s, f)
-        else:
-            retreat(s, f, "att", attrition=True)
+    why = {"retreat": N_("the enemy retreats"), "panic": N_("the enemy panics")}.get(how, N_("no enemy left"))
+    if f["assault"]:
+        s.say("{winner} wins the Assault on {area} ({why}).", winner=winner, area=area, why=why)
     else:
-        why = {"retreat": N_("the enemy retreats"), "panic": N_("the enemy panics")}.get(how, N_("no enemy left"))
-        if f["assault"]:
-            s.say("{winner} wins the Assault on {area} ({why}).", winner=winner, area=area, why=why)
-        else:
-            s.say("{winner} wins the battle in {area} ({why}).", winner=winner, area=area, why=why)
-        gain_prestige(s, winner, design()["prestige"]["battle"], entry("the battle in {area}", area=area))
-        if f["assault"] and winner == att_side:
-            capture(s, area, att_side)
-        elif f["assault"]:
-            if how == "panic":
-                retreat(s, f, "att", attrition=True)  # besiegers who Panic leave the area
-        elif f.get("sortie") and loser_key == "att":
-            back_inside(s, f)  # 8.3: a Sortie that fails goes back inside; the Siege goes on
-        elif loser_key is not None:
-            if f.get("sortie"):
-                end_siege(s, area)  # 8.3: the Sortie won: the Siege ends as the besiegers leave
-                s.say("The Sortie breaks the Siege of {city}.", city=area)
-            retreat(s, f, loser_key, attrition=True)
+        s.say("{winner} wins the battle in {area} ({why}).", winner=winner, area=area, why=why)
+    gain_prestige(s, winner, design()["prestige"]["battle"], entry("the battle in {area}", area=area))
+    if f["assault"] and winner == att_side:
+        capture(s, area, att_side)
+    elif f["assault"]:
+        if how == "panic":
+            retreat(s, f, "att", attrition=True)  # besiegers who Panic leave the area
+    elif f.get("sortie") and loser_key == "att":
+        back_inside(s, f)  # 8.3: a Sortie that fails goes back inside; the Siege goes on
+    else:
+        if f.get("sortie"):
+            end_siege(s, area)  # 8.3: the Sortie won: the Siege ends as the besiegers leave
+            s.say("The Sortie breaks the Siege of {city}.", city=area)
+        retreat(s, f, loser_key, attrition=True)
 
 
 def end_siege(s: State, area: str) -> None:
@@ -74,7 +66,7 @@ def end_siege(s: State, area: str) -> None:
 
 
 def back_inside(s: State, f: Frame) -> None:
-    """8.3 (DESIGN): a Sortie that Retreats, Panics or stays undecided goes back into its City; its routed
+    """8.3 (DESIGN): a Sortie that Retreats or Panics goes back into its City; its routed
     blocks take Retreat Attrition on the way (6.4.1), the others go back unharmed."""
     lost = 0
     for t in alive(s, f, "att"):

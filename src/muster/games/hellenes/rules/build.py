@@ -103,7 +103,8 @@ def recruit_draw(s: State, f: Frame) -> None:
 
 
 class Recruit(Decision):
-    """4.2.2: place one of the drawn blocks in its home (Greek at CV 1, Barbarian at full CV), or none."""
+    """4.2.2: place one of the drawn blocks in its home (Greek at CV 1, the Aeolian rebel fleet included;
+    Barbarian at full CV), or none."""
 
     kind = "recruit"
 
@@ -125,7 +126,9 @@ class Recruit(Decision):
             return
         bid, area = str(a.arg).split("@")
         d = blocks()[bid]
-        cv = d.max_cv if not d.greek or d.rebel == "aeolian" else min(d.max_cv, draw["cv"] or 1)
+        # 4.2.2: Greek recruits enter at CV 1 (the Levy's at its CV), the Aeolian rebel fleet too: the sidebar
+        # makes it Greek and an ordinary recruit; only the Revolt Event's own text brings it at full CV
+        cv = d.max_cv if not d.greek else min(d.max_cv, draw["cv"] or 1)
         besieged = area in s.sieges and s.sieges[area]["by"] != d.side
         origin = f"rebel:{area}" if d.rebel == "aeolian" else "recruit"
         place(s, bid, area, cv, origin, inside_city=besieged)

@@ -298,9 +298,8 @@ def battle(s: State, f: Frame) -> None:
         if f.get("chase"):
             continue
         if f["slot"] >= len(f["order"]):
-            if f["round"] >= design()["battle_round_limit"]:
-                finish(s, f, winner=None, how="limit")
-                return
+            # 6.1/6.2: rounds follow one another until a side is eliminated, Panics or Retreats; there is no
+            # limit (every standing block rolls at least one die, so a battle ends with certainty)
             f["round"] += 1
             f["order"], f["slot"], f["asked"] = firing_order(s, f), 0, []
             continue
@@ -332,7 +331,7 @@ class BattleRetreat(Decision):
         p = odds_for_frame(s, battle_f, f["key"])
         what = "call off the Assault" if battle_f["assault"] else "Retreat"
         return (f"{f['seat'].title()}: round {battle_f['round']} in {game_map().names[battle_f['area']]}: fight on "
-                f"or {what}? (fighting on: win {p.win:.0%}, lose {p.lose:.0%}, undecided {p.draw:.0%}; "
+                f"or {what}? (fighting on: win {p.win:.0%}, lose {p.lose:.0%}; "
                 f"expected losses {p.my_loss:.1f} vs {p.enemy_loss:.1f} CV)")
 
     def legal(self, s: State, f: Frame) -> list[Action]:

@@ -137,23 +137,37 @@ def _fleet_destinations(s: State, bid: str, allowance: int, limit: int, muster: 
     enemy_seas = frozenset(a for a, sides in fleets.items() if enemy in sides)
     enemy_land = frozenset(a for a, sides in fields.items() if enemy in sides)
     no_entry = frozenset(s.no_entry)
-    out = dict(_fleet_routes(start, besieged, no_entry, enemy_seas, enemy_land, muster, allowance, limit))
+    sealed = sealed_ports(s, side_of(bid), start)
+    out = dict(_fleet_routes(start, besieged, no_entry, enemy_seas, enemy_land, muster, allowance, limit, sealed))
     if is_winter(s):
         # 9.2.1: a fleet going home in Winter may pass through seas held by enemy fleets (as for land blocks)
         home = winter_homes(s, side_of(bid), muster, fields, enemy)
         if home:
             through = _fleet_routes(start, besieged, no_entry, frozenset(), enemy_land if not muster else frozenset(),
-                                    muster, allowance, allowance)
+                                    muster, allowance, allowance, sealed)
             for dest in home:
                 if dest in through and (dest not in out or out[dest][1]):
                     out[dest] = through[dest]
     return out
 
 
+def sealed_ports(s: State, side: str, start: str) -> frozenset[str]:
+    """5.2: the areas of this side's besieged Ports (besieged by the enemy), which its fleets may enter only
+    from the Port's offshore sea, as they may leave them only that way. The besiegers' own fleets come and go
+    by any coast (5.2: sea access "including besiegers"). The fleet's own area is not entered, so not listed."""
+    if not s.sieges:
+        return frozenset()
+    cities = game_map().cities
+    return frozenset(a for a, siege in s.sieges.items()
+                     if siege["by"] != side and a != start and cities[a].offshore is not None)
+
+
 @lru_cache(maxsize=65536)
 def _fleet_routes(start: str, besieged: bool, no_entry: frozenset[str], enemy_seas: frozenset[str],
-                  enemy_land: frozenset[str], muster: bool, allowance: int, limit: int) -> dict[str, Route]:
-    """:func:`_fleet_destinations`' search (read-only: shared by every caller with the same situation)."""
+                  enemy_land: frozenset[str], muster: bool, allowance: int, limit: int,
+                  sealed: frozenset[str] = frozenset()) -> dict[str, Route]:
+    """:func:`_fleet_destinations`' search (read-only: shared by every caller with the same situation).
+    ``sealed``: besieged Ports entered only from their offshore sea (:func:`sealed_ports`)."""
     g = game_map()
     out: dict[str, Route] = {}
     frontier: list[tuple[str, tuple[str, ...]]] = [(start, ())]
@@ -167,6 +181,8 @@ def _fleet_routes(start: str, besieged: bool, no_entry: frozenset[str], enemy_se
             for n, hz in _fleet_steps(a, start, besieged):
                 if n in seen or n in neutral or n in no_entry:
                     continue
+                if n in sealed and a != g.cities[n].offshore:
+                    continue  # 5.2: a besieged Port is entered only through its offshore sea
                 path = (*borders, hz) if hz else borders
                 at_sea = n in seas
                 engaged = n in (enemy_seas if at_sea else enemy_land)
@@ -239,6 +255,23 @@ def boardable(s: State, bid: str) -> list[str]:
     return out
 
 
+def boardable_reduced(s: State, bid: str) -> list[str]:
+    """5.2.1: fleets this Greek land block may board only by reducing its CV below the fleet's first (the
+    player may do so): as :func:`boardable`, but the block's CV is not below the fleet's, and the fleet has CV 2
+    or more so the block keeps at least 1."""
+    d, u = blocks()[bid], s.units[bid]
+    if d.kind == "fleet" or not d.greek or u["carrier"] is not None:
+        return []
+    out = []
+    for f in blocks_at(s).get(u["area"], ()):
+        fu = s.units[f]
+        if (fu["inside"] == u["inside"] and blocks()[f].kind == "fleet"
+                and blocks()[f].side == d.side and fu["token"] not in s.moved and 2 <= fu["cv"] <= u["cv"]
+                and passenger_of(s, f) is None):
+            out.append(f)
+    return out
+
+
 def group_blocks(s: State, area: str, side: str) -> list[str]:
     """4.1: the blocks of a side's Group in an area that have not moved this turn."""
     units, moved = s.units, s.moved
@@ -260,7 +293,7 @@ def can_move(s: State, bid: str, occ: tuple[Occupancy, Occupancy] | None = None)
     if not g.is_sea(area) and not (u["inside"] and area in s.sieges) and any(
             n not in g.neutral and n not in s.no_entry for n in g.land_adj[area]):
         return True
-    return bool(boardable(s, bid))
+    return bool(boardable(s, bid)) or bool(boardable_reduced(s, bid))
 
 
 def move_label(s: State, a: Action, side: str) -> str:
@@ -295,6 +328,7 @@ class GroupMove(Decision):
         dests = destinations(s, bid)
         acts = [act("forced" if r[1] else "to", d) for d, r in dests.items()]
         acts += [act("board", fl) for fl in boardable(s, bid)]
+        acts += [act("board_reduce", fl) for fl in boardable_reduced(s, bid)]
         return [*acts, act("stay")]
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
@@ -308,7 +342,11 @@ class GroupMove(Decision):
         if a.verb in ("to", "forced"):
             dest = str(a.arg)
             move_block(s, bid, dest, destinations(s, bid, only=dest)[dest])
-        elif a.verb == "board":
+        elif a.verb in ("board", "board_reduce"):
+            if a.verb == "board_reduce":
+                # 5.2.1: the player reduces the block below the fleet's CV to board it (a hidden loss: the
+                # block is not revealed, so what the enemy last saw stays)
+                s.units[bid]["cv"] = int(s.units[str(a.arg)]["cv"]) - 1
             s.units[bid]["carrier"] = str(a.arg)
             s.moved.append(f["cur"])
         else:
@@ -323,6 +361,9 @@ class GroupMove(Decision):
             return move_label(s, a, f["seat"])
         if a.verb == "board":
             return f"board {default_label(s, Action('', a.arg)).strip()} (sea transport)"
+        if a.verb == "board_reduce":
+            cv = int(s.units[str(a.arg)]["cv"]) - 1
+            return f"reduce to CV {cv} to board {default_label(s, Action('', a.arg)).strip()} (sea transport)"
         if a.verb == "stay":
             return "stay"
         return default_label(s, a)
