@@ -155,9 +155,9 @@ class BotPool:
 
     Choices wait for a free worker in order of urgency: a bot playing a person (``urgent``) is served
     before any bot of a game between bots, so bot-only games can never starve a person's opponent. An
-    urgent choice waits at most ``time_limit`` for a worker (with urgent choices first, it waits for one
-    running choice at most); a bot-only game's choice waits up to ``idle_wait`` seconds (nobody is
-    waiting on it). ``max_waiting`` bounds the queue: beyond it a choice falls back at once rather than wait.
+    urgent choice waits at most twice ``time_limit`` for a worker (being first in line, it waits for one
+    running choice at most, which ends or is stopped within ``time_limit``); a bot-only game's choice
+    waits up to ``idle_wait`` seconds (nobody is waiting on it). ``max_waiting`` bounds the queue: beyond it a choice falls back at once rather than wait.
     """
 
     def __init__(self, workers: int = 1, time_limit: float = 5.0, max_waiting: int = 200,
@@ -202,13 +202,16 @@ class BotPool:
         future: asyncio.Future[Worker] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._waiters, (0 if urgent else 1, next(self._seq), future))
         try:
-            return await asyncio.wait_for(asyncio.shield(future), self.time_limit if urgent else self.idle_wait)
+            return await asyncio.wait_for(asyncio.shield(future), self._wait_limit(urgent))
         except (TimeoutError, asyncio.CancelledError):
             if future.done() and not future.cancelled():  # handed a worker just as we gave up: pass it on
                 self._release(future.result())
             else:
                 future.cancel()
             raise
+
+    def _wait_limit(self, urgent: bool) -> float:
+        return 2 * self.time_limit if urgent else self.idle_wait
 
     async def choose(self, job: Job, where: str, urgent: bool = True) -> Action:
         """The bot's choice for ``job``, or a random legal action if it fails, overruns or must wait too long."""
@@ -225,8 +228,7 @@ class BotPool:
         try:
             worker = await self._acquire(urgent)
         except TimeoutError:
-            wait = self.time_limit if urgent else self.idle_wait
-            return self._fallback(legal, where, f"no bot worker free within {wait:g} s")
+            return self._fallback(legal, where, f"no bot worker free within {self._wait_limit(urgent):g} s")
         finally:
             self.waiting -= 1
         try:
