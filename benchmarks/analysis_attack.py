@@ -72,17 +72,16 @@ def run(srv: Server, hangups: int) -> dict[str, object]:
     done = threading.Event()
 
     def person() -> None:
-        with c as pc:
-            tokens = people["tokens"]
-            while not done.is_set():
-                token = tokens["imperial"] if state(pc, tokens["imperial"])["legal"] else tokens["insurgent"]
-                st = state(pc, token)
-                if st["outcome"]:
-                    return
-                t0 = time.perf_counter()
-                act(pc, token, st["version"], st["legal"][0]["action"])
-                latencies.append((time.perf_counter() - t0) * 1000)
-                time.sleep(0.2)
+        tokens = people["tokens"]
+        while not done.is_set():
+            token = tokens["imperial"] if state(c, tokens["imperial"])["legal"] else tokens["insurgent"]
+            st = state(c, token)
+            if st["outcome"]:
+                return
+            t0 = time.perf_counter()
+            act(c, token, st["version"], st["legal"][0]["action"])
+            latencies.append((time.perf_counter() - t0) * 1000)
+            time.sleep(0.2)
 
     player = threading.Thread(target=person)
     player.start()

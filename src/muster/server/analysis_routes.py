@@ -13,6 +13,7 @@ Kept apart from app.py (which only adds :func:`routes`). Nothing here computes i
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -21,7 +22,7 @@ from collections import OrderedDict
 from typing import Any
 
 from anyio import to_thread
-from sqlalchemy import insert, select, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from starlette.requests import Request
@@ -73,6 +74,12 @@ def claim(engine: Engine, game_id: str, stale_before: int) -> bool:
             (AnalysisRow.method != METHOD) | ((AnalysisRow.status != "done") & (AnalysisRow.updated_at < stale_before)),
         ).values(method=METHOD, status="pending", progress=0, body=None, updated_at=now))
         return bool(done.rowcount)
+
+
+def release(engine: Engine, game_id: str) -> None:
+    """Give up an analysis not finished (the server is stopping): the next request starts it again."""
+    with engine.begin() as conn:
+        conn.execute(delete(AnalysisRow).where(AnalysisRow.game_id == game_id, AnalysisRow.status != "done"))
 
 
 def save(engine: Engine, game_id: str, status: str, progress: int, body: str | None = None) -> None:
@@ -167,9 +174,13 @@ class AnalysisService:
             await to_thread.run_sync(save, self.engine, game_id, "done", 100, body)
             work_log.info("analysis of game %s computed by process %d in %.2f CPU-s", game_id, answer.pid,
                      answer.cpu_seconds)
-        except (TaskFailedError, asyncio.CancelledError) as exc:
+        except TaskFailedError as exc:
             log.warning("analysis of game %s failed: %s", game_id, exc)
-            await asyncio.shield(to_thread.run_sync(save, self.engine, game_id, "failed", 0))
+            await to_thread.run_sync(save, self.engine, game_id, "failed", 0)
+        except asyncio.CancelledError:  # the server is stopping: not a failure of the analysis
+            with contextlib.suppress(Exception):
+                release(self.engine, game_id)
+            raise
         except Exception:
             log.exception("analysis of game %s could not be stored", game_id)
         finally:

@@ -224,7 +224,7 @@ async def create_game(request: Request) -> Response:
         raise ApiError(400, "malformed", "hints must be proposed by a seat played by a person")
     hub = hub_of(request)
     address = request.client.host if request.client else "?"
-    hub.check_bot_games(address, players)  # games between bots are capped per address (docs/security.md)
+    await hub.check_bot_games(address, players)  # games between bots are capped per address (docs/security.md)
     game_id, tokens = await hub.create(players, body.ruleset, body.seed, body.bot_delay_ms, game_name=body.game)
     hub.note_bot_game(address, game_id, players)
     for seat, name in body.names.items():

@@ -157,7 +157,8 @@ class BotPool:
     before any bot of a game between bots, so bot-only games can never starve a person's opponent. An
     urgent choice waits at most twice ``time_limit`` for a worker (being first in line, it waits for one
     running choice at most, which ends or is stopped within ``time_limit``); a bot-only game's choice
-    waits up to ``idle_wait`` seconds (nobody is waiting on it). ``max_waiting`` bounds the queue: beyond it a choice falls back at once rather than wait.
+    waits up to ``idle_wait`` seconds (nobody is waiting on it). ``max_waiting`` bounds the queue: beyond
+    it a choice falls back at once rather than wait.
     """
 
     def __init__(self, workers: int = 1, time_limit: float = 5.0, max_waiting: int = 200,

@@ -187,6 +187,7 @@ class ComputePool:
         self._wake: asyncio.Event | None = None
         self._runners: list[asyncio.Task[None]] = []
         self._workers: list[_Worker | None] = []
+        self._current: list[_Queued | None] = []
         self._seq = itertools.count()
         self.pending = 0
         """Tasks submitted and not answered yet (queued or running)."""
@@ -201,6 +202,7 @@ class ComputePool:
         if not self._runners:
             self._wake = asyncio.Event()
             self._workers = [None] * self.size
+            self._current = [None] * self.size
             self._runners = [loop.create_task(self._serve(k)) for k in range(self.size)]
         future: asyncio.Future[Answer] = loop.create_future()
         self.pending += 1
@@ -224,6 +226,7 @@ class ComputePool:
             item = heapq.heappop(self._queue)
             if item.future.cancelled():
                 continue
+            self._current[k] = item
             worker = self._workers[k]
             if worker is None:  # started on first use: a server that never analyses never pays for it
                 worker = await asyncio.to_thread(_Worker, self._context, f"muster-{self.name}")
@@ -232,7 +235,10 @@ class ComputePool:
             def told(share: float, item: _Queued = item) -> None:
                 loop.call_soon_threadsafe(item.progress, share)
 
-            status, body, cpu = await asyncio.to_thread(worker.run, item.task, self.time_limit, told)
+            try:
+                status, body, cpu = await asyncio.to_thread(worker.run, item.task, self.time_limit, told)
+            finally:
+                self._current[k] = None
             pid = worker.process.pid or 0
             if status in ("timeout", "dead"):
                 await asyncio.to_thread(worker.kill)
@@ -251,9 +257,15 @@ class ComputePool:
 
     async def close(self) -> None:
         """Stop the runners and the worker processes."""
+        running = [item for item in self._current if item is not None]
         for runner in self._runners:
             runner.cancel()
         await asyncio.gather(*self._runners, return_exceptions=True)
+        for item in [*running, *self._queue]:  # whoever awaits them hears the pool is gone
+            if not item.future.done():
+                item.future.cancel()
+        for _ in range(3):  # let them handle it before the database goes away
+            await asyncio.sleep(0)
         for worker in self._workers:
             if worker is not None:
                 with contextlib.suppress(OSError):
@@ -261,10 +273,7 @@ class ComputePool:
                 await asyncio.to_thread(worker.process.join, 2)
                 if worker.process.is_alive():
                     await asyncio.to_thread(worker.kill)
-        for item in self._queue:
-            if not item.future.done():
-                item.future.cancel()
-        self._runners, self._workers, self._queue = [], [], []
+        self._runners, self._workers, self._queue, self._current = [], [], [], []
 
 
 def _env_number(name: str, default: float, low: float, high: float) -> float:

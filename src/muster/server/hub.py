@@ -348,14 +348,16 @@ class Hub:
         return await self.get(found[0]), found[1]
 
     # --- bot-only games per address ---------------------------------------------------------
-    def check_bot_games(self, address: str, players: dict[str, str]) -> None:
+    async def check_bot_games(self, address: str, players: dict[str, str]) -> None:
         """Before creating a game between bots that think (not only random ones): refuse (429) if
-        ``address`` already has :attr:`bot_games_per_address` of them running in this process."""
+        ``address`` already has :attr:`bot_games_per_address` of them running (created through this
+        server process; whichever process plays them, the database says which are still running)."""
         if not self.bot_games_per_address or not _thinking_bots_only(players):
             return
         running = self._bot_games.get(address, set())
-        running.intersection_update(gid for gid in running if gid in self.games
-                                    and self.games[gid].game.outcome is None)
+        if len(running) >= self.bot_games_per_address:
+            still = await to_thread.run_sync(self.store.active_among, list(running))
+            running.intersection_update(still)
         if len(running) >= self.bot_games_per_address:
             raise ApiError(429, "rate_limited", f"your address already runs {len(running)} games between bots: "
                                                 "wait until one is over")
