@@ -146,3 +146,41 @@ def test_a_random_fallback_move_is_announced_in_the_log_and_counted(backend: str
             assert after["fallbacks"]["notices"][0] == notice
     finally:
         srv.stop()
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
+def test_the_play_page_shows_a_fallback_notice_in_the_log(tmp_path: Path) -> None:
+    from playwright.sync_api import sync_playwright
+
+    from .helpers import device_headers
+
+    srv = Server(f"sqlite:///{tmp_path / 'muster.db'}", tmp_path, env={"MUSTER_BOT_QUEUE": "0"})
+    srv.start()
+    try:
+        with srv.client() as client:
+            made = create(client, imperial="human", insurgent="standard", seed=7)
+            token = made["tokens"]["imperial"]
+            seen = play_as_person(client, token, decisions=6)
+            assert seen["fallbacks"]["count"] >= 1
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                        args=["--no-sandbox", "--disable-gpu"])
+            context = browser.new_context(viewport={"width": 1440, "height": 900})
+            cookie = device_headers(token).get("Cookie")
+            if cookie:  # the seat is bound to the device that created it
+                name, value = cookie.split("=", 1)
+                context.add_cookies([{"name": name, "value": value, "url": srv.url}])
+            page: Any = context.new_page()
+            page.goto(f"{srv.url}/play/{token}")
+            page.wait_for_selector("#log .log-notice", timeout=60000)
+            text = page.text_content("#log .log-notice") or ""
+            assert "random legal move" in text and "Insurgent" in text
+            # an item of the log's own lists (placed after the line it follows), where the game's lines are
+            assert page.evaluate("() => document.querySelector('#log .log-notice').parentElement.closest('li') "
+                                 "!== null")
+            browser.close()
+    finally:
+        srv.stop()
