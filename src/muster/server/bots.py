@@ -155,18 +155,20 @@ class BotPool:
 
     Choices wait for a free worker in order of urgency: a bot playing a person (``urgent``) is served
     before any bot of a game between bots, so bot-only games can never starve a person's opponent. An
-    urgent choice waits at most twice ``time_limit`` for a worker (being first in line, it waits for one
-    running choice at most, which ends or is stopped within ``time_limit``); a bot-only game's choice
-    waits up to ``idle_wait`` seconds (nobody is waiting on it). ``max_waiting`` bounds the queue: beyond
-    it a choice falls back at once rather than wait.
+    urgent choice waits for a worker up to ``urgent_wait`` seconds (default four times ``time_limit``, at
+    least 30 s: being first in line, it waits for one running choice, which ends or is stopped within
+    ``time_limit``, and maybe for its worker to be replaced; a move the bot thinks about late is better
+    than a random one); a bot-only game's choice waits up to ``idle_wait`` seconds (nobody is waiting on
+    it). ``max_waiting`` bounds the queue: beyond it a choice falls back at once rather than wait.
     """
 
     def __init__(self, workers: int = 1, time_limit: float = 5.0, max_waiting: int = 200,
-                 idle_wait: float | None = None) -> None:
+                 idle_wait: float | None = None, urgent_wait: float | None = None) -> None:
         self.size = max(1, workers)
         self.time_limit = time_limit
         self.max_waiting = max_waiting
         self.idle_wait = idle_wait if idle_wait is not None else max(60.0, 10 * time_limit)
+        self.urgent_wait = urgent_wait if urgent_wait is not None else max(30.0, 4 * time_limit)
         self.waiting = 0
         self.fallbacks = 0
         self._context = multiprocessing.get_context("spawn")  # no fork of a threaded server process
@@ -212,7 +214,7 @@ class BotPool:
             raise
 
     def _wait_limit(self, urgent: bool) -> float:
-        return 2 * self.time_limit if urgent else self.idle_wait
+        return self.urgent_wait if urgent else self.idle_wait
 
     async def choose(self, job: Job, where: str, urgent: bool = True) -> Action:
         """The bot's choice for ``job``, or a random legal action if it fails, overruns or must wait too long."""
