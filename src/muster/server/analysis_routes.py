@@ -83,10 +83,16 @@ def release(engine: Engine, game_id: str) -> None:
 
 
 def save(engine: Engine, game_id: str, status: str, progress: int, body: str | None = None) -> None:
-    """Record the analysis's progress or its end (``status`` pending, done or failed)."""
+    """Record the analysis's progress (``status`` pending) or its end (done or failed). Progress is written
+    only while the analysis is pending: a late progress report never overwrites its end."""
     with engine.begin() as conn:
-        conn.execute(update(AnalysisRow).where(AnalysisRow.game_id == game_id, AnalysisRow.method == METHOD)
-                     .values(status=status, progress=progress, body=body, updated_at=int(time.time())))
+        where = [AnalysisRow.game_id == game_id, AnalysisRow.method == METHOD]
+        if status == "pending":
+            conn.execute(update(AnalysisRow).where(*where, AnalysisRow.status == "pending")
+                         .values(progress=progress, updated_at=int(time.time())))
+        else:
+            conn.execute(update(AnalysisRow).where(*where)
+                         .values(status=status, progress=progress, body=body, updated_at=int(time.time())))
 
 
 # --- the service ---------------------------------------------------------------------------------------
