@@ -64,6 +64,16 @@ TEMPLATES = (
     N_("too many replay steps from your address: try again in {n} s"),
     N_("request body over {n} bytes"),
     N_("the request body stopped arriving"),
+    N_("{n} analyses asked from your address are still being worked out: wait for them"),
+    N_("the analysis queue is full: try again in a minute"),
+    N_("the analysis of this game could not be worked out; try again later"),
+    N_("the curve could not be worked out; try again later"),
+    N_("the server is busy working out analyses: try again in a minute"),
+    N_("the server is busy working out hints: try again in a minute"),
+    N_("the hints could not be worked out; try again later"),
+    N_("too many hints asked from this seat: try again in {n} s"),
+    N_("too many hints asked from your address: try again in {n} s"),
+    N_("your address already runs {n} games between bots: wait until one is over"),
 )
 """Every refusal a player may read, as the English template its message is made from."""
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -53,8 +54,14 @@ def curve(game: Game) -> dict[str, Any]:
             "winner": outcome.winner if outcome else None, "reason": outcome.reason if outcome else None}
 
 
-def turning_points(game: Game, cards: list[dict[str, Any]], count: int = TURNING_POINTS) -> list[dict[str, Any]]:
-    """The ``count`` cards with the largest swings, with what the strongest bot would have played there.
+Progress = Callable[[float], None]
+"""Told the share of the work done so far (0 to 1) as an analysis advances."""
+
+
+def turning_points(game: Game, cards: list[dict[str, Any]], count: int = TURNING_POINTS,
+                   progress: Progress | None = None) -> list[dict[str, Any]]:
+    """The ``count`` cards with the largest swings, with what the strongest bot would have played there
+    (``progress``, if given, hears the share of these cards done after each one).
 
     The strongest bot's choice is recommended (``better``) only if it gives the advised seat a higher estimated
     chance than the choice played; otherwise the choice played stands. ``luck`` says the swing came more from
@@ -63,7 +70,7 @@ def turning_points(game: Game, cards: list[dict[str, Any]], count: int = TURNING
     rules = game.rules
     ranked = sorted(range(len(cards)), key=lambda i: -abs(cards[i]["after"] - cards[i]["before"]))[:count]
     out = []
-    for i in sorted(ranked):
+    for done, i in enumerate(sorted(ranked)):
         card = cards[i]
         replay = Game(rules, game.seed, game.options)
         for action in game.actions[:card["step"]]:
@@ -93,13 +100,24 @@ def turning_points(game: Game, cards: list[dict[str, Any]], count: int = TURNING
             "better": better, "luck": luck,
             "note": texts.turning_note(better, luck),
         })
+        if progress is not None:
+            progress((done + 1) / len(ranked))
     return out
 
 
-def analyze(game: Game) -> dict[str, Any]:
-    """The whole analysis of a game as JSON-ready data (estimates are Imperial's chance)."""
+CURVE_SHARE = 0.05
+"""The share of an analysis's work the curve takes (the turning points take the rest)."""
+
+
+def analyze(game: Game, progress: Progress | None = None) -> dict[str, Any]:
+    """The whole analysis of a game as JSON-ready data (estimates are Imperial's chance); ``progress``, if
+    given, hears the share of the work done (0 to 1) as it advances."""
     data = curve(game)
-    data["turning_points"] = turning_points(game, data["cards"])
+    if progress is not None:
+        progress(CURVE_SHARE)
+    data["turning_points"] = turning_points(
+        game, data["cards"], progress=None if progress is None else
+        (lambda share: progress(CURVE_SHARE + (1 - CURVE_SHARE) * share)))
     data["seed"] = game.seed
     data["rules_version"] = game.rules.info.version
     return data

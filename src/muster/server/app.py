@@ -25,7 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDiscon
 from muster.ai.levels import DEFAULT_LEVEL, LEVELS, level, level_name
 from muster.core import game_names, get_rules
 from muster.i18n import N_, json_catalog, translator
-from muster.server import metrics
+from muster.server import fallbacks, metrics
 from muster.server.bots import pool_from_env
 from muster.server.bus import bus_from_env
 from muster.server.db import MIGRATIONS, make_engine, migrate
@@ -237,7 +237,10 @@ async def create_game(request: Request) -> Response:
         raise ApiError(400, "malformed", "hints are proposed by the creator, for the creator's own seat")
     holder, device = ensure_device(request)
     hub = hub_of(request)
+    address = request.client.host if request.client else "?"
+    await hub.check_bot_games(address, players)  # games between bots are capped per address (docs/security.md)
     made = await hub.create(players, body.ruleset, body.seed, body.bot_delay_ms, body.game, creator, holder)
+    hub.note_bot_game(address, made.game_id, players)
     for seat, name in body.names.items():
         await to_thread.run_sync(set_name, hub.store.engine, made.game_id, seat, name)
     if body.hints:
@@ -354,7 +357,8 @@ async def game_status(request: Request) -> Response:
                          "version": live.version, "winner": outcome.winner if outcome else None,
                          "players": {s: info.bot_spec or "human" for s, info in live.seats.items()},
                          "levels": {s: level_name(info.bot_spec, live.game.rules.info.name)
-                                    for s, info in live.seats.items() if info.bot_spec}})
+                                    for s, info in live.seats.items() if info.bot_spec},
+                         "bot_fallbacks": len(fallbacks.cached(live.id))})
 
 
 async def _replay_access(request: Request) -> tuple[LiveGame, str | None]:
@@ -578,6 +582,14 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None,
         app.state.hub = Hub(Store(engine), delay, keep_games=live_cap, bots=pool_from_env(), bus=bus)
         app.state.replays = Replays()
         app.state.replay_threads = CapacityLimiter(1)
+        # analyses, hints and live curves are computed in worker processes of their own, never in this one
+        from muster.server.analysis_routes import AnalysisService
+        from muster.server.compute import advice_pool_from_env, analysis_pool_from_env
+        from muster.server.hints_routes import HintService
+
+        analysis_pool, advice_pool = analysis_pool_from_env(), advice_pool_from_env()
+        app.state.analysis = AnalysisService.from_env(engine, analysis_pool, advice_pool)
+        app.state.hints = HintService(advice_pool)
         await bus.start(app.state.hub.remote_change)
         await app.state.hub.resume_bots()
         app.state.sampler = Sampler(app.state.hub)
@@ -588,6 +600,8 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None,
         finally:
             await app.state.sampler.stop()
             await app.state.hub.close()
+            await analysis_pool.close()
+            await advice_pool.close()
             engine.dispose()
             metrics.save()
 

@@ -4,13 +4,16 @@ The web process never runs a bot's search itself. A :class:`BotPool` keeps a few
 processes; each bot choice goes to an idle one with a hard time limit. A worker that overruns
 is killed and replaced; a bot that fails, overruns, answers with an illegal action, or finds the
 queue full is replaced for that one choice by a uniformly random legal action, and the event is
-logged. So a bot can slow only its own game, never a person's action, and never stall a game.
+logged (and, by the hub, announced in the game's log and counted). So a bot can slow only its own
+game, never a person's action, and never stall a game. Bots playing people are served first.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
+import itertools
 import logging
 import math
 import multiprocessing
@@ -139,43 +142,96 @@ class Worker:
         self.conn.close()
 
 
+@dataclass(frozen=True)
+class Choice:
+    """A bot's move, and why it was played at random instead of chosen (None: the bot chose it)."""
+
+    action: Action
+    fallback: str | None = None
+
+
 class BotPool:
     """Worker processes choosing bot moves, each choice bounded by ``time_limit`` seconds.
 
-    ``max_waiting`` bounds the queue: beyond it a choice falls back at once rather than wait.
+    Choices wait for a free worker in order of urgency: a bot playing a person (``urgent``) is served
+    before any bot of a game between bots, so bot-only games can never starve a person's opponent. An
+    urgent choice waits for a worker up to ``urgent_wait`` seconds (default four times ``time_limit``, at
+    least 30 s: being first in line, it waits for one running choice, which ends or is stopped within
+    ``time_limit``, and maybe for its worker to be replaced; a move the bot thinks about late is better
+    than a random one); a bot-only game's choice waits up to ``idle_wait`` seconds (nobody is waiting on
+    it). ``max_waiting`` bounds the queue: beyond it a choice falls back at once rather than wait.
     """
 
-    def __init__(self, workers: int = 1, time_limit: float = 5.0, max_waiting: int = 200) -> None:
+    def __init__(self, workers: int = 1, time_limit: float = 5.0, max_waiting: int = 200,
+                 idle_wait: float | None = None, urgent_wait: float | None = None) -> None:
         self.size = max(1, workers)
         self.time_limit = time_limit
         self.max_waiting = max_waiting
+        self.idle_wait = idle_wait if idle_wait is not None else max(60.0, 10 * time_limit)
+        self.urgent_wait = urgent_wait if urgent_wait is not None else max(30.0, 4 * time_limit)
         self.waiting = 0
         self.fallbacks = 0
         self._context = multiprocessing.get_context("spawn")  # no fork of a threaded server process
-        self._idle: asyncio.Queue[Worker] | None = None
+        self._idle: list[Worker] | None = None
+        self._waiters: list[tuple[int, int, asyncio.Future[Worker]]] = []
+        self._seq = itertools.count()
         self._all: list[Worker] = []
         self._start_lock = threading.Lock()
 
-    async def _ensure(self) -> asyncio.Queue[Worker]:
+    async def _ensure(self) -> list[Worker]:
         if self._idle is None:
-            self._idle = asyncio.Queue()
+            self._idle = []
             for _ in range(self.size):  # starting a process takes a while: not in the event loop
                 worker = await asyncio.to_thread(Worker, self._context)
                 self._all.append(worker)
-                self._idle.put_nowait(worker)
+                self._release(worker)
         return self._idle
 
-    async def choose(self, job: Job, where: str) -> Action:
-        """The bot's choice for ``job``, or a random legal action if it fails, overruns or must wait too long."""
-        legal = [Action.from_json(a) for a in job.legal]
+    def _release(self, worker: Worker) -> None:
+        """A worker is free: hand it to the most urgent waiting choice, or keep it idle."""
+        while self._waiters:
+            _urgency, _seq, future = heapq.heappop(self._waiters)
+            if not future.done():
+                future.set_result(worker)
+                return
+        assert self._idle is not None
+        self._idle.append(worker)
+
+    async def _acquire(self, urgent: bool) -> Worker:
+        """A free worker, waiting in order of urgency (TimeoutError past the wait allowed)."""
         idle = await self._ensure()
+        if idle:
+            return idle.pop()
+        future: asyncio.Future[Worker] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiters, (0 if urgent else 1, next(self._seq), future))
+        try:
+            return await asyncio.wait_for(asyncio.shield(future), self._wait_limit(urgent))
+        except (TimeoutError, asyncio.CancelledError):
+            if future.done() and not future.cancelled():  # handed a worker just as we gave up: pass it on
+                self._release(future.result())
+            else:
+                future.cancel()
+            raise
+
+    def _wait_limit(self, urgent: bool) -> float:
+        return self.urgent_wait if urgent else self.idle_wait
+
+    async def choose(self, job: Job, where: str, urgent: bool = True) -> Action:
+        """The bot's choice for ``job``, or a random legal action if it fails, overruns or must wait too long."""
+        return (await self.choose_noted(job, where, urgent)).action
+
+    async def choose_noted(self, job: Job, where: str, urgent: bool = True) -> Choice:
+        """As :meth:`choose`, saying whether (and why) the move was played at random. ``urgent``: the bot
+        plays a person, so its choice is served first."""
+        legal = [Action.from_json(a) for a in job.legal]
+        await self._ensure()
         if self.waiting >= self.max_waiting:
             return self._fallback(legal, where, "the bot queue is full")
         self.waiting += 1
         try:
-            worker = await asyncio.wait_for(idle.get(), timeout=self.time_limit)
+            worker = await self._acquire(urgent)
         except TimeoutError:
-            return self._fallback(legal, where, f"no bot worker free within {self.time_limit:g} s")
+            return self._fallback(legal, where, f"no bot worker free within {self._wait_limit(urgent):g} s")
         finally:
             self.waiting -= 1
         try:
@@ -189,9 +245,9 @@ class BotPool:
             action = Action.from_json(answer)
             if action not in legal:
                 return self._fallback(legal, where, f"the bot chose an illegal action {answer!r}")
-            return action
+            return Choice(action)
         finally:
-            idle.put_nowait(worker)
+            self._release(worker)
 
     def _replace(self, worker: Worker) -> Worker:
         worker.kill()
@@ -199,10 +255,10 @@ class BotPool:
         self._all = [fresh if w is worker else w for w in self._all]
         return fresh
 
-    def _fallback(self, legal: list[Action], where: str, why: str) -> Action:
+    def _fallback(self, legal: list[Action], where: str, why: str) -> Choice:
         self.fallbacks += 1
         log.warning("%s: %s; playing a random legal action instead", where, why)
-        return random.SystemRandom().choice(legal)
+        return Choice(random.SystemRandom().choice(legal), why)
 
     def close(self) -> None:
         """Stop the worker processes."""
@@ -215,15 +271,22 @@ class BotPool:
                 worker.kill()
         self._all = []
         self._idle = None
+        for _urgency, _seq, future in self._waiters:
+            future.cancel()
+        self._waiters = []
 
 
 def pool_from_env() -> BotPool:
     """A pool sized by ``MUSTER_BOT_WORKERS`` (default 1) with ``MUSTER_BOT_TIME_LIMIT`` seconds per choice
-    (default 5)."""
+    (default 5), at most ``MUSTER_BOT_QUEUE`` choices waiting for a worker (default 200; beyond it a
+    choice is played at random at once)."""
     workers = int(os.environ.get("MUSTER_BOT_WORKERS", "1"))
     limit = float(os.environ.get("MUSTER_BOT_TIME_LIMIT", "5"))
+    queue = int(os.environ.get("MUSTER_BOT_QUEUE", "200"))
     if not math.isfinite(limit) or not 0.05 <= limit <= 120:
         raise ValueError("MUSTER_BOT_TIME_LIMIT must be a number of seconds from 0.05 to 120")
     if not 1 <= workers <= 64:
         raise ValueError("MUSTER_BOT_WORKERS must be from 1 to 64")
-    return BotPool(workers, limit)
+    if not 0 <= queue <= 100_000:
+        raise ValueError("MUSTER_BOT_QUEUE must be from 0 to 100000")
+    return BotPool(workers, limit, queue)

@@ -113,8 +113,38 @@ class HintConsentRow(Base):
     seat: Mapped[str] = mapped_column(String(16), primary_key=True)
 
 
+class AnalysisRow(Base):
+    """A finished game's post-game analysis, computed once by an analysis worker process (migration 0007;
+    see muster.server.analysis_routes). ``status`` is ``pending`` while it is computed (``progress`` in
+    percent, ``updated_at`` refreshed as it advances), then ``done`` (``body`` holds the JSON) or ``failed``."""
+
+    __tablename__ = "analyses"
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    method: Mapped[str] = mapped_column(String(40))
+    """Which analysis made it (:data:`muster.server.analysis_routes.METHOD`): another one is recomputed."""
+    status: Mapped[str] = mapped_column(String(16))
+    progress: Mapped[int] = mapped_column(Integer, default=0)
+    body: Mapped[str | None] = mapped_column(Text, nullable=True)
+    updated_at: Mapped[int] = mapped_column(BigInteger)
+    """Seconds since the epoch (an integer compares the same on every database)."""
+
+
+class BotFallbackRow(Base):
+    """A move a bot could not choose in time (or at all), played for it at random (migration 0007): the
+    game's players are told, and the count is shown with the game."""
+
+    __tablename__ = "bot_fallbacks"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    step: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[str] = mapped_column(String(16))
+    log_at: Mapped[int] = mapped_column(Integer)
+    """How many log lines the game had just after the move (where the notice is shown in the log)."""
+    reason: Mapped[str] = mapped_column(String(200))
+
+
 class GameLeaseRow(Base):
-    """Which node runs a game's bots until ``expires_at`` (migration 0007; see muster.server.bus.LeasedBus)."""
+    """Which node runs a game's bots until ``expires_at`` (migration 0008; see muster.server.bus.LeasedBus)."""
 
     __tablename__ = "game_leases"
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)

@@ -3,34 +3,123 @@
 A game is created with hints proposed by the creator's seat (``"hints": seat`` in the creation body).
 Against a bot that is enough; between two people the invited seat must accept (``POST
 /api/seat/{token}/hints/accept``) before either may ask, and then the game is hinted for both. Hints
-are computed from the asking seat's view only, in one worker thread, and cached per game version.
+are computed from the asking seat's view only, by the advice worker pool (:mod:`muster.server.compute`,
+never in the web process), once per position: they are cached by the game's actions, so an undo and the
+same move again find them. Computing them is rate-limited per seat and per client address
+(:class:`HintLimits`); an answer from the cache costs nothing and is not counted.
 """
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
+import logging
+import os
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
-from anyio import CapacityLimiter, to_thread
+import orjson
+from anyio import to_thread
 from sqlalchemy import insert, select
 from sqlalchemy.engine import Engine
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from muster.analysis.advice import hints
 from muster.analysis.consent import HintConsent, HintsRefusedError
 from muster.analysis.texts import reason_in
-from muster.core import Action, Game
+from muster.core import Action
 from muster.games.freedom.texts import label_in
+from muster.server.compute import Answer, ComputePool, PoolBusyError, Task, TaskFailedError, work_log
 from muster.server.db import HintConsentRow
+from muster.server.guard import TokenBuckets
 from muster.server.holders import holder_of
 from muster.server.hub import ApiError, LiveGame
 from muster.server.lang import request_lang
 
-_threads = CapacityLimiter(1)
-_cache: OrderedDict[tuple[str, int, str], list[dict[str, Any]]] = OrderedDict()
+log = logging.getLogger("muster.server.hints")
 CACHE_SIZE = 256
+"""Positions whose hints are kept in memory."""
+
+
+@dataclass(frozen=True)
+class HintLimits:
+    """How many hints may be computed (answers from the cache are free) per minute, per seat and per client
+    address; 0 turns a limit off."""
+
+    per_seat_per_minute: float = 12.0
+    per_address_per_minute: float = 60.0
+
+    @classmethod
+    def from_env(cls) -> HintLimits:
+        """Defaults, overridden by ``MUSTER_HINTS_SEAT_PER_MINUTE`` and ``MUSTER_HINTS_ADDRESS_PER_MINUTE``."""
+        base = cls()
+        return cls(float(os.environ.get("MUSTER_HINTS_SEAT_PER_MINUTE", base.per_seat_per_minute)),
+                   float(os.environ.get("MUSTER_HINTS_ADDRESS_PER_MINUTE", base.per_address_per_minute)))
+
+
+class HintService:
+    """The hints cache (by position), the computations under way, and the rate limits (one per app)."""
+
+    def __init__(self, pool: ComputePool, limits: HintLimits | None = None) -> None:
+        self.pool = pool
+        self.limits = limits or HintLimits.from_env()
+        lim = self.limits
+        # a bucket holds a minute's allowance: a person may ask for several hints in a row, then waits
+        self.seats = TokenBuckets(lim.per_seat_per_minute / 60, lim.per_seat_per_minute) \
+            if lim.per_seat_per_minute else None
+        self.addresses = TokenBuckets(lim.per_address_per_minute / 60, lim.per_address_per_minute) \
+            if lim.per_address_per_minute else None
+        self.cache: OrderedDict[tuple[str, str, str], list[dict[str, Any]]] = OrderedDict()
+        self.computing: dict[tuple[str, str, str], asyncio.Future[Answer]] = {}
+        self.computed = 0
+        """How many hint lists the workers computed (the rest came from the cache)."""
+
+    def _take(self, seat_key: str, address: str) -> None:
+        for buckets, who, what in ((self.seats, seat_key, "this seat"), (self.addresses, address, "your address")):
+            if buckets is None:
+                continue
+            wait = buckets.take(who)
+            if wait > 0:
+                raise ApiError(429, "rate_limited", f"too many hints asked from {what}: try again in {wait:.0f} s")
+
+    async def hints(self, live: LiveGame, seat: str, address: str) -> tuple[int, list[dict[str, Any]]]:
+        """(version, hints) for ``seat``'s current decision: from the cache, or computed by the pool."""
+        async with live.lock:
+            game, version = live.game, live.version
+            if game.active_seat != seat:
+                return version, []  # nothing to compute: hints are for the seat's own decisions
+            actions = [a.to_json() for a in game.actions]
+            key = (live.id, seat, hashlib.blake2b(orjson.dumps(actions), digest_size=16).hexdigest())
+            found = self.cache.get(key)
+            if found is not None:
+                self.cache.move_to_end(key)
+                return version, found
+            future = self.computing.get(key)
+            if future is None:
+                self._take(f"{live.id}:{seat}", address)
+                try:
+                    future = self.pool.submit(Task("hints", game.rules.info.name, game.seed, dict(game.options),
+                                                   actions, seat), priority=0)
+                except PoolBusyError as exc:
+                    raise ApiError(503, "busy", "the server is busy working out hints: try again in a minute") \
+                        from exc
+                self.computing[key] = future
+                future.add_done_callback(lambda _f: self.computing.pop(key, None))
+        try:
+            answer = await asyncio.shield(future)
+        except TaskFailedError as exc:
+            raise ApiError(500, "failed", "the hints could not be worked out; try again later") from exc
+        if key not in self.cache:
+            self.computed += 1
+            work_log.info("hints for game %s (%s) computed by process %d in %.2f CPU-s", live.id, seat, answer.pid,
+                     answer.cpu_seconds)
+        found = list(answer.result)
+        self.cache[key] = found
+        while len(self.cache) > CACHE_SIZE:
+            self.cache.popitem(last=False)
+        return version, found
 
 
 def agreed_seats(engine: Engine, game_id: str) -> set[str]:
@@ -63,15 +152,6 @@ async def propose_at_creation(engine: Engine, live: LiveGame, seat: str) -> None
     if seat not in _humans(live):
         raise ApiError(400, "malformed", "hints must be proposed by a seat played by a person")
     await to_thread.run_sync(add_agreement, engine, live.id, seat)
-
-
-def _compute(game: Game, actions: list[Any], seat: str) -> list[dict[str, Any]]:
-    replay = Game(game.rules, game.seed, game.options)
-    for action in actions:
-        replay.apply(action)
-    if replay.active_seat != seat:
-        return []
-    return [a.to_json() for a in hints(replay.view(seat), replay.legal_actions(), seat, rules=replay.rules)]
 
 
 def _hint_in(hint: dict[str, Any], seat: str, game: str, lang: str) -> dict[str, Any]:
@@ -125,20 +205,17 @@ async def hint_get(request: Request) -> Response:
             consent.check(seat)
         except HintsRefusedError as exc:
             raise ApiError(403, "forbidden", str(exc)) from exc
-        async with live.lock:
-            actions, version = list(live.game.actions), live.version
-        key = (live.id, version, seat)
-        found = _cache.get(key)
-        if found is None:
-            found = await to_thread.run_sync(_compute, live.game, actions, seat, limiter=_threads)
-            _cache[key] = found
-            while len(_cache) > CACHE_SIZE:
-                _cache.popitem(last=False)
+        hints_of: HintService = request.app.state.hints
+        address = request.client.host if request.client else "?"
+        version, found = await hints_of.hints(live, seat, address)
         lang = request_lang(request)
         shown = found if lang == "en" else [_hint_in(h, seat, live.game.rules.info.name, lang) for h in found]
         return JSONResponse({"version": version, "hints": shown, "hinted": True})
     except ApiError as exc:
-        return error_response(exc, request)
+        response = error_response(exc, request)
+        if exc.status in (429, 503):
+            response.headers["Retry-After"] = "30"
+        return response
 
 
 def routes() -> list[BaseRoute]:

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import os
 import random
 import secrets
 import time
@@ -34,7 +35,8 @@ from muster.core import (
 )
 from muster.core.rng import KEYED_SEED_MIN
 from muster.error_texts import translate as translate_error
-from muster.server.bots import BotPool, Job, check_spec
+from muster.server import fallbacks
+from muster.server.bots import BotPool, Choice, Job, check_spec
 from muster.server.bus import Bus
 from muster.server.names import load_names
 from muster.server.observe import GAMES_CREATED, observe_action, rejected
@@ -294,6 +296,9 @@ class Hub:
         self.bots = bots or BotPool()
         self.bus = bus or Bus()
         self.closing = False
+        self.bot_games_per_address = bot_games_per_address_from_env()
+        """How many games between thinking bots one address may run at once (0: no limit)."""
+        self._bot_games: dict[str, set[str]] = {}
 
     # --- finding games --------------------------------------------------------------------
     async def get(self, game_id: str) -> LiveGame:
@@ -330,12 +335,14 @@ class Hub:
                                             f"and this server plays {current}: it can only be continued by the "
                                             "muster release that recorded it (the stored game is kept unchanged)")
         try:
-            return await to_thread.run_sync(self._rebuild, stored)
+            live = await to_thread.run_sync(self._rebuild, stored)
         except GameError as exc:  # e.g. recorded under rules that have changed since
             log.error("game %s does not replay: %s", game_id, exc)
             # the details stay in the server log: they may describe the other seat's decision
             raise ApiError(500, "corrupt", f"game {game_id} cannot be rebuilt from its stored actions with "
                                            "the current rules (was it recorded by an older version?)") from exc
+        await to_thread.run_sync(fallbacks.load, self.store.engine, game_id)
+        return live
 
     def _make_room(self) -> None:
         """Before holding one more game: evict idle ones; if every held game is busy, refuse (503), so
@@ -413,6 +420,28 @@ class Hub:
         self.broadcast(live)
         if self.bus.size > 1:
             await to_thread.run_sync(self.bus.tell, live.id, "seats")
+
+    # --- bot-only games per address ---------------------------------------------------------
+    async def check_bot_games(self, address: str, players: dict[str, str]) -> None:
+        """Before creating a game between bots that think (not only random ones): refuse (429) if
+        ``address`` already has :attr:`bot_games_per_address` of them running (created through this
+        server process; whichever process plays them, the database says which are still running)."""
+        if not self.bot_games_per_address or not _thinking_bots_only(players):
+            return
+        running = self._bot_games.get(address, set())
+        if len(running) >= self.bot_games_per_address:
+            still = await to_thread.run_sync(self.store.active_among, list(running))
+            running.intersection_update(still)
+        if len(running) >= self.bot_games_per_address:
+            raise ApiError(429, "rate_limited", f"your address already runs {len(running)} games between bots: "
+                                                "wait until one is over")
+
+    def note_bot_game(self, address: str, game_id: str, players: dict[str, str]) -> None:
+        """A game between bots was created from ``address`` (counted by :meth:`check_bot_games`)."""
+        if self.bot_games_per_address and _thinking_bots_only(players):
+            self._bot_games.setdefault(address, set()).add(game_id)
+            while len(self._bot_games) > 10_000:  # forget the oldest addresses (their games are long over)
+                self._bot_games.pop(next(iter(self._bot_games)))
 
     # --- creating -------------------------------------------------------------------------
     async def create(self, players: dict[str, str], ruleset: str, seed: int | None, bot_delay_ms: int | None,
@@ -529,6 +558,8 @@ class Hub:
                                           lambda new: Write(live.id, expected, new, keep=keep), "undo", keep)
             new_version = live.version
             self.log_reset(live)
+            if any(f.step >= keep for f in fallbacks.cached(live.id)):  # their notices are taken back too
+                await to_thread.run_sync(fallbacks.forget_from, self.store.engine, live.id, keep)
         if ack:
             ack(new_version)
         if not self.bus.in_transaction():
@@ -696,19 +727,35 @@ class Hub:
                 if seat is None or live.seats[seat].kind != "bot":
                     return
                 legal, version = live.game.legal_actions(), live.version
+                step = len(live.game.actions)
                 view = live.game.view(seat) if len(legal) > 1 else {}
             await asyncio.sleep(live.bot_delay_ms / 1000)
-            action = await self._choose(live, seat, view, legal)
+            choice = await self._choose(live, seat, view, legal)
             try:
-                await self.act(live, seat, version, action.to_json())
+                await self.act(live, seat, version, choice.action.to_json())
             except ApiError as exc:
                 if exc.code != "stale":
                     log.error("bot move refused in game %s: %s", live.id, exc.message)
                     return
+                continue
+            if choice.fallback is not None:
+                await self._fell_back(live, seat, step, choice.fallback)
 
-    async def _choose(self, live: LiveGame, seat: str, view: dict[str, Any], legal: list[Action]) -> Action:
+    async def _fell_back(self, live: LiveGame, seat: str, step: int, why: str) -> None:
+        """A bot's move was played at random: record it and tell the game's players (in its log)."""
+        async with live.lock:  # the notice follows the log's lines so far (the move's own, as a rule)
+            log_at = len(live.game.log())
+        notice = fallbacks.Fallback(step, seat, log_at, why)
+        try:
+            await to_thread.run_sync(fallbacks.add, self.store.engine, live.id, notice)
+        except Exception:  # the notice is shown all the same; only a restart would forget it
+            log.exception("could not store a fallback notice of game %s", live.id)
+        self.broadcast(live)
+
+    async def _choose(self, live: LiveGame, seat: str, view: dict[str, Any], legal: list[Action]) -> Choice:
         """The bot's choice, made in a worker process within the pool's time limit (never in this process,
-        except a forced move or the random bot, which need no thought)."""
+        except a forced move or the random bot, which need no thought). A bot playing a person is served
+        before the bots of games between bots."""
         spec = live.seats[seat].bot_spec or "random"
         try:  # the stored spec is not trusted either: it may predate the limits
             check_spec(spec, max_seconds=self.bots.time_limit * 0.8, game=live.game.rules.info.name)
@@ -717,12 +764,13 @@ class Hub:
                         spec[:200], exc)
             spec = "random"
         if len(legal) == 1:
-            return legal[0]
+            return Choice(legal[0])
         if spec == "random":
-            return random.Random(live.bot_seed(seat) + live.version).choice(legal)
+            return Choice(random.Random(live.bot_seed(seat) + live.version).choice(legal))
         job = Job(f"{live.id}:{seat}", spec, live.bot_seed(seat), seat, view, [a.to_json() for a in legal],
                   game=live.game.rules.info.name)
-        return await self.bots.choose(job, where=f"game {live.id}, {seat} bot {spec!r}")
+        urgent = any(info.kind == "human" for info in live.seats.values())
+        return await self.bots.choose_noted(job, where=f"game {live.id}, {seat} bot {spec!r}", urgent=urgent)
 
     async def resume_bots(self) -> None:
         """After a restart: wake the bots of unfinished games waiting on them."""
@@ -746,6 +794,21 @@ class Hub:
         await to_thread.run_sync(self.writer.close)
         await to_thread.run_sync(self.bots.close)
         self.bus.close()
+
+
+def bot_games_per_address_from_env() -> int:
+    """``MUSTER_BOT_GAMES_PER_ADDRESS``: games between thinking bots one client address may run at once
+    (default 2; 0 turns the limit off)."""
+    value = int(os.environ.get("MUSTER_BOT_GAMES_PER_ADDRESS", "2"))
+    if not 0 <= value <= 10_000:
+        raise ValueError("MUSTER_BOT_GAMES_PER_ADDRESS must be from 0 to 10000")
+    return value
+
+
+def _thinking_bots_only(players: dict[str, str]) -> bool:
+    """A game between bots only, one of which at least thinks (uses the bot workers): the random bot costs
+    nothing and is not counted."""
+    return all(p != "human" for p in players.values()) and any(p != "random" for p in players.values())
 
 
 def coalesce(pending: dict[str, Any], newer: dict[str, Any]) -> dict[str, Any]:

@@ -59,6 +59,25 @@ class Settings(BaseSettings):
     head_timeout_s: float = Field(default=10.0, gt=0, description="Seconds a client has to send a request's head.")
     body_timeout_s: float = Field(default=10.0, gt=0, description="Seconds a client may pause while sending a body.")
 
+    bot_queue: int = Field(default=200, ge=0, le=100_000, description="Bot choices waiting for a bot worker; "
+                           "beyond, a choice is played at random at once (and announced).")
+    bot_games_per_address: int = Field(default=2, ge=0, description="Games between thinking bots running at once "
+                                       "per client address (0: no limit).")
+
+    # --- analyses and hints --------------------------------------------------------------------------
+    analysis_per_address: int = Field(default=2, ge=1, le=1000, description="Post-game analyses under way per "
+                                      "client address.")
+    analysis_queue: int = Field(default=8, ge=0, description="Analyses waiting for an analysis worker.")
+    analysis_workers: int = Field(default=1, ge=1, le=64, description="Analysis worker processes.")
+    analysis_time_limit: float = Field(default=300.0, gt=0, description="Seconds one analysis may take.")
+    advice_queue: int = Field(default=32, ge=0, description="Hints and live curves waiting for a worker.")
+    advice_workers: int = Field(default=1, ge=1, le=64, description="Worker processes for hints and live curves.")
+    advice_time_limit: float = Field(default=30.0, gt=0, description="Seconds one hint or live curve may take.")
+    hints_seat_per_minute: float = Field(default=12.0, ge=0, description="Hints computed per seat per minute "
+                                         "(0: no limit; answers already cached are free).")
+    hints_address_per_minute: float = Field(default=60.0, ge=0, description="Hints computed per client address "
+                                            "per minute (0: no limit).")
+
     # --- watching it ---------------------------------------------------------------------------------
     log_level: Literal["debug", "info", "warning", "error"] = Field(default="info", description="`info` logs one "
                                                                     "event per request and action; `warning` "
@@ -94,9 +113,10 @@ class Settings(BaseSettings):
         return tuple(sources)
 
 
-INTERNAL = ("MUSTER_CONFIG", "MUSTER_BUS", "MUSTER_HANDOFF", "MUSTER_WORKER_INDEX")
-"""Variables that are not settings: ``MUSTER_CONFIG`` names the settings file; the others are set by
-``muster serve --workers`` for the processes it starts."""
+INTERNAL = ("MUSTER_CONFIG", "MUSTER_BUS", "MUSTER_HANDOFF", "MUSTER_WORKER_INDEX", "MUSTER_COMPILE")
+"""Variables that are not settings of a running server: ``MUSTER_CONFIG`` names the settings file;
+``MUSTER_COMPILE=0`` skips compiling the rules at install time; the others are set by ``muster serve --workers``
+for the processes it starts."""
 
 
 @functools.cache

@@ -259,6 +259,14 @@ class Store:
                 }))
             return out
 
+    def active_among(self, game_ids: list[str]) -> set[str]:
+        """Those of ``game_ids`` that are still being played."""
+        if not game_ids:
+            return set()
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(GameRow.id).where(GameRow.id.in_(game_ids), GameRow.status == "active"))
+            return {str(r[0]) for r in rows}
+
     def bot_games_waiting(self, rules_version: str) -> list[str]:
         """Ids of unfinished games, recorded by ``rules_version``, whose seat to act is played by a bot
         (to resume after a restart)."""

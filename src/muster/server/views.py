@@ -17,6 +17,7 @@ from typing import Any
 from muster.ai.levels import level_name
 from muster.core import Action, Game
 from muster.i18n import Translator, translator
+from muster.server import fallbacks
 from muster.server.games import adapter, in_language
 from muster.server.names import cached_names
 from muster.server.store import SeatInfo
@@ -353,7 +354,10 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
     hand = view["hands"][seat] if seat else []
     by_lang = shared.get(f"lang:{lang}")  # what the payloads of one language share: the phase, the outcome
     if by_lang is None:
-        by_lang = shared[f"lang:{lang}"] = (in_language(ad.phase, lang, view), outcome_in(game, lang))
+        tr = translator(lang)
+        by_lang = shared[f"lang:{lang}"] = (in_language(ad.phase, lang, view), outcome_in(game, lang),
+                                            fallbacks.payload(game_id, tr, partial(seat_name, tr,
+                                                                                   english=seat_names)))
     return {
         "type": "state",
         "lang": lang,
@@ -375,6 +379,7 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
         "last": last_moves(game_id, game, seat, shared),
         "outcome": by_lang[1],
         "seats": shared["players"],
+        "fallbacks": by_lang[2],
         "log_from": log_from,
         "log": lines,
         # a translated log keeps the English lines beside it: the board module reads its structure from them

@@ -1,10 +1,29 @@
 // The post-game page: the win-probability curve and the turning points, each linked into the replay.
-import { api, el } from "./common.js";
+import { el } from "./common.js";
 import { setupLanguage } from "./i18n.js";
 import { TEXT, drawCurve } from "./winprob.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
+
+/** The stored analysis; while the server works it out (202), its progress is shown and asked again. */
+async function analysis() {
+  for (;;) {
+    const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/analysis`);
+    const data = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
+    if (response.status === 202) {
+      $("summary").textContent = TEXT.progress(data.progress || 0, data.queued || 0);
+      const bar = $("progress");
+      bar.hidden = false;
+      bar.value = data.progress || 0;
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      continue;
+    }
+    if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
+    $("progress").hidden = true;
+    return data;
+  }
+}
 
 async function start() {
   $("status").textContent = TEXT.status(gameId);
@@ -12,7 +31,7 @@ async function start() {
   $("turning-title").textContent = TEXT.turningTitle;
   $("summary").textContent = TEXT.loading;
   $("replay-link").href = `/replay/${encodeURIComponent(gameId)}`;
-  const data = await api(`/api/games/${encodeURIComponent(gameId)}/analysis`);
+  const data = await analysis();
   const winner = TEXT[data.winner] || TEXT.nobody;
   $("summary").textContent = TEXT.summary(winner, data.win_probability.length);
   drawCurve($("curve"), data.start_probability, data.win_probability, data.cards.map((c) => c.round),

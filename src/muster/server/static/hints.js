@@ -22,7 +22,7 @@ const $ = (id) => document.getElementById(id);
 const token = decodeURIComponent(location.pathname.split("/").pop());
 const base = `/api/seat/${encodeURIComponent(token)}/hints`;
 
-function render(status, list) {
+function render(status, list, error = null) {
   const panel = $("hints-panel");
   if (!status.proposed) { panel.hidden = true; return; }
   const parts = [el("h2", {}, TEXT.title)];
@@ -34,6 +34,7 @@ function render(status, list) {
   } else {
     parts.push(el("p", { class: "muted" }, TEXT.hinted),
       el("button", { type: "button", id: "hints-ask", onclick: () => ask(status) }, TEXT.ask));
+    if (error) parts.push(el("p", { class: "muted", role: "status" }, error)); // e.g. asked too often: wait
     if (list) {
       parts.push(list.length ? el("ol", { id: "hints-list" }, ...list.map((h) => el("li", {},
         el("strong", {}, h.label), ` — ${TEXT.chance(h.chance)}${h.strongest ? ` (${TEXT.strongest})` : ""}: ${h.reason}`)))
@@ -55,7 +56,7 @@ async function ask(status) {
     const answer = await api(base);
     render(status, answer.hints);
   } catch (err) {
-    render(status, null);
+    render(status, null, err.message);
   }
 }
 

@@ -104,7 +104,12 @@ function lineItem(game, raw, onSpace, en) {
 }
 
 /** Render the whole log into ``root`` (an <ol>): rounds › phases › cards, causes before effects. */
-export function renderLog(root, game, lines, onSpace, english = null) {
+/** A server notice in the log (a bot's move played at random): not a line of the game's own log. */
+function noticeItem(notice) {
+  return el("li", { class: "log-notice", role: "note", "data-step": notice.step }, notice.text);
+}
+
+export function renderLog(root, game, lines, onSpace, english = null, notices = []) {
   // a translated log keeps the engine's order (causes are moved first only by reading English lines)
   const ordered = english ? lines : game.mod.reorder(lines);
   const en = (k) => (english ? english[k] : null);
@@ -119,7 +124,17 @@ export function renderLog(root, game, lines, onSpace, english = null) {
     phase = el("li", { class: "log-phase" }, el("h4", {}, t(title)), el("ol", {}));
     round.lastChild.append(phase); card = null;
   };
+  const pending = [...notices].sort((a, b) => a.log_at - b.log_at);
+  const placeNotices = (upTo) => { // each notice goes after the log line it follows
+    while (pending.length && pending[0].log_at <= upTo) {
+      const item = noticeItem(pending.shift());
+      if (card) card.lastChild.append(item);
+      else if (phase) phase.lastChild.append(item);
+      else { if (!round) newRound(t("Setup")); round.lastChild.append(item); }
+    }
+  };
   for (const [k, raw] of ordered.entries()) {
+    placeNotices(k);
     const info = game.mod.classify(en(k) || raw);
     const item = () => lineItem(game, raw, onSpace, en(k));
     if (info.level === "round") {
@@ -140,6 +155,7 @@ export function renderLog(root, game, lines, onSpace, english = null) {
     }
     (card ? card.lastChild : phase.lastChild).append(item());
   }
+  placeNotices(Infinity);
   root.replaceChildren(...rounds);
 }
 

@@ -307,7 +307,7 @@ function offscreenTargets() {
 
 function renderSide(s) {
   $("tracks").replaceChildren(game.mod.drawTracks(game.data, s.view));
-  renderLog($("log"), game, log, spotlight, logEn);
+  renderLog($("log"), game, log, spotlight, logEn, s.fallbacks?.notices || []);
   $("log").scrollTop = $("log").scrollHeight;
   const dice = latestDice(game, log, spotlight, logEn);
   $("dice").replaceChildren(...(dice ? [el("h2", { class: "dice-title" }, t("Latest roll")), dice] : []));

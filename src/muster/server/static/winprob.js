@@ -3,6 +3,11 @@ import { lang, t, tn } from "./i18n.js";
 export const TEXT = {
   get title() { return t("Game analysis"); },
   get loading() { return t("Working out the curve and the turning points…"); },
+  progress: (p, queued) => (queued
+    ? tn("Working out the curve and the turning points: {done} done; {n} other analysis is ahead of this one.",
+      "Working out the curve and the turning points: {done} done; {n} other analyses are ahead of this one.", queued,
+      { done: pct(p) })
+    : t("Working out the curve and the turning points: {done} done.", { done: pct(p) })),
   status: (id) => t("Game {id} · analysis", { id }),
   summary: (winner, cards) => tn("{winner} won. The Imperial side's estimated chance of winning after each of the {n} cards.",
     "{winner} won. The Imperial side's estimated chance of winning after each of the {n} cards.", cards, { winner }),

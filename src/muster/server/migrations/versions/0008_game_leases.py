@@ -4,8 +4,8 @@ Several independent ``muster serve --node NAME`` instances share one PostgreSQL 
 game's bots only while it holds the game's lease, renewing it every few seconds; when a node dies its
 leases expire and another node adopts the games.
 
-Revision ID: 0007
-Revises: 0006
+Revision ID: 0008
+Revises: 0007
 Create Date: 2026-11-27
 """
 
@@ -14,8 +14,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0007"
-down_revision = "0006"
+revision = "0008"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 
