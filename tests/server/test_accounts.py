@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import secrets
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -291,3 +293,33 @@ def test_logins_and_signups_are_throttled(throttled_server: Server) -> None:
         assert client.post("/api/account/login",
                            json={"name": second["name"], "password": second["password"]}).status_code == 429
     assert first["password"] not in server.log()
+
+
+def _admin(server: Server, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "muster.cli.main", "admin", *args, "--database-url",
+                           server.database_url], capture_output=True, text=True, timeout=120, check=False)
+
+
+def test_admin_lists_suspends_and_deletes_users_and_games(server: Server) -> None:
+    with server.client() as client:
+        made = _signup(client)
+        game_id, _token = _bot_game(client)
+        listed = _admin(server, "users", "--limit", "1000")
+        assert listed.returncode == 0 and made["name"] in listed.stdout
+        mine = _admin(server, "games", "--user", made["name"])
+        assert mine.returncode == 0 and game_id in mine.stdout and "bot random" in mine.stdout
+        assert _admin(server, "suspend", made["name"]).returncode == 0
+        assert client.get("/api/account").json() == {"signed_in": False}  # logged out at once
+        again = client.post("/api/account/login", json={"name": made["name"], "password": made["password"]})
+        assert again.status_code == 403 and again.json()["code"] == "suspended"
+        assert f"{made['name']}\t" in _admin(server, "users", "--limit", "1000").stdout
+        assert _admin(server, "unsuspend", made["name"]).returncode == 0
+        assert client.post("/api/account/login",
+                           json={"name": made["name"], "password": made["password"]}).status_code == 200
+        assert _admin(server, "delete-game", game_id).returncode == 0
+        assert game_id not in _admin(server, "games", "--limit", "1000").stdout
+        assert client.get("/api/account/games").json()["games"] == []
+        assert _admin(server, "delete-game", game_id).returncode == 2
+        assert _admin(server, "delete-user", made["name"]).returncode == 0
+        assert client.get("/api/account").json() == {"signed_in": False}
+        assert _admin(server, "suspend", made["name"]).returncode == 2
