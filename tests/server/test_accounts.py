@@ -323,3 +323,35 @@ def test_admin_lists_suspends_and_deletes_users_and_games(server: Server) -> Non
         assert _admin(server, "delete-user", made["name"]).returncode == 0
         assert client.get("/api/account").json() == {"signed_in": False}
         assert _admin(server, "suspend", made["name"]).returncode == 2
+
+
+def test_games_stored_before_accounts_stay_playable_across_the_migration(tmp_path: Path) -> None:
+    """A guest game kept through a downgrade to the schema before accounts and the upgrade back opens and plays
+    as before, and attaches to an account when its guest signs up."""
+    from alembic import command
+    from alembic.config import Config
+
+    from muster.server.db import MIGRATIONS
+
+    url = database_url("sqlite", tmp_path)
+    srv = Server(url, tmp_path)
+    srv.start()
+    try:
+        with srv.client() as guest:
+            game_id, token = _bot_game(guest)
+            srv.stop()
+            engine = make_engine(url)
+            cfg = Config()
+            cfg.set_main_option("script_location", str(MIGRATIONS))
+            with engine.begin() as conn:
+                cfg.attributes["connection"] = conn
+                command.downgrade(cfg, "0007")
+                assert conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar() == "0007"
+            engine.dispose()
+            srv.start()  # migrates to the newest revision again
+            seat = guest.get(f"/api/seat/{token}")
+            assert seat.status_code == 200 and seat.json()["seat"] == "imperial"
+            assert _signup(guest)["attached"] == 1
+            assert [g["game_id"] for g in guest.get("/api/account/games").json()["games"]] == [game_id]
+    finally:
+        srv.stop()
