@@ -214,6 +214,14 @@ def test_cross_site_requests_are_refused(server: Server) -> None:
         # a guest (no sign-in) is not affected: it acts only with seat tokens another site cannot know
         with server.client() as guest:
             assert guest.post("/api/games", json=body, headers=evil).status_code == 201
+            # but another site cannot log it in to an account of its choosing, nor sign it up
+            made = _signup(guest)
+            guest.cookies.delete(SESSION)
+            forged = guest.post("/api/account/login", json={"name": made["name"], "password": made["password"]},
+                                headers=evil)
+            assert forged.status_code == 403 and not guest.cookies.get(SESSION)
+            assert guest.post("/api/account/signup", json={"name": _name(), "password": "long enough"},
+                              headers=evil).status_code == 403
 
 
 def test_changing_the_password_ends_the_other_sessions(server: Server) -> None:

@@ -350,6 +350,14 @@ class AccountSessions:
             await self.app(scope, receive, send)
             return
         headers = dict(scope.get("headers", []))
+        unsafe = scope["type"] == "websocket" or scope.get("method") not in ("GET", "HEAD", "OPTIONS")
+        origin = headers.get(b"origin")
+        foreign = unsafe and origin is not None and not _same_site(origin, headers)
+        if foreign and scope.get("path", "").startswith("/api/account/"):
+            # another site must not log a browser in to an account of its choosing (whose seats it could then
+            # watch), nor sign one up
+            await _refuse(scope, send, ApiError(403, "cross_site", "a request from another site was refused"))
+            return
         cookie = headers.get(b"cookie")
         if cookie:
             secret = cookie_parser(cookie.decode("latin-1")).get(SESSION_COOKIE)
@@ -358,9 +366,7 @@ class AccountSessions:
                 if found is not None:
                     # what another site could make a signed-in browser do is the risk: refuse its state changes
                     # (a guest's requests act only with a seat's secret token, which another site cannot know)
-                    unsafe = scope["type"] == "websocket" or scope.get("method") not in ("GET", "HEAD", "OPTIONS")
-                    origin = headers.get(b"origin")
-                    if unsafe and origin is not None and not _same_site(origin, headers):
+                    if foreign:
                         await _refuse(scope, send, ApiError(403, "cross_site",
                                                             "a request from another site was refused"))
                         return
