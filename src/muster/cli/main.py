@@ -29,7 +29,7 @@ def _main(version: bool = typer.Option(False, "--version", callback=_version, is
 
 
 COMMAND_MODULES = ("engine_commands", "cards_commands", "lab_commands", "play_commands", "serve_commands",
-                   "analysis_commands", "host_commands")
+                   "analysis_commands", "host_commands", "admin_commands")
 
 
 def _register_all() -> None:

@@ -581,6 +581,7 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None,
         bus = bus_from_env(url)
         app.state.hub = Hub(Store(engine), delay, keep_games=live_cap, bots=pool_from_env(), bus=bus)
         app.state.replays = Replays()
+        app.state.accounts = AccountStore(engine)
         app.state.replay_threads = CapacityLimiter(1)
         # analyses, hints and live curves are computed in worker processes of their own, never in this one
         from muster.server.analysis_routes import AnalysisService
@@ -605,12 +606,15 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None,
             engine.dispose()
             metrics.save()
 
+    from muster.server.accounts import AccountSessions, AccountStore
+    from muster.server.accounts import routes as account_routes
     from muster.server.analysis_routes import routes as analysis_routes
     from muster.server.hints_routes import routes as hint_routes
 
     routes = [
         *analysis_routes(page),
         *hint_routes(),
+        *account_routes(page),
         Route("/", page("index.html")),
         Route("/play/{token}", page("play.html")),
         Route("/join/{code}", page("join.html")),
@@ -641,7 +645,7 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None,
     ]
     sockets = [WebSocketRoute("/ws/watch/{game_id}", watch_endpoint), WebSocketRoute("/ws/{token}", websocket_endpoint)]
     return Starlette(routes=routes, lifespan=lifespan,
-                     middleware=[Middleware(RequestLog), Middleware(Guard, limits=limits),
+                     middleware=[Middleware(RequestLog), Middleware(Guard, limits=limits), Middleware(AccountSessions),
                                  Middleware(SocketRoutes, routes=sockets)])
 
 

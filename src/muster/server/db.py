@@ -11,6 +11,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     DateTime,
     ForeignKey,
     Integer,
@@ -20,6 +21,7 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    false,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -78,8 +80,8 @@ class SeatRow(Base):
     kind: Mapped[str] = mapped_column(String(8))
     bot_spec: Mapped[str | None] = mapped_column(String(200), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
-    holder: Mapped[str | None] = mapped_column(String(80), nullable=True)
-    """Who the seat belongs to: ``device:<hash of the device session>`` (later ``account:<id>``); None for a
+    holder: Mapped[str | None] = mapped_column(String(80), nullable=True, index=True)
+    """Who the seat belongs to: ``device:<hash of the device session>`` or ``account:<id>``; None for a
     bot, or a seat stored before holders existed (bound to the first device that uses its token)."""
     invite_hash: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
     """The hash of the one-use invitation to this seat while nobody has claimed it; None once claimed."""
@@ -150,6 +152,51 @@ class GameLeaseRow(Base):
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     node: Mapped[str] = mapped_column(String(64), index=True)
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class AccountRow(Base):
+    """A person who signed up (migration 0009; see muster.server.accounts): the password only as an Argon2 hash."""
+
+    __tablename__ = "accounts"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(40))
+    name_key: Mapped[str] = mapped_column(String(40), unique=True)
+    """The name folded to compare case-insensitively: two accounts never differ only in case."""
+    password_hash: Mapped[str] = mapped_column(String(200))
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    suspended: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class AccountSessionRow(Base):
+    """A signed-in browser: the hash of its session cookie, its CSRF token and when it expires."""
+
+    __tablename__ = "account_sessions"
+    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    csrf: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class LoginThrottleRow(Base):
+    """Failed logins counted per account name and per address within a window (shared by every process)."""
+
+    __tablename__ = "login_throttle"
+    key: Mapped[str] = mapped_column(String(120), primary_key=True)
+    failures: Mapped[int] = mapped_column(Integer)
+    window_start: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class AccountSeatTokenRow(Base):
+    """An extra token for a seat an account holds, minted to open it on another device of that account."""
+
+    __tablename__ = "account_seat_tokens"
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seat: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 def normalise_url(url: str) -> str:

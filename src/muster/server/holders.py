@@ -5,6 +5,9 @@ was bound to when the seat was taken (by creating the game, or by claiming an in
 holder is the browser's *device session*: a random secret in an HttpOnly cookie that scripts cannot read,
 which the server knows only by its hash. A seat link forwarded to another browser therefore opens nothing,
 and whoever created a game never holds the seats it invited others to.
+
+A browser signed in to an account (:mod:`muster.server.accounts`) speaks for the account instead: its holder
+is ``account:<id>``, so the seats it takes are the account's, on every device where that person signs in.
 """
 
 from __future__ import annotations
@@ -40,15 +43,33 @@ def holder_for_device(device: str) -> str:
     return "device:" + hashlib.sha256(device.encode("ascii")).hexdigest()
 
 
+ACCOUNT_SCOPE_KEY = "muster.account"
+"""Where :class:`muster.server.accounts.AccountSessions` puts the signed-in account of a request's scope."""
+
+
+def account_holder(conn: HTTPConnection) -> str | None:
+    """``account:<id>`` when the request or websocket comes from a browser signed in to an account."""
+    account = conn.scope.get(ACCOUNT_SCOPE_KEY)
+    return f"account:{account.account_id}" if account is not None else None
+
+
 def holder_of(conn: HTTPConnection) -> str | None:
-    """The holder a request or websocket speaks for, or None if it presents no device session."""
+    """The holder a request or websocket speaks for: the signed-in account, else the device session (None if
+    it presents neither)."""
+    signed_in = account_holder(conn)
+    if signed_in is not None:
+        return signed_in
     device = device_of(conn)
     return holder_for_device(device) if device else None
 
 
 def ensure_device(conn: HTTPConnection) -> tuple[str, str | None]:
     """(holder, new secret) for a request that takes a seat: its own device session, or a new one whose
-    secret must be set on the answer with :func:`set_device_cookie` (None when it already had one)."""
+    secret must be set on the answer with :func:`set_device_cookie` (None when it already had one). A signed-in
+    browser takes seats for its account."""
+    signed_in = account_holder(conn)
+    if signed_in is not None:
+        return signed_in, None
     device = device_of(conn)
     if device is not None:
         return holder_for_device(device), None

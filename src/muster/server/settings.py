@@ -56,6 +56,8 @@ class Settings(BaseSettings):
     replay_per_second: float = Field(default=20.0, ge=0, description="Replay steps one address may ask per second "
                                      "(0: no limit).")
     replay_burst: float = Field(default=60.0, ge=0, description="Replay steps one address may ask at once.")
+    signups_per_window: int = Field(default=10, ge=0, description="Accounts one address may sign up in 15 minutes "
+                                    "(0: no limit).")
     head_timeout_s: float = Field(default=10.0, gt=0, description="Seconds a client has to send a request's head.")
     body_timeout_s: float = Field(default=10.0, gt=0, description="Seconds a client may pause while sending a body.")
 

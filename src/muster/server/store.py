@@ -23,7 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from muster.server import metrics
-from muster.server.db import ActionRow, GameRow, SeatRow, sqlite_pragmas, utcnow
+from muster.server.db import AccountSeatTokenRow, ActionRow, GameRow, SeatRow, sqlite_pragmas, utcnow
 from muster.server.observe import COMMIT_SECONDS
 
 _SUMMARISE = (
@@ -167,10 +167,22 @@ class Store:
             return self._seats(s, game_id)
 
     def seat_for_token(self, token_hash: str) -> tuple[str, str, str | None] | None:
-        """(game id, seat, holder) of the seat a token hash opens, or None."""
+        """(game id, seat, holder) of the seat a token hash opens, or None. Besides the seat's own token, an
+        account opens a seat it holds with the tokens it minted for its other devices (muster.server.accounts):
+        such a token opens the seat only while that account still holds it."""
         with self.session() as s:
             row = s.scalars(select(SeatRow).where(SeatRow.token_hash == token_hash)).first()
-            return (row.game_id, row.seat, row.holder) if row else None
+            if row is not None:
+                return row.game_id, row.seat, row.holder
+            minted = s.execute(select(SeatRow.game_id, SeatRow.seat, AccountSeatTokenRow.account_id, SeatRow.holder)
+                               .join(SeatRow, (SeatRow.game_id == AccountSeatTokenRow.game_id)
+                                     & (SeatRow.seat == AccountSeatTokenRow.seat))
+                               .where(AccountSeatTokenRow.token_hash == token_hash)).first()
+            if minted is None:
+                return None
+            game_id, seat, account_id, holder = minted
+            # the holder is reported as the minting account's, so a seat it no longer holds refuses the token
+            return game_id, seat, holder if holder == f"account:{account_id}" else f"minted-by:{account_id}"
 
     def bind_holder(self, token_hash: str, holder: str) -> bool:
         """Bind a seat stored before holders existed to the first holder that opens it; False if another
