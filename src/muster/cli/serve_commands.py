@@ -45,17 +45,19 @@ def serve(
     os.environ["MUSTER_BOT_WORKERS"] = str(bot_workers)  # read by every server process (and its workers)
     os.environ["MUSTER_BOT_TIME_LIMIT"] = str(bot_time_limit)
 
-    from muster.server.cluster import UVICORN_OPTIONS, serve_workers
+    from muster.server.cluster import serve_workers, uvicorn_options
+    from muster.server.sockets import raise_file_limit
 
     typer.echo(f"muster: serving on http://{host}:{port} (database {database_url.split('@')[-1]}"
                f"{f', {workers} processes' if workers > 1 else ''})")
     if not _native.ACTIVE:
         typer.echo(_("muster: the rules run as pure Python, so the Strongest bot takes 2-3 s a card instead of "
                      "about one; `python scripts/compile_rules.py` compiles them (once, a few minutes)."))
+    raise_file_limit()  # before anything opens: the workers inherit the raised limit
     if workers > 1:
         serve_workers(host, port, database_url, bot_delay_ms, workers)
         return
-    uvicorn.run(create_app(database_url, bot_delay_ms), host=host, port=port, **UVICORN_OPTIONS)
+    uvicorn.run(create_app(database_url, bot_delay_ms), host=host, port=port, **uvicorn_options())
 
 
 def check_database(url: str) -> None:
