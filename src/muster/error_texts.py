@@ -58,6 +58,10 @@ TEMPLATES = (
     N_("too many replay steps from your address: try again in {n} s"),
     N_("request body over {n} bytes"),
     N_("the request body stopped arriving"),
+    N_("the request body did not arrive within {n} s"),
+    N_("requests from a page of another site are refused"),
+    N_("send the body as JSON (Content-Type: application/json)"),
+    N_("{name} is the name of a side: choose another name"),
 )
 """Every refusal a player may read, as the English template its message is made from."""
 
