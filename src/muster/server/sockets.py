@@ -13,6 +13,10 @@
   a time from the budget, stops as soon as the client has gone (the messages it left queued are not
   handled), and lets the event loop run other work between two messages, so no socket holds the
   loop however much it sends.
+* :class:`StateCache` keeps the full state messages last built, so a client asking for one again and
+  again (a sync, a reconnection) costs a lookup.
+* :func:`raise_file_limit` and :func:`connection_limit`: the process's open-file limit, raised at
+  start-up, and the connections it serves at once within it.
 """
 
 from __future__ import annotations
@@ -57,7 +61,7 @@ class SocketLimits:
     @classmethod
     def from_env(cls, total: int = 0) -> SocketLimits:
         """Defaults, overridden by ``MUSTER_WS_MESSAGES_PER_SECOND``, ``MUSTER_WS_MESSAGE_BURST`` and
-        ``MUSTER_WS_PER_ADDRESS``; ``total`` (None: no cap) is the process's connection cap."""
+        ``MUSTER_WS_PER_ADDRESS``; ``total`` (0: no cap) is the process's connection cap."""
         base = cls()
         return cls(_env_number("MUSTER_WS_MESSAGES_PER_SECOND", base.messages_per_second),
                    _env_number("MUSTER_WS_MESSAGE_BURST", base.message_burst),
