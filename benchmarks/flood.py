@@ -8,7 +8,7 @@ messages sent, how the flooding socket was closed, the other game's action laten
 (p50, p99, max, and how many timed out), how long ``GET /api/meta`` went unanswered after the attacker
 left, and the server's CPU seconds over the whole run.
 
-    python benchmarks/flood.py [--seconds 3 --kind sync --workers 1]
+    python benchmarks/flood.py [--seconds 3 --kind sync --workers 1 --no-budget]
 """
 
 from __future__ import annotations
@@ -139,9 +139,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--kind", choices=sorted(MESSAGES), default="sync")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--no-budget", action="store_true", help="turn the per-socket message budget off")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        srv = Server(f"sqlite:///{Path(tmp) / 'muster.db'}", Path(tmp),
+        # the server's own defaults for the message budget (the test suite's servers turn it off)
+        env = {} if args.no_budget else {"MUSTER_WS_MESSAGES_PER_SECOND": "50", "MUSTER_WS_MESSAGE_BURST": "100"}
+        srv = Server(f"sqlite:///{Path(tmp) / 'muster.db'}", Path(tmp), env=env,
                      args=["--workers", str(args.workers)] if args.workers > 1 else [])
         srv.start()
         try:
