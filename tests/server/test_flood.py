@@ -134,19 +134,25 @@ def flood_while_playing(srv: Server, url: str, headers: dict[str, str], text: st
     return runs, baseline, during
 
 
-def check(runs: list[tuple[int, int | None]], baseline: list[float], during: list[float], srv: Server) -> None:
-    """The flooding socket was closed with 1008 every time, and the other game was served quickly.
+def flood_and_check(srv: Server, url: str, headers: dict[str, str], text: str) -> None:
+    """Flood ``url`` while another client plays (:func:`flood_while_playing`): the flooding socket must be
+    closed with 1008 every time, and the other game served quickly throughout.
 
     Quickly: a p99 under 100 ms, the target on a machine doing nothing else. The test machine may be
     shared and busy (this client, the flooding one and the server share its cores), so the bound is
-    three times the baseline's p99 when that is more: a flood that held the server (as before the
-    bounds) costs seconds, far beyond either."""
-    assert runs and runs[0][1] == 1008, runs[:5]
-    assert all(code == 1008 for _, code in runs[:-1]), runs  # the last may end with the flood itself
-    assert len(during) >= 20, f"the other game acted only {len(during)} times during the flood"
-    bound = max(0.100, 3 * p99(baseline))
-    assert p99(during) < bound, (f"the other game's action p99 was {p99(during) * 1000:.0f} ms during the flood "
-                                 f"({p99(baseline) * 1000:.0f} ms before it)")
+    three times the baseline's p99 when that is more, and a measurement over the bound is made once
+    more (other work on the machine can throw one): a flood that held the server (as before the bounds)
+    costs seconds, far beyond either, every time."""
+    for attempt in range(2):
+        runs, baseline, during = flood_while_playing(srv, url, headers, text)
+        assert runs and runs[0][1] == 1008, runs[:5]
+        assert all(code == 1008 for _, code in runs[:-1]), runs  # the last may end with the flood itself
+        assert len(during) >= 20, f"the other game acted only {len(during)} times during the flood"
+        bound = max(0.100, 3 * p99(baseline))
+        if p99(during) < bound:
+            break
+        assert attempt == 0, (f"the other game's action p99 was {p99(during) * 1000:.0f} ms during the flood "
+                              f"({p99(baseline) * 1000:.0f} ms before it)")
     log = srv.log()
     assert "Traceback" not in log and "ERROR" not in log
 
@@ -172,17 +178,13 @@ def one_process(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 def test_a_message_flood_from_one_socket_is_closed_and_stalls_no_other_game(one_process: Server, kind: str) -> None:
     with one_process.client() as c:
         token = create(c, imperial="human", insurgent="human")["tokens"]["imperial"]
-    runs, baseline, during = flood_while_playing(one_process, f"{one_process.ws_url}/ws/{token}", device_headers(token),
-                                       MESSAGES[kind])
-    check(runs, baseline, during, one_process)
+    flood_and_check(one_process, f"{one_process.ws_url}/ws/{token}", device_headers(token), MESSAGES[kind])
 
 
 def test_a_spectator_flood_is_closed_too(one_process: Server) -> None:
     with one_process.client() as c:
         game_id = create(c, imperial="beginner", insurgent="beginner", bot_delay_ms=2000)["game_id"]
-    runs, baseline, during = flood_while_playing(one_process, f"{one_process.ws_url}/ws/watch/{game_id}", {},
-                                       MESSAGES["sync"])
-    check(runs, baseline, during, one_process)
+    flood_and_check(one_process, f"{one_process.ws_url}/ws/watch/{game_id}", {}, MESSAGES["sync"])
 
 
 def test_a_message_flood_stalls_neither_process_of_two(tmp_path: Path) -> None:
@@ -191,9 +193,7 @@ def test_a_message_flood_stalls_neither_process_of_two(tmp_path: Path) -> None:
         srv.start()
         with srv.client() as c:
             token = create(c, imperial="human", insurgent="human")["tokens"]["imperial"]
-        runs, baseline, during = flood_while_playing(srv, f"{srv.ws_url}/ws/{token}", device_headers(token),
-                                                     MESSAGES["sync"])
-        check(runs, baseline, during, srv)
+        flood_and_check(srv, f"{srv.ws_url}/ws/{token}", device_headers(token), MESSAGES["sync"])
     finally:
         srv.stop()
 
