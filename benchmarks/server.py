@@ -72,8 +72,10 @@ def free_port() -> int:
 def start_server(port: int, database_url: str, extra: list[str], ack_times: str) -> subprocess.Popen[bytes]:
     """``muster serve`` on the port, waiting until it answers; each server process writes its own
     acknowledgement times to ``ack_times``.<pid>.json at shutdown (muster.server.metrics)."""
-    # the per-client limits on game creation would refuse the load client's 1,000 games (docs/security.md)
+    # the per-client limits on game creation would refuse the load client's 1,000 games, and the caps per
+    # address its 2,000 sockets, all from loopback; its seats act faster than people (docs/security.md)
     env = {**os.environ, "MUSTER_CREATE_PER_MINUTE": "0", "MUSTER_REPLAY_PER_SECOND": "0",
+           "MUSTER_WS_MESSAGES_PER_SECOND": "0", "MUSTER_WS_PER_ADDRESS": "0", "MUSTER_CONNECTIONS_PER_ADDRESS": "0",
            "MUSTER_ACK_TIMES": ack_times, "MUSTER_LOG_LEVEL": "warning"}  # no per-action log lines in the figures
     proc = subprocess.Popen([sys.executable, "-m", "muster.cli.main", "serve", "--port", str(port),
                              "--database-url", database_url, *extra], stdout=subprocess.DEVNULL,

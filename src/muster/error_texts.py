@@ -86,6 +86,10 @@ TEMPLATES = (
     N_("too many hints asked from this seat: try again in {n} s"),
     N_("too many hints asked from your address: try again in {n} s"),
     N_("your address already runs {n} games between bots: wait until one is over"),
+    N_("the request body did not arrive within {n} s"),
+    N_("requests from a page of another site are refused"),
+    N_("send the body as JSON (Content-Type: application/json)"),
+    N_("{name} is the name of a side: choose another name"),
 )
 """Every refusal a player may read, as the English template its message is made from."""
 

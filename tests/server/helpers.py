@@ -39,7 +39,8 @@ class Server:
         self.bot_delay_ms = bot_delay_ms
         # Tests create games and step replays far faster than people: the per-client rate limits are
         # off unless a test asks for them (tests/server/test_security.py does).
-        self.env = {"MUSTER_CREATE_PER_MINUTE": "0", "MUSTER_REPLAY_PER_SECOND": "0", **(env or {})}
+        self.env = {"MUSTER_CREATE_PER_MINUTE": "0", "MUSTER_REPLAY_PER_SECOND": "0",
+                    "MUSTER_WS_MESSAGES_PER_SECOND": "0", **(env or {})}
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -230,3 +231,29 @@ def secrets_in_log(server: Server) -> list[str]:
     """Log lines of ``server`` that hold a seat token, an invitation code or a device session uncut (there
     should be none: the server logs every path with its secrets cut to four characters)."""
     return [line for line in server.log().splitlines() if _UNREDACTED.search(line)]
+
+
+def flood_websocket(url: str, headers: dict[str, str], text: str, seconds: float) -> list[tuple[int, int | None]]:
+    """Send ``text`` on a websocket at ``url`` as fast as possible for ``seconds``, opening it again
+    whenever the server closes it; per connection: (messages sent, the server's close code or None).
+
+    The client buffers whatever the server sends (``max_queue=None``), so it keeps reading while it
+    writes and learns of the server's close at once."""
+    from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+    runs: list[tuple[int, int | None]] = []
+    until = time.monotonic() + seconds
+    while time.monotonic() < until:
+        sent, code = 0, None
+        try:
+            with connect(url, max_queue=None, max_size=2**24, open_timeout=10, close_timeout=2,
+                         additional_headers=headers) as ws:
+                while time.monotonic() < until:
+                    ws.send(text)
+                    sent += 1
+        except ConnectionClosed as exc:
+            code = exc.rcvd.code if exc.rcvd else None
+        except (OSError, InvalidHandshake, TimeoutError):
+            time.sleep(0.05)
+        runs.append((sent, code))
+    return runs

@@ -94,7 +94,7 @@ def test_hints_need_both_people_and_are_refused_until_then(web: Server) -> None:
         for token in (imp, ins):
             refused = client.get(f"/api/seat/{token}/hints")
             assert refused.status_code == 403 and "agreement" in refused.json()["error"]
-        accepted = client.post(f"/api/seat/{ins}/hints/accept")
+        accepted = client.post(f"/api/seat/{ins}/hints/accept", json={})
         assert accepted.status_code == 200 and accepted.json()["hinted"]
         for token in (imp, ins):
             assert client.get(f"/api/seat/{token}/hints/status").json()["hinted"]
@@ -109,7 +109,7 @@ def test_hints_off_unless_set_at_creation(web: Server) -> None:
     with web.client() as client:
         plain = create(client, imperial="human", insurgent="human")
         token = plain["tokens"]["insurgent"]
-        assert client.post(f"/api/seat/{token}/hints/accept").status_code == 409  # nothing proposed
+        assert client.post(f"/api/seat/{token}/hints/accept", json={}).status_code == 409  # nothing proposed
         assert client.get(f"/api/seat/{token}/hints").status_code == 403
         bad = client.post("/api/games", json={"imperial": "human", "insurgent": "beginner", "hints": "insurgent"})
         assert bad.status_code == 400

@@ -85,7 +85,8 @@ def test_bad_creation_requests_are_refused(server: Server) -> None:
             response = c.post("/api/games", json=body)
             assert response.status_code == 400, body
             assert response.json()["error"]
-        assert c.post("/api/games", content=b"{not json").status_code == 400
+        not_json = c.post("/api/games", content=b"{not json", headers={"content-type": "application/json"})
+        assert not_json.status_code == 400
 
 
 def _human_game(c: httpx.Client) -> tuple[str, str, dict[str, Any]]:

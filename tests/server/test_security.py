@@ -194,7 +194,8 @@ def test_deeply_nested_json_is_a_400_on_every_post_endpoint_and_the_websocket(gu
                 assert response.status_code == 400, (path, response.text[:200])
                 assert response.json()["code"] == "malformed"
         for bad in (b"\xff\xfe{", b'{"tokens": "\xc3"}'):
-            assert c.post("/api/my-games", content=bad).json()["code"] == "malformed"
+            assert c.post("/api/my-games", content=bad, headers={"content-type": "application/json"}).json()["code"] \
+                == "malformed"
     with ws_connect(guarded.ws_url, token) as ws:
         first = ws_recv(ws, "state")
         ws.send(DEEP)

@@ -59,8 +59,9 @@ def serve(
     os.environ["MUSTER_WORKERS"] = str(workers)
     os.environ["MUSTER_BOT_TIME_LIMIT"] = str(bot_time_limit)
 
-    from muster.server.cluster import UVICORN_OPTIONS, serve_workers
+    from muster.server.cluster import serve_workers, uvicorn_options
     from muster.server.logs import configure
+    from muster.server.sockets import raise_file_limit
 
     try:
         configure()
@@ -75,12 +76,13 @@ def serve(
                      "about one; reinstalling with a C compiler present (`pip install -e .`) compiles them."))
     if metrics_port and workers == 1:
         serve_metrics(metrics_host, metrics_port)
+    raise_file_limit()  # before anything opens: the workers inherit the raised limit
     if workers > 1:
         serve_workers(host, port, database_url, bot_delay_ms, workers,
                       on_start=(lambda: serve_metrics(metrics_host, metrics_port)) if metrics_port else None,
                       ready=lambda: typer.echo(serving))
         return
-    run_announced(serving, create_app(database_url, bot_delay_ms), host=host, port=port, **UVICORN_OPTIONS)
+    run_announced(serving, create_app(database_url, bot_delay_ms), host=host, port=port, **uvicorn_options())
 
 
 def run_announced(line: str, app: Any, **options: Any) -> None:

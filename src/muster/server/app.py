@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from anyio import CapacityLimiter, to_thread
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, ValidationError, field_validator
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -32,14 +32,15 @@ from muster.server.db import MIGRATIONS, make_engine, migrate
 from muster.server.games import WebAdapter, adapter, static_data
 from muster.server.guard import MAX_BODY, Guard, Limits, load_json
 from muster.server.holders import ensure_device, holder_of, set_device_cookie
-from muster.server.hub import ApiError, Connection, Hub, LiveGame, hash_token, with_log
+from muster.server.hub import ApiError, Connection, Hub, LiveGame, full_state, hash_token, with_log
 from muster.server.lang import remember, request_lang
 from muster.server.logs import RequestLog
-from muster.server.names import MAX_NAME, load_names, names_of_games, set_name
+from muster.server.names import MAX_NAME, clean_name, load_names, names_of_games, set_name
 from muster.server.observe import Sampler, check_database, healthz, readiness_route
 from muster.server.observe import metrics as metrics_endpoint
 from muster.server.replay import Replays
 from muster.server.settings import reload as reload_settings
+from muster.server.sockets import MessageBudget, SocketGate, SocketLimits, connection_limit, receive_messages
 from muster.server.store import Store
 from muster.server.views import SEAT_NAME, seat_payload
 from muster.server.views import seat_name as seat_word
@@ -67,6 +68,14 @@ class CreateGame(BaseModel):
     seat: str | None = Field(default=None, max_length=16)
     """The creator's own seat among those played by people (default: the first of them); every other seat
     played by a person gets a one-use invitation."""
+
+    @field_validator("names")
+    @classmethod
+    def _names_allowed(cls, names: dict[str, str]) -> dict[str, str]:
+        """Refuse (400) a name no player may take, before the game is created."""
+        for name in names.values():
+            clean_name(name)
+        return names
 
 
 class NameBody(BaseModel):
@@ -436,10 +445,9 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     live.attach(conn)
     try:
         live = await hub.fresh(live)
-        conn.push(with_log(seat_payload(live.game, live.id, live.version, seat, live.seats, conn.lang), conn))
-        while not conn.closed:
-            text = await ws.receive_text()
-            await _ws_message(hub, live, seat, conn, text)
+        _push_full_state(live, seat, conn)
+        await receive_messages(ws, _budget(ws), lambda: not conn.closed,
+                               lambda text: _ws_message(hub, live, seat, conn, text))
     except (WebSocketDisconnect, WebSocketDisconnected):
         pass  # the client went away (possibly while we answered it); it reconnects if it wants
     finally:
@@ -462,13 +470,34 @@ async def watch_endpoint(ws: WebSocket) -> None:
     live.attach(conn)
     try:
         live = await hub.fresh(live)
-        conn.push(with_log(seat_payload(live.game, live.id, live.version, None, live.seats, conn.lang), conn))
-        while not conn.closed:
-            await ws.receive_text()  # spectators only listen; anything they send is ignored
+        _push_full_state(live, None, conn)
+        # spectators only listen: anything they send is ignored, within the same budget as a seat's messages
+        await receive_messages(ws, _budget(ws), lambda: not conn.closed, _ignore)
     except (WebSocketDisconnect, WebSocketDisconnected):
         pass
     finally:
         conn.drop(None)
+
+
+MAX_MESSAGE_ID = 64
+"""The longest string id of a websocket message that is echoed back in its answer."""
+
+
+def _push_full_state(live: LiveGame, seat: str | None, conn: Connection) -> None:
+    """Send ``conn`` the whole state (on opening, or asked by a sync): built at most once per version."""
+    conn.full_version = live.version
+    conn.log_sent = 0
+    conn.push(with_log(full_state(live, seat, conn.lang), conn))
+
+
+def _budget(ws: WebSocket) -> MessageBudget:
+    """A new socket's message budget (the app's :class:`SocketLimits`)."""
+    limits: SocketLimits = ws.app.state.socket_limits
+    return MessageBudget(limits.messages_per_second, limits.message_burst)
+
+
+async def _ignore(_text: str) -> None:
+    """A spectator's message: nothing to do."""
 
 
 async def _ws_message(hub: Hub, live: LiveGame, seat: str, conn: Connection, text: str) -> None:
@@ -480,6 +509,9 @@ async def _ws_message(hub: Hub, live: LiveGame, seat: str, conn: Connection, tex
         if not isinstance(msg, dict):
             raise ApiError(400, "malformed", "a message is a JSON object with a 'type'")
         msg_id = msg.get("id")
+        if not (msg_id is None or (isinstance(msg_id, int) and abs(msg_id) < 2**53)
+                or (isinstance(msg_id, str) and len(msg_id) <= MAX_MESSAGE_ID)):
+            msg_id = None  # an id is echoed in the answer: only a short one is (a page numbers its messages)
         kind = msg.get("type")
         def ack(version: int) -> None:  # the acting socket hears first, before the state goes out
             conn.push({"type": "ack", "id": msg_id, "version": version})
@@ -492,8 +524,10 @@ async def _ws_message(hub: Hub, live: LiveGame, seat: str, conn: Connection, tex
             await hub.undo(live, seat, msg.get("version"), ack=ack)
         elif kind == "sync":
             await hub.fresh(live)
-            conn.log_sent = 0
-            conn.push(with_log(seat_payload(live.game, live.id, live.version, seat, live.seats, conn.lang), conn))
+            if conn.full_version == live.version:  # it has the whole state of this version already
+                conn.push({"type": "synced", "id": msg_id, "version": live.version})
+            else:
+                _push_full_state(live, seat, conn)
         else:
             raise ApiError(400, "malformed", f"unknown message type {kind!r} (use action, undo or sync)")
     except ApiError as exc:
@@ -644,9 +678,12 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None,
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     sockets = [WebSocketRoute("/ws/watch/{game_id}", watch_endpoint), WebSocketRoute("/ws/{token}", websocket_endpoint)]
-    return Starlette(routes=routes, lifespan=lifespan,
-                     middleware=[Middleware(RequestLog), Middleware(Guard, limits=limits), Middleware(AccountSessions),
-                                 Middleware(SocketRoutes, routes=sockets)])
+    socket_limits = SocketLimits.from_env(total=connection_limit())
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    middleware=[Middleware(RequestLog), Middleware(Guard, limits=limits), Middleware(AccountSessions),
+                                Middleware(SocketRoutes, routes=sockets, gate=SocketGate(socket_limits))])
+    app.state.socket_limits = socket_limits
+    return app
 
 
 class SocketRoutes:
@@ -660,17 +697,25 @@ class SocketRoutes:
     they did is lost. Other paths go on to the app (whose router refuses them).
     """
 
-    def __init__(self, app: Any, routes: Sequence[WebSocketRoute]) -> None:
+    def __init__(self, app: Any, routes: Sequence[WebSocketRoute], gate: SocketGate | None = None) -> None:
         self.app = app
         self.routes = routes
+        self.gate = gate or SocketGate(SocketLimits())
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        """Run the endpoint of a websocket route, or pass the connection on."""
+        """Run the endpoint of a websocket route (if the :class:`SocketGate` lets it open), or pass the
+        connection on."""
         if scope["type"] == "websocket":
             for route in self.routes:
                 match, child = route.matches(scope)
                 if match is Match.FULL:
                     scope.update(child)
-                    await route.endpoint(WebSocket(scope, receive=receive, send=send))
+                    if self.gate.refusal(scope) is not None:
+                        # closed before the handshake completes (uvicorn answers 403): no state is built,
+                        # no file descriptor kept
+                        await send({"type": "websocket.close", "code": 1008})
+                        return
+                    with self.gate.holding(scope):
+                        await route.endpoint(WebSocket(scope, receive=receive, send=send))
                     return
         await self.app(scope, receive, send)

@@ -47,6 +47,16 @@ UVICORN_OPTIONS: dict[str, Any] = {
 }
 
 
+def uvicorn_options() -> dict[str, Any]:
+    """:data:`UVICORN_OPTIONS`, this process's connection cap (:func:`muster.server.sockets.connection_limit`,
+    read after the open-file limit was raised) and the websocket protocol that parses a little at a time
+    (:class:`muster.server.sockets.SlicedWebSocketProtocol`)."""
+    from muster.server.sockets import SlicedWebSocketProtocol, connection_limit, raise_file_limit
+
+    raise_file_limit()
+    return {**UVICORN_OPTIONS, "limit_concurrency": connection_limit(), "ws": SlicedWebSocketProtocol}
+
+
 def listening_socket(host: str, port: int) -> socket.socket:
     """A bound, listening TCP socket the workers inherit."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -150,7 +160,7 @@ def worker_main() -> None:
 
     sock = socket.socket(fileno=args.fd)  # the family is read from the socket (TCP: no Nagle delay)
     app = create_app(args.database_url, args.bot_delay_ms)
-    config = uvicorn.Config(app, **UVICORN_OPTIONS)
+    config = uvicorn.Config(app, **uvicorn_options())
     handoff = os.environ.get("MUSTER_HANDOFF", "")
     if handoff:
         RoutingServer(app, config, sock, Path(handoff), int(os.environ["MUSTER_WORKER_INDEX"]),

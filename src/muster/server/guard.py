@@ -18,12 +18,14 @@ import os
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import orjson
+from starlette.requests import ClientDisconnect
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from muster.server.hub import ApiError
+from muster.server.sockets import foreign_origin
 from muster.server.wire import RAW_SEND
 
 MAX_BODY = 64 * 1024
@@ -35,6 +37,13 @@ HEAD_TIMEOUT_S = float(os.environ.get("MUSTER_HEAD_TIMEOUT_S", "10"))
 """Seconds a client has to send a request's head (request line and headers) once it has begun."""
 BODY_TIMEOUT_S = float(os.environ.get("MUSTER_BODY_TIMEOUT_S", "10"))
 """Seconds a client may pause while sending a request's body."""
+BODY_DEADLINE_S = float(os.environ.get("MUSTER_BODY_DEADLINE_S", "30"))
+"""Seconds a client has to send a request's whole body, however steadily it trickles."""
+CONNECTIONS_PER_ADDRESS = int(os.environ.get("MUSTER_CONNECTIONS_PER_ADDRESS", "100"))
+"""Open HTTP connections per peer address (0: no cap), except from a trusted proxy (``FORWARDED_ALLOW_IPS``),
+whose connections carry many clients' requests; websockets are counted apart (:mod:`muster.server.sockets`)."""
+STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+"""The methods of requests that may change something: they must be JSON and, from a browser, from our own pages."""
 MAX_HEAD = 32 * 1024
 """The largest request head (request line and headers, bytes)."""
 
@@ -129,18 +138,19 @@ class _BodyTooLargeError(Exception):
 
 
 class _BodyTimeoutError(Exception):
-    """The body stopped arriving."""
+    """The body stopped arriving, or (argument True) did not arrive whole in time."""
 
 
 class Guard:
     """The ASGI middleware described in the module docstring."""
 
     def __init__(self, app: Any, limits: Limits | None = None, max_body: int = MAX_BODY,
-                 body_timeout_s: float = BODY_TIMEOUT_S) -> None:
+                 body_timeout_s: float = BODY_TIMEOUT_S, body_deadline_s: float = BODY_DEADLINE_S) -> None:
         self.app = app
         self.limits = limits or Limits.from_env()
         self.max_body = max_body
         self.body_timeout_s = body_timeout_s
+        self.body_deadline_s = body_deadline_s
         lim = self.limits
         self.creating = TokenBuckets(lim.create_per_minute / 60, lim.create_burst) if lim.create_per_minute else None
         self.replaying = TokenBuckets(lim.replay_per_second, lim.replay_burst) if lim.replay_per_second else None
@@ -169,22 +179,37 @@ class Guard:
             return
         try:
             await self.app(scope, self._bounded(receive), send_with_headers)
+        except ClientDisconnect:
+            pass  # the client hung up before its body was whole: nobody is left to answer, nothing to log
         except _BodyTooLargeError:
             if not started:
                 await self._answer(send_with_headers, 413, "too_large",
                                    _in_reader_language(f"request body over {self.max_body} bytes", scope), close=True)
-        except _BodyTimeoutError:
+        except _BodyTimeoutError as exc:
             if not started:
-                await self._answer(send_with_headers, 408, "timeout",
-                                   _in_reader_language("the request body stopped arriving", scope), close=True)
+                why = (f"the request body did not arrive within {self.body_deadline_s:g} s" if exc.args and exc.args[0]
+                       else "the request body stopped arriving")
+                await self._answer(send_with_headers, 408, "timeout", _in_reader_language(why, scope), close=True)
 
     def _refusal(self, scope: Any) -> tuple[int, str, str, float] | None:
         """(status, code, message, retry-after) if the request is refused before it is read."""
+        content_type = b""
         for name, value in scope.get("headers", []):
             if name == b"content-length" and (not value.isdigit() or int(value) > self.max_body):
                 return 413, "too_large", f"request body over {self.max_body} bytes", 0.0
+            if name == b"content-type":
+                content_type = value
         client = (scope.get("client") or ("?", 0))[0]
         path, method = scope.get("path", ""), scope.get("method", "")
+        if method in STATE_CHANGING:
+            # A page of another site can make a browser send a "simple" cross-site POST (a form's or
+            # fetch's text/plain body, with the browser's cookies) without asking first; it cannot send
+            # one with a JSON content type, and the browser names its page in Origin.
+            origin = foreign_origin(scope)
+            if origin is not None:
+                return 403, "forbidden", "requests from a page of another site are refused", 0.0
+            if content_type.split(b";", 1)[0].strip().lower() != b"application/json":
+                return 415, "unsupported_media_type", "send the body as JSON (Content-Type: application/json)", 0.0
         bucket = None
         if method == "POST" and path == "/api/games":
             bucket, what = self.creating, "games created"
@@ -200,15 +225,20 @@ class Guard:
         """``receive`` counting the body as it arrives, and timing out a body that stalls."""
         seen = 0
         done = False
+        deadline = time.monotonic() + self.body_deadline_s
 
         async def bounded_receive() -> Any:
             nonlocal seen, done
             if done:
                 return await receive()
+            # each wait is bounded by the pause allowed and by what is left of the whole body's time
+            left = deadline - time.monotonic()
             try:
-                message = await asyncio.wait_for(receive(), self.body_timeout_s)
+                if left <= 0:
+                    raise TimeoutError
+                message = await asyncio.wait_for(receive(), min(self.body_timeout_s, left))
             except TimeoutError as exc:
-                raise _BodyTimeoutError from exc
+                raise _BodyTimeoutError(left <= self.body_timeout_s) from exc
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > self.max_body:
@@ -240,15 +270,58 @@ class HeadTooLargeError(Exception):
 class HeadTimeoutProtocol(HttpToolsProtocol):
     """uvicorn's HTTP protocol, closing a connection whose request head does not arrive within
     :data:`HEAD_TIMEOUT_S` (from the connection's opening, or from the first byte of a later request),
-    and refusing a head over :data:`MAX_HEAD` bytes."""
+    refusing a head over :data:`MAX_HEAD` bytes, and closing at once a connection from an address that
+    holds :data:`CONNECTIONS_PER_ADDRESS` open already (unless it is a trusted proxy)."""
 
     head_timeout_s = HEAD_TIMEOUT_S
+    per_address = CONNECTIONS_PER_ADDRESS
+    _open: ClassVar[dict[str, int]] = {}
+    """Open HTTP connections by peer address, in this process (only addresses with one open)."""
+    _trust: ClassVar[tuple[Any, Any] | None] = None
 
     def connection_made(self, transport: Any) -> None:
-        """Start the clock for the first request's head."""
+        """Count the connection against its address (or close it), and start the clock for the first
+        request's head."""
         super().connection_made(transport)
         self._head_timer: asyncio.TimerHandle | None = None
+        self._counted: str | None = None
+        address = self.client[0] if self.client else None
+        if address and self.per_address and not self._trusted(address):
+            held = self._open.get(address, 0)
+            if held >= self.per_address:
+                transport.close()  # before a byte is read: the descriptor is free again at once
+                return
+            self._open[address] = held + 1
+            self._counted = address
         self._arm()
+
+    def _trusted(self, address: str) -> bool:
+        """Whether ``address`` is a proxy uvicorn takes forwarded addresses from (``FORWARDED_ALLOW_IPS``):
+        its connections carry many clients, each limited by its own forwarded address instead."""
+        trust = HeadTimeoutProtocol._trust
+        if trust is None or trust[0] is not self.config:
+            hosts = None
+            if self.config.proxy_headers:
+                from uvicorn.middleware.proxy_headers import _TrustedHosts
+
+                hosts = _TrustedHosts(self.config.forwarded_allow_ips)
+            trust = HeadTimeoutProtocol._trust = (self.config, hosts)
+        return trust[1] is not None and address in trust[1]
+
+    def _uncount(self) -> None:
+        address, self._counted = getattr(self, "_counted", None), None
+        if address is not None:
+            left = self._open.get(address, 1) - 1
+            if left > 0:
+                self._open[address] = left
+            else:
+                self._open.pop(address, None)
+
+    def handle_websocket_upgrade(self) -> None:
+        """The connection becomes a websocket: from now on it is counted among the websockets
+        (:class:`muster.server.sockets.SocketGate`), not here."""
+        self._uncount()
+        super().handle_websocket_upgrade()
 
     def _arm(self) -> None:
         if self._head_timer is None:
@@ -291,8 +364,9 @@ class HeadTimeoutProtocol(HttpToolsProtocol):
         super().on_headers_complete()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        """Stop the clock."""
+        """Stop the clock; the address holds one connection less."""
         self._disarm()
+        self._uncount()
         super().connection_lost(exc)
 
 

@@ -40,6 +40,7 @@ from muster.server.bots import BotPool, Choice, Job, check_spec
 from muster.server.bus import Bus
 from muster.server.names import load_names
 from muster.server.observe import GAMES_CREATED, observe_action, rejected
+from muster.server.sockets import STATES
 from muster.server.store import (
     ClaimRefusedError,
     GroupWriter,
@@ -57,10 +58,18 @@ from muster.server.wire import Writer
 log = logging.getLogger("muster.server")
 
 
+MAX_ERROR_TEXT = 500
+"""The longest error message sent (characters): a refusal may quote what the client sent (an illegal action,
+say), and a client must not be able to make the server echo a whole request body back."""
+
+
 class ApiError(Exception):
-    """A refused request: an HTTP status, a short machine code and a message in words."""
+    """A refused request: an HTTP status, a short machine code and a message in words (at most
+    :data:`MAX_ERROR_TEXT` characters: a longer one is cut, marked with an ellipsis)."""
 
     def __init__(self, status: int, code: str, message: str) -> None:
+        if len(message) > MAX_ERROR_TEXT:
+            message = message[:MAX_ERROR_TEXT - 1] + "…"
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
 
@@ -128,6 +137,9 @@ class Connection:
         self.log_sent = 0
         self._task: asyncio.Task[None] | None = None  # the sender, alive only while there is something to send
         self.lang = "en"  # the reader's language: the log and messages are rendered in it
+        self.full_version = -1
+        """The game's version when this connection was last sent the full state (a sync at that version
+        again is answered without it: the connection has it, or will have it, in order)."""
 
     def push(self, message: dict[str, Any]) -> None:
         """Queue one message (never waits); drops the connection if its queue is full."""
@@ -641,6 +653,7 @@ class Hub:
 
         One payload per seat and language, holding only the log lines the furthest-behind of its
         connections lacks (the rest of the log is neither rendered nor sent again)."""
+        STATES.forget(live.id)  # whatever changed (a move, a name), the game's cached full states are out of date
         groups: dict[tuple[str | None, str], list[Connection]] = {}
         for conn in live.conns:
             if not conn.closed:
@@ -683,6 +696,7 @@ class Hub:
                 self.broadcast(live)
             return
         if kind == "names":
+            STATES.forget(game_id)  # even with nobody connected here: the next to connect must see the new name
             if live is not None and live.conns:
                 await to_thread.run_sync(load_names, self.store.engine, game_id)
                 self.broadcast(live)
@@ -819,6 +833,14 @@ def coalesce(pending: dict[str, Any], newer: dict[str, Any]) -> dict[str, Any]:
         if "log_en" in newer and "log_en" in pending:  # the English lines a translated log carries beside it
             merged["log_en"] = pending["log_en"] + newer["log_en"]
     return merged  # otherwise the newer one resent the log from its start (after an undo)
+
+
+def full_state(live: LiveGame, seat: str | None, lang: str) -> dict[str, Any]:
+    """The state message with the whole log for ``seat`` (None: a spectator) in ``lang``, as a
+    connection gets it on opening or on a sync (built once per version, seat and language: see
+    :class:`muster.server.sockets.StateCache`)."""
+    return STATES.get(live.id, live.version, seat, lang,
+                      lambda: seat_payload(live.game, live.id, live.version, seat, live.seats, lang))
 
 
 def with_log(payload: dict[str, Any], conn: Connection) -> dict[str, Any]:

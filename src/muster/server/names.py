@@ -6,6 +6,7 @@ memory per game, so state pushes read them without touching the database.
 
 from __future__ import annotations
 
+import functools
 import threading
 import unicodedata
 
@@ -15,16 +16,50 @@ from sqlalchemy.engine import Engine
 from muster.server.db import PlayerNameRow
 
 MAX_NAME = 40
+MAX_MARKS = 2
+"""Combining marks kept on one character (after NFC composition a written language needs at most two, as
+Vietnamese does; a stack of dozens only spills over the text around the name)."""
 
 
 _cache: dict[str, dict[str, str]] = {}
 _lock = threading.Lock()
 
 
+@functools.cache
+def side_names() -> frozenset[str]:
+    """Every name of every game's sides, in every language (case-folded): no player may take one, so a
+    name can never pass for a side (or for the other player) in the log and on the board."""
+    from muster.i18n import DOMAINS, LANGS, catalog
+
+    found = {"imperial", "insurgent", "athens", "sparta"}
+    for lang in LANGS:
+        for domain in DOMAINS:
+            for msg in catalog(lang, domain):
+                if isinstance(msg.id, str) and msg.id.startswith("side:") and isinstance(msg.string, str):
+                    found.update((msg.id.split(":")[1], msg.string))
+    return frozenset(_folded(name) for name in found if name)
+
+
+def _folded(name: str) -> str:
+    return " ".join(unicodedata.normalize("NFC", name).casefold().split())
+
+
 def clean_name(raw: str) -> str:
-    """A name as shown: printable characters only, spaces collapsed, at most 40 characters."""
-    text = "".join(ch for ch in raw if unicodedata.category(ch)[0] not in ("C",))
-    return " ".join(text.split())[:MAX_NAME]
+    """A name as shown: NFC, printable characters only, at most :data:`MAX_MARKS` combining marks on a
+    character, spaces collapsed, at most 40 characters. A side's name is refused (400)."""
+    text = "".join(ch for ch in unicodedata.normalize("NFC", raw) if unicodedata.category(ch)[0] != "C")
+    kept: list[str] = []
+    marks = 0
+    for ch in text:
+        marks = marks + 1 if unicodedata.combining(ch) else 0
+        if marks <= MAX_MARKS:
+            kept.append(ch)
+    name = " ".join("".join(kept).split())[:MAX_NAME]
+    if name and _folded(name) in side_names():
+        from muster.server.hub import ApiError  # here: the hub imports this module
+
+        raise ApiError(400, "malformed", f"{name} is the name of a side: choose another name")
+    return name
 
 
 def cached_names(game_id: str) -> dict[str, str]:

@@ -80,6 +80,20 @@ class Settings(BaseSettings):
     hints_address_per_minute: float = Field(default=60.0, ge=0, description="Hints computed per client address "
                                             "per minute (0: no limit).")
 
+    # --- connections and messages ---------------------------------------------------------------------
+    body_deadline_s: float = Field(default=30.0, gt=0, description="Seconds for a request's whole body.")
+    ws_messages_per_second: float = Field(default=50.0, ge=0, description="Messages per websocket per second "
+                                          "(past the burst: closed with 1008; 0: no limit).")
+    ws_message_burst: float = Field(default=100.0, ge=0, description="Messages a websocket may send at once "
+                                    "before the rate applies.")
+    ws_per_address: int = Field(default=100, ge=0, description="Open websockets per client address (0: no cap).")
+    connections_per_address: int = Field(default=100, ge=0, description="Open HTTP connections per peer address, "
+                                         "trusted proxies exempt (0: no cap).")
+    max_connections: int = Field(default=0, ge=0, description="Connections per server process (uvicorn's "
+                                 "`limit_concurrency`; 0: the open-file limit less 256).")
+    allowed_origins: str = Field(default="", description="Other origins whose pages may send requests "
+                                 "(comma-separated, e.g. `https://play.example.org`).")
+
     # --- watching it ---------------------------------------------------------------------------------
     log_level: Literal["debug", "info", "warning", "error"] = Field(default="info", description="`info` logs one "
                                                                     "event per request and action; `warning` "

@@ -110,7 +110,8 @@ def batch_writer(scope: Mapping[str, Any]) -> Writer | None:
     it knows it also lets go of the finished handshake (:func:`_forget_handshake`)."""
     send = scope.get(RAW_SEND)
     proto = getattr(send, "__self__", None)
-    if proto is None or type(proto).__name__ != "WebSocketsSansIOProtocol" or getattr(send, "__name__", "") != "send":
+    if (proto is None or "WebSocketsSansIOProtocol" not in {cls.__name__ for cls in type(proto).__mro__}
+            or getattr(send, "__name__", "") != "send"):
         return None
     if not all(hasattr(proto, name) for name in _NEEDED) or not hasattr(proto.conn, "send_text"):
         return None
