@@ -19,6 +19,11 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 POSTGRES_URL = os.environ.get("MUSTER_TEST_POSTGRES_URL", "")
+CHROMIUM = Path("/usr/bin/chromium")
+"""Debian's Chromium, which the browser tests drive with Playwright."""
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+"""Chromium's flags here: no sandbox (root), and no background traffic (this machine reaches no other host)."""
 
 
 def free_port() -> int:
@@ -257,3 +262,18 @@ def flood_websocket(url: str, headers: dict[str, str], text: str, seconds: float
             time.sleep(0.05)
         runs.append((sent, code))
     return runs
+
+
+def ws_close_code(server: Server, token: str, headers: dict[str, str]) -> int:
+    """1000 if the seat's websocket opens (with these headers, e.g. a Cookie) and sends its state, else the close
+    code it is refused with (4000 + the HTTP status)."""
+    from websockets.exceptions import ConnectionClosed
+
+    with connect(f"{server.ws_url}/ws/{token}", open_timeout=10, additional_headers=headers) as ws:
+        try:
+            message = ws_recv(ws, timeout=10)
+            if message["type"] == "error":
+                ws.recv(timeout=10)
+        except ConnectionClosed as closed:
+            return closed.rcvd.code if closed.rcvd else 0
+        return 1000

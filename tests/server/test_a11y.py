@@ -8,36 +8,14 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from .helpers import Server, act, create, hand_device, state
-from .test_e2e import ARGS, CHROMIUM, DESKTOP, PHONE
+from .test_e2e import CHROMIUM, DESKTOP, PHONE
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
-
-
-@pytest.fixture(scope="module")
-def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server with a fresh SQLite database."""
-    tmp = tmp_path_factory.mktemp("a11y")
-    srv = Server(f"sqlite:///{tmp / 'muster.db'}", tmp)
-    srv.start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Headless Chromium launched by its path."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
-        yield b
-        b.close()
 
 
 def serious(page: Any) -> list[str]:

@@ -5,37 +5,15 @@ size or on a desktop, in English and in Polish."""
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from .helpers import Server, create, hand_device, secrets_in_log
 from .test_a11y import serious
-from .test_e2e import ARGS, CHROMIUM, DESKTOP, PHONE
+from .test_e2e import CHROMIUM, DESKTOP, PHONE
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
-
-
-@pytest.fixture(scope="module")
-def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server with a fresh SQLite database."""
-    tmp = tmp_path_factory.mktemp("account-page")
-    srv = Server(f"sqlite:///{tmp / 'muster.db'}", tmp)
-    srv.start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Headless Chromium launched by its path."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
-        yield b
-        b.close()
 
 
 def test_a_guest_game_follows_its_player_to_a_new_account_and_another_browser(web: Server, browser: Any) -> None:

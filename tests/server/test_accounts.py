@@ -16,12 +16,10 @@ from typing import Any
 import httpx
 import pytest
 from sqlalchemy import text
-from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import connect
 
 from muster.server.db import make_engine
 
-from .helpers import Server, backends, create, database_url, secrets_in_log, ws_recv
+from .helpers import Server, backends, create, database_url, secrets_in_log, ws_close_code
 
 SESSION = "muster_session"
 
@@ -72,18 +70,6 @@ def _sql(server: Server, query: str, **params: Any) -> list[Any]:
             return list(result) if result.returns_rows else []
     finally:
         engine.dispose()
-
-
-def _ws_code(server: Server, token: str, headers: dict[str, str]) -> int:
-    """1000 if the seat's websocket opens and sends its state, else the close code it is refused with."""
-    with connect(f"{server.ws_url}/ws/{token}", open_timeout=10, additional_headers=headers) as ws:
-        try:
-            message = ws_recv(ws, timeout=10)
-            if message["type"] == "error":
-                ws.recv(timeout=10)
-        except ConnectionClosed as closed:
-            return closed.rcvd.code if closed.rcvd else 0
-        return 1000
 
 
 def test_signup_signs_in_with_a_safe_cookie_and_stores_only_hashes(server: Server) -> None:
@@ -142,10 +128,10 @@ def test_a_guest_game_attaches_to_the_new_account_and_opens_on_another_device(se
         minted = opened.json()["token"]
         assert laptop.get(f"/api/seat/{minted}").json()["seat"] == "imperial"
         assert laptop.get(f"/api/seat/{token}").status_code == 200  # the account's own seat, its first token
-        assert _ws_code(server, minted, _cookie_header(laptop)) == 1000
+        assert ws_close_code(server, minted, _cookie_header(laptop)) == 1000
         # the minted token is no key on its own: a guest browser holding it opens nothing
         assert stranger.get(f"/api/seat/{minted}").status_code == 403
-        assert _ws_code(server, minted, {}) == 4403
+        assert ws_close_code(server, minted, {}) == 4403
         # and signing out of the laptop closes the seat there
         assert laptop.post("/api/account/logout", headers=_csrf(laptop)).status_code == 200
         assert laptop.get(f"/api/seat/{minted}").status_code == 403
@@ -164,7 +150,7 @@ def test_a_seat_taken_while_signed_in_belongs_to_the_account(server: Server) -> 
         assert bob.post(f"/api/seat/{token}/action", json={"version": 0, "action": ["pass", None]}).status_code == 403
         assert bob.post(f"/api/account/games/{game_id}/imperial/open", headers=_csrf(bob)).status_code == 404
         assert bob.get("/api/account/games").json()["games"] == []
-        assert _ws_code(server, token, _cookie_header(bob)) == 4403
+        assert ws_close_code(server, token, _cookie_header(bob)) == 4403
         # an invitation claimed while signed in is the account's too
         made = alice.post("/api/games", json={"imperial": "human", "insurgent": "human", "seat": "imperial"})
         code = made.json()["invitations"]["insurgent"]

@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .helpers import Server, create, hand_device, wait_finished
+from .helpers import ARGS, CHROMIUM, Server, create, hand_device, wait_finished
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 DESKTOP = {"width": 1440, "height": 900}
 
 
@@ -30,16 +25,6 @@ def csp_watch(page: Any) -> list[str]:
     seen: list[str] = []
     page.on("console", lambda m: seen.append(m.text) if "Content Security Policy" in m.text else None)
     return seen
-
-
-@pytest.fixture(scope="module")
-def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server with a fresh SQLite database; bots move without pause."""
-    tmp = tmp_path_factory.mktemp("analysis")
-    srv = Server(f"sqlite:///{tmp / 'muster.db'}", tmp)
-    srv.start()
-    yield srv
-    srv.stop()
 
 
 def test_analysis_api_is_for_finished_games_and_the_live_curve_for_bot_games(web: Server) -> None:

@@ -7,45 +7,18 @@ tapping at phone size (390×844), and with the keyboard alone.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from muster.games.freedom.board import board
 
-from .helpers import Server, secrets_in_log
+from .helpers import CHROMIUM, Server
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 DESKTOP = {"width": 1440, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
-
-
-@pytest.fixture(scope="module")
-def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server with a fresh SQLite database; bots move without pause."""
-    tmp = tmp_path_factory.mktemp("e2e")
-    srv = Server(f"sqlite:///{tmp / 'muster.db'}", tmp)
-    srv.start()
-    yield srv
-    srv.stop()
-    assert secrets_in_log(srv) == []  # a whole session of play logs no seat token, invitation or session
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Headless Chromium launched by its path."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
-        yield b
-        b.close()
 
 
 def version(page: Any) -> str:

@@ -8,7 +8,6 @@ import json
 import random
 import re
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -17,32 +16,11 @@ import pytest
 from muster.core import Game, get_rules
 
 from .helpers import Server, act, create, hand_device, state
-from .test_e2e import ARGS, CHROMIUM, DESKTOP, PHONE, step, version, wait_changed
+from .test_e2e import CHROMIUM, DESKTOP, PHONE, step, version, wait_changed
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 
 BUILD_CANNON = "Build Cannon (Row 6: 3 AP, Row 5: 5 AP, Row 4: 7 AP)"
-
-
-@pytest.fixture(scope="module")
-def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server with a fresh SQLite database; bots move without pause."""
-    tmp = tmp_path_factory.mktemp("playpage")
-    srv = Server(f"sqlite:///{tmp / 'muster.db'}", tmp)
-    srv.start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Headless Chromium launched by its path."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
-        yield b
-        b.close()
 
 
 def open_seat(browser: Any, web: Server, token: str, viewport: dict[str, int] = DESKTOP) -> Any:

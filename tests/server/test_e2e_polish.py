@@ -1,4 +1,4 @@
-"""Issue 17 in Chromium: a whole round of a game page read in Polish, then the switch to English."""
+"""In Chromium: a whole round of a game page read in Polish, then the switch to English."""
 
 from __future__ import annotations
 
@@ -10,10 +10,9 @@ import pytest
 from muster.server.games.freedom import BASTIONS
 
 from .helpers import Server
-from .test_e2e import CHROMIUM, DESKTOP, act_once, browser, start_game, wait_my_turn_or, web
+from .test_e2e import CHROMIUM, DESKTOP, act_once, start_game, wait_my_turn_or
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
-__all__ = ["browser", "web"]  # the fixtures, shared with the English end-to-end tests
 
 # Words that only English would put on the page (short words Polish also uses, "to", "no", "by", "on", are left out);
 # proper names (bastions, the game's title, "English" in the switcher) never are among them.

@@ -6,26 +6,14 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from muster.games.hellenes.datafiles import blocks
 
-from .helpers import Server, create, secrets_in_log
-from .test_e2e import ARGS, CHROMIUM, DESKTOP, version, wait_changed, wait_my_turn_or
-
-
-@pytest.fixture(scope="module")
-def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server with a fresh SQLite database; bots move without pause."""
-    tmp = tmp_path_factory.mktemp("hellenes-web")
-    srv = Server(f"sqlite:///{tmp / 'muster.db'}", tmp)
-    srv.start()
-    yield srv
-    srv.stop()
-    assert secrets_in_log(srv) == []  # a whole session of play logs no seat token, invitation or session
+from .helpers import Server, create
+from .test_e2e import DESKTOP, version, wait_changed, wait_my_turn_or
 
 
 def _revealed_in_battle(log: Any) -> set[str]:
@@ -130,20 +118,6 @@ def test_engage_choices_carry_the_battle_odds() -> None:
                     return
             g.apply(rng.choice(g.legal_actions()))
     pytest.fail("no engagement offered in six random games")
-
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Headless Chromium launched by its path."""
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
-        yield b
-        b.close()
 
 
 def start_hellenes(page: Any, url: str, side: str = "athens", seed: int = 4) -> None:

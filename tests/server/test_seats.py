@@ -5,28 +5,15 @@ credentials"). Every test runs a real server on SQLite and on PostgreSQL."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from sqlalchemy import text
-from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import connect
 
 from muster.server.db import make_engine
 
-from .helpers import DEVICE_COOKIE, Server, backends, database_url, ws_recv
-
-
-@pytest.fixture(params=backends(), scope="module")
-def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    tmp = tmp_path_factory.mktemp(f"seats-{request.param}")
-    srv = Server(database_url(request.param, tmp), tmp)
-    srv.start()
-    yield srv
-    srv.stop()
+from .helpers import DEVICE_COOKIE, Server, ws_close_code
 
 
 def _people_game(creator: httpx.Client, side: str = "insurgent") -> dict[str, Any]:
@@ -39,19 +26,6 @@ def _people_game(creator: httpx.Client, side: str = "insurgent") -> dict[str, An
 
 def _claim(client: httpx.Client, code: str) -> httpx.Response:
     return client.post(f"/api/invitations/{code}/claim", json={})
-
-
-def _ws_refusal(server: Server, token: str, cookies: dict[str, str]) -> int:
-    """The close code the server answers a seat's websocket with (4000 + HTTP status when refused)."""
-    headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())} if cookies else {}
-    with connect(f"{server.ws_url}/ws/{token}", open_timeout=10, additional_headers=headers) as ws:
-        try:
-            message = ws_recv(ws, timeout=10)
-            if message["type"] == "error":
-                ws.recv(timeout=10)
-        except ConnectionClosed as closed:
-            return closed.rcvd.code if closed.rcvd else 0
-        return 1000
 
 
 def test_the_creator_holding_all_it_was_sent_cannot_read_or_act_for_the_invited_seat(server: Server) -> None:
@@ -88,7 +62,8 @@ def test_the_creator_holding_all_it_was_sent_cannot_read_or_act_for_the_invited_
         assert creator.post(f"/api/seat/{theirs}/hints/accept", json={}).status_code == 403
         assert creator.get(f"/api/games/{made['game_id']}/export?token={theirs}").status_code == 403
         assert creator.get(f"/api/games/{made['game_id']}/replay?token={theirs}&step=0").status_code == 403
-        assert _ws_refusal(server, theirs, dict(creator.cookies)) == 4403
+        cookies = "; ".join(f"{k}={v}" for k, v in creator.cookies.items())
+        assert ws_close_code(server, theirs, {"Cookie": cookies}) == 4403
         # the guest's seat is untouched and its holder is known to both
         after = guest.get(f"/api/seat/{theirs}").json()
         assert after["version"] == seen["version"] and after["seats"]["imperial"]["name"] is None
@@ -106,8 +81,8 @@ def test_a_seat_link_forwarded_to_another_browser_opens_nothing(server: Server) 
         for client in (stranger, bare):
             refused = client.get(f"/api/seat/{token}")
             assert refused.status_code == 403 and "another browser" in refused.json()["error"]
-        assert _ws_refusal(server, token, {}) == 4403
-        assert _ws_refusal(server, token, {DEVICE_COOKIE: "x" * 43}) == 4403
+        assert ws_close_code(server, token, {}) == 4403
+        assert ws_close_code(server, token, {"Cookie": f"{DEVICE_COOKIE}={'x' * 43}"}) == 4403
         # My games lists a seat only for the browser that holds it
         assert creator.post("/api/my-games", json={"tokens": [token]}).json()["games"]
         assert bare.post("/api/my-games", json={"tokens": [token]}).json()["games"] == []

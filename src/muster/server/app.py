@@ -256,11 +256,15 @@ async def create_game(request: Request) -> Response:
         from muster.server.hints_routes import propose_at_creation
 
         await propose_at_creation(hub.store.engine, await hub.get(made.game_id), body.hints)
-    response = JSONResponse({"game_id": made.game_id, "seat": creator, "tokens": made.tokens,
-                             "links": {seat: f"/play/{t}" for seat, t in made.tokens.items()},
-                             "invitations": made.invitations,
-                             "invitation_links": {seat: f"/join/{code}" for seat, code in made.invitations.items()}},
-                            status_code=201)
+    return seat_answer(request, device, {
+        "game_id": made.game_id, "seat": creator, "tokens": made.tokens,
+        "links": {seat: f"/play/{t}" for seat, t in made.tokens.items()}, "invitations": made.invitations,
+        "invitation_links": {seat: f"/join/{code}" for seat, code in made.invitations.items()}}, status=201)
+
+
+def seat_answer(request: Request, device: str | None, body: dict[str, Any], status: int = 200) -> JSONResponse:
+    """The answer that hands out a seat, giving the browser its new device session (``device``) if it had none."""
+    response = JSONResponse(body, status_code=status)
     if device:
         set_device_cookie(response, request, device)
     return response
@@ -291,11 +295,8 @@ async def claim_invitation(request: Request) -> Response:
     holder, device = ensure_device(request)
     hub = hub_of(request)
     live, seat, token = await hub.claim(request.path_params["code"], holder)
-    response = JSONResponse({"game_id": live.id, "game": live.game.rules.info.name, "seat": seat, "token": token,
-                             "link": f"/play/{token}"})
-    if device:
-        set_device_cookie(response, request, device)
-    return response
+    return seat_answer(request, device, {"game_id": live.id, "game": live.game.rules.info.name, "seat": seat,
+                                         "token": token, "link": f"/play/{token}"})
 
 
 @api
