@@ -14,7 +14,7 @@ import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from .helpers import POSTGRES_URL, Server, act, backends, create, database_url, state, wait_for_turn
+from .helpers import POSTGRES_URL, Server, act, backends, create, database_url, state, wait_finished, wait_for_turn
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "scrape-me-please"
@@ -171,3 +171,46 @@ def test_backup_restore_and_continue_the_game(backend: str, tmp_path: Path) -> N
     finally:
         restored.stop()
 
+
+
+def test_prune_archives_old_finished_and_abandoned_games_then_deletes_them(tmp_path: Path) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from sqlalchemy import text
+
+    from muster.core import Game, get_rules
+    from muster.server.backup import prune
+    from muster.server.db import make_engine
+
+    srv = Server(f"sqlite:///{tmp_path / 'muster.db'}", tmp_path)
+    srv.start()
+    try:
+        with srv.client() as c:
+            finished = create(c, imperial="beginner", insurgent="beginner", seed=4)["game_id"]
+            wait_finished(c, finished)
+            abandoned = create(c, imperial="human", insurgent="beginner", seed=5)
+            recent = create(c, imperial="human", insurgent="beginner", seed=6)["game_id"]
+    finally:
+        srv.stop()
+    engine = make_engine(srv.database_url)
+    old = datetime.now(UTC) - timedelta(days=400)
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE games SET updated_at = :t WHERE id IN (:a, :b)"),
+                     {"t": old, "a": finished, "b": abandoned["game_id"]})
+    engine.dispose()
+    counted = prune(srv.database_url, tmp_path / "archive", 365, 60, dry_run=True)
+    assert (counted.finished, counted.abandoned, counted.archived) == (1, 1, [])
+    done = prune(srv.database_url, tmp_path / "archive", 365, 60)
+    assert (done.finished, done.abandoned) == (1, 1)
+    archived = {p.stem: json.loads(p.read_text()) for p in done.archived}
+    assert set(archived) == {finished, abandoned["game_id"]}
+    replayed = Game.loads(get_rules("freedom"), json.dumps(
+        {k: v for k, v in archived[finished].items() if k not in ("game_id", "status", "players", "outcome")}))
+    assert replayed.outcome is not None  # the archived save file is the whole finished game
+    engine = make_engine(srv.database_url)
+    with engine.connect() as conn:
+        left = {r[0] for r in conn.execute(text("SELECT id FROM games"))}
+        orphans = conn.execute(text("SELECT count(*) FROM seats WHERE game_id IN (:a, :b)"),
+                               {"a": finished, "b": abandoned["game_id"]}).scalar()
+    engine.dispose()
+    assert left == {recent} and orphans == 0
