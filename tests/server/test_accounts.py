@@ -123,7 +123,7 @@ def test_a_guest_game_attaches_to_the_new_account_and_opens_on_another_device(se
         assert [g["game_id"] for g in games] == [game_id]
         assert games[0]["opponents"] == [{"seat": "insurgent", "kind": "bot", "level": "Beginner"}]
         assert "bot_spec" not in json.dumps(games) and "random" not in json.dumps(games[0]["opponents"])
-        opened = laptop.post(f"/api/account/games/{game_id}/imperial/open", headers=_csrf(laptop))
+        opened = laptop.post(f"/api/account/games/{game_id}/imperial/open", json={}, headers=_csrf(laptop))
         assert opened.status_code == 200, opened.text
         minted = opened.json()["token"]
         assert laptop.get(f"/api/seat/{minted}").json()["seat"] == "imperial"
@@ -133,7 +133,7 @@ def test_a_guest_game_attaches_to_the_new_account_and_opens_on_another_device(se
         assert stranger.get(f"/api/seat/{minted}").status_code == 403
         assert ws_close_code(server, minted, {}) == 4403
         # and signing out of the laptop closes the seat there
-        assert laptop.post("/api/account/logout", headers=_csrf(laptop)).status_code == 200
+        assert laptop.post("/api/account/logout", json={}, headers=_csrf(laptop)).status_code == 200
         assert laptop.get(f"/api/seat/{minted}").status_code == 403
     assert not secrets_in_log(server)
 
@@ -148,7 +148,7 @@ def test_a_seat_taken_while_signed_in_belongs_to_the_account(server: Server) -> 
         # another account cannot read it, act in it, open it from My games or connect to it
         assert bob.get(f"/api/seat/{token}").status_code == 403
         assert bob.post(f"/api/seat/{token}/action", json={"version": 0, "action": ["pass", None]}).status_code == 403
-        assert bob.post(f"/api/account/games/{game_id}/imperial/open", headers=_csrf(bob)).status_code == 404
+        assert bob.post(f"/api/account/games/{game_id}/imperial/open", json={}, headers=_csrf(bob)).status_code == 404
         assert bob.get("/api/account/games").json()["games"] == []
         assert ws_close_code(server, token, _cookie_header(bob)) == 4403
         # an invitation claimed while signed in is the account's too
@@ -167,8 +167,8 @@ def test_logout_and_expiry_end_the_session_on_the_server(server: Server) -> None
         secret = client.cookies.get(SESSION)
         assert secret
         # logout needs the CSRF token
-        assert client.post("/api/account/logout").status_code == 403
-        assert client.post("/api/account/logout", headers=_csrf(client)).status_code == 200
+        assert client.post("/api/account/logout", json={}).status_code == 403
+        assert client.post("/api/account/logout", json={}, headers=_csrf(client)).status_code == 200
         # the old cookie, replayed by someone who kept it, signs in nobody
         with server.client() as thief:
             thief.cookies.set(SESSION, secret)
@@ -190,16 +190,16 @@ def test_cross_site_requests_are_refused(server: Server) -> None:
         body = {"imperial": "human", "insurgent": "beginner", "bot_delay_ms": 0}
         refused = client.post("/api/games", json=body, headers=evil)
         assert refused.status_code == 403 and refused.json()["code"] == "cross_site"
-        assert client.post("/api/account/logout", headers={**evil, **_csrf(client)}).status_code == 403
+        assert client.post("/api/account/logout", json={}, headers={**evil, **_csrf(client)}).status_code == 403
         # the CSRF token must be this sign-in's
-        assert client.post("/api/account/logout", headers={"X-Muster-CSRF": "x" * 32}).status_code == 403
+        assert client.post("/api/account/logout", json={}, headers={"X-Muster-CSRF": "x" * 32}).status_code == 403
         assert client.get("/api/account").json()["signed_in"]
         # the page's own origin passes
         own = {"Origin": server.url}
         assert client.post("/api/games", json=body, headers=own).status_code == 201
-        # a guest (no sign-in) is not affected: it acts only with seat tokens another site cannot know
+        # a guest's browser is refused the same way (every state-changing request from another site is)
         with server.client() as guest:
-            assert guest.post("/api/games", json=body, headers=evil).status_code == 201
+            assert guest.post("/api/games", json=body, headers=evil).json()["code"] == "cross_site"
             # but another site cannot log it in to an account of its choosing, nor sign it up
             made = _signup(guest)
             guest.cookies.delete(SESSION)

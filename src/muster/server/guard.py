@@ -207,7 +207,7 @@ class Guard:
             # one with a JSON content type, and the browser names its page in Origin.
             origin = foreign_origin(scope)
             if origin is not None:
-                return 403, "forbidden", "requests from a page of another site are refused", 0.0
+                return 403, "cross_site", "requests from a page of another site are refused", 0.0
             if content_type.split(b";", 1)[0].strip().lower() != b"application/json":
                 return 415, "unsupported_media_type", "send the body as JSON (Content-Type: application/json)", 0.0
         bucket = None
