@@ -137,7 +137,7 @@ def test_hints_are_computed_by_a_worker_once_per_position_and_rate_limited_per_s
             made = create(client, imperial="human", insurgent="human", hints="imperial")
             imp, ins = made["tokens"]["imperial"], made["tokens"]["insurgent"]
             gid = made["game_id"]
-            assert client.post(f"/api/seat/{ins}/hints/accept").status_code == 200
+            assert client.post(f"/api/seat/{ins}/hints/accept", json={}).status_code == 200
             start = state(client, imp)
             first = client.get(f"/api/seat/{imp}/hints")
             assert first.status_code == 200 and first.json()["hints"]

@@ -5,7 +5,7 @@ Kept apart from app.py (which only adds :func:`routes`). Nothing here computes i
 * A finished game's analysis is worked out once, by the analysis worker pool
   (:mod:`muster.server.compute`), and stored in the ``analyses`` table; every later request, also after
   a restart, is served from there. While it is computed the API answers 202 with its progress. Starting
-  one is bounded: at most :attr:`AnalysisService.per_address` analyses under way per client address
+  one is bounded: at most ``per_address`` analyses under way per client address
   (429), and the pool's queue (503).
 * The live curve (cheap, ~0.1 CPU-s) is computed by the advice pool, once per game version.
 """

@@ -436,7 +436,7 @@ class Hub:
     # --- bot-only games per address ---------------------------------------------------------
     async def check_bot_games(self, address: str, players: dict[str, str]) -> None:
         """Before creating a game between bots that think (not only random ones): refuse (429) if
-        ``address`` already has :attr:`bot_games_per_address` of them running (created through this
+        ``address`` already has ``bot_games_per_address`` of them running (created through this
         server process; whichever process plays them, the database says which are still running)."""
         if not self.bot_games_per_address or not _thinking_bots_only(players):
             return

@@ -189,7 +189,7 @@ class StateCache:
         return state
 
     def forget(self, game_id: str) -> None:
-        """Drop every state of ``game_id`` (at most :attr:`size` entries to look through)."""
+        """Drop every state of ``game_id`` (at most ``size`` entries to look through)."""
         for key in [k for k in self._states if k[0] == game_id]:
             del self._states[key]
 
