@@ -395,7 +395,7 @@ def test_replays_are_rate_limited_per_client(guarded: Server) -> None:
 def test_the_pages_work_under_their_content_security_policy(guarded: Server) -> None:
     from playwright.sync_api import sync_playwright
 
-    from .test_e2e import ARGS, CHROMIUM
+    from .helpers import ARGS, CHROMIUM
 
     with guarded.client() as c:
         mine = create(c, imperial="human", insurgent="beginner", seed=3)
