@@ -346,7 +346,7 @@ class HellenesHeuristicBot:
 
     # --- battles and sieges -------------------------------------------------------------------
     def _battle_retreat(self, s: State, seat: str, legal: list[Action]) -> Action:
-        from muster.games.hellenes.odds import fighters_of
+        from muster.games.hellenes.rules.combat import fighters_of
 
         battle, key = s.stack[-2], s.stack[-1]["key"]
         mine, theirs = fighters_of(s, battle, key), fighters_of(s, battle, "dfn" if key == "att" else "att")

@@ -21,7 +21,7 @@ from functools import cache
 from math import comb
 from typing import Any
 
-from muster.games.hellenes.datafiles import design
+from muster.games.hellenes.datafiles import blocks, design, game_map
 
 Fighter = tuple[str, int, int, bool]
 """(letter, firepower, CV, routed) of one block in a battle, in token order."""
@@ -318,58 +318,7 @@ def _after_battle(rng: random.Random, cv: list[list[int]], rt: list[list[bool]],
             cv[loser][j] -= 1
 
 
-def fighters_of(s: Any, f: dict[str, Any], key: str) -> list[Fighter]:
-    """The Fighters of one side of a live battle frame, in token order."""
-    from muster.games.hellenes.rules.combat import alive, stats
-
-    return [(*stats(s, f, t), t in f["routed"]) for t in sorted(alive(s, f, key))]
-
-
-def odds_for_frame(s: Any, f: dict[str, Any], key: str) -> SideOdds:
-    """The odds of fighting on in a live battle, for the side ``key`` (``att`` or ``dfn``)."""
-    att, dfn = fighters_of(s, f, "att"), fighters_of(s, f, "dfn")
-    start = None
-    if f["slot"] < len(f["order"]):
-        k, token = f["order"][f["slot"]]
-        tokens = sorted(t for t in f["att" if k == "att" else "dfn"] if t in [x for x in _alive_tokens(s, f, k)])
-        if token in tokens:
-            start = (0 if k == "att" else 1, tokens.index(token))
-    r = battle_odds(att, dfn, f["assault"], f["double"], start=start, carry=f["carry"])
-    if key == "att":
-        return SideOdds(r.att_win, r.def_win, r.draw, r.att_loss, r.def_loss)
-    return SideOdds(r.def_win, r.att_win, r.draw, r.def_loss, r.att_loss)
-
-
-def _alive_tokens(s: Any, f: dict[str, Any], key: str) -> list[int]:
-    from muster.games.hellenes.rules.combat import alive
-
-    return alive(s, f, key)
-
-
-def engage_estimate(view: dict[str, Any], seat: str, attackers: list[str], area: str, samples: int = 6) -> SideOdds:
-    """The odds of ``attackers`` (the seat's block ids) engaging the enemy in ``area``, estimated from public
-    information only: the hidden defenders are drawn ``samples`` times by ``determinize`` and the exact odds
-    averaged (digest 3.4). The defenders' chance to Fortify is not counted."""
-    from muster.games.hellenes.game import HellenesRules
-    from muster.games.hellenes.rules.common import field, other
-
-    rules = HellenesRules()
-    total = [0.0] * 5
-    for k in range(samples):
-        s = rules.determinize(view, seat, 7919 * k + 1)
-        f = {"area": area, "militia": 0}
-        mine = sorted({*attackers, *field(s, area, seat)})
-        att = [_fighter(s, f, b) for b in mine if s.units[b]["area"] is not None]
-        dfn = [_fighter(s, f, b) for b in field(s, area, other(seat))]
-        r = battle_odds(att, dfn)
-        for i, x in enumerate((r.att_win, r.def_win, r.draw, r.att_loss, r.def_loss)):
-            total[i] += x / samples
-    return SideOdds(*total)
-
-
 def _fighter(s: Any, f: dict[str, Any], bid: str) -> Fighter:
-    from muster.games.hellenes.datafiles import blocks, game_map
-
     d = blocks()[bid]
     if d.kind == "fleet" and not game_map().is_sea(f["area"]):
         land = design()["fleet_on_land"]

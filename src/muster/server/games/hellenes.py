@@ -1,6 +1,6 @@
 """The web adapter of Hellenes: map geometry, the block roster, card faces, hints and battle odds.
 
-The battle odds before an engagement are the terminal's (:func:`muster.games.hellenes.odds.engage_estimate`),
+The battle odds before an engagement are the terminal's (:func:`muster.games.hellenes.estimate.engage_estimate`),
 computed from the seat's own view only, so the browser and the terminal offer the same numbers and
 neither can leak a hidden block.
 """
@@ -160,7 +160,7 @@ EXACT_BLOCKS, EXACT_STEPS, TRIALS, SAMPLES = 3, 7, 40, 8
 exact for small battles (at most this many blocks and steps, and remembered across messages), else Monte Carlo
 with this many trials, over this many drawings of the hidden blocks (8 × 40 battles: the hidden blocks vary more
 than the dice matter). About 4 ms of CPU per engagement; ``benchmarks/hellenes_odds.py`` measures a whole
-decision. The terminal's :func:`~muster.games.hellenes.odds.engage_estimate` is exact up to larger battles."""
+decision. The terminal's :func:`~muster.games.hellenes.estimate.engage_estimate` is exact up to larger battles."""
 
 
 @lru_cache(maxsize=4096)

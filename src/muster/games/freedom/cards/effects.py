@@ -44,7 +44,7 @@ from muster.games.freedom.cards.primitives import (
 from muster.games.freedom.constants import IMPERIAL, INSURGENT, cannon_owner, other
 from muster.games.freedom.datafiles import areas_file, cards_file
 from muster.games.freedom.engine import push
-from muster.games.freedom.rules.action_phase import ap_frame
+from muster.games.freedom.rules.action_phase import ap_frame, set_event_starter
 from muster.games.freedom.rules.common import areas_of, log, track_range
 from muster.games.freedom.state import Frame, State
 
@@ -739,3 +739,6 @@ def check_effects() -> None:
     missing = {c.effect for c in cards_file().cards if c.effect} - set(EFFECTS)
     if missing:
         raise ValueError(f"cards.json names effects with no implementation: {sorted(missing)}")
+
+
+set_event_starter(start_event)

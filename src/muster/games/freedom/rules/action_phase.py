@@ -67,11 +67,19 @@ def discard(s: State, number: int) -> None:
     s.discards["A" if number <= 50 else "B"].append(number)
 
 
+_EVENT_STARTER: Final[list[Callable[[State, str, int], None]]] = []
+"""What starts a card's event: the cards (:mod:`muster.games.freedom.cards.effects`) build on these rules and
+fill this in when they load, so the rules only need to know that a card has an event."""
+
+
+def set_event_starter(starter: Callable[[State, str, int], None]) -> None:
+    """Name the function that pushes the frames of a card's event (called once by the cards)."""
+    _EVENT_STARTER[:] = [starter]
+
+
 def start_event(s: State, seat: str, number: int) -> None:
     """Apply a card's event for ``seat``."""
-    from muster.games.freedom.cards.effects import start_event as push_event  # cards build on the rules
-
-    push_event(s, seat, number)
+    _EVENT_STARTER[0](s, seat, number)
 
 
 @auto("action_phase")

@@ -6,7 +6,18 @@ from __future__ import annotations
 from muster.core.interface import Action
 from muster.games.hellenes.datafiles import blocks, design, game_map
 from muster.games.hellenes.engine import Decision, auto, frame, push
-from muster.games.hellenes.rules.combat import MILITIA, alive, describe, fire, firing_order, standing
+from muster.games.hellenes.rules.combat import (
+    MILITIA,
+    alive,
+    allocate,
+    can_retreat,
+    describe,
+    describe_entries,
+    fire,
+    firing_order,
+    reveal,
+    standing,
+)
 from muster.games.hellenes.rules.common import (
     eliminate,
     enemy_field,
@@ -20,14 +31,13 @@ from muster.games.hellenes.rules.common import (
     roll,
 )
 from muster.games.hellenes.rules.movement import _relocate
+from muster.games.hellenes.rules.victory import capture
 from muster.games.hellenes.state import Frame, State
 from muster.i18n import N_, entry
 
 
 def finish(s: State, f: Frame, winner: str, how: str) -> None:
     """End a battle: Pursuit after a Panic, the loser's Retreat, Prestige, recovery of the routed."""
-    from muster.games.hellenes.rules.siege import capture
-
     area, att_side = f["area"], f["att_side"]
     for key in ("att", "dfn"):
         for t in alive(s, f, key):
@@ -214,3 +224,64 @@ class RetreatTo(Decision):
 
 
 __all__ = ["blocks", "describe"]
+
+
+@auto("battle")
+def battle(s: State, f: Frame) -> None:
+    """Run the battle until it ends or a side must decide whether to Retreat."""
+    defender = other(f["att_side"])
+    if not f["started"]:
+        f["started"] = True
+        reveal(s, f)
+        if f.get("sortie"):
+            s.say("Sortie from {city}: {side} ({att}) against the besieging {foe} ({dfn}).", city=f["area"],
+                  side=f["att_side"], att=describe_entries(s, f, "att"), foe=defender,
+                  dfn=describe_entries(s, f, "dfn"))
+        else:
+            s.say(("Battle in {area}: {side} ({att}) against {foe} ({dfn}).",
+                   "Assault on {area}: {side} ({att}) against {foe} ({dfn}).")[bool(f["assault"])], area=f["area"],
+                  side=f["att_side"], att=describe_entries(s, f, "att"), foe=defender,
+                  dfn=describe_entries(s, f, "dfn"))
+    while True:
+        if f.get("pending") and not allocate(s, f, ask=True):
+            return
+        if f.get("chase"):
+            loser = defender if f["chase"]["key"] == "att" else f["att_side"]
+            if not pursue(s, f):
+                return  # the loser chooses which of its equally strong routed blocks a Pursuit hit takes
+            finish(s, f, winner=other(loser), how="panic")
+            return
+        if f["leave"] is not None:
+            leaving = f["leave"]
+            finish(s, f, winner=other(leaving), how="retreat")
+            return
+        for key in ("att", "dfn"):
+            if not standing(s, f, key):
+                side = f["att_side"] if key == "att" else defender
+                if alive(s, f, key):  # 6.3.4: a Panic; the winner's Pursuit comes first
+                    start_pursuit(s, f, "dfn" if key == "att" else "att")
+                    break
+                finish(s, f, winner=other(side), how="eliminated")
+                return
+        if f.get("chase"):
+            continue
+        if f["slot"] >= len(f["order"]):
+            # 6.1/6.2: rounds follow one another until a side is eliminated, Panics or Retreats; there is no
+            # limit (every standing block rolls at least one die, so a battle ends with certainty)
+            f["round"] += 1
+            f["order"], f["slot"], f["asked"] = firing_order(s, f), 0, []
+            continue
+        key, token = f["order"][f["slot"]]
+        if token not in standing(s, f, key):
+            f["slot"] += 1
+            continue
+        if key not in f["asked"]:
+            f["asked"].append(key)
+            if can_retreat(f, key):
+                side = f["att_side"] if key == "att" else defender
+                push(s, frame("battle_retreat", seat=side, key=key), f)
+                return
+        f["slot"] += 1
+        fire(s, f, key, token)
+        if f.get("pending"):
+            return  # the owner chooses where a hit or rout lands (the Allocate decision is on top)

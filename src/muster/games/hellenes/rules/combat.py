@@ -8,7 +8,8 @@ from typing import Any
 
 from muster.core.interface import Action
 from muster.games.hellenes.datafiles import blocks, design, game_map
-from muster.games.hellenes.engine import Decision, auto, default_label, frame, push
+from muster.games.hellenes.engine import Decision, default_label, frame, push
+from muster.games.hellenes.odds import Fighter, SideOdds, battle_odds
 from muster.games.hellenes.rules.common import lose_step, other, roll
 from muster.games.hellenes.state import Frame, State
 from muster.i18n import entry
@@ -256,77 +257,12 @@ def can_retreat(f: Frame, key: str) -> bool:
     return not (f["assault"] and key == "dfn")
 
 
-@auto("battle")
-def battle(s: State, f: Frame) -> None:
-    """Run the battle until it ends or a side must decide whether to Retreat."""
-    from muster.games.hellenes.rules.battle_end import finish, pursue, start_pursuit
-
-    defender = other(f["att_side"])
-    if not f["started"]:
-        f["started"] = True
-        reveal(s, f)
-        if f.get("sortie"):
-            s.say("Sortie from {city}: {side} ({att}) against the besieging {foe} ({dfn}).", city=f["area"],
-                  side=f["att_side"], att=describe_entries(s, f, "att"), foe=defender,
-                  dfn=describe_entries(s, f, "dfn"))
-        else:
-            s.say(("Battle in {area}: {side} ({att}) against {foe} ({dfn}).",
-                   "Assault on {area}: {side} ({att}) against {foe} ({dfn}).")[bool(f["assault"])], area=f["area"],
-                  side=f["att_side"], att=describe_entries(s, f, "att"), foe=defender,
-                  dfn=describe_entries(s, f, "dfn"))
-    while True:
-        if f.get("pending") and not allocate(s, f, ask=True):
-            return
-        if f.get("chase"):
-            loser = defender if f["chase"]["key"] == "att" else f["att_side"]
-            if not pursue(s, f):
-                return  # the loser chooses which of its equally strong routed blocks a Pursuit hit takes
-            finish(s, f, winner=other(loser), how="panic")
-            return
-        if f["leave"] is not None:
-            leaving = f["leave"]
-            finish(s, f, winner=other(leaving), how="retreat")
-            return
-        for key in ("att", "dfn"):
-            if not standing(s, f, key):
-                side = f["att_side"] if key == "att" else defender
-                if alive(s, f, key):  # 6.3.4: a Panic; the winner's Pursuit comes first
-                    start_pursuit(s, f, "dfn" if key == "att" else "att")
-                    break
-                finish(s, f, winner=other(side), how="eliminated")
-                return
-        if f.get("chase"):
-            continue
-        if f["slot"] >= len(f["order"]):
-            # 6.1/6.2: rounds follow one another until a side is eliminated, Panics or Retreats; there is no
-            # limit (every standing block rolls at least one die, so a battle ends with certainty)
-            f["round"] += 1
-            f["order"], f["slot"], f["asked"] = firing_order(s, f), 0, []
-            continue
-        key, token = f["order"][f["slot"]]
-        if token not in standing(s, f, key):
-            f["slot"] += 1
-            continue
-        if key not in f["asked"]:
-            f["asked"].append(key)
-            if can_retreat(f, key):
-                side = f["att_side"] if key == "att" else defender
-                push(s, frame("battle_retreat", seat=side, key=key), f)
-                return
-        f["slot"] += 1
-        fire(s, f, key, token)
-        if f.get("pending"):
-            return  # the owner chooses where a hit or rout lands (the Allocate decision is on top)
-
-
 class BattleRetreat(Decision):
     """6.2: at a side's first firing of each round: fight on, or Retreat with every block (6.4)."""
 
     kind = "battle_retreat"
 
     def prompt(self, s: State, f: Frame) -> str:
-        from muster.games.hellenes.odds import odds_for_frame
-
         battle_f = s.stack[-2]
         p = odds_for_frame(s, battle_f, f["key"])
         what = "call off the Assault" if battle_f["assault"] else "Retreat"
@@ -344,3 +280,23 @@ class BattleRetreat(Decision):
 
     def label(self, s: State, f: Frame, a: Action) -> str:
         return "fight on" if a.verb == "fight" else "retreat from the battle"
+
+
+def fighters_of(s: Any, f: dict[str, Any], key: str) -> list[Fighter]:
+    """The Fighters of one side of a live battle frame, in token order."""
+    return [(*stats(s, f, t), t in f["routed"]) for t in sorted(alive(s, f, key))]
+
+
+def odds_for_frame(s: Any, f: dict[str, Any], key: str) -> SideOdds:
+    """The odds of fighting on in a live battle, for the side ``key`` (``att`` or ``dfn``)."""
+    att, dfn = fighters_of(s, f, "att"), fighters_of(s, f, "dfn")
+    start = None
+    if f["slot"] < len(f["order"]):
+        k, token = f["order"][f["slot"]]
+        tokens = sorted(t for t in f["att" if k == "att" else "dfn"] if t in [x for x in alive(s, f, k)])
+        if token in tokens:
+            start = (0 if k == "att" else 1, tokens.index(token))
+    r = battle_odds(att, dfn, f["assault"], f["double"], start=start, carry=f["carry"])
+    if key == "att":
+        return SideOdds(r.att_win, r.def_win, r.draw, r.att_loss, r.def_loss)
+    return SideOdds(r.def_win, r.att_win, r.draw, r.def_loss, r.att_loss)

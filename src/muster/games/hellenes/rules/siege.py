@@ -27,21 +27,9 @@ from muster.games.hellenes.rules.common import (
     other,
     roll,
 )
-from muster.games.hellenes.rules.victory import capital_taken
+from muster.games.hellenes.rules.victory import capture
 from muster.games.hellenes.state import Frame, State
 from muster.i18n import entry
-
-
-def capture(s: State, area: str, side: str) -> None:
-    """A City falls: control changes, the Siege and any garrison go, +1 Prestige; the enemy capital wins."""
-    s.control[area] = side
-    s.sieges.pop(area, None)
-    if area in s.garrison:
-        s.garrison.remove(area)
-    s.militia[area] = 0
-    s.say("{side} takes {city}.", side=side, city=area)
-    gain_prestige(s, side, design()["prestige"]["capture"], entry("taking {city}", city=area))
-    capital_taken(s, area, side)
 
 
 def lay_sieges(s: State, side: str) -> None:

@@ -59,3 +59,15 @@ def game_end(s: State, f: Frame) -> None:
         winner = "sparta" if s.prestige > 0 else "athens"
         end_game(s, winner, "prestige_end",
                  entry("Prestige {prestige} at the end of the scenario", prestige=s.prestige))
+
+
+def capture(s: State, area: str, side: str) -> None:
+    """A City falls: control changes, the Siege and any garrison go, +1 Prestige; the enemy capital wins."""
+    s.control[area] = side
+    s.sieges.pop(area, None)
+    if area in s.garrison:
+        s.garrison.remove(area)
+    s.militia[area] = 0
+    s.say("{side} takes {city}.", side=side, city=area)
+    gain_prestige(s, side, design()["prestige"]["capture"], entry("taking {city}", city=area))
+    capital_taken(s, area, side)
