@@ -102,7 +102,7 @@ def test_a_game_builds_its_own_bots_from_its_module_alone() -> None:
     strongest = make_own_bot(freedom, freedom.levels["strongest"].spec, seed=1)
     assert type(strongest).__name__ == "IsmctsBot"
     assert isinstance(make_own_bot(freedom, "random"), RandomBot)
-    with pytest.raises(BotSpecError, match="freedom has no bot 'openspiel-mcts' of its own"):
+    with pytest.raises(BotSpecError, match="unknown bot 'openspiel-mcts'; freedom's own bots: heuristic, ismcts"):
         make_own_bot(freedom, "openspiel-mcts")
 
 

@@ -96,7 +96,7 @@ def make_own_bot(module: GameModule, spec: str, seed: int = 0, rules: Rules | No
         return RandomBot(rules, seed, options)
     factory = module.bot_factory(name)
     if factory is None:
-        raise BotSpecError(f"{module.name} has no bot {name!r} of its own; it has: "
+        raise BotSpecError(f"unknown bot {name!r}; {module.name}'s own bots: "
                            f"{', '.join(sorted({'random', *module.bots}))}")
     bot: Bot = factory(rules, seed, options)
     return bot
