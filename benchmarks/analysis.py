@@ -15,11 +15,11 @@ import time
 from typing import Any
 
 from muster.ai import make_bot
-from muster.analysis.advice import hints
-from muster.analysis.features import is_card_point
-from muster.analysis.postgame import analyze
-from muster.analysis.winprob import imperial_chance
 from muster.core import Game, get_rules
+from muster.games.freedom.analysis.advice import hints
+from muster.games.freedom.analysis.features import is_card_point
+from muster.games.freedom.analysis.postgame import analyze
+from muster.games.freedom.analysis.winprob import imperial_chance
 
 
 def play(seed: int) -> tuple[Game, list[tuple[dict[str, Any], str, list[Any]]]]:

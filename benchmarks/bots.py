@@ -5,7 +5,7 @@ numbers; the last line is one JSON object with the keys ``ismcts_iterations_per_
 ``tree=cards``: playouts of a card and the opponent's answer, measured at card turns),
 ``ismcts_actions_iterations_per_s`` (``tree=actions``: iterations over single moves),
 ``heuristic_decisions_per_s`` and ``strongest_card_think_p95_s``: the 95th percentile of the CPU seconds the
-strongest bot (``--strongest``, default :data:`muster.ai.ismcts.STRONGEST`) spends on one card — the choice of
+strongest bot (``--strongest``, default :data:`STRONGEST`) spends on one card — the choice of
 the card and every decision of its own until its next card, its worker processes' CPU included — over
 ``--card-games`` games against the Heuristic, with seats swapped (issue 15's target: at most 1.0), and
 ``strongest_card_wall_p95_s``, the same in wall-clock seconds (what a player waits; less than the CPU for a bot
@@ -24,8 +24,11 @@ import time
 from rich.progress import track
 
 from muster.ai import make_bot
-from muster.ai.ismcts import STRONGEST
 from muster.core import get_rules
+from muster.core.registry import game_module
+
+STRONGEST = game_module("freedom").levels["strongest"].spec
+"""What the web's Strongest level plays for Freedom! (the game module says)."""
 
 
 def _ready(state: object, card_turns: bool) -> bool:
@@ -42,7 +45,7 @@ def positions(count: int, seed: int = 0, card_turns: bool = False) -> list[objec
     rules = get_rules("freedom")
     rnd = random.Random(seed)
     out: list[object] = []
-    bot = make_bot("heuristic", seed=seed)
+    bot = make_bot("heuristic", seed=seed, game="freedom")
     for g in range(count):
         state = rules.setup(seed + g, {"quiet": "1"})
         stop = rnd.randrange(20, 500)
@@ -65,7 +68,7 @@ def positions(count: int, seed: int = 0, card_turns: bool = False) -> list[objec
 def bench_ismcts(states: list[object], spec: str) -> tuple[float, float]:
     """(ISMCTS iterations per second, seconds per decision) over the positions."""
     rules = get_rules("freedom")
-    bot = make_bot(spec, seed=1)
+    bot = make_bot(spec, seed=1, game="freedom")
     total, spent = 0, 0.0
     for state in track(states, description=spec):
         seat = rules.active_seat(state)
@@ -84,7 +87,7 @@ def bench_heuristic(games: int) -> float:
     decisions, spent = 0, 0.0
     for g in track(range(games), description="Heuristic"):
         state = rules.setup(1000 + g, {"quiet": "1"})
-        bots = {seat: make_bot("heuristic", seed=g * 2 + i) for i, seat in enumerate(rules.info.seats)}
+        bots = {seat: make_bot("heuristic", seed=g * 2 + i, game="freedom") for i, seat in enumerate(rules.info.seats)}
         while rules.outcome(state) is None:
             seat = rules.active_seat(state)
             assert seat is not None
@@ -111,7 +114,7 @@ def card_think_times(spec: str, games: int, wall: list[float] | None = None) -> 
     for g in track(range(games), description=spec):
         state = rules.setup(2000 + g, {"quiet": "1"})
         seat_of = dict(zip(rules.info.seats, (spec, "heuristic") if g % 2 == 0 else ("heuristic", spec), strict=True))
-        bots = {seat: make_bot(s, seed=g * 2 + i) for i, (seat, s) in enumerate(seat_of.items())}
+        bots = {seat: make_bot(s, seed=g * 2 + i, game="freedom") for i, (seat, s) in enumerate(seat_of.items())}
         for bot in bots.values():
             getattr(bot, "start_workers", lambda: False)()  # worker processes start before the clock does
         pending: float | None = None

@@ -66,10 +66,10 @@ def self_play_game(net: PolicyValueNet, seed: int, shaping: float = 0.0,
     Returns the decisions with a real choice as (observation, mask, action, return), the final
     rewards and the steps. The return is the final reward (+1/−1) plus, with ``shaping`` > 0, that
     weight times the discounted sum of the changes in muster's evaluation of the position
-    (``muster.ai.evaluation.win_probability``, read from the true state — a training signal, like a
+    (``muster.games.freedom.bots.evaluation.win_probability``, read from the true state — a training signal, like a
     score; the network itself only ever sees observations) between the seat's successive choices.
     """
-    from muster.ai.evaluation import win_probability
+    from muster.games.freedom.bots.evaluation import win_probability
 
     env = raw_env("freedom")
     env.reset(seed=seed)

@@ -8,7 +8,7 @@ played). ``fit`` keeps the games recorded under this build's rules version, repl
 this build's features (in worker processes, cached in ``reports/winprob/positions.jsonl``), fits one
 logistic calibration per round on the games with an even seed — each round's penalty chosen by
 cross-validation over those games — and tests it on the odd ones, which it never saw. It writes the
-coefficients to ``src/muster/analysis/data/win_probability.json`` and the quality figures (with
+coefficients to ``src/muster/games/freedom/analysis/data/win_probability.json`` and the quality figures (with
 bootstrap intervals over the held-out games) and the plot to ``docs/``. Both show a rich progress bar.
 The last line printed is JSON.
 """
@@ -27,7 +27,7 @@ import numpy as np
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from muster.analysis.selfplay import load_games, play_recorded, replay_positions
+from muster.games.freedom.analysis.selfplay import load_games, play_recorded, replay_positions
 
 app = typer.Typer(add_completion=False)
 
@@ -64,7 +64,7 @@ def games(games: int = typer.Option(300, min=1, max=5000), first_seed: int = 1,
     print(json.dumps({"games": len(done) + len(seeds), "out": str(out)}))
 
 
-DATA = Path(__file__).resolve().parents[1] / "src/muster/analysis/data/win_probability.json"
+DATA = Path(__file__).resolve().parents[1] / "src/muster/games/freedom/analysis/data/win_probability.json"
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 POSITIONS = Path("reports/winprob/positions.jsonl")
 TERM_PENALTIES = (300.0, 3000.0, 30000.0, 1e6)
@@ -80,7 +80,7 @@ BOOTSTRAP = 1000
 
 
 def _replayed(game: dict[str, Any]) -> dict[str, Any]:
-    from muster.analysis.features import FEATURES
+    from muster.games.freedom.analysis.features import FEATURES
 
     return {"seed": game["seed"], "rules_version": game["rules_version"], "features": list(FEATURES),
             "winner": game["winner"], "positions": replay_positions(game)}
@@ -88,7 +88,7 @@ def _replayed(game: dict[str, Any]) -> dict[str, Any]:
 
 def _positions(records: list[dict[str, Any]], workers: int) -> list[dict[str, Any]]:
     """Each game's positions with this build's features: from the cache, or replayed in worker processes."""
-    from muster.analysis.features import FEATURES
+    from muster.games.freedom.analysis.features import FEATURES
 
     cached: dict[tuple[int, str], dict[str, Any]] = {}
     if POSITIONS.exists():
@@ -145,7 +145,7 @@ def _standardise(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _penalty(l2_terms: float, l2_counts: float) -> np.ndarray:
-    from muster.analysis.features import FEATURES, TERMS
+    from muster.games.freedom.analysis.features import FEATURES, TERMS
 
     return np.array([l2_terms if f in TERMS else l2_counts for f in FEATURES])
 
@@ -265,9 +265,9 @@ def _speed(records: list[dict[str, Any]], calib: Any, n: int = 200) -> float:
     """Milliseconds per position: play a quick bot game (a held-out seed) and estimate from the view at
     every card point."""
     from muster.ai import make_bot
-    from muster.analysis.features import is_card_point
-    from muster.analysis.winprob import imperial_chance
     from muster.core import get_rules
+    from muster.games.freedom.analysis.features import is_card_point
+    from muster.games.freedom.analysis.winprob import imperial_chance
 
     rules = get_rules("freedom")
     state = rules.setup(records[0]["seed"], {"quiet": "1"})
@@ -316,9 +316,9 @@ def fit(games_files: list[Path] = typer.Argument(None, help="JSON-lines files of
     is fitted on all the games the same way. Only games recorded under this build's rules version
     are used (older ones may not replay).
     """
-    from muster.analysis.features import FEATURES, ROUNDS
-    from muster.analysis.winprob import FORMAT_VERSION, Calibration, calibration
     from muster.core import get_rules
+    from muster.games.freedom.analysis.features import FEATURES, ROUNDS
+    from muster.games.freedom.analysis.winprob import FORMAT_VERSION, Calibration, calibration
 
     version = get_rules("freedom").info.version
     files = games_files or sorted(Path("reports/winprob").glob("games*.jsonl"))

@@ -51,7 +51,7 @@ class Driver:
         self.client = httpx.Client(base_url=base, timeout=30, cookies=DEVICE)
         self.token = token
         self.rng = random.Random(seed)
-        self.bot = make_bot(bot, seed=seed) if bot else None
+        self.bot = make_bot(bot, seed=seed, game="freedom") if bot else None
 
     def pick(self, st: dict[str, Any]) -> Any:
         """The action to take: the bot's choice if there is a bot, else a random one (never ending early)."""

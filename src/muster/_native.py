@@ -57,7 +57,7 @@ COMPILED = (
     "muster.games.freedom.cards.primitives",
     "muster.games.freedom.cards.effects",
     # The bots' evaluation: two thirds of a searching bot's time goes to it (it reads every space at every node).
-    "muster.ai.evaluation",
+    "muster.games.freedom.bots.evaluation",
     *HELLENES_COMPILED,
 )
 """The modules the build compiles: the rules a simulation runs through at every step, and the

@@ -61,14 +61,15 @@ def test_registry_knows_all_bots() -> None:
                                   "ismcts:plan_answers=maybe", "random:x=1"])
 def test_bad_specs_are_clear_errors(spec: str) -> None:
     with pytest.raises(BotSpecError):
-        make_bot(spec)
+        make_bot(spec, game="freedom")
 
 
 @pytest.mark.parametrize("imperial,insurgent", [("heuristic", "ismcts:iterations=8"),
                                                 ("ismcts:iterations=8", "heuristic")])
 def test_bots_only_return_legal_actions_through_a_whole_game(imperial: str, insurgent: str) -> None:
     state = RULES.setup(17, {"quiet": "1"})
-    bots = {IMPERIAL: make_bot(imperial, seed=1), INSURGENT: make_bot(insurgent, seed=2)}
+    bots = {IMPERIAL: make_bot(imperial, seed=1, game="freedom"),
+            INSURGENT: make_bot(insurgent, seed=2, game="freedom")}
     moves = 0
     while RULES.outcome(state) is None:
         seat = RULES.active_seat(state)
@@ -87,7 +88,7 @@ def test_every_bot_chooses_a_legal_action_in_varied_positions(spec: str) -> None
         seat = RULES.active_seat(s)
         assert seat is not None
         legal = RULES.legal_actions(s)
-        assert make_bot(spec, seed=3).choose(RULES.view(s, seat), legal, seat) in legal
+        assert make_bot(spec, seed=3, game="freedom").choose(RULES.view(s, seat), legal, seat) in legal
 
 
 @pytest.mark.parametrize("spec", SEARCH_SPECS)
@@ -96,8 +97,8 @@ def test_ismcts_same_seed_same_action(spec: str) -> None:
         seat = RULES.active_seat(s)
         assert seat is not None
         view, legal = RULES.view(s, seat), RULES.legal_actions(s)
-        first = make_bot(spec, seed=9).choose(view, legal, seat)
-        again = make_bot(spec, seed=9).choose(view, legal, seat)
+        first = make_bot(spec, seed=9, game="freedom").choose(view, legal, seat)
+        again = make_bot(spec, seed=9, game="freedom").choose(view, legal, seat)
         assert first == again
 
 
@@ -115,12 +116,12 @@ def test_search_bots_never_read_hidden_information(spec: str) -> None:
         seat = RULES.active_seat(s)
         assert seat is not None
         legal = RULES.legal_actions(s)
-        base = make_bot(spec, seed=4).choose(RULES.view(s, seat), legal, seat)
+        base = make_bot(spec, seed=4, game="freedom").choose(RULES.view(s, seat), legal, seat)
         for k in (101, 202):
             alt = _scrambled(s, seat, k)
             changed_hands += alt.hands[other(seat)] != s.hands[other(seat)]
             assert RULES.legal_actions(alt) == legal
-            assert make_bot(spec, seed=4).choose(RULES.view(alt, seat), legal, seat) == base
+            assert make_bot(spec, seed=4, game="freedom").choose(RULES.view(alt, seat), legal, seat) == base
     assert changed_hands > 0  # the opponent's real hand did differ, and the choice did not move
 
 
@@ -129,7 +130,7 @@ def test_ismcts_seconds_budget_runs_at_least_one_iteration(spec: str) -> None:
     s = _card_turns()[0]
     seat = RULES.active_seat(s)
     assert seat is not None
-    bot = make_bot(spec, seed=1)
+    bot = make_bot(spec, seed=1, game="freedom")
     assert bot.choose(RULES.view(s, seat), RULES.legal_actions(s), seat) in RULES.legal_actions(s)
     assert getattr(bot, "last_iterations", 0) >= 1
 
@@ -137,13 +138,13 @@ def test_ismcts_seconds_budget_runs_at_least_one_iteration(spec: str) -> None:
 def test_ismcts_over_cards_searches_the_heuristics_best_few_cards_only() -> None:
     """tree=cards: a card turn is searched among the heuristic's ``width`` best choices; the moves
     that carry a card out are left to the heuristic's plan (no search, so no iterations)."""
-    from muster.ai.heuristic import HeuristicBot
+    from muster.games.freedom.bots.heuristic import HeuristicBot
 
     for s in _card_turns():
         seat = RULES.active_seat(s)
         assert seat is not None
         legal = RULES.legal_actions(s)
-        bot = make_bot("ismcts:iterations=12,width=2", seed=1)
+        bot = make_bot("ismcts:iterations=12,width=2", seed=1, game="freedom")
         choice = bot.choose(RULES.view(s, seat), legal, seat)
         scores = HeuristicBot(RULES, 0).scores(RULES.determinize(RULES.view(s, seat), seat, 1), legal, seat)
         assert choice in legal and getattr(bot, "last_iterations", 0) >= 2
@@ -162,6 +163,6 @@ def test_ismcts_per_action_caps_the_iterations_of_narrow_decisions() -> None:
     seat = RULES.active_seat(s)
     assert seat is not None
     legal = RULES.legal_actions(s)
-    bot = make_bot("ismcts:tree=actions,iterations=500,per_action=2", seed=1)
+    bot = make_bot("ismcts:tree=actions,iterations=500,per_action=2", seed=1, game="freedom")
     assert bot.choose(RULES.view(s, seat), legal, seat) in legal
     assert getattr(bot, "last_iterations", 0) == min(500, 2 * len(legal))

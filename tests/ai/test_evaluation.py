@@ -6,9 +6,9 @@ from dataclasses import replace
 
 import pytest
 
-from muster.ai.evaluation import DEFAULT, evaluate
 from muster.core import get_rules
 from muster.games.freedom.board import board
+from muster.games.freedom.bots.evaluation import DEFAULT, evaluate
 from muster.games.freedom.state import State
 
 RULES = get_rules("freedom")

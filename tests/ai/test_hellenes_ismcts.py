@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from muster.ai import make_bot
-from muster.ai.ismcts import GameIsmctsBot
+from muster.ai.search import GameIsmctsBot
 from muster.core import get_rules
 
 RULES = get_rules("hellenes")

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from muster.ai import make_bot
-from muster.ai.ismcts import STRONGEST
 from muster.ai.levels import LEVELS, level, level_name
+from muster.games.freedom.module import STRONGEST
 from muster.server.bots import check_spec
 
 
 def test_the_strongest_level_plays_the_strongest_spec_for_freedom_and_ismcts_for_hellenes() -> None:
     strongest = level("strongest")
-    assert strongest.spec == STRONGEST and strongest.spec_for("freedom") == STRONGEST
+    assert strongest.spec_for("freedom") == STRONGEST
     assert strongest.spec_for("hellenes") == "ismcts"  # Hellenes' search has its own options
 
 
@@ -23,8 +23,8 @@ def test_every_level_spec_is_one_the_server_runs_for_the_games_it_plays() -> Non
 
 
 def test_a_game_created_with_a_former_spec_still_shows_its_level_name() -> None:
-    assert level_name(STRONGEST) == "Strongest"
-    assert level_name("ismcts") == "Strongest"  # the strongest level's spec before session 11
+    assert level_name(STRONGEST, "freedom") == "Strongest"
+    assert level_name("ismcts", "freedom") == "Strongest"  # the strongest level's spec before session 11
     assert level_name("ismcts", "hellenes") == "Strongest"
-    assert level_name("heuristic") == "Standard" and level_name("random") == "Beginner"
-    assert level_name("ismcts:iterations=3") is None
+    assert level_name("heuristic", "freedom") == "Standard" and level_name("random", "freedom") == "Beginner"
+    assert level_name("ismcts:iterations=3", "freedom") is None

@@ -7,8 +7,8 @@ from dataclasses import replace
 import pytest
 
 from muster.ai import BotSpecError, make_bot
-from muster.ai.evaluation import DEFAULT, evaluate, next_money_gap
 from muster.core import get_rules
+from muster.games.freedom.bots.evaluation import DEFAULT, evaluate, next_money_gap
 from muster.games.freedom.constants import IMPERIAL, INSURGENT
 from muster.games.freedom.state import State
 from muster.lab.play import play_game

@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 from tests.ai.test_bots import _card_turns, _positions
 
-from muster.ai import BotSpecError, ismcts, make_bot
+from muster.ai import BotSpecError, make_bot
 from muster.core import get_rules
+from muster.games.freedom.bots import ismcts
 
 RULES = get_rules("freedom")
 
@@ -20,16 +21,16 @@ def test_seeded_playouts_are_deterministic_for_a_seed() -> None:
         seat = RULES.active_seat(s)
         assert seat is not None
         view, legal = RULES.view(s, seat), RULES.legal_actions(s)
-        first = make_bot("ismcts:workers=1,iterations=12", seed=9).choose(view, legal, seat)
-        again = make_bot("ismcts:workers=1,iterations=12", seed=9).choose(view, legal, seat)
+        first = make_bot("ismcts:workers=1,iterations=12", seed=9, game="freedom").choose(view, legal, seat)
+        again = make_bot("ismcts:workers=1,iterations=12", seed=9, game="freedom").choose(view, legal, seat)
         assert first == again and first in legal
 
 
 def test_worker_processes_choose_what_one_process_chooses_and_shut_down() -> None:
     """A playout is named by its seeds, so spreading the playouts over processes changes nothing but the time;
     the worker CPU is reported (the card-time benchmark counts it), and the pool stops when asked."""
-    one = make_bot("ismcts:workers=1,iterations=12,width=4", seed=5)
-    two = make_bot("ismcts:workers=2,iterations=12,width=4", seed=5)
+    one = make_bot("ismcts:workers=1,iterations=12,width=4", seed=5, game="freedom")
+    two = make_bot("ismcts:workers=2,iterations=12,width=4", seed=5, game="freedom")
     assert not ismcts._EXECUTORS  # nothing starts before it is needed (the server checks specs by making bots)
     try:
         assert two.start_workers()
@@ -53,7 +54,7 @@ def test_worker_processes_respect_a_time_budget() -> None:
     s = _card_turns()[1]
     seat = RULES.active_seat(s)
     assert seat is not None
-    bot = make_bot("ismcts:workers=2,seconds=0.3", seed=1)
+    bot = make_bot("ismcts:workers=2,seconds=0.3", seed=1, game="freedom")
     try:
         assert bot.start_workers()  # starting processes is not part of a card's budget
         start = time.perf_counter()
@@ -71,19 +72,19 @@ def test_seeded_search_answers_legally_in_varied_positions(spec: str) -> None:
         seat = RULES.active_seat(s)
         assert seat is not None
         legal = RULES.legal_actions(s)
-        assert make_bot(spec, seed=3).choose(RULES.view(s, seat), legal, seat) in legal
+        assert make_bot(spec, seed=3, game="freedom").choose(RULES.view(s, seat), legal, seat) in legal
 
 
 def test_workers_are_for_the_card_tree_only() -> None:
     with pytest.raises(BotSpecError):
-        make_bot("ismcts:tree=actions,workers=2")
+        make_bot("ismcts:tree=actions,workers=2", game="freedom")
 
 
 def _choose_in_daemon(spec: str, out: Any) -> None:
     s = _card_turns()[0]
     seat = RULES.active_seat(s)
     assert seat is not None
-    out.put(make_bot(spec, seed=2).choose(RULES.view(s, seat), RULES.legal_actions(s), seat))
+    out.put(make_bot(spec, seed=2, game="freedom").choose(RULES.view(s, seat), RULES.legal_actions(s), seat))
 
 
 def test_a_daemonic_process_plays_the_same_playouts_itself() -> None:
@@ -99,6 +100,6 @@ def test_a_daemonic_process_plays_the_same_playouts_itself() -> None:
     s = _card_turns()[0]
     seat = RULES.active_seat(s)
     assert seat is not None
-    assert chosen == make_bot("ismcts:workers=1,iterations=8", seed=2).choose(RULES.view(s, seat),
+    assert chosen == make_bot("ismcts:workers=1,iterations=8", seed=2, game="freedom").choose(RULES.view(s, seat),
                                                                               RULES.legal_actions(s), seat)
     assert not ismcts._EXECUTORS

@@ -1,4 +1,4 @@
-"""The heuristic plans a side's last card of the Action phase as a whole (muster.ai.heuristic)."""
+"""The heuristic plans a side's last card of the Action phase as a whole (muster.games.freedom.bots.heuristic)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import pytest
 from rulekit import RULES, board_with, card_turn, play_ap
 
 from muster.ai import BotSpecError, make_bot
-from muster.ai.evaluation import value
 from muster.core import Action
 from muster.games.freedom.board import board
+from muster.games.freedom.bots.evaluation import value
 from muster.games.freedom.constants import IMPERIAL, INSURGENT
 from muster.games.freedom.rules.common import imperial_units
 from muster.games.freedom.state import State
@@ -35,7 +35,7 @@ def _last_card_position() -> State:
 
 def _play_out_card(spec: str) -> State:
     s = _last_card_position()
-    bot = make_bot(spec, seed=3)
+    bot = make_bot(spec, seed=3, game="freedom")
     for _ in range(40):
         top = s.stack[-1]
         if top["kind"] != "ap" and RULES.active_seat(s) != IMPERIAL:
@@ -67,7 +67,7 @@ def test_last_card_plan_lands_on_the_beach_through_the_lagoon() -> None:
 @pytest.mark.parametrize("spec", ["heuristic:plan=sometimes", "heuristic:beam=x"])
 def test_planning_options_are_checked(spec: str) -> None:
     with pytest.raises(BotSpecError):
-        make_bot(spec)
+        make_bot(spec, game="freedom")
 
 
 def test_heuristic_scores_an_event_after_the_opponents_answer() -> None:
@@ -76,7 +76,7 @@ def test_heuristic_scores_an_event_after_the_opponents_answer() -> None:
     # costs the Imperial a unit, which is worth something to the Insurgent.
     s = board_with(("w4", {"ins": 2}), ("w6", {"ins": 2}), ("r4c5", {"exp": 2}), ("r6c5", {"exp": 3}))
     card_turn(s, INSURGENT, 46)
-    bot = make_bot("heuristic", seed=1)
+    bot = make_bot("heuristic", seed=1, game="freedom")
     legal = RULES.legal_actions(s)
     event = Action("event", 46)
     assert event in legal
@@ -102,10 +102,10 @@ def test_heuristic_plays_deserters_when_it_is_clearly_good() -> None:
     legal = RULES.legal_actions(s)
     assert Action("event", 46) in legal
     for seed in (1, 2, 3):
-        bot = make_bot("heuristic", seed=seed)
+        bot = make_bot("heuristic", seed=seed, game="freedom")
         assert bot.choose(RULES.view(s, INSURGENT), legal, INSURGENT) == Action("event", 46)
     # Without the answer (the bot before issue 15) the event changes nothing in its eyes and it is not played.
-    old = make_bot("heuristic:answers=off", seed=1)
+    old = make_bot("heuristic:answers=off", seed=1, game="freedom")
     assert old.choose(RULES.view(s, INSURGENT), legal, INSURGENT) != Action("event", 46)
 
 
@@ -114,5 +114,5 @@ def test_ismcts_with_the_planners_answers_searches_and_plays_deserters() -> None
     # (where the Imperial answers with its own heuristic) confirm it.
     s = _deserters_decides_the_fort()
     legal = RULES.legal_actions(s)
-    bot = make_bot("ismcts:iterations=8,plan_answers=on", seed=1)
+    bot = make_bot("ismcts:iterations=8,plan_answers=on", seed=1, game="freedom")
     assert bot.choose(RULES.view(s, INSURGENT), legal, INSURGENT) == Action("event", 46)

@@ -6,10 +6,11 @@ from dataclasses import replace
 
 import pytest
 
-from muster.ai import BotSpecError, evaluation, make_bot
-from muster.ai.evaluation import DEFAULT, evaluate
+from muster.ai import BotSpecError, make_bot
 from muster.core import get_rules
 from muster.games.freedom.board import board
+from muster.games.freedom.bots import evaluation
+from muster.games.freedom.bots.evaluation import DEFAULT, evaluate
 from muster.games.freedom.state import State
 from muster.server.bots import check_spec
 

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from muster.analysis.advice import hints
 from muster.analysis.consent import HintConsent, HintsRefusedError
-from muster.analysis.features import is_card_point
-from muster.analysis.winprob import imperial_chance, seat_chance, state_probability
 from muster.cli.main import app
 from muster.core import Game, get_rules
+from muster.games.freedom.analysis.advice import hints
+from muster.games.freedom.analysis.features import is_card_point
+from muster.games.freedom.analysis.winprob import imperial_chance, seat_chance, state_probability
 from muster.games.freedom.constants import IMPERIAL, INSURGENT
 
 RULES = get_rules("freedom")
@@ -139,7 +139,7 @@ def test_terminal_hint_command() -> None:
     assert seat is not None
     other = INSURGENT if seat == IMPERIAL else IMPERIAL
     console = Console(file=io.StringIO(), width=120)
-    players = {seat: None, other: make_bot("random", seed=1)}
+    players = {seat: None, other: make_bot("random", seed=1, game="freedom")}
     off = Session(game, players, console)
     off.handle(seat, "hint")
     assert "off" in str(off.message)
@@ -157,10 +157,11 @@ def test_terminal_hint_command() -> None:
 def test_estimate_file_refuses_another_format_or_features() -> None:
     from importlib import resources
 
-    from muster.analysis.features import FEATURES
-    from muster.analysis.winprob import FORMAT_VERSION, Calibration
+    from muster.games.freedom.analysis.features import FEATURES
+    from muster.games.freedom.analysis.winprob import FORMAT_VERSION, Calibration
 
-    data = json.loads(resources.files("muster.analysis").joinpath("data/win_probability.json").read_text())
+    data = json.loads(resources.files("muster.games.freedom.analysis").joinpath("data/win_probability.json")
+                      .read_text())
     assert data["version"] == FORMAT_VERSION and tuple(data["features"]) == FEATURES
     Calibration.from_json(data)
     for bad in ({**data, "version": FORMAT_VERSION - 1}, {**data, "features": data["features"][:-1]},
@@ -171,7 +172,7 @@ def test_estimate_file_refuses_another_format_or_features() -> None:
 
 def test_estimate_reads_the_public_card_record() -> None:
     """The estimate reads the card clock of the round and the discard piles, which both sides see."""
-    from muster.analysis.features import FEATURES, features
+    from muster.games.freedom.analysis.features import FEATURES, features
 
     game = _card_point(11, 9)
     x = features(RULES.determinize(game.view(IMPERIAL), IMPERIAL, 0))
@@ -182,7 +183,7 @@ def test_estimate_reads_the_public_card_record() -> None:
 def test_a_turning_point_never_advises_a_worse_choice_for_the_advised_seat() -> None:
     """By its own estimate, the choice recommended at a turning point is never worse for the side advised than
     the move played; and the verdict says whether the swing was the choice's doing or luck's."""
-    from muster.analysis.postgame import curve, turning_points
+    from muster.games.freedom.analysis.postgame import curve, turning_points
 
     seed = 9
     game = Game(RULES, seed)

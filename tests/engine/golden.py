@@ -75,7 +75,7 @@ def play(seed: int, options: dict[str, str], specs: tuple[str, str] | None) -> d
     """Play one game (random choices, or the two bots) and record it."""
     state = RULES.setup(seed, options)
     chooser = random.Random(seed)
-    bots = None if specs is None else {seat: make_bot(spec, seed=seed * 2 + i)
+    bots = None if specs is None else {seat: make_bot(spec, seed=seed * 2 + i, game="freedom")
                                        for i, (seat, spec) in enumerate(zip(RULES.info.seats, specs, strict=True))}
     actions: list[list[Any]] = []
     while (seat := RULES.active_seat(state)) is not None:

@@ -35,8 +35,8 @@ def test_bot_specs_resolve_per_game() -> None:
     assert type(make_bot("ismcts:iterations=4", rules=RULES)).__name__ == "GameIsmctsBot"
     with pytest.raises(BotSpecError, match="unknown ismcts option"):
         make_bot("ismcts:tree=cards", rules=RULES)  # Freedom!'s options are not Hellenes'
-    with pytest.raises(BotSpecError, match="Freedom! only"):
-        make_bot("openspiel-mcts", rules=RULES)
+    with pytest.raises(BotSpecError, match="unknown bot 'nobot'; known for hellenes: heuristic, ismcts"):
+        make_bot("nobot", rules=RULES)
 
 
 def test_the_heuristic_beats_random_in_a_short_game() -> None:
@@ -58,7 +58,7 @@ def test_simulate_and_arena_for_hellenes(tmp_path: Path) -> None:
                               "--games", "3", "--out", str(tmp_path / "sim"), "-q"])
     assert sim.exit_code == 0, sim.output
     assert "Athens win rate" in sim.output and (tmp_path / "sim" / "prestige.png").exists()
-    bad = runner.invoke(app, ["simulate", "--game", "hellenes", "--athens", "openspiel-mcts", "--sparta", "random",
+    bad = runner.invoke(app, ["simulate", "--game", "hellenes", "--athens", "nobot", "--sparta", "random",
                               "--out", str(tmp_path / "bad")])
     assert bad.exit_code == 2
     ar = runner.invoke(app, ["arena", "--game", "hellenes", "random", "random:", "--games", "1",

@@ -170,7 +170,7 @@ def test_the_bot_level_words_match_the_levels() -> None:
     from muster.ai.levels import LEVELS
     from muster.server.app import LEVEL_WORDS
 
-    assert {w for lv in LEVELS for w in (lv.name, lv.description)} == set(LEVEL_WORDS)
+    assert {w for lv in LEVELS for w in (lv.name, lv.description_for("freedom"))} == set(LEVEL_WORDS)
 
 
 def test_every_choice_and_prompt_of_a_game_reads_in_polish() -> None:

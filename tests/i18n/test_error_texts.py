@@ -36,7 +36,7 @@ def test_event_prompts_are_reworded() -> None:
 
 
 def test_hint_reasons_and_labels_in_polish() -> None:
-    from muster.analysis.texts import NO_CHANGE, TERM_GAINS, reason_in
+    from muster.games.freedom.analysis.texts import NO_CHANGE, TERM_GAINS, reason_in
     from muster.server.hints_routes import _hint_in
 
     reason = TERM_GAINS["wall"]["imperial"] + "; Insurgent Morale 2 is one blow from collapse"

@@ -78,4 +78,4 @@ def test_bad_openspiel_bot_options_are_refused() -> None:
 
     for spec in ("openspiel-mcts:worlds=3", "openspiel-ismcts:simulations=0", "openspiel-ismcts:uct=x"):
         with pytest.raises(BotSpecError):
-            make_bot(spec)
+            make_bot(spec, game="freedom")

@@ -41,7 +41,7 @@ class Script:
 def make_session(lines: list[object], insurgent: str | None = "random", seed: int = 3) -> tuple[Session, Console]:
     game = Game(get_rules("freedom"), seed, {"ruleset": "2nd"})
     console = Console(file=io.StringIO(), width=120, color_system=None)
-    players = {"imperial": None, "insurgent": make_bot(insurgent, seed=1) if insurgent else None}
+    players = {"imperial": None, "insurgent": make_bot(insurgent, seed=1, game="freedom") if insurgent else None}
     return Session(game, players, console, read=Script(lines)), console
 
 
@@ -137,7 +137,7 @@ def test_a_whole_game_against_a_bot_reaches_the_end(human: str) -> None:
     game = Game(get_rules("freedom"), 5, {"ruleset": "2nd"})
     console = Console(file=io.StringIO(), width=120, color_system=None)
     bot_seat = "insurgent" if human == "imperial" else "imperial"
-    players = {human: None, bot_seat: make_bot("random", seed=2)}
+    players = {human: None, bot_seat: make_bot("random", seed=2, game="freedom")}
 
     def quick() -> str:
         # end turns and steps as soon as allowed, otherwise the first choice; Enter once it is over

@@ -1,130 +1,92 @@
-"""The bot interface and the registry that builds bots from specs like ``"ismcts:iterations=2000"``."""
+"""Build any bot from a spec like ``"ismcts:iterations=2000"`` for a named game.
+
+A spec's name resolves, in this order, to the game's own bot of that name (its module's ``bots``), to the
+game-agnostic search (``ismcts``, for a game whose module gives ``search`` knowledge and no ``ismcts`` bot of
+its own), and to the generic bots registered here (``random``, OpenSpiel's searches when installed), which
+play every game. The bot contract itself (:class:`Bot`, :class:`BotSpecError`, :func:`parse_spec`) is the
+core's (:mod:`muster.core.bots`): games write bots without importing this layer.
+"""
 
 from __future__ import annotations
 
 import importlib
-import math
-import random
-from collections.abc import Callable
-from typing import Any, Protocol
 
-from muster.core import JSON, Action, Rules, get_rules
+from muster.ai.search import GameIsmctsBot
+from muster.core import Rules
+from muster.core.bots import (
+    MAX_OPTION_MAGNITUDE,
+    Bot,
+    BotFactory,
+    BotSpecError,
+    RandomBot,
+    parse_spec,
+)
+from muster.core.registry import game_module, game_modules
 
+__all__ = ["MAX_OPTION_MAGNITUDE", "Bot", "BotFactory", "BotSpecError", "RandomBot", "bot_names", "make_bot",
+           "parse_spec", "register_bot"]
 
-class BotSpecError(ValueError):
-    """A bot spec names an unknown bot or gives it a bad option."""
+SEARCH = "ismcts"
+"""The spec name of the game-agnostic search (:class:`muster.ai.search.GameIsmctsBot`)."""
 
-
-class Bot(Protocol):
-    """Chooses an action for the seat whose view it is given.
-
-    ``view`` is ``rules.view(state, seat)``: the bot never sees what its seat may not know.
-    ``legal`` is the legal action list at that decision.
-    """
-
-    name: str
-
-    def choose(self, view: dict[str, JSON], legal: list[Action], seat: str) -> Action:
-        """Return one of ``legal``."""
-        ...
-
-
-BotFactory = Callable[[Rules, int, dict[str, str]], Bot]
 _FACTORIES: dict[str, BotFactory] = {}
-_LAZY: dict[str, str] = {"heuristic": "muster.ai.heuristic", "ismcts": "muster.ai.ismcts"}
-_GAME_FACTORIES: dict[tuple[str, str], BotFactory] = {}
-_GAME_LAZY: dict[tuple[str, str], str] = {("hellenes", "heuristic"): "muster.ai.hellenes",
-                                          ("hellenes", "ismcts"): "muster.ai.hellenes"}
-"""Bots written for one game: a spec's name resolves to these first when the game is that one."""
+"""Generic bots: they play every game through the core interface."""
+_LAZY: dict[str, str] = {"openspiel-mcts": "muster.rl.openspiel", "openspiel-ismcts": "muster.rl.openspiel"}
+"""Generic bots whose module registers them on import (OpenSpiel's searches need the optional rl extra)."""
 
 
-def register_bot(name: str, factory: BotFactory, game: str | None = None) -> None:
-    """Make a bot available by name (for one game only when ``game`` is given)."""
-    if game is None:
-        _FACTORIES[name] = factory
-    else:
-        _GAME_FACTORIES[(game, name)] = factory
+def register_bot(name: str, factory: BotFactory) -> None:
+    """Make a generic bot (one that plays every game) available by name; a game's own bots are in its module."""
+    _FACTORIES[name] = factory
 
 
-def bot_names() -> list[str]:
-    """Names of the bots that can be built here."""
+def _generic_names() -> set[str]:
     for name, module in _LAZY.items():
         if name not in _FACTORIES:
             try:
                 importlib.import_module(module)
             except ModuleNotFoundError:
                 continue
-    return sorted(_FACTORIES)
+    return set(_FACTORIES)
 
 
-MAX_OPTION_MAGNITUDE = 1e9
-"""Numeric bot options beyond this (or not finite: ``inf``, ``nan``) are refused: no bot needs them,
-and a search told to run ``seconds=inf`` or ``width=1e20`` would never answer."""
+def bot_names(game: str | None = None) -> list[str]:
+    """Names of the bots that can be built for ``game`` (for any installed game when None)."""
+    names = _generic_names()
+    for module in ([game_module(game)] if game is not None else game_modules().values()):
+        names.update(module.bots)
+        if module.search is not None:
+            names.add(SEARCH)
+    return sorted(names)
 
 
-def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """``"ismcts:iterations=2000,rollout=heuristic"`` → ("ismcts", {...}).
+def make_bot(spec: str, seed: int = 0, rules: Rules | None = None, game: str | None = None) -> Bot:
+    """Build a bot from its spec for ``rules`` (or the registered ``game``; one of them must be named).
 
-    Raises BotSpecError for a malformed option or a numeric value that is not finite or is huge."""
-    name, _, rest = spec.strip().partition(":")
-    options: dict[str, str] = {}
-    for part in filter(None, (p.strip() for p in rest.split(","))):
-        key, eq, value = part.partition("=")
-        if not eq or not key:
-            raise BotSpecError(f"bad bot option {part!r} in {spec!r} (use key=value)")
-        _check_number(key.strip(), value.strip())
-        options[key.strip()] = value.strip()
-    return name, options
-
-
-def _check_number(key: str, value: str) -> None:
-    """Refuse a value that reads as a number but is not finite or is beyond MAX_OPTION_MAGNITUDE."""
-    try:
-        number = float(value)
-    except ValueError:
-        return  # a word option (tree=cards…): the bot checks it
-    if not math.isfinite(number) or abs(number) > MAX_OPTION_MAGNITUDE:
-        raise BotSpecError(f"bot option {key}={value!r} must be a finite number of at most "
-                           f"{MAX_OPTION_MAGNITUDE:g} in size")
-
-
-def make_bot(spec: str, seed: int = 0, rules: Rules | None = None, game: str = "freedom") -> Bot:
-    """Build a bot from its spec. Raises BotSpecError for an unknown name or option."""
+    Raises BotSpecError for an unknown name or option, or a bot that does not play this game."""
+    if rules is None and game is None:
+        raise TypeError("make_bot needs the rules or the game the bot plays")
     name, options = parse_spec(spec)
-    game = rules.info.name if rules is not None else game
-    key = (game, name)
-    if key not in _GAME_FACTORIES and key in _GAME_LAZY:
-        importlib.import_module(_GAME_LAZY[key])
-    if key in _GAME_FACTORIES:
-        return _GAME_FACTORIES[key](rules or get_rules(game), seed, options)
-    if game != "freedom" and name in _LAZY:
-        raise BotSpecError(f"the {name!r} bot plays Freedom! only; for {game}: "
-                           f"{', '.join(sorted({'random', *(n for g, n in _GAME_LAZY if g == game)}))}")
+    module = game_module(rules.info.name if rules is not None else str(game))
+    rules = module.rules_object if rules is None else rules
+    own = module.bot_factory(name)
+    if own is not None:
+        bot: Bot = own(rules, seed, options)
+        return bot
+    if name == SEARCH and module.search is not None:
+        return GameIsmctsBot(rules, seed, options)
     if name not in _FACTORIES and name in _LAZY:
         try:
             importlib.import_module(_LAZY[name])
         except ModuleNotFoundError as exc:  # an optional extra is missing, e.g. OpenSpiel for openspiel-*
             raise BotSpecError(f"bot {name!r} needs {exc.name!r}: pip install 'muster[rl]'") from exc
-    if name not in _FACTORIES:
-        raise BotSpecError(f"unknown bot {name!r}; known: {', '.join(bot_names())}")
-    return _FACTORIES[name](rules or get_rules(game), seed, options)
-
-
-class RandomBot:
-    """Chooses uniformly among the legal actions (seeded, so games are reproducible)."""
-
-    def __init__(self, rules: Rules, seed: int = 0, options: dict[str, str] | None = None) -> None:
-        if options:
-            raise BotSpecError(f"the random bot takes no options, got {sorted(options)}")
-        self.name = "random"
-        self._rng = random.Random(seed)
-
-    def choose(self, view: dict[str, Any], legal: list[Action], seat: str) -> Action:
-        """A uniformly random legal action."""
-        return self._rng.choice(legal)
+    if name in _FACTORIES:
+        return _FACTORIES[name](rules, seed, options)
+    players = [m.name for m in game_modules().values() if name in m.bots or (name == SEARCH and m.search)]
+    if players:
+        raise BotSpecError(f"the {name!r} bot plays {', '.join(players)} only; for {module.name}: "
+                           f"{', '.join(bot_names(module.name))}")
+    raise BotSpecError(f"unknown bot {name!r}; known for {module.name}: {', '.join(bot_names(module.name))}")
 
 
 register_bot("random", RandomBot)
-
-# OpenSpiel's searches (muster.rl.openspiel), when the rl extra is installed.
-_LAZY.update({"openspiel-mcts": "muster.rl.openspiel", "openspiel-ismcts": "muster.rl.openspiel"})

@@ -1,8 +1,11 @@
-"""Bot levels named for players: the one place that says which bot spec plays at each level.
+"""Bot levels named for players: the same three levels for every game, each game saying how it plays them.
 
-The web offers these levels only (never free bot specs, whose options could be unbounded); when a
-stronger or faster bot arrives, change the spec here and every new game uses it. Stored games keep
-the spec they were created with, so a game in progress never changes opponent.
+The levels themselves (their ids, the names players see, weakest first) are shared; which bot spec plays a
+game at a level, the sentence describing it, and the specs the level used before come from the game's module
+(:attr:`muster.core.plugin.GameModule.levels`). The web offers these levels only (never free bot specs, whose
+options could be unbounded); when a stronger or faster bot arrives, the game changes its spec and every new
+game uses it. Stored games keep the spec they were created with, so a game in progress never changes
+opponent.
 """
 
 from __future__ import annotations
@@ -10,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from muster.ai.ismcts import STRONGEST
+from muster.core.plugin import LevelPlay
+from muster.core.registry import game_module
 
 
 @dataclass(frozen=True)
@@ -21,35 +25,35 @@ class Level:
     """Stable identifier sent by the lobby (``"strongest"``)."""
     name: str
     """The word shown to players."""
-    description: str
-    """One sentence on how it plays, for players, not programmers."""
-    spec: str
-    """The bot spec (see :func:`muster.ai.make_bot`) that plays Freedom! at this level."""
-    per_game: tuple[tuple[str, str], ...] = ()
-    """``(game, spec)`` pairs where another game needs another bot (a bot plays only the games it knows)."""
-    description_per_game: tuple[tuple[str, str], ...] = ()
-    """``(game, sentence)`` pairs where the level plays another game differently."""
-    former: tuple[str, ...] = ()
-    """Specs this level offered before (games created then keep their bot, and still show this level's name)."""
+
+    def play(self, game: str) -> LevelPlay:
+        """How ``game`` is played at this level; KeyError if the game does not offer it."""
+        try:
+            return game_module(game).levels[self.id]
+        except KeyError:
+            raise KeyError(f"{game} offers no {self.id!r} level") from None
+
+    def offered(self, game: str) -> bool:
+        """True if ``game`` is played at this level."""
+        return self.id in game_module(game).levels
 
     def spec_for(self, game: str) -> str:
         """The bot spec playing ``game`` at this level."""
-        return dict(self.per_game).get(game, self.spec)
+        return self.play(game).spec
 
     def description_for(self, game: str) -> str:
         """How this level plays ``game``, for players."""
-        return dict(self.description_per_game).get(game, self.description)
+        return self.play(game).description
+
+    def former_for(self, game: str) -> tuple[str, ...]:
+        """Specs this level played ``game`` with before (games created then still show this level's name)."""
+        return self.play(game).former
 
 
 LEVELS: tuple[Level, ...] = (
-    Level("beginner", "Beginner", "Plays any legal move: good for learning the rules.", "random"),
-    Level("standard", "Standard", "Weighs the board and plans the last card of each phase; answers at once.",
-          "heuristic",
-          description_per_game=(("hellenes", "Weighs the map, the battle odds and Prestige; answers at once."),)),
-    Level("strongest", "Strongest", "Looks ahead through the cards you might hold; about a second per card.",
-          STRONGEST, per_game=(("hellenes", "ismcts"),), former=("ismcts",),  # Hellenes' ISMCTS has its own options
-          description_per_game=(("hellenes", "Tries its best few choices against the blocks you might have and the "
-                                             "dice, and keeps the one that works out; under a second a move."),)),
+    Level("beginner", "Beginner"),
+    Level("standard", "Standard"),
+    Level("strongest", "Strongest"),
 )
 """Weakest first, as measured in docs/balance.md."""
 
@@ -65,14 +69,20 @@ def level(level_id: str) -> Level:
     raise KeyError(level_id)
 
 
+def levels_for(game: str) -> tuple[Level, ...]:
+    """The levels ``game`` is played at, weakest first."""
+    return tuple(found for found in LEVELS if found.offered(game))
+
+
 @lru_cache(maxsize=1024)  # every state push names both seats' levels; the levels never change
-def level_name(spec: str | None, game: str = "freedom") -> str | None:
+def level_name(spec: str | None, game: str) -> str | None:
     """The player-facing name of the weakest level a bot spec plays ``game`` at (None if no level uses it):
     a level that borrows a weaker level's bot is named as that level, so players are not misled."""
-    for found in LEVELS:
+    offered = levels_for(game)
+    for found in offered:
         if found.spec_for(game) == spec:
             return found.name
-    for found in LEVELS:
-        if spec in found.former:
+    for found in offered:
+        if spec in found.former_for(game):
             return found.name
     return None

@@ -1,54 +1,73 @@
-"""Game analysis: a calibrated win-probability estimate, post-game turning points and opt-in hints."""
+"""Game analysis: what every game's analysis part offers, and the consent rules for hints.
 
-from typing import Any
+A game with an analysis names it in its module (``analysis="…:ANALYSIS"``); upper layers reach it through
+``game_module(name).part("analysis")`` and use it through :class:`GameAnalysis`. What the estimate is and how it
+is fitted is the game's own (Freedom!'s is in its package). Only what is the same for every game lives here:
+this protocol and the hint consent (:mod:`muster.analysis.consent`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from muster.core import Game
+from muster.core.interface import Action, Rules
 
 
-class _FreedomAnalysis:
-    """Freedom!'s analysis as its game module exposes it (the part named ``analysis``): the post-game review
-    (:meth:`analyze`, :meth:`curve`, :meth:`analyze_save`), hints (:meth:`hints`) and their words."""
+class Hint(Protocol):
+    """One suggested choice, as :meth:`GameAnalysis.hints` gives it."""
 
-    def analyze(self, *args: Any, **kwargs: Any) -> Any:
-        """See :func:`muster.analysis.postgame.analyze`."""
-        from muster.analysis.postgame import analyze
+    action: Action
+    """The legal action suggested."""
+    label: str
+    """The action's label (English)."""
+    chance: float
+    """The choosing seat's estimated win chance after it."""
+    reason: str
+    """A few English words on what it gains (:meth:`GameAnalysis.reason_in` translates them)."""
+    strongest: bool
+    """True for the strongest bot level's own choice."""
 
-        return analyze(*args, **kwargs)
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready."""
+        ...
 
-    def curve(self, *args: Any, **kwargs: Any) -> Any:
-        """See :func:`muster.analysis.postgame.curve`."""
-        from muster.analysis.postgame import curve
 
-        return curve(*args, **kwargs)
+@runtime_checkable
+class GameAnalysis(Protocol):
+    """A game's ``analysis`` part: a post-game review with an estimated win chance, and hints.
 
-    def analyze_save(self, *args: Any, **kwargs: Any) -> Any:
-        """See :func:`muster.analysis.postgame.analyze_save`."""
-        from muster.analysis.postgame import analyze_save
+    Every estimate is read from what a seat may see (its view, determinized), never from hidden facts of the
+    true game; ``analyze`` and ``curve`` replay a finished (or stored) game from its start.
+    """
 
-        return analyze_save(*args, **kwargs)
+    def analyze(self, game: Game, progress: Callable[[float], None] | None = None) -> dict[str, Any]:
+        """The whole review of ``game`` as JSON-ready data; ``progress`` hears the share done (0 to 1)."""
+        ...
 
-    def hints(self, *args: Any, **kwargs: Any) -> Any:
-        """See :func:`muster.analysis.advice.hints`."""
-        from muster.analysis.advice import hints
+    def curve(self, game: Game) -> dict[str, Any]:
+        """The estimated chance at the start and after each card or turn of ``game``, JSON-ready."""
+        ...
 
-        return hints(*args, **kwargs)
+    def analyze_save(self, text: str | bytes, out: Path, lang: str = "en") -> dict[str, Any]:
+        """Review a save file, writing the review's files (its words in ``lang``) into ``out``."""
+        ...
+
+    def hints(self, view: dict[str, Any], legal: list[Action], seat: str, top: int = 3,
+              rules: Rules | None = None) -> Sequence[Hint]:
+        """Up to ``top`` suggestions for ``seat`` from its ``view`` alone, the strongest bot's choice first."""
+        ...
 
     def reason_in(self, reason: str, lang: str) -> str:
-        """See :func:`muster.analysis.texts.reason_in`."""
-        from muster.analysis.texts import reason_in
-
-        return reason_in(reason, lang)
+        """A hint's reason in ``lang``."""
+        ...
 
     def side_in(self, seat: str, lang: str) -> str:
-        """See :func:`muster.analysis.texts.side_in`."""
-        from muster.analysis.texts import side_in
-
-        return side_in(seat, lang)
+        """A seat's name in ``lang``."""
+        ...
 
     def turning_note(self, better: bool, luck: bool, lang: str = "en") -> str:
-        """See :func:`muster.analysis.texts.turning_note`."""
-        from muster.analysis.texts import turning_note
-
-        return turning_note(better, luck, lang)
-
-
-ANALYSIS = _FreedomAnalysis()
-"""Freedom!'s analysis part (moves into the game's package with the plugin boundary)."""
+        """A turning point's verdict in ``lang``: was there a better choice, and was the swing luck."""
+        ...

@@ -22,9 +22,9 @@ def analyze_command(
     lang: str | None = lang_option(),
 ) -> None:
     """Estimate Imperial's win chance after each card and find the turning points."""
-    from muster.analysis.postgame import analyze_save
-    from muster.analysis.texts import side_in, turning_note
     from muster.core import Action
+    from muster.games.freedom.analysis.postgame import analyze_save
+    from muster.games.freedom.analysis.texts import side_in, turning_note
     from muster.games.freedom.texts import label_in
 
     tr = tr_of(lang, console)

@@ -74,6 +74,9 @@ class GameModule:
     """Bots written for this game: bot name → reference to a factory ``(rules, seed, options) -> Bot``."""
     levels: Mapping[str, LevelPlay] = field(default_factory=dict)
     """Level id → how the game is played at that level (a level the game leaves out is not offered)."""
+    search: str | None = None
+    """Reference to the game's search knowledge class (see :class:`muster.ai.search.SearchKnowledge`): with it,
+    a spec ``ismcts:…`` builds the game-agnostic search for this game unless ``bots`` has its own ``ismcts``."""
     web: str | None = None
     """Reference to the game's web adapter (see :mod:`muster.server.games`)."""
     terminal: str | None = None
@@ -118,7 +121,7 @@ class GameModule:
         return rules
 
     def part(self, name: str) -> Any:
-        """One optional part (``"web"``, ``"terminal"``, ``"lab"``, ``"analysis"``) loaded, or None."""
+        """One optional part (``"web"``, ``"terminal"``, ``"lab"``, ``"analysis"``, ``"search"``) loaded, or None."""
         reference = getattr(self, name)
         if reference is None:
             return None

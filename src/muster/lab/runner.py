@@ -40,7 +40,7 @@ def _run(job: Job) -> GameRecord:
 def check_specs(specs: Sequence[str]) -> None:
     """Build each bot once so a bad spec fails before any worker starts (BotSpecError)."""
     for spec in specs:
-        make_bot(spec)
+        make_bot(spec, game="freedom")  # the game play_game plays
 
 
 def default_workers() -> int:

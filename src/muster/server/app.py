@@ -170,7 +170,8 @@ async def meta(request: Request) -> Response:
     return JSONResponse({"game": rules.info.name, "seats": list(rules.info.seats), "games": games,
                          "seat_names": {seat: seat_word(tr, seat) for seat in SEAT_NAME},
                          "rulesets": list(rules.info.options["ruleset"]),
-                         "levels": [{"id": lv.id, "name": lv.name, "description": lv.description} for lv in LEVELS],
+                         "levels": [{"id": lv.id, "name": lv.name, "description": lv.description_for(rules.info.name)}
+                                    for lv in LEVELS],
                          "default_level": DEFAULT_LEVEL, "bot_delay_ms": hub_of(request).default_bot_delay_ms})
 
 

@@ -26,8 +26,8 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from muster.ai import Bot, BotSpecError, bot_names, make_bot
-from muster.ai.base import parse_spec
-from muster.core import Action
+from muster.core import Action, game_names
+from muster.core.bots import parse_spec
 
 log = logging.getLogger("muster.server.bots")
 
@@ -85,8 +85,9 @@ class Job:
 def _worker_main(conn: Connection) -> None:
     """A worker process: answer jobs one by one; bots are kept per game (least recently used dropped)."""
     bots: OrderedDict[str, Bot] = OrderedDict()
-    for name in bot_names():  # import every bot before saying ready: the first choice is not slowed
-        make_bot(name, seed=0)
+    for game in game_names():  # import every bot before saying ready: the first choice is not slowed
+        for name in bot_names(game):
+            make_bot(name, seed=0, game=game)
     conn.send(("ready", None))
     while True:
         try:

@@ -79,18 +79,18 @@ def run_task(task: Task, progress: Callable[[float], None]) -> Any:
     """Compute one task (in a worker process): JSON-ready data."""
     game = _rebuild(task)
     if task.kind == "analysis":
-        from muster.analysis.postgame import analyze
+        from muster.games.freedom.analysis.postgame import analyze
 
         return analyze(game, progress=progress)
     if task.kind == "curve":
-        from muster.analysis.postgame import curve
+        from muster.games.freedom.analysis.postgame import curve
 
         data = curve(game)
         return {"start_probability": data["start_probability"], "win_probability": data["win_probability"],
                 "rounds": [c["round"] for c in data["cards"]], "steps": [c["step"] for c in data["cards"]],
                 "finished": data["winner"] is not None or data["reason"] is not None}
     if task.kind == "hints":
-        from muster.analysis.advice import hints
+        from muster.games.freedom.analysis.advice import hints
 
         seat = task.seat
         if seat is None or game.active_seat != seat:
@@ -102,7 +102,7 @@ def run_task(task: Task, progress: Callable[[float], None]) -> Any:
 def _worker_main(conn: Connection) -> None:
     """A worker process: answer tasks one by one, telling progress while working."""
     # imported before saying ready: the first task is not slowed by the imports
-    for module in ("muster.analysis.advice", "muster.analysis.postgame"):
+    for module in ("muster.games.freedom.analysis.advice", "muster.games.freedom.analysis.postgame"):
         importlib.import_module(module)
 
     conn.send(("ready", os.getpid()))

@@ -28,8 +28,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from muster.analysis.consent import HintConsent, HintsRefusedError
-from muster.analysis.texts import reason_in
 from muster.core import Action
+from muster.games.freedom.analysis.texts import reason_in
 from muster.games.freedom.texts import label_in
 from muster.server.compute import Answer, ComputePool, PoolBusyError, Task, TaskFailedError, work_log
 from muster.server.db import HintConsentRow

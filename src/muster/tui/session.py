@@ -304,9 +304,9 @@ class Session:
 
     def hint(self, seat: str) -> None:
         """Show the strongest bot's top three choices with estimated chances (if hints are agreed)."""
-        from muster.analysis import texts as analysis_texts
-        from muster.analysis.advice import hints
         from muster.error_texts import translate
+        from muster.games.freedom.analysis import texts as analysis_texts
+        from muster.games.freedom.analysis.advice import hints
 
         tr = self.tr
         try:

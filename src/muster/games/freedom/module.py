@@ -4,7 +4,10 @@
 from muster.core.plugin import GameModule, LevelPlay
 
 STRONGEST = "ismcts:playout_plan=all,reach_threat=10,iterations=12,money_ahead=0.6"
-"""The strongest bot that answers a card within a second of CPU at the 95th percentile (compiled rules)."""
+"""The spec of the strongest bot that answers a card within a second of CPU at the 95th percentile
+(``benchmarks/bots.py``, with the compiled rules): what the "strongest" level plays. Its playouts plan whole
+cards, its evaluation counts how close the Imperial side is to a capture, it plays ten playouts a card, and as
+the Imperial it keeps Money for the next upkeep (docs/bots.md, docs/balance.md)."""
 
 MODULE = GameModule(
     name="freedom",
@@ -12,7 +15,8 @@ MODULE = GameModule(
     package="muster.games.freedom",
     rules="muster.games.freedom:RULES",
     order=10,
-    bots={"heuristic": "muster.ai.heuristic:HeuristicBot", "ismcts": "muster.ai.ismcts:IsmctsBot"},
+    bots={"heuristic": "muster.games.freedom.bots.heuristic:HeuristicBot",
+          "ismcts": "muster.games.freedom.bots.ismcts:IsmctsBot"},
     levels={
         "beginner": LevelPlay("random", "Plays any legal move: good for learning the rules."),
         "standard": LevelPlay("heuristic", "Weighs the board and plans the last card of each phase; answers at once."),
@@ -20,7 +24,7 @@ MODULE = GameModule(
                                former=("ismcts",)),
     },
     web="muster.server.games.freedom:ADAPTER",
-    analysis="muster.analysis:ANALYSIS",
+    analysis="muster.games.freedom.analysis:ANALYSIS",
     terminal="muster.tui.render:TERMINAL",
     domain="muster",
     rules_pages={"en": "rules-freedom.html", "pl": "rules-freedom.pl.html"},

@@ -9,7 +9,8 @@ MODULE = GameModule(
     package="muster.games.hellenes",
     rules="muster.games.hellenes:RULES",
     order=20,
-    bots={"heuristic": "muster.ai.hellenes:_factory", "ismcts": "muster.ai.hellenes:_ismcts_factory"},
+    bots={"heuristic": "muster.games.hellenes.bots:HellenesHeuristicBot"},
+    search="muster.games.hellenes.bots:HellenesKnowledge",
     levels={
         "beginner": LevelPlay("random", "Plays any legal move: good for learning the rules."),
         "standard": LevelPlay("heuristic", "Weighs the map, the battle odds and Prestige; answers at once."),

@@ -9,8 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from muster.ai import make_bot
 from muster.core import Action, Game, get_rules
+from muster.games.freedom.bots import own_bot
 from muster.games.freedom.state import State
 
 EVENT_VERBS = frozenset({"event", "trigger"})
@@ -64,7 +64,7 @@ def taken_event(s: State, action: Action) -> int | None:
 def play_counted(usage: Usage, spec: str, seed: int) -> None:
     """Play one game between two copies of the bot ``spec`` and add its event counts."""
     game = Game(get_rules("freedom"), seed, {"quiet": "1"})
-    bots = {seat: make_bot(spec, seed=seed * 2 + k) for k, seat in enumerate(("imperial", "insurgent"))}
+    bots = {seat: own_bot(spec, seed=seed * 2 + k) for k, seat in enumerate(("imperial", "insurgent"))}
     while game.active_seat is not None:
         seat = game.active_seat
         legal = game.legal_actions()

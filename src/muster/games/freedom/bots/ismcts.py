@@ -32,12 +32,12 @@ Budget: ``iterations=N`` (deterministic for a given seed) or ``seconds=T`` per d
 so not reproducible; it replaces ``iterations``, and ``cards`` splits it evenly over the halving
 rounds). ``playout_plan`` (``off``, ``last`` or ``all``) is the plan used by the quick
 heuristic of the ``cards`` playouts. ``beach_threat`` (12) is the evaluation's weight for Imperial
-units close to a Beach space no Insurgent unit blocks (see :mod:`muster.ai.evaluation`): with it the
+units close to a Beach space no Insurgent unit blocks (see :mod:`.evaluation`): with it the
 playouts show the Insurgent what an unguarded Lagoon costs, and the Imperial what it offers.
 ``reach_threat`` (0: off) weighs the fewest AP any Imperial unit needs to reach a fort or a Beach space by any
-route (see :attr:`muster.ai.evaluation.Weights.reach_threat`); the search and its heuristics share it.
+route (see :attr:`.evaluation.Weights.reach_threat`); the search and its heuristics share it.
 ``money_ahead`` (0: off) is the Imperial's foresight: points per Money it would lack for the next round's upkeep
-(:attr:`muster.ai.evaluation.Weights.money_ahead`). It applies only while the bot holds the Imperial seat, so
+(:attr:`.evaluation.Weights.money_ahead`). It applies only while the bot holds the Imperial seat, so
 the bot's play as the Insurgent is exactly what it is without the option.
 ``answers`` (``off``) is handed to the inner heuristics: ``on`` scores an event after the opponent's answer to
 its part of it, as the Heuristic does since issue 15. It stays off here until an arena shows it helps the
@@ -55,28 +55,20 @@ import math
 import multiprocessing
 import random
 import time
-from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import replace
-from typing import Any, Protocol
+from typing import Any
 
-from muster.ai.base import BotSpecError, register_bot
-from muster.ai.evaluation import ap_left, evaluate, reward_pending, value
-from muster.ai.heuristic import HeuristicBot, threat_weights
 from muster.core import JSON, Action, Rules
 from muster.core import rng as rng_mod
+from muster.core.bots import BotSpecError
+from muster.games.freedom import RULES
+from muster.games.freedom.bots.evaluation import ap_left, evaluate, reward_pending, value
+from muster.games.freedom.bots.heuristic import HeuristicBot, threat_weights
 from muster.games.freedom.constants import IMPERIAL, INSURGENT
 
 POOL = 24
 """Determinizations built per decision; iterations beyond that reuse copies of them."""
-
-STRONGEST = "ismcts:playout_plan=all,reach_threat=10,iterations=12,money_ahead=0.6"
-"""The spec of the strongest bot that answers a card within a second of CPU at the 95th percentile
-(``benchmarks/bots.py``, with the compiled rules): what a web app's "strongest" level offers for Freedom!.
-Its playouts plan whole cards, its evaluation counts how close the Imperial side is to a capture, it plays
-ten playouts a card, and as the Imperial it keeps Money for the next upkeep (docs/bots.md, docs/balance.md:
-issue 15, sessions 11 and 12)."""
-
 
 class Node:
     """Statistics of one action in the tree, from the view of the seat that chose it."""
@@ -452,151 +444,15 @@ atexit.register(shutdown_workers)
 
 
 def _warm_up() -> int:
-    from muster.core import get_rules  # a worker loads the Freedom! rules once, here
-
-    get_rules("freedom")
+    """Nothing to do: unpickling this task imports this module, and with it the rules, in the worker."""
     return 0
 
 
 def _playout_task(options: tuple[tuple[str, str], ...], view: dict[str, JSON], seat: str,
                   seeds: tuple[int, int, int], first: Action) -> tuple[float, float]:
     """In a worker: one seeded playout by a bot with ``options``; its value and the CPU seconds it took."""
-    from muster.core import get_rules
-
     start = time.process_time()
     bot = _WORKER_BOTS.get(options)
     if bot is None:
-        bot = _WORKER_BOTS[options] = IsmctsBot(get_rules("freedom"), 0, {**dict(options), "workers": "1"})
+        bot = _WORKER_BOTS[options] = IsmctsBot(RULES, 0, {**dict(options), "workers": "1"})
     return bot.seeded_playout(view, seat, seeds, first), time.process_time() - start
-
-
-# --- any game: the same search through the Rules interface and a game's knowledge --------------
-class SearchKnowledge(Protocol):
-    """What the game-agnostic search needs from a game: which decisions to search, the candidates worth
-    searching, a quick policy for everything else, and an evaluation of where a playout stops. It sees
-    full states, but only determinizations the search built from the bot's own view."""
-
-    def searched(self, state: Any) -> bool:
-        """True at a decision worth a search (elsewhere the quick policy answers)."""
-        ...
-
-    def candidates(self, state: Any, legal: list[Action], seat: str) -> list[Action]:
-        """The legal actions, best first by the quick policy's judgement."""
-        ...
-
-    def policy(self, state: Any, legal: list[Action], seat: str) -> Action:
-        """The quick policy's choice: used at unsearched decisions and for both sides in playouts."""
-        ...
-
-    def milestone(self, state: Any) -> bool:
-        """True at a decision that marks the playout's horizon (a turn or an action beginning)."""
-        ...
-
-    def value(self, state: Any, seat: str) -> float:
-        """How good a non-final state is for ``seat``, in points (the search squashes them with ``scale``)."""
-        ...
-
-
-_KNOWLEDGE: dict[str, Callable[[Rules, int, dict[str, str]], SearchKnowledge]] = {}
-
-
-def register_knowledge(game: str, factory: Callable[[Rules, int, dict[str, str]], SearchKnowledge]) -> None:
-    """Make ISMCTS play ``game``: ``factory(rules, seed, options)`` builds its knowledge (options it does
-    not take are left in the dict for the search, which refuses what nobody took)."""
-    _KNOWLEDGE[game] = factory
-
-
-class GameIsmctsBot:
-    """ISMCTS for any game that registered its :class:`SearchKnowledge`; only :class:`Rules` functions touch
-    the game (``determinize``, ``clone``, ``legal_actions``, ``apply``, ``active_seat``, ``outcome``).
-
-    At a searched decision the knowledge's ``width`` best candidates (default 3) go through sequential
-    halving (as ``tree=cards`` does for Freedom!): each round plays every surviving candidate in the same fresh
-    determinizations of the bot's view, then lets both sides carry on with the quick policy until ``horizon``
-    more milestones have passed (default 1), and keeps the better half by the mean squashed value
-    (``1 / (1 + exp(-points / scale))``, ``scale`` default 30; a finished game counts 1, 0 or ½).
-    Budget: ``iterations`` playouts per decision (default 12; deterministic for a seed) or ``seconds``
-    (wall clock, split evenly over the rounds)."""
-
-    def __init__(self, rules: Rules, seed: int = 0, options: dict[str, str] | None = None) -> None:
-        opts = dict(options or {})
-        game = rules.info.name
-        if game not in _KNOWLEDGE:
-            raise BotSpecError(f"ismcts has no knowledge of {game!r}")
-        self.knowledge = _KNOWLEDGE[game](rules, seed, opts)
-        try:
-            self.iterations = int(opts.pop("iterations", "12"))
-            self.seconds = float(opts.pop("seconds", "0"))
-            self.width = max(1, int(opts.pop("width", "3")))
-            self.horizon = max(0, int(opts.pop("horizon", "1")))
-            self.scale = float(opts.pop("scale", "30"))
-        except ValueError as exc:
-            raise BotSpecError(f"bad ismcts option: {exc}") from exc
-        if opts:
-            raise BotSpecError(f"unknown ismcts option(s) {sorted(opts)} for {game}; known: iterations, seconds, "
-                               "width, horizon, scale and the game's own")
-        if self.iterations < 1 and self.seconds <= 0:
-            raise BotSpecError("ismcts needs iterations >= 1 or seconds > 0")
-        if self.scale <= 0:
-            raise BotSpecError("ismcts scale must be positive")
-        self.name = "ismcts"
-        self.rules = rules
-        self._rng = random.Random(seed)
-        self.last_iterations = 0
-
-    def choose(self, view: dict[str, JSON], legal: list[Action], seat: str) -> Action:
-        """The searched choice, made from determinizations of ``view`` alone."""
-        self.last_iterations = 0
-        if len(legal) == 1:
-            return legal[0]
-        state = self.rules.determinize(view, seat, self._rng.getrandbits(62))
-        if not self.knowledge.searched(state):
-            return self.knowledge.policy(state, legal, seat)
-        alive = self.knowledge.candidates(state, legal, seat)[: self.width]
-        if len(alive) == 1:
-            return alive[0]
-        return self._halving(view, alive, seat)
-
-    def _halving(self, view: dict[str, JSON], alive: list[Action], seat: str) -> Action:
-        totals = {a: 0.0 for a in alive}
-        counts = {a: 0 for a in alive}
-        rounds = max(1, math.ceil(math.log2(len(alive))))
-        start = time.perf_counter()
-        for r in range(rounds):
-            deadline = start + self.seconds * (r + 1) / rounds if self.seconds > 0 else None
-            per = max(1, self.iterations // (len(alive) * rounds))
-            k = 0
-            while (k < per) if deadline is None else (k == 0 or time.perf_counter() < deadline):
-                base = self.rules.determinize(view, seat, self._rng.getrandbits(62))
-                for a in alive:
-                    totals[a] += self._playout_value(base, a, seat)
-                    counts[a] += 1
-                    self.last_iterations += 1
-                k += 1
-            # a stable sort: equal means keep the knowledge's order
-            alive.sort(key=lambda a: -totals[a] / counts[a])
-            alive = alive[: math.ceil(len(alive) / 2)]
-        return alive[0]
-
-    def _playout_value(self, base: Any, first: Action, seat: str) -> float:
-        rules, knowledge = self.rules, self.knowledge
-        s = rules.clone(base)
-        rules.apply(s, first)
-        passed = 0
-        while rules.outcome(s) is None:
-            if knowledge.milestone(s):
-                if passed >= self.horizon:
-                    break
-                passed += 1
-            legal = rules.legal_actions(s)
-            mover = rules.active_seat(s)
-            if not legal or mover is None:
-                break  # a determinization the hidden facts rule out (the enemy stuck mid-decision): score it as is
-            rules.apply(s, legal[0] if len(legal) == 1 else knowledge.policy(s, legal, mover))
-        out = rules.outcome(s)
-        if out is not None:
-            return 0.5 if out.winner is None else float(out.winner == seat)
-        return 1.0 / (1.0 + math.exp(-knowledge.value(s, seat) / self.scale))
-
-
-register_bot("ismcts", IsmctsBot)

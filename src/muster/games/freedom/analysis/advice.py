@@ -12,15 +12,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from muster.ai import make_bot
-from muster.ai.evaluation import TERMS, terms
-from muster.ai.levels import level
-from muster.analysis import texts
-from muster.analysis.features import BOT_WEIGHTS, is_card_point
-from muster.analysis.winprob import state_probability
 from muster.core import get_rules
 from muster.core.interface import Action, Rules
+from muster.games.freedom.analysis import texts
+from muster.games.freedom.analysis.features import BOT_WEIGHTS, is_card_point
+from muster.games.freedom.analysis.winprob import state_probability
+from muster.games.freedom.bots import own_bot
+from muster.games.freedom.bots.evaluation import TERMS, terms
 from muster.games.freedom.constants import IMPERIAL, INSURGENT
+from muster.games.freedom.module import MODULE
 from muster.games.freedom.state import State
 
 SAMPLES = 3
@@ -56,7 +56,7 @@ def _seed(view: dict[str, Any]) -> int:
 
 def _finish_card(rules: Rules, s: State, seed: int) -> State:
     """Play on with the quick heuristic until the next card choice or the end of the game."""
-    bot = make_bot(QUICK, seed=seed, rules=rules)
+    bot = own_bot(QUICK, seed=seed, rules=rules)
     for _ in range(FINISH_STEPS):
         seat = rules.active_seat(s)
         if seat is None or is_card_point(rules.view(s, seat)):
@@ -106,7 +106,7 @@ def strongest_choice(view: dict[str, Any], legal: list[Action], seat: str, rules
     rules = rules or get_rules("freedom")
     if len(legal) == 1:
         return legal[0]
-    return make_bot(level("strongest").spec, seed=_seed(view), rules=rules).choose(view, legal, seat)
+    return own_bot(MODULE.levels["strongest"].spec, seed=_seed(view), rules=rules).choose(view, legal, seat)
 
 
 def hints(view: dict[str, Any], legal: list[Action], seat: str, top: int = 3,
@@ -116,7 +116,7 @@ def hints(view: dict[str, Any], legal: list[Action], seat: str, top: int = 3,
     pick = strongest_choice(view, legal, seat, rules)
     candidates = list(legal)
     if len(candidates) > MAX_CANDIDATES:
-        ranker = make_bot(QUICK, seed=_seed(view), rules=rules)
+        ranker = own_bot(QUICK, seed=_seed(view), rules=rules)
         scored = ranker.scores(rules.determinize(view, seat, _seed(view)), candidates, seat)  # type: ignore[attr-defined]
         order = sorted(range(len(candidates)), key=lambda i: -scored[i])
         candidates = [candidates[i] for i in order[:MAX_CANDIDATES]]

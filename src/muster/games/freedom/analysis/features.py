@@ -12,8 +12,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from muster.ai.evaluation import BOT_BEACH_THREAT, TERMS, Weights, terms
 from muster.games.freedom.board import board
+from muster.games.freedom.bots.evaluation import BOT_BEACH_THREAT, TERMS, Weights, terms
 from muster.games.freedom.constants import IMPERIAL, IMPERIAL_CANNON, INSURGENT
 from muster.games.freedom.datafiles import cards_file, design
 from muster.games.freedom.state import State

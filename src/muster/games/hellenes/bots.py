@@ -14,8 +14,8 @@ import random
 from collections import deque
 from functools import cache, lru_cache
 
-from muster.ai.base import BotSpecError, register_bot
 from muster.core import JSON, Action, Rules
+from muster.core.bots import BotSpecError
 from muster.games.hellenes.datafiles import blocks, cards, design, game_map
 from muster.games.hellenes.odds import Fighter, battle_odds
 from muster.games.hellenes.rules.common import (
@@ -462,13 +462,6 @@ class HellenesHeuristicBot:
         return next((a for a in legal if a.verb == "to"), legal[0])
 
 
-def _factory(rules: Rules, seed: int, options: dict[str, str]) -> HellenesHeuristicBot:
-    return HellenesHeuristicBot(rules, seed, options)
-
-
-register_bot("heuristic", _factory, game="hellenes")
-
-
 # --- the evaluation and the search's knowledge -------------------------------------------------------
 STEP = 0.8
 """What one CV of a block is worth in the evaluation (as the heuristic's battle gains count a step)."""
@@ -552,10 +545,11 @@ MILESTONES = frozenset({"actions", "commit"})
 
 
 class HellenesKnowledge:
-    """What ISMCTS (:class:`muster.ai.ismcts.GameIsmctsBot`) knows of Hellenes: it searches ``search`` decisions
-    (a ``+``-joined list of decision kinds, default ``actions+battle_retreat+fortify+siege_choice``); the
-    heuristic ranks the candidates, plays the playouts for both sides, and :func:`evaluate` scores where they
-    stop. A milestone is an Action menu or a card to commit."""
+    """What the game-agnostic search (``ismcts``: the module names this class as its ``search``) knows of
+    Hellenes: it searches ``search`` decisions (a ``+``-joined list of decision kinds, default
+    ``actions+battle_retreat+fortify+siege_choice``); the heuristic ranks the candidates, plays the playouts for
+    both sides, and :func:`evaluate` scores where they stop. A milestone is an Action menu or a card to
+    commit."""
 
     def __init__(self, rules: Rules, seed: int, options: dict[str, str]) -> None:
         kinds = tuple(options.pop("search", "+".join(SEARCHED)).split("+"))
@@ -589,13 +583,3 @@ class HellenesKnowledge:
     def value(self, state: State, seat: str) -> float:
         """:func:`evaluate`."""
         return evaluate(state, seat)
-
-
-def _ismcts_factory(rules: Rules, seed: int, options: dict[str, str]) -> object:
-    from muster.ai.ismcts import GameIsmctsBot, register_knowledge
-
-    register_knowledge("hellenes", HellenesKnowledge)
-    return GameIsmctsBot(rules, seed, options)
-
-
-register_bot("ismcts", _ismcts_factory, game="hellenes")  # type: ignore[arg-type]

@@ -3,7 +3,7 @@
 For each decision the bot rebuilds a full state from its own view with ``rules.determinize``
 (the hidden cards and future dice drawn at random, never read from the real game) and scores
 every legal action by applying it to a copy and evaluating the result with
-:mod:`muster.ai.evaluation`. Compound choices (a verb, then a unit, then a destination) are
+:mod:`muster.games.freedom.bots.evaluation`. Compound choices (a verb, then a unit, then a destination) are
 looked through to their end, dice rolls are averaged over a few re-rolled copies, and Action
 Points carry a price, so the bot buys an action only when it gains more than it costs. Where an event
 leaves a choice to the opponent — which unit it loses to *Deserters*, say — the result is scored after the
@@ -25,10 +25,10 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from muster.ai.base import BotSpecError, register_bot
-from muster.ai.evaluation import BOT_BEACH_THREAT, DEFAULT, Weights, value
 from muster.core import JSON, Action, Rules
 from muster.core import rng as rng_mod
+from muster.core.bots import BotSpecError
+from muster.games.freedom.bots.evaluation import BOT_BEACH_THREAT, DEFAULT, Weights, value
 from muster.games.freedom.constants import other
 from muster.games.freedom.datafiles import design
 from muster.games.freedom.rules.action_phase import card, favours
@@ -268,5 +268,3 @@ def _mid_action(kind: str, a: Action, s: State) -> bool:
         return True  # a verb or an event just started: look at how it would be carried out
     return new_kind == "morale_choice" or new_kind.startswith("ev_")
 
-
-register_bot("heuristic", HeuristicBot)

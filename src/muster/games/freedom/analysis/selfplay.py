@@ -7,9 +7,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from muster.ai import make_bot
-from muster.analysis.features import features, is_card_point
 from muster.core import get_rules
+from muster.games.freedom.analysis.features import features, is_card_point
+from muster.games.freedom.bots import own_bot
 from muster.games.freedom.constants import IMPERIAL, INSURGENT
 
 
@@ -21,8 +21,8 @@ def play_recorded(seed: int, imperial: str = "heuristic", insurgent: str = "heur
     """
     rules = get_rules("freedom")
     state = rules.setup(seed, {"quiet": "1"})
-    bots = {IMPERIAL: make_bot(imperial, seed=seed * 2 + 1, rules=rules),
-            INSURGENT: make_bot(insurgent, seed=seed * 2 + 2, rules=rules)}
+    bots = {IMPERIAL: own_bot(imperial, seed=seed * 2 + 1, rules=rules),
+            INSURGENT: own_bot(insurgent, seed=seed * 2 + 2, rules=rules)}
     positions: list[dict[str, Any]] = []
     actions: list[Any] = []
     while rules.outcome(state) is None:

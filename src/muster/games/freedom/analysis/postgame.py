@@ -7,12 +7,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from muster.analysis import texts
-from muster.analysis.advice import choice_chance, strongest_choice
-from muster.analysis.features import is_card_point
-from muster.analysis.winprob import imperial_chance, state_probability
 from muster.core import Game, get_rules
 from muster.core.interface import Action
+from muster.games.freedom.analysis import texts
+from muster.games.freedom.analysis.advice import choice_chance, strongest_choice
+from muster.games.freedom.analysis.features import is_card_point
+from muster.games.freedom.analysis.winprob import imperial_chance, state_probability
 from muster.games.freedom.constants import IMPERIAL
 
 TURNING_POINTS = 3
