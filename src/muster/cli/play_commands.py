@@ -40,10 +40,11 @@ def build_players(specs: dict[str, str], seed: int, rules: Rules) -> dict[str, B
 
 
 def saved_game(data: bytes) -> str | None:
-    """The game a save file is of, if it names an installed one (so ``--load`` needs no ``--game``)."""
+    """The game a save file is of, if it names an installed one (so ``--load`` needs no ``--game``); None for
+    anything else (loading it then says what is wrong with it)."""
     try:
         name = json.loads(data).get("game")
-    except (ValueError, AttributeError):
+    except (ValueError, AttributeError, RecursionError):
         return None
     return name if isinstance(name, str) and name in game_names() else None
 
