@@ -72,7 +72,7 @@ def test_the_option_is_the_imperials_alone_and_bounded() -> None:
 def test_the_insurgent_plays_as_without_the_option() -> None:
     # The measured Insurgent games of the strongest bot stay valid: same seed, same game, move for move.
     spec = "ismcts:iterations=2,width=2"
-    plain = play_game("heuristic", spec, seed=21)
-    ahead = play_game("heuristic", spec + ",money_ahead=0.6", seed=21)
+    plain = play_game(["heuristic", spec], seed=21)
+    ahead = play_game(["heuristic", spec + ",money_ahead=0.6"], seed=21)
     assert (ahead.winner, ahead.decisions, ahead.events, ahead.trajectory) == (
         plain.winner, plain.decisions, plain.events, plain.trajectory)

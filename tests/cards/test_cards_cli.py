@@ -7,8 +7,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from muster.cli.cards_commands import balance_rows, cards_markdown
 from muster.cli.main import app
+from muster.games.freedom.commands import balance_rows, cards_markdown
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[2]

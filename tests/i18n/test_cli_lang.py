@@ -64,7 +64,8 @@ def test_help_texts_follow_the_language_of_the_command_line() -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("MUSTER_LANG", "LC_ALL", "LC_MESSAGES", "LANG")}
     polish = subprocess.run([sys.executable, "-m", "muster.cli.main", "simulate", "--help", "--lang", "pl"],
                             capture_output=True, text=True, env=env, timeout=120, check=True).stdout
-    assert "Raport balansu" in polish and "Liczba partii" in polish and "Specyfikacja bota grającego Imperium" in polish
+    assert "Raport balansu" in polish and "Liczba partii" in polish
+    assert "Specyfikacja bota dla strony Imperium" in polish
     env["LANG"] = "pl_PL.UTF-8"
     from_env = subprocess.run([sys.executable, "-m", "muster.cli.main", "card", "--help"],
                               capture_output=True, text=True, env=env, timeout=120, check=True).stdout

@@ -29,13 +29,13 @@ def _games(path: Path) -> list[dict[str, object]]:
 
 def test_resume_plays_only_the_missing_games(tmp_path: Path) -> None:
     stream = tmp_path / "games.jsonl"
-    first = run_simulation("random", "random", 2, seed=10, workers=1, show_progress=False, stream=stream)
+    first = run_simulation(["random", "random"], 2, seed=10, workers=1, show_progress=False, stream=stream)
     assert len(load_records(stream)) == 2
-    more = run_simulation("random", "random", 4, seed=10, workers=1, show_progress=False, stream=stream,
+    more = run_simulation(["random", "random"], 4, seed=10, workers=1, show_progress=False, stream=stream,
                           done=load_records(stream))
     assert len(load_records(stream)) == 4  # only seeds 12 and 13 were played and appended
     assert more[:2] == first
-    fresh = run_simulation("random", "random", 4, seed=10, workers=1, show_progress=False)
+    fresh = run_simulation(["random", "random"], 4, seed=10, workers=1, show_progress=False)
     assert [(r.seed, r.winner, r.decisions) for r in more] == [(r.seed, r.winner, r.decisions) for r in fresh]
 
 
@@ -56,7 +56,7 @@ def test_unknown_backend_is_refused(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["arena", "random", "heuristic", "--address", "auto", "--out", str(tmp_path)])
     assert result.exit_code == 2 and "--address is for --backend ray" in result.output
     with pytest.raises(ValueError):
-        run_jobs([Job("random", "random", 0)], backend="spark")
+        run_jobs([Job("freedom", ("random", "random"), 0)], backend="spark")
 
 
 def test_ray_arena_gives_the_local_records(tmp_path: Path) -> None:

@@ -11,9 +11,10 @@ from typer.testing import CliRunner
 
 from muster.cli.main import app
 from muster.core import get_rules
+from muster.games.freedom.lab import card_stats
 from muster.lab.arena import arena_jobs, run_arena, write_arena
 from muster.lab.play import GameRecord, play_game
-from muster.lab.simulate import card_stats, run_simulation, summary, write_report
+from muster.lab.simulate import run_simulation, summary, write_report
 from muster.lab.stats import bradley_terry, ratings, wilson
 
 
@@ -21,8 +22,8 @@ def test_arena_pairs_seeds_and_swaps_seats() -> None:
     jobs = arena_jobs(["a", "b", "c"], games=2, seed=10)
     assert len(jobs) == 3 * 2 * 2
     for j in jobs:
-        twin = [k for k in jobs if k.seed == j.seed and {k.imperial, k.insurgent} == {j.imperial, j.insurgent}]
-        assert {(k.imperial, k.insurgent) for k in twin} == {(j.imperial, j.insurgent), (j.insurgent, j.imperial)}
+        twin = [k for k in jobs if k.seed == j.seed and set(k.bots) == set(j.bots)]
+        assert {k.bots for k in twin} == {j.bots, j.bots[::-1]}
     assert {j.seed for j in jobs} == {10, 11}
 
 
@@ -62,8 +63,8 @@ def test_an_unbeaten_bot_gets_an_interval_not_a_point() -> None:
 
 
 def test_game_records_are_reproducible() -> None:
-    a = play_game("random", "random", 5)
-    b = play_game("random", "random", 5)
+    a = play_game(["random", "random"], 5)
+    b = play_game(["random", "random"], 5)
     assert (a.winner, a.reason, a.decisions, a.events) == (b.winner, b.reason, b.decisions, b.events)
     assert a.trajectory[0]["round"] == 1 and a.trajectory[-1]["round"] == a.round + 1
 
@@ -86,7 +87,7 @@ def test_small_arena_in_worker_processes(tmp_path: Path) -> None:
 @pytest.fixture(scope="module")
 def records() -> list[GameRecord]:
     """Six quick random-vs-random games."""
-    return run_simulation("random", "random", games=6, seed=3, workers=1, show_progress=False)
+    return run_simulation(["random", "random"], games=6, seed=3, workers=1, show_progress=False)
 
 
 @pytest.mark.parametrize("fmt", ["md", "html"])

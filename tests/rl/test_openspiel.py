@@ -69,7 +69,7 @@ def test_openspiel_ismcts_picks_legal_actions(game) -> None:  # type: ignore[no-
 
 
 def test_openspiel_ismcts_plays_a_whole_arena_game_against_a_muster_bot() -> None:
-    record = play_game("openspiel-ismcts:simulations=2", "random", seed=3)
+    record = play_game(["openspiel-ismcts:simulations=2", "random"], seed=3)
     assert record.winner in ("imperial", "insurgent", None) and record.decisions > 50
 
 

@@ -30,5 +30,5 @@ def test_selfplay_trains_and_its_policy_plays_a_game() -> None:
     assert result["games"] == 2 and result["decisions_trained"] > 0
     assert any((a != b).any() for a, b in zip(before, net.parameters(), strict=True))  # it learned something
     register_bot("test-policy", lambda r, s, o: example.PolicyBot(r, net, s))
-    record = play_game("test-policy", "random", seed=1)
+    record = play_game(["test-policy", "random"], seed=1)
     assert record.decisions > 50

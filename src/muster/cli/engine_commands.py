@@ -1,4 +1,5 @@
-"""Engine commands: ``muster demo`` (a random game printed as a log) and ``muster board``."""
+"""Engine commands for any installed game: ``muster demo`` (a random game printed as a log) and ``muster board``
+(the game's drawing as SVG, where it has one)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,12 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from muster.cli.games import GameParams, check_game, fail, game_option, with_game_params
 from muster.cli.lang import _, lang_option, tr_of
 from muster.core import CorruptStateError, Game, get_rules
 from muster.core.game import MAX_RECORD_BYTES
-from muster.games.freedom.texts import END_REASONS
+from muster.core.registry import game_module
+from muster.lab.hooks import lab_hooks
 
 console = Console()
 
@@ -31,21 +34,19 @@ def load_error(path: Path, exc: Exception) -> str:
     return tr_of(None).fmt("Cannot load {path}: {reason}", path=path, reason=reason)
 
 
+@with_game_params(None)
 def demo(
     seed: int = typer.Option(0, help=_("Seed of the game (deal and dice).")),
-    ruleset: str = typer.Option("2nd", help=_("Rules edition: 2nd or 1st.")),
     save: Path | None = typer.Option(None, help=_("Also write the finished game's save file here.")),
-    game_name: str = typer.Option("freedom", "--game", help=_("Which game: freedom or hellenes.")),
+    game_name: str | None = game_option(),
     lang: str | None = lang_option(),
+    *,
+    game_params: GameParams,
 ) -> None:
     """Play one game with both seats choosing uniformly at random, and print its log."""
     tr = tr_of(lang, console)
-    if game_name not in ("freedom", "hellenes"):
-        unknown = tr.fmt("Unknown game {game}: use freedom or hellenes.", game=repr(game_name))
-        console.print(f"[red]{escape(unknown)}[/red]")
-        raise typer.Exit(2)
-    rules = get_rules(game_name)
-    game = Game(rules, seed, {"ruleset": ruleset} if game_name == "freedom" else {})
+    name = check_game(game_name, tr, console)
+    game = Game(get_rules(name), seed, game_params.game_options(name, tr, console))
     chooser = random.Random(seed)
     while game.active_seat is not None:
         game.apply(chooser.choice(game.legal_actions()))
@@ -53,10 +54,14 @@ def demo(
         console.print(line, highlight=False)
     outcome = game.outcome
     assert outcome is not None
-    winner = tr.gettext(f"side:{outcome.winner}") if outcome.winner in ("imperial", "insurgent") else outcome.winner
+    hooks = lab_hooks(name)
     decisions = tr.nfmt("after {n} decision", "after {n} decisions", len(game.actions))
-    reason = tr.gettext(END_REASONS[outcome.reason]) if outcome.reason in END_REASONS else outcome.reason
-    console.print(f"[bold]{escape(tr.fmt('{side} wins', side=winner))}[/bold] ({escape(reason)}) {decisions}.")
+    reason = hooks.ending_name(outcome.reason, tr.lang)
+    if outcome.winner is None:
+        console.print(f"[bold]{escape(tr.gettext('A draw'))}[/bold] ({escape(reason)}) {decisions}.")
+    else:
+        winner = hooks.seat_name(outcome.winner, tr.lang)
+        console.print(f"[bold]{escape(tr.fmt('{side} wins', side=winner))}[/bold] ({escape(reason)}) {decisions}.")
     if save:
         save.write_text(game.dumps(), encoding="utf-8")
 
@@ -65,22 +70,19 @@ def board_command(
     svg: Path = typer.Option(..., "--svg", help=_("Write the drawing to this SVG file.")),
     state: Path | None = typer.Option(None, help=_("A save file (muster-game JSON) whose pieces to draw.")),
     seed: int = typer.Option(0, help=_("Without --state: draw the setup of this seed.")),
-    game_name: str = typer.Option("freedom", "--game", help=_("Which game: freedom or hellenes.")),
-    seat: str | None = typer.Option(None, help=_("Hellenes: draw what this seat sees (default: a spectator).")),
+    game_name: str | None = game_option(),
+    seat: str | None = typer.Option(None, help=_("Draw what this seat sees (default: a spectator).")),
     lang: str | None = lang_option(),
 ) -> None:
     """Draw the board (with the pieces of a saved game, or of the setup) as SVG."""
-    if game_name == "hellenes":
-        _hellenes_board(svg, state, seed, seat, lang)
-        return
     tr = tr_of(lang, console)
-    if game_name != "freedom":
-        unknown = tr.fmt("Unknown game {game}: use freedom or hellenes.", game=repr(game_name))
-        console.print(f"[red]{escape(unknown)}[/red]")
-        raise typer.Exit(2)
-    from muster.games.freedom.svg import render_svg
-
-    rules = get_rules("freedom")
+    name = check_game(game_name, tr, console)
+    rules = get_rules(name)
+    draw = game_module(name).part("drawing")
+    if draw is None:
+        fail(tr.fmt("{game} has no drawing.", game=rules.info.title), console)
+    if seat is not None and seat not in rules.info.seats:
+        fail(tr.fmt("Unknown seat {seat}: use {seats}.", seat=repr(seat), seats=", ".join(rules.info.seats)), console)
     if state is not None:
         try:
             game = Game.loads(rules, read_save_file(state))
@@ -89,25 +91,7 @@ def board_command(
             raise typer.Exit(2) from exc
     else:
         game = Game(rules, seed)
-    svg.write_text(render_svg(game.state, tr.lang), encoding="utf-8")
-    console.print(tr.fmt("Board written to {path}", path=svg), highlight=False)
-
-
-def _hellenes_board(svg: Path, state: Path | None, seed: int, seat: str | None, lang: str | None) -> None:
-    """``muster board --game hellenes``: the map of Greece and the Aegean with the blocks a seat sees."""
-    from muster.games.hellenes.svg import render_svg
-
-    rules = get_rules("hellenes")
-    tr = tr_of(lang, console)
-    if seat is not None and seat not in rules.info.seats:
-        console.print(f"[red]{escape(tr.fmt('Unknown seat {seat}: use athens or sparta.', seat=repr(seat)))}[/red]")
-        raise typer.Exit(2)
-    try:
-        game = Game.loads(rules, state.read_text(encoding="utf-8")) if state is not None else Game(rules, seed)
-    except (OSError, CorruptStateError) as exc:
-        console.print(f"[red]{escape(tr.fmt('Cannot load {path}: {reason}', path=state, reason=exc))}[/red]")
-        raise typer.Exit(2) from exc
-    svg.write_text(render_svg(game.view(seat), tr.lang), encoding="utf-8")
+    svg.write_text(draw(game, seat, tr.lang), encoding="utf-8")
     console.print(tr.fmt("Board written to {path}", path=svg), highlight=False)
 
 
@@ -116,6 +100,3 @@ def register(app: typer.Typer) -> None:
     app.command("demo", help=_("Play one game with both seats choosing uniformly at random, and print its log."))(demo)
     app.command("board", help=_("Draw the board (with the pieces of a saved game, or of the setup) as SVG."))(
         board_command)
-
-
-

@@ -1,26 +1,26 @@
-"""``muster arena`` and ``muster simulate``: the simulation lab on the command line."""
+"""``muster arena`` and ``muster simulate``: the simulation lab on the command line, for any installed game
+(``--game``; the seats' bots with ``--<seat> SPEC``, the game's options with ``--<option> VALUE``)."""
 
 from __future__ import annotations
 
 import signal
 import sys
 from pathlib import Path
-from typing import Any
 
 import typer
-from babel.numbers import format_percent
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from muster.ai import BotSpecError, make_bot
+from muster.ai import BotSpecError
+from muster.cli.games import GameParams, check_game, game_option, with_game_params
 from muster.cli.lang import _, lang_option, tr_of
-from muster.games.freedom.texts import END_REASONS
 from muster.i18n import N_, Translator
 from muster.lab.arena import ArenaReport, run_arena, write_arena
+from muster.lab.hooks import LabHooks, lab_hooks
 from muster.lab.play import GameRecord, load_records
 from muster.lab.runner import BACKENDS, check_specs
-from muster.lab.simulate import run_simulation, summary, write_report
+from muster.lab.simulate import MAX_GAMES, percent, run_simulation, summary, win_rate_seat, write_report
 from muster.lab.stats import wilson
 
 console = Console()
@@ -32,13 +32,13 @@ def _exit_cleanly_on_sigterm() -> None:
     signal.signal(signal.SIGTERM, lambda _signum, _frame: sys.exit(143))
 
 
-def _stream(out: Path, resume: bool, tr: Translator) -> tuple[Path, list[GameRecord]]:
+def _stream(out: Path, resume: bool, tr: Translator, game: str) -> tuple[Path, list[GameRecord]]:
     """games.jsonl in ``out``, where every game's record is appended as soon as it ends: emptied, or
     with ``resume`` kept, and its records returned so that those games are not played again."""
     out.mkdir(parents=True, exist_ok=True)
     path = out / "games.jsonl"
     if resume and path.exists():
-        done = load_records(path)
+        done = load_records(path, game)
         if done:
             console.print(tr.nfmt("Resuming: {n} game already in {path}", "Resuming: {n} games already in {path}",
                                   len(done), path=path), highlight=False)
@@ -64,52 +64,52 @@ def _fail(message: str, tr: Translator) -> None:
     raise typer.Exit(2)
 
 
+@with_game_params(None)
 def arena(
     bots: list[str] = typer.Argument(..., help=_("Bot specs, e.g. random heuristic ismcts:iterations=300")),
     games: int = typer.Option(10, "--games", "-n", help=_("Seeds per pair of bots (each played twice, seats swapped)")),
     seed: int = typer.Option(0, help=_("First seed")),
     workers: int = typer.Option(0, help=_("Worker processes (0: all cores)")),
-    ruleset: str = typer.Option("2nd", help=_("Rules edition: 2nd or 1st")),
     out: Path = typer.Option(Path("reports/arena"), help=_("Directory for games.csv and arena.json")),
     backend: str = typer.Option("local", "--backend", help=BACKEND_HELP),
     address: str | None = typer.Option(None, "--address", help=ADDRESS_HELP),
     resume: bool = typer.Option(False, "--resume", help=RESUME_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=_("No progress bar")),
-    game: str = typer.Option("freedom", "--game", help=_("Which game: freedom or hellenes")),
+    game: str | None = game_option(),
     lang: str | None = lang_option(),
+    *,
+    game_params: GameParams,
 ) -> None:
     """Round-robin between bots with paired seeds; ratings with 95% intervals, win rates by side."""
     tr = tr_of(lang, console)
-    if game == "hellenes":
-        _hellenes_arena(bots, games, seed, workers, out, quiet, tr)
-        return
-    if game != "freedom":
-        _fail(tr.gettext("game must be freedom or hellenes"), tr)
-    if ruleset not in ("2nd", "1st"):
-        _fail(tr.gettext("ruleset must be 2nd or 1st"), tr)
+    name = check_game(game, tr, console)
+    options = game_params.game_options(name, tr, console)
+    if not 1 <= games <= MAX_GAMES:
+        _fail(tr.fmt("--games must be between 1 and {n}", n=MAX_GAMES), tr)
     _check_backend(backend, address, tr)
     _exit_cleanly_on_sigterm()
     try:
-        check_specs(bots)  # before anything is written: bad input changes nothing
-        stream, done = _stream(out, resume, tr)
-        report = run_arena(bots, games, seed, workers, ruleset, show_progress=not quiet, stream=stream,
+        check_specs(bots, name)  # before anything is written: bad input changes nothing
+        if len(set(bots)) < 2:
+            raise ValueError(tr.gettext("give at least two different bot specs"))
+        stream, done = _stream(out, resume, tr, name)
+        report = run_arena(bots, games, seed, workers, name, options, show_progress=not quiet, stream=stream,
                            backend=backend, address=address, done=done)
     except (BotSpecError, ValueError) as exc:
         _fail(str(exc), tr)
         return
     paths = write_arena(report, out)
-    _print_arena(report, tr)
+    _print_arena(report, tr, lab_hooks(name))
     console.print(tr.fmt("Wrote {paths}", paths=", ".join(str(p) for p in paths)), highlight=False)
 
 
-ARENA_COLUMNS = (N_("bot"), N_("Elo (BT)"), N_("95% CI"), N_("score"), N_("as Imperial"), N_("as Insurgent"),
-                 N_("wins by type"))
-
-
-def _print_arena(report: ArenaReport, tr: Translator) -> None:
+def _print_arena(report: ArenaReport, tr: Translator, hooks: LabHooks) -> None:
     table = Table(title=tr.nfmt("Arena: {n} game", "Arena: {n} games", len(report.records)))
-    for col in ARENA_COLUMNS:
-        table.add_column(tr.gettext(col))
+    columns = [tr.gettext(N_("bot")), tr.gettext(N_("Elo (BT)")), tr.gettext(N_("95% CI")), tr.gettext(N_("score")),
+               *(tr.fmt("as {side}", side=hooks.seat_name(seat, tr.lang)) for seat in report.seats),
+               tr.gettext(N_("wins by type"))]
+    for col in columns:
+        table.add_column(col)
     for r in report.ratings:
         sides = report.by_side(r.name)
         cells = []
@@ -122,150 +122,80 @@ def _print_arena(report: ArenaReport, tr: Translator) -> None:
     console.print(table)
 
 
+@with_game_params("bot")
 def simulate(
-    imperial: str = typer.Option("", "--imperial", help=_("Bot spec for the Imperial seat")),
-    insurgent: str = typer.Option("", "--insurgent", help=_("Bot spec for the Insurgent seat")),
     games: int = typer.Option(100, "--games", "-n", help=_("Number of games")),
     seed: int = typer.Option(0, help=_("First seed")),
     workers: int = typer.Option(0, help=_("Worker processes (0: all cores)")),
-    ruleset: str = typer.Option("2nd", help=_("Rules edition: 2nd or 1st")),
     fmt: str = typer.Option("md", "--format", help=_("Report format: md or html")),
     out: Path = typer.Option(Path("reports/simulate"), help=_("Directory for the report, plots and summary.json")),
     backend: str = typer.Option("local", "--backend", help=BACKEND_HELP),
     address: str | None = typer.Option(None, "--address", help=ADDRESS_HELP),
     resume: bool = typer.Option(False, "--resume", help=RESUME_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q", help=_("No progress bar")),
-    cards: bool = typer.Option(False, "--cards", help=_("Also print how often each card's event was used")),
+    details: bool = typer.Option(False, "--details", "--cards",
+                                 help=_("Also print the game's own tables (e.g. how often each card's event was "
+                                        "used)")),
     replay: Path | None = typer.Option(None, "--from",
                                        help=_("Report on the games of a games.jsonl instead of playing")),
-    game: str = typer.Option("freedom", "--game", help=_("Which game: freedom or hellenes")),
-    athens: str = typer.Option("", "--athens", help=_("Hellenes: bot spec for Athens")),
-    sparta: str = typer.Option("", "--sparta", help=_("Hellenes: bot spec for Sparta")),
+    game: str | None = game_option(),
     lang: str | None = lang_option(),
+    *,
+    game_params: GameParams,
 ) -> None:
-    """Balance report: Imperial win rate with its 95% CI, endings by round, lengths, tracks, card events."""
+    """Balance report: the first seat's win rate with its 95% CI, endings, lengths and the game's own plots."""
     tr = tr_of(lang, console)
-    if game == "hellenes":
-        _hellenes_simulate(athens, sparta, games, seed, workers, out, quiet, tr)
-        return
-    if game != "freedom":
-        _fail(tr.gettext("game must be freedom or hellenes"), tr)
-    if ruleset not in ("2nd", "1st"):
-        _fail(tr.gettext("ruleset must be 2nd or 1st"), tr)
+    name = check_game(game, tr, console)
+    options = game_params.game_options(name, tr, console)
     if fmt not in ("md", "html"):
         _fail(tr.gettext("format must be md or html"), tr)
+    if not 1 <= games <= MAX_GAMES:
+        _fail(tr.fmt("--games must be between 1 and {n}", n=MAX_GAMES), tr)
     _check_backend(backend, address, tr)
     _exit_cleanly_on_sigterm()
     try:
         if replay is not None:
-            records = load_records(replay)
+            records = load_records(replay, name)
             if not records:
                 raise ValueError(tr.fmt("{path} holds no games", path=replay))
         else:
-            if not imperial or not insurgent:
-                raise ValueError(tr.gettext("give --imperial and --insurgent bot specs (or --from a games.jsonl)"))
-            check_specs([imperial, insurgent])
-            stream, done = _stream(out, resume, tr)
-            records = run_simulation(imperial, insurgent, games, seed, workers, ruleset, show_progress=not quiet,
+            bots = list(game_params.seat_specs(name, None, tr, console).values())
+            check_specs(bots, name)
+            stream, done = _stream(out, resume, tr, name)
+            records = run_simulation(bots, games, seed, workers, name, options, show_progress=not quiet,
                                      stream=stream, backend=backend, address=address, done=done)
     except (BotSpecError, ValueError, OSError) as exc:
         _fail(str(exc), tr)
         return
-    path = write_report(records, out, fmt, tr.lang)
-    data = summary(records)
-    low, high = data["imperial_win_rate_ci95"]
-    console.print(tr.nfmt("Imperial win rate {rate} (95% CI {low}–{high}) over {n} game; endings: {endings}",
-                          "Imperial win rate {rate} (95% CI {low}–{high}) over {n} games; endings: {endings}",
-                          data["games"], rate=_pct(data["imperial_win_rate"], tr), low=_pct(low, tr),
-                          high=_pct(high, tr), endings=_endings(data["endings"], tr)), highlight=False)
-    if cards:
-        _print_cards(data["cards"], data["games"], tr)
+    hooks = lab_hooks(name)
+    path = write_report(records, out, fmt, tr.lang, name)
+    data = summary(records, name)
+    first = win_rate_seat(data)
+    low, high = data[f"{first}_win_rate_ci95"]
+    console.print(tr.nfmt("{side} win rate {rate} (95% CI {low}–{high}) over {n} game; endings: {endings}",
+                          "{side} win rate {rate} (95% CI {low}–{high}) over {n} games; endings: {endings}",
+                          data["games"], side=hooks.seat_name(first, tr.lang),
+                          rate=percent(data[f"{first}_win_rate"], tr.lang), low=percent(low, tr.lang),
+                          high=percent(high, tr.lang), endings=_endings(data["endings"], tr, hooks)), highlight=False)
+    if details:
+        for extra in hooks.tables(data, tr.lang):
+            table = Table(title=extra.title)
+            for col in extra.columns:
+                table.add_column(col)
+            for row in extra.rows:
+                table.add_row(*row)
+            console.print(table)
     console.print(tr.fmt("Report: {path}", path=path), highlight=False)
 
 
-def _endings(endings: dict[str, int], tr: Translator) -> str:
+def _endings(endings: dict[str, int], tr: Translator, hooks: LabHooks) -> str:
     """How the games ended, e.g. ``survival 12, fort 3`` (in words of ``tr``'s language)."""
-    return ", ".join(f"{tr.gettext(END_REASONS[k]) if k in END_REASONS else k} {v}" for k, v in endings.items())
-
-
-def _pct(x: float, tr: Translator, digits: int = 1) -> str:
-    return format_percent(x, "#,##0." + "0" * digits + "%" if digits else "#,##0%", locale=tr.lang)
-
-
-CARD_COLUMNS = (N_("card"), N_("by Imperial"), N_("by Insurgent"), N_("games used"), N_("user won"))
-
-
-def _print_cards(cards: list[dict[str, Any]], games: int, tr: Translator) -> None:
-    table = Table(title=tr.nfmt("Card events used in {n} game", "Card events used in {n} games", games))
-    for col in CARD_COLUMNS:
-        table.add_column(tr.gettext(col))
-    for c in cards:
-        rate = c["user_wins"] / c["games"] if c["games"] else 0.0
-        table.add_row(c["name"], str(c["events"]["imperial"]), str(c["events"]["insurgent"]), str(c["games"]),
-                      f"{rate:.0%}")
-    console.print(table)
-
-
-def _hellenes_simulate(athens: str, sparta: str, games: int, seed: int, workers: int, out: Path,
-                       quiet: bool, tr: Translator) -> None:
-    """``muster simulate --game hellenes``: Athens' win rate with its 95% interval, endings, plots."""
-    from muster.core import get_rules
-    from muster.lab import hellenes
-
-    if not athens or not sparta:
-        _fail(tr.gettext("give --athens and --sparta bot specs"), tr)
-    if not 1 <= games <= 100_000:
-        _fail(tr.gettext("--games must be between 1 and 100000"), tr)
-    try:
-        for spec in (athens, sparta):
-            make_bot(spec, rules=get_rules("hellenes"))
-    except BotSpecError as exc:
-        _fail(str(exc), tr)
-        return
-    _exit_cleanly_on_sigterm()
-    data = hellenes.simulate(athens, sparta, games, seed, max(1, workers), out, show_progress=not quiet)
-    low, high = data["athens_win_rate_ci95"]
-    console.print(tr.nfmt("Athens win rate {rate} (95% CI {low}–{high}) over {n} game; endings: {endings}",
-                          "Athens win rate {rate} (95% CI {low}–{high}) over {n} games; endings: {endings}",
-                          data["games"], rate=_pct(data["athens_win_rate"], tr), low=_pct(low, tr),
-                          high=_pct(high, tr), endings=data["endings"]), highlight=False)
-    files = (out / "summary.json", out / "games.jsonl", out / "endings.png", out / "prestige.png")
-    console.print(tr.fmt("Wrote {paths}", paths=", ".join(str(p) for p in files)), highlight=False)
-
-
-def _hellenes_arena(bots: list[str], games: int, seed: int, workers: int, out: Path, quiet: bool,
-                    tr: Translator) -> None:
-    """``muster arena --game hellenes``: every pair of bots on both sides, win rates with 95% intervals."""
-    from muster.core import get_rules
-    from muster.lab import hellenes
-
-    if len(set(bots)) < 2:
-        _fail(tr.gettext("give at least two different bot specs"), tr)
-    try:
-        for spec in bots:
-            make_bot(spec, rules=get_rules("hellenes"))
-    except BotSpecError as exc:
-        _fail(str(exc), tr)
-        return
-    _exit_cleanly_on_sigterm()
-    data = hellenes.arena(bots, games, seed, max(1, workers), out, show_progress=not quiet)
-    table = Table(title=tr.nfmt("Hellenes arena: {n} game", "Hellenes arena: {n} games", data["games"]))
-    for col in (N_("bot"), N_("as Athens"), N_("as Sparta")):
-        table.add_column(tr.gettext(col))
-    for bot, row in data["bots"].items():
-        cells = []
-        for side in ("athens", "sparta"):
-            c = row[side]
-            cells.append(f"{c['wins']}/{c['games']} {_pct(c['rate'], tr, 0)} "
-                         f"({_pct(c['ci95'][0], tr, 0)}–{_pct(c['ci95'][1], tr, 0)})")
-        table.add_row(bot, *cells)
-    console.print(table)
-    console.print(tr.fmt("Wrote {paths}", paths=out / "arena.json"), highlight=False)
+    return ", ".join(f"{hooks.ending_name(k, tr.lang)} {v}" for k, v in endings.items())
 
 
 def register(app: typer.Typer) -> None:
     """Add the lab's commands to the ``muster`` app."""
     app.command("arena", help=_("Round-robin between bots with paired seeds; ratings with 95% intervals, win rates "
                                 "by side."))(arena)
-    app.command("simulate", help=_("Balance report: Imperial win rate with its 95% CI, endings by round, lengths, "
-                                   "tracks, card events."))(simulate)
+    app.command("simulate", help=_("Balance report: the first seat's win rate with its 95% CI, endings, lengths and "
+                                   "the game's own plots and tables."))(simulate)

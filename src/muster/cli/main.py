@@ -12,9 +12,11 @@ import typer
 
 from muster import __version__
 from muster.cli.lang import _
+from muster.core.registry import game_modules
 
-app = typer.Typer(help=_("muster: play, watch and measure card-driven wargames (Freedom! Messolonghi 1825–1826)."),
+app = typer.Typer(help=_("muster: play, watch and measure card-driven wargames."),
                   no_args_is_help=True, add_completion=False)
+
 
 def _version(value: bool) -> None:
     if value:
@@ -28,7 +30,7 @@ def _main(version: bool = typer.Option(False, "--version", callback=_version, is
     """muster: play, watch and measure card-driven wargames."""
 
 
-COMMAND_MODULES = ("engine_commands", "cards_commands", "lab_commands", "play_commands", "serve_commands",
+COMMAND_MODULES = ("engine_commands", "lab_commands", "play_commands", "serve_commands",
                    "analysis_commands", "host_commands", "admin_commands")
 
 
@@ -41,6 +43,11 @@ def _register_all() -> None:
                 continue  # that feature area is not present in this build
             raise
         mod.register(app)
+    # Each game's own commands (e.g. Freedom!'s ``muster card N``), beside the shared ones.
+    for game in game_modules().values():
+        commands = game.part("commands")
+        if commands is not None:
+            app.add_typer(commands)
 
 
 _register_all()

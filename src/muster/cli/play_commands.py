@@ -1,7 +1,12 @@
-"""``muster play``: Freedom! in the terminal, hot-seat or against bots (see docs/terminal.md)."""
+"""``muster play``: any installed game in the terminal, hot-seat or against bots (see docs/terminal.md).
+
+The game is drawn by its terminal part through :class:`muster.tui.session.Session`; the seats are the
+game's (``--imperial``/``--insurgent`` for Freedom!, ``--athens``/``--sparta`` for Hellenes…).
+"""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import typer
@@ -12,42 +17,52 @@ from muster.ai import make_bot
 from muster.ai.base import Bot, BotSpecError
 from muster.analysis.consent import HintConsent
 from muster.cli.engine_commands import load_error, read_save_file
+from muster.cli.games import GameParams, check_game, game_option, with_game_params
 from muster.cli.lang import _, lang_option
-from muster.core import CorruptStateError, Game, get_rules
-from muster.games.freedom.constants import IMPERIAL, INSURGENT
+from muster.core import CorruptStateError, Game, Rules, get_rules
+from muster.core.registry import game_module, game_names
 from muster.i18n import check_lang, from_environment, translator
+from muster.lab.hooks import lab_hooks
 
 HUMAN = "human"
-BOT_SEED_OFFSET = {IMPERIAL: 1, INSURGENT: 2}
-"""Each seat's bot gets its own seed derived from the game's, so games are reproducible."""
 
 
-def build_players(specs: dict[str, str], seed: int, game: str = "freedom") -> dict[str, Bot | None]:
-    """Seat → bot (None for a person) from ``human`` or bot specs. Raises BotSpecError."""
+def build_players(specs: dict[str, str], seed: int, rules: Rules) -> dict[str, Bot | None]:
+    """Seat → bot (None for a person) from ``human`` or bot specs. Raises BotSpecError.
+
+    Each seat's bot gets its own seed derived from the game's (the seat's place plus one), so games are
+    reproducible."""
     players: dict[str, Bot | None] = {}
     for n, (seat, spec) in enumerate(specs.items()):
-        bot_seed = seed * 10 + BOT_SEED_OFFSET.get(seat, n + 1)
-        players[seat] = None if spec.strip().lower() == HUMAN else make_bot(spec, seed=bot_seed, game=game)
+        bot_seed = seed * 10 + n + 1
+        players[seat] = None if spec.strip().lower() == HUMAN else make_bot(spec, seed=bot_seed, rules=rules)
     return players
 
 
+def saved_game(data: bytes) -> str | None:
+    """The game a save file is of, if it names an installed one (so ``--load`` needs no ``--game``); None for
+    anything else (loading it then says what is wrong with it)."""
+    try:
+        name = json.loads(data).get("game")
+    except (ValueError, AttributeError, RecursionError):
+        return None
+    return name if isinstance(name, str) and name in game_names() else None
+
+
+@with_game_params("player")
 def play(
-    imperial: str = typer.Option(HUMAN, help=_("Who plays the Imperial side: 'human' or a bot spec (e.g. heuristic).")),
-    insurgent: str = typer.Option(HUMAN, help=_("Who plays the Insurgent side: 'human' or a bot spec.")),
-    ruleset: str = typer.Option("2nd", help=_("Rules edition: 2nd or 1st (ignored with --load).")),
     seed: int = typer.Option(0, help=_("Seed of the deal and the dice (ignored with --load).")),
     load: Path | None = typer.Option(None, help=_("Continue a game saved with 'save FILE'.")),
     compact: bool = typer.Option(False, "--compact", help=_("A shorter screen for small terminals (the hand without "
                                  "card texts, fewer log and grid lines); 'full' and 'compact' switch during play.")),
-    game_name: str = typer.Option("freedom", "--game", help=_("Which game: freedom or hellenes.")),
-    athens: str = typer.Option(HUMAN, help=_("Hellenes: who plays Athens: 'human' or a bot spec.")),
-    sparta: str = typer.Option(HUMAN, help=_("Hellenes: who plays Sparta: 'human' or a bot spec.")),
-    years: str = typer.Option("3", help=_("Hellenes: how many Years of the 431 scenario (1-3).")),
-    hints: bool = typer.Option(False, "--hints", help=_("Allow the 'hint' command (between two people, the "
-                               "Insurgent player is asked to agree first).")),
+    hints: bool = typer.Option(False, "--hints", help=_("Allow the 'hint' command where the game has hints "
+                               "(between two people, the second player is asked to agree first).")),
+    game_name: str | None = game_option(),
     lang: str | None = lang_option(),
+    *,
+    game_params: GameParams,
 ) -> None:
-    """Play Freedom! (or Hellenes, with --game hellenes) in the terminal: two people at one screen, or against bots."""
+    """Play a game in the terminal: two people at one screen, or against bots."""
     console = Console()
     try:
         language = check_lang(lang) if lang else from_environment()
@@ -55,21 +70,24 @@ def play(
     except ValueError as exc:
         console.print(f"[red]{escape(str(exc))}[/red]")
         raise typer.Exit(2) from exc
-    if game_name == "hellenes":
-        raise typer.Exit(_play_hellenes(console, athens, sparta, years, seed, load, compact, language))
-    if game_name != "freedom":
-        unknown = tr.fmt("Unknown game {game}: use freedom or hellenes.", game=repr(game_name))
-        console.print(f"[red]{escape(unknown)}[/red]")
-        raise typer.Exit(2)
-    rules = get_rules("freedom")
-    if ruleset not in rules.info.options["ruleset"]:
-        unknown = tr.fmt("Unknown ruleset {ruleset}: use 2nd or 1st.", ruleset=repr(ruleset))
-        console.print(f"[red]{escape(unknown)}[/red]")
-        raise typer.Exit(2)
+    saved = None
+    if load is not None:
+        try:
+            saved = read_save_file(load)
+        except OSError as exc:
+            console.print(f"[red]{escape(load_error(load, exc))}[/red]", highlight=False, soft_wrap=True)
+            raise typer.Exit(2) from exc
+    name = check_game(game_name or (saved_game(saved) if saved is not None else None), tr, console)
+    rules = get_rules(name)
+    options = game_params.game_options(name, tr, console)
+    specs = game_params.seat_specs(name, HUMAN, tr, console)
+    if hints and game_module(name).part("analysis") is None:
+        console.print(escape(tr.fmt("{game} has no hints; playing without them.", game=rules.info.title)),
+                      highlight=False)
+        hints = False
     try:
-        game = (Game.loads(rules, read_save_file(load)) if load is not None
-                else Game(rules, seed, {"ruleset": ruleset}))
-        players = build_players({IMPERIAL: imperial, INSURGENT: insurgent}, game.seed)
+        game = Game.loads(rules, saved) if load is not None and saved is not None else Game(rules, seed, options)
+        players = build_players(specs, game.seed, rules)
     except (OSError, CorruptStateError) as exc:
         console.print(f"[red]{escape(load_error(load or Path('?'), exc))}[/red]", highlight=False, soft_wrap=True)
         raise typer.Exit(2) from exc
@@ -81,37 +99,16 @@ def play(
     humans = tuple(seat for seat, bot in players.items() if bot is None)
     consent = HintConsent.at_creation(humans, humans[0] if humans else None, hints)
     if hints and len(humans) == 2:
-        answer = console.input(tr.gettext("The Imperial player proposes hints for both sides. Insurgent player, agree? "
-                                          "[y/N]") + " ")
+        hooks = lab_hooks(name)
+        answer = console.input(tr.fmt("The {first} player proposes hints for both sides. {second} player, agree? "
+                                      "[y/N]", first=hooks.seat_name(humans[0], language),
+                                      second=hooks.seat_name(humans[1], language)) + " ")
         if answer.strip().lower() in ("y", "yes", tr.gettext("y"), tr.gettext("yes")):
-            consent.accept(INSURGENT)
+            consent.accept(humans[1])
     raise typer.Exit(Session(game, players, console, compact=compact, hints=consent, lang=language).run())
-
-
-def _play_hellenes(console: Console, athens: str, sparta: str, years: str, seed: int, load: Path | None,
-                   compact: bool, language: str = "en") -> int:
-    """``muster play --game hellenes`` in ``language`` (the game's words, its log and the session's own)."""
-    rules = get_rules("hellenes")
-    tr = translator(language)
-    if years not in rules.info.options["years"]:
-        console.print(f"[red]{escape(tr.fmt('--years must be 1, 2 or 3, not {years}.', years=repr(years)))}[/red]")
-        return 2
-    try:
-        game = Game.loads(rules, load.read_text(encoding="utf-8")) if load is not None else \
-            Game(rules, seed, {"years": years})
-        players = build_players({"athens": athens, "sparta": sparta}, game.seed, game="hellenes")
-    except (OSError, CorruptStateError) as exc:
-        console.print(f"[red]{escape(tr.fmt('Cannot load {path}: {reason}', path=load, reason=exc))}[/red]")
-        return 2
-    except BotSpecError as exc:
-        console.print(f"[red]{exc}[/red]")
-        return 2
-    from muster.tui.session import Session
-
-    return Session(game, players, console, compact=compact, lang=language).run()
 
 
 def register(app: typer.Typer) -> None:
     """Add ``muster play``."""
-    app.command("play", help=_("Play Freedom! (or Hellenes, with --game hellenes) in the terminal: two people at one "
+    app.command("play", help=_("Play a game in the terminal (--game, default the first listed): two people at one "
                                "screen, or against bots."))(play)

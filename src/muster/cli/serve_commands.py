@@ -37,7 +37,7 @@ def serve(
                                            "acknowledged (survives a power cut); 'normal' only at checkpoints "
                                            "(survives a crash or kill -9 of the server, not of the machine).")),
 ) -> None:
-    """Serve the web app: play Freedom! in the browser against a bot or a person."""
+    """Serve the web app: play the installed games in the browser against a bot or a person."""
     import math
     import os
 
@@ -128,4 +128,5 @@ def check_database(url: str) -> None:
 
 def register(app: typer.Typer) -> None:
     """Add ``muster serve``."""
-    app.command("serve", help=_("Serve the web app: play Freedom! in the browser against a bot or a person."))(serve)
+    app.command("serve", help=_("Serve the web app: play the installed games in the browser against a bot or a "
+                                "person."))(serve)

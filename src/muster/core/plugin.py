@@ -85,6 +85,12 @@ class GameModule:
     """Reference to the game's lab hooks (how a finished game is summarised for the lab)."""
     analysis: str | None = None
     """Reference to the game's analysis (hints and the post-game review), where it has one."""
+    drawing: str | None = None
+    """Reference to a function drawing a position as SVG, ``(game: Game, seat: str | None, lang: str) -> str``:
+    what ``seat`` may see (None: a spectator), its words in ``lang`` (``muster board --svg``)."""
+    commands: str | None = None
+    """Reference to a ``typer.Typer`` of the game's own commands, mounted on ``muster`` beside the shared
+    ones (e.g. Freedom!'s ``muster card N``); their names must not clash with other commands."""
     domain: str = "muster"
     """The gettext domain of the game's messages."""
     compiled: tuple[str, ...] = ()
@@ -121,7 +127,8 @@ class GameModule:
         return rules
 
     def part(self, name: str) -> Any:
-        """One optional part (``"web"``, ``"terminal"``, ``"lab"``, ``"analysis"``, ``"search"``) loaded, or None."""
+        """One optional part (``"web"``, ``"terminal"``, ``"lab"``, ``"analysis"``, ``"search"``, ``"drawing"``,
+        ``"commands"``) loaded, or None."""
         reference = getattr(self, name)
         if reference is None:
             return None

@@ -1,4 +1,5 @@
-"""Round-robin arena: every pair of bots plays paired games (same deal and dice, seats swapped)."""
+"""Round-robin arena for any two-seat game: every pair of bots plays paired games (same deal and dice,
+seats swapped)."""
 
 from __future__ import annotations
 
@@ -11,16 +12,20 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from muster.lab.play import SEATS, GameRecord
+from muster.core import get_rules
+from muster.core.registry import default_game
+from muster.lab.hooks import lab_hooks
+from muster.lab.play import GameRecord
 from muster.lab.runner import Job, check_specs, run_jobs
 from muster.lab.stats import Rating, Result, ratings, wilson
 
 
-def arena_jobs(bots: Sequence[str], games: int, seed: int = 0, ruleset: str = "2nd") -> list[Job]:
+def arena_jobs(bots: Sequence[str], games: int, seed: int = 0, game: str | None = None,
+               options: dict[str, str] | None = None) -> list[Job]:
     """For each pair of distinct bots and each of ``games`` seeds, two games with the seats swapped.
 
     Paired seeds give both seat orders the same deal and the same dice stream, so the luck of the
-    draw cancels out of the comparison.
+    draw cancels out of the comparison. Ratings compare two players, so the game must have two seats.
     """
     if len(bots) < 2:
         raise ValueError("an arena needs at least two bots")
@@ -28,11 +33,16 @@ def arena_jobs(bots: Sequence[str], games: int, seed: int = 0, ruleset: str = "2
         raise ValueError("each bot spec may appear only once")
     if games < 1:
         raise ValueError("games must be at least 1")
+    name = game or default_game()
+    seats = get_rules(name).info.seats
+    if len(seats) != 2:
+        raise ValueError(f"the arena rates bots in two-seat games; {name} has {len(seats)} seats")
+    opts = tuple(sorted((options or {}).items()))
     jobs = []
     for a, b in combinations(bots, 2):
         for k in range(games):
-            jobs.append(Job(a, b, seed + k, ruleset))
-            jobs.append(Job(b, a, seed + k, ruleset))
+            jobs.append(Job(name, (a, b), seed + k, opts))
+            jobs.append(Job(name, (b, a), seed + k, opts))
     return jobs
 
 
@@ -43,35 +53,43 @@ class ArenaReport:
     bots: list[str]
     records: list[GameRecord]
     ratings: list[Rating] = field(default_factory=list)
+    game: str = ""
+    """The game played (empty: the default game)."""
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        """The game's two seats."""
+        return get_rules(self.game or default_game()).info.seats
 
     def results(self) -> list[Result]:
-        """(imperial bot, insurgent bot, imperial score) per game."""
-        return [(r.imperial, r.insurgent, 1.0 if r.winner == "imperial" else 0.0 if r.winner else 0.5)
+        """(first seat's bot, second seat's bot, first seat's score) per game."""
+        first, second = self.seats
+        return [(r.bots[first], r.bots[second], 1.0 if r.winner == first else 0.0 if r.winner else 0.5)
                 for r in self.records]
 
     def by_side(self, bot: str) -> dict[str, tuple[int, int]]:
         """Per seat, (wins, games) of ``bot``."""
         out = {}
-        for seat in SEATS:
-            mine = [r for r in self.records if getattr(r, seat) == bot]
+        for seat in self.seats:
+            mine = [r for r in self.records if r.bots[seat] == bot]
             out[seat] = (sum(1 for r in mine if r.winner == seat), len(mine))
         return out
 
     def victory_types(self, bot: str) -> Counter[str]:
-        """How ``bot``'s wins came about (fort, beach, survival, morale...)."""
-        return Counter(r.reason for r in self.records if r.winner and getattr(r, r.winner) == bot)
+        """How ``bot``'s wins came about (the games' end reasons)."""
+        return Counter(r.reason for r in self.records if r.winner and r.bots.get(r.winner) == bot)
 
     def to_json(self) -> dict[str, Any]:
         """Summary as JSON-ready data."""
         bots = {}
         for b in self.bots:
             sides = self.by_side(b)
-            bots[b] = {
-                "by_side": {s: {"wins": w, "games": n, "rate": wilson(w, n)[0], "ci95": list(wilson(w, n)[1:])}
-                            for s, (w, n) in sides.items()},
-                "victory_types": dict(self.victory_types(b)),
-            }
+            by_side = {s: {"wins": w, "games": n, "rate": wilson(w, n)[0], "ci95": list(wilson(w, n)[1:])}
+                       for s, (w, n) in sides.items()}
+            # Each seat's figures also stand at the bot's top level, as the Hellenes arena wrote them before.
+            bots[b] = {"by_side": by_side, "victory_types": dict(self.victory_types(b)), **by_side}
         return {
+            "game": self.game or default_game(),
             "bots": bots,
             "ratings": [{"bot": r.name, "elo": round(r.elo, 1), "ci95": [round(r.low, 1), round(r.high, 1)],
                          "games": r.games, "score": r.wins} for r in self.ratings],
@@ -79,19 +97,20 @@ class ArenaReport:
         }
 
 
-def run_arena(bots: Sequence[str], games: int, seed: int = 0, workers: int = 0, ruleset: str = "2nd",
-              show_progress: bool = True, stream: Path | None = None, backend: str = "local",
-              address: str | None = None, done: Sequence[GameRecord] = ()) -> ArenaReport:
-    """Play the round robin and compute ratings (Bradley–Terry, Elo scale, 95% CI).
+def run_arena(bots: Sequence[str], games: int, seed: int = 0, workers: int = 0, game: str | None = None,
+              options: dict[str, str] | None = None, show_progress: bool = True, stream: Path | None = None,
+              backend: str = "local", address: str | None = None, done: Sequence[GameRecord] = ()) -> ArenaReport:
+    """Play the round robin of ``game`` (default: the default game) with its ``options`` and compute ratings
+    (Bradley–Terry, Elo scale, 95% CI).
 
     ``backend``/``address``: where the games run (see :func:`muster.lab.runner.run_jobs`); records
     in ``done`` are reused instead of played again (``--resume``).
     """
-    check_specs(bots)
-    jobs = arena_jobs(bots, games, seed, ruleset)
+    jobs = arena_jobs(bots, games, seed, game, options)
+    check_specs(bots, jobs[0].game)
     records = run_jobs(jobs, workers, show_progress, label="arena", stream=stream, backend=backend, address=address,
                        done=done)
-    report = ArenaReport(list(bots), records)
+    report = ArenaReport(list(bots), records, game=jobs[0].game)
     report.ratings = ratings(report.results(), list(bots))
     return report
 
@@ -111,10 +130,12 @@ def plot_ratings(report: ArenaReport, path: Path) -> None:
     left.set_yticks(ys, names)
     left.invert_yaxis()
     left.set_xlabel("Bradley–Terry rating (Elo scale) with 95% interval")
-    for k, (seat, colour) in enumerate(zip(SEATS, ("#b03a2e", "#2e5eaa"), strict=True)):
+    hooks = lab_hooks(report.game or default_game())
+    for k, (seat, colour) in enumerate(zip(report.seats, ("#b03a2e", "#2e5eaa"), strict=True)):
         rates = [wilson(*report.by_side(n)[seat]) for n in names]
         right.barh([y + 0.2 * (2 * k - 1) for y in ys], [p for p, _, _ in rates], height=0.4, color=colour,
-                   xerr=[[p - lo for p, lo, _ in rates], [hi - p for p, _, hi in rates]], label=f"as {seat}")
+                   xerr=[[p - lo for p, lo, _ in rates], [hi - p for p, _, hi in rates]],
+                   label=f"as {hooks.seat_name(seat, 'en')}")
     right.set_yticks(ys, names)
     right.invert_yaxis()
     right.set_xlim(0, 1)
@@ -130,13 +151,17 @@ def write_arena(report: ArenaReport, out: Path) -> list[Path]:
     """Write games.csv (one row per game), arena.json (the summary) and ratings.png into ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     games_csv = out / "games.csv"
+    seats = report.seats
+    # The game's own facts that fit a cell (Freedom!'s round) get a column after the reason.
+    extra = [k for k, v in (report.records[0].extra.items() if report.records else ())
+             if isinstance(v, (int, float, str))]
     with games_csv.open("w", newline="") as fh:
         w = csv.writer(fh)
-        w.writerow(["seed", "imperial", "insurgent", "winner", "reason", "round", "decisions",
-                    "imperial_seconds", "insurgent_seconds"])
+        w.writerow(["seed", *seats, "winner", "reason", *extra, "decisions", *(f"{s}_seconds" for s in seats)])
         for r in report.records:
-            w.writerow([r.seed, r.imperial, r.insurgent, r.winner or "", r.reason, r.round, r.decisions,
-                        f"{r.seconds['imperial']:.3f}", f"{r.seconds['insurgent']:.3f}"])
+            w.writerow([r.seed, *(r.bots[s] for s in seats), r.winner or "", r.reason,
+                        *(r.extra.get(k, "") for k in extra), r.decisions,
+                        *(f"{r.seconds.get(s, 0.0):.3f}" for s in seats)])
     summary = out / "arena.json"
     summary.write_text(json.dumps(report.to_json(), indent=2))
     plot = out / "ratings.png"

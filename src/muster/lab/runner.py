@@ -1,8 +1,8 @@
-"""Run many bot-vs-bot games on all cores or on a Ray cluster, with a rich progress bar.
+"""Run many bot-vs-bot games of any game on all cores or on a Ray cluster, with a rich progress bar.
 
 Backends: ``local`` (worker processes on this machine) and ``ray`` (one Ray task per game, on a
 local Ray instance or a cluster by address; needs ``pip install 'muster[ray]'``). A game's record
-depends only on its job (bots, seed, ruleset), so both give the same records, apart from the
+depends only on its job (game, bots, seed, options), so both give the same records, apart from the
 CPU seconds measured.
 """
 
@@ -19,28 +19,31 @@ from typing import Any, NamedTuple
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from muster.ai import make_bot
+from muster.core import get_rules
 from muster.lab.play import GameRecord, play_game
 
 BACKENDS = ("local", "ray")
 
 
 class Job(NamedTuple):
-    """One game to play: the two bot specs and the seed of the deal and dice."""
+    """One game to play: the game, the bot specs by seat (in the game's seat order), the seed of the deal
+    and dice, and the game's options as sorted (name, value) pairs."""
 
-    imperial: str
-    insurgent: str
+    game: str
+    bots: tuple[str, ...]
     seed: int
-    ruleset: str = "2nd"
+    options: tuple[tuple[str, str], ...] = ()
 
 
 def _run(job: Job) -> GameRecord:
-    return play_game(job.imperial, job.insurgent, job.seed, job.ruleset)
+    return play_game(job.bots, job.seed, job.game, dict(job.options))
 
 
-def check_specs(specs: Sequence[str]) -> None:
-    """Build each bot once so a bad spec fails before any worker starts (BotSpecError)."""
+def check_specs(specs: Sequence[str], game: str) -> None:
+    """Build each bot once for ``game`` so a bad spec fails before any worker starts (BotSpecError)."""
+    rules = get_rules(game)
     for spec in specs:
-        make_bot(spec, game="freedom")  # the game play_game plays
+        make_bot(spec, rules=rules)
 
 
 def default_workers() -> int:
@@ -83,22 +86,21 @@ def run_jobs(jobs: Sequence[Job], workers: int = 0, show_progress: bool = True,
     return [results[i] for i in range(len(jobs))]
 
 
-def job_key(imperial: str, insurgent: str, seed: int) -> tuple[str, str, int]:
-    """What identifies a game of a run: the two bot specs and the seed."""
-    return imperial, insurgent, seed
+def job_key(bots: Sequence[str], seed: int) -> tuple[tuple[str, ...], int]:
+    """What identifies a game of a run: the bot specs by seat and the seed."""
+    return tuple(bots), seed
 
 
 def reusable(jobs: Sequence[Job], done: Sequence[GameRecord]) -> dict[int, GameRecord]:
-    """Which jobs already have a record in ``done`` (made by the current rules): job index → record."""
-    if not done:
+    """Which jobs already have a record in ``done`` (made by the current rules of the jobs' game): job
+    index → record."""
+    if not done or not jobs:
         return {}
-    from muster.core import get_rules
-
-    version = get_rules("freedom").info.version
-    by_key = {job_key(r.imperial, r.insurgent, r.seed): r for r in done if r.rules_version == version}
+    version = get_rules(jobs[0].game).info.version
+    by_key = {job_key(tuple(r.bots.values()), r.seed): r for r in done if r.rules_version == version}
     out = {}
     for i, job in enumerate(jobs):
-        record = by_key.get(job_key(job.imperial, job.insurgent, job.seed))
+        record = by_key.get(job_key(job.bots, job.seed))
         if record is not None:
             out[i] = record
     return out

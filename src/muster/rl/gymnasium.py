@@ -1,8 +1,9 @@
 """A single-agent Gymnasium environment: one seat of a muster game against a muster bot.
 
 >>> import gymnasium
->>> import muster.rl.gymnasium  # registers the environments
->>> e = gymnasium.make("muster/Freedom-v0", opponent="random", seat="imperial")
+>>> from muster.core.registry import default_game
+>>> from muster.rl.gymnasium import env_id  # importing it registers the environments
+>>> e = gymnasium.make(env_id(default_game()), opponent="random")  # e.g. muster/Freedom-v0, the first seat
 >>> obs, info = e.reset(seed=3)
 >>> obs.shape == e.observation_space.shape and int(info["action_mask"].sum()) > 0
 True
@@ -26,6 +27,7 @@ from gymnasium import spaces
 
 from muster.ai import make_bot
 from muster.core import game_names, get_rules
+from muster.core.registry import default_game
 from muster.core.spaces import learning_rules
 from muster.rl.pettingzoo import OBSERVATION_BOUND
 
@@ -36,17 +38,18 @@ def env_id(game: str) -> str:
 
 
 class MusterEnv(gymnasium.Env):
-    """One seat of a muster game; the opponent bot plays the other seat between the agent's turns."""
+    """One seat of a muster game (``game``: default the default game; ``seat``: default its first seat); the
+    opponent bot plays the other seats between the agent's turns."""
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 - Gymnasium declares it so
 
-    def __init__(self, game: str = "freedom", opponent: str = "heuristic", seat: str | None = None,
+    def __init__(self, game: str | None = None, opponent: str = "heuristic", seat: str | None = None,
                  options: dict[str, str] | None = None, render_mode: str | None = None,
                  illegal_action: str = "lose") -> None:
         if illegal_action not in ("lose", "raise"):
             raise ValueError("illegal_action must be 'lose' or 'raise'")
         self.illegal_action = illegal_action
-        self.rules = learning_rules(get_rules(game))
+        self.rules = learning_rules(get_rules(game or default_game()))
         seats = self.rules.info.seats
         self.seat = seat or seats[0]
         if self.seat not in seats:

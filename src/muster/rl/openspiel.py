@@ -1,10 +1,12 @@
-"""OpenSpiel for muster games: ``register()`` makes ``pyspiel.load_game("python_muster_freedom")`` work.
+"""OpenSpiel for muster games: ``register()`` makes ``pyspiel.load_game("python_muster_<game>")`` work for
+every installed game with an action space (``python_muster_freedom``, ``python_muster_hellenes``…).
 
 >>> import pyspiel
->>> from muster.rl.openspiel import register
->>> register()
-['python_muster_freedom', 'python_muster_hellenes']
->>> game = pyspiel.load_game("python_muster_freedom")
+>>> from muster.core.registry import default_game
+>>> from muster.rl.openspiel import register, short_name
+>>> short_name(default_game()) in register()
+True
+>>> game = pyspiel.load_game(short_name(default_game()))
 >>> state = game.new_initial_state()
 >>> state.current_player(), len(state.legal_actions()) > 0
 (0, True)
@@ -41,6 +43,7 @@ import pyspiel
 
 from muster.ai.base import BotSpecError, register_bot
 from muster.core import JSON, Action, Rules, game_names, get_rules
+from muster.core.registry import default_game
 from muster.core.spaces import LearningRules, learning_rules
 
 MAX_GAME_LENGTH = 6000
@@ -212,10 +215,11 @@ def register(games: list[str] | None = None) -> list[str]:
     return out
 
 
-def load(game: str = "freedom", **params: Any) -> MusterGame:
-    """``pyspiel.load_game`` for a muster game (registering it first)."""
-    register([game])
-    loaded: MusterGame = pyspiel.load_game(short_name(game), params)
+def load(game: str | None = None, **params: Any) -> MusterGame:
+    """``pyspiel.load_game`` for a muster game (default: the default game), registering it first."""
+    name = game or default_game()
+    register([name])
+    loaded: MusterGame = pyspiel.load_game(short_name(name), params)
     return loaded
 
 

@@ -1,7 +1,7 @@
 """A PettingZoo AEC environment for any muster game with an action space (``pip install 'muster[rl]'``).
 
 >>> from muster.rl.pettingzoo import env
->>> e = env(game="freedom")
+>>> e = env()  # the default game; env(game=name) for any other
 >>> e.reset(seed=7)
 >>> obs, reward, terminated, truncated, info = e.last()
 >>> int(obs["action_mask"].sum()) > 0
@@ -24,6 +24,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from muster.core import get_rules
+from muster.core.registry import default_game
 from muster.core.spaces import learning_rules
 
 OBSERVATION_BOUND = 255.0
@@ -37,9 +38,10 @@ class MusterAECEnv(AECEnv):
     metadata: ClassVar[dict[str, Any]] = {"name": "muster_v0", "render_modes": ["ansi", "human"],
                                           "is_parallelizable": False}
 
-    def __init__(self, game: str = "freedom", options: dict[str, str] | None = None, render_mode: str | None = None,
-                 max_steps: int | None = None) -> None:
+    def __init__(self, game: str | None = None, options: dict[str, str] | None = None,
+                 render_mode: str | None = None, max_steps: int | None = None) -> None:
         super().__init__()
+        game = game or default_game()
         self.rules = learning_rules(get_rules(game))
         self.game = game
         self.options = {"quiet": "1", **(options or {})}
@@ -132,13 +134,14 @@ class MusterAECEnv(AECEnv):
         """Nothing to release."""
 
 
-def raw_env(game: str = "freedom", **kwargs: Any) -> MusterAECEnv:
-    """The environment without PettingZoo's checking wrappers."""
+def raw_env(game: str | None = None, **kwargs: Any) -> MusterAECEnv:
+    """The environment of ``game`` (default: the default game) without PettingZoo's checking wrappers."""
     return MusterAECEnv(game=game, **kwargs)
 
 
-def env(game: str = "freedom", **kwargs: Any) -> AECEnv:
-    """The environment wrapped in PettingZoo's standard checks (out-of-bounds and order)."""
+def env(game: str | None = None, **kwargs: Any) -> AECEnv:
+    """The environment of ``game`` (default: the default game) wrapped in PettingZoo's standard checks
+    (out-of-bounds and order)."""
     e: AECEnv = raw_env(game, **kwargs)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     return wrappers.OrderEnforcingWrapper(e)

@@ -25,7 +25,10 @@ MODULE = GameModule(
     },
     web="muster.server.games.freedom:ADAPTER",
     analysis="muster.games.freedom.analysis:ANALYSIS",
+    lab="muster.games.freedom.lab:LAB",
     terminal="muster.tui.render:TERMINAL",
+    drawing="muster.games.freedom.svg:draw",
+    commands="muster.games.freedom.commands:COMMANDS",
     domain="muster",
     rules_pages={"en": "rules-freedom.html", "pl": "rules-freedom.pl.html"},
 )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from html import escape
 
+from muster.core import Game
 from muster.games.freedom.board import board
 from muster.games.freedom.constants import BOMBARD, IMPERIAL, IMPERIAL_CANNON, INSURGENT
 from muster.games.freedom.datafiles import areas_file
@@ -158,3 +159,9 @@ def render_svg(s: State | None = None, lang: str = "en") -> str:
         parts += _panel(s, tr)
     parts.append("</svg>")
     return "\n".join(parts)
+
+
+def draw(game: Game, seat: str | None = None, lang: str = "en") -> str:
+    """The game's ``drawing`` part: the board with the pieces of ``game`` (everything drawn is public, so
+    every seat sees the same picture), its words in ``lang``."""
+    return render_svg(game.state, lang)

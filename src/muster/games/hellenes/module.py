@@ -19,7 +19,8 @@ MODULE = GameModule(
     },
     web="muster.server.games.hellenes:ADAPTER",
     terminal="muster.games.hellenes.terminal:TERMINAL",
-    lab="muster.lab.hellenes:LAB",
+    lab="muster.games.hellenes.lab:LAB",
+    drawing="muster.games.hellenes.svg:draw",
     domain="hellenes",
     rules_pages={"en": "rules-hellenes.html", "pl": "rules-hellenes.pl.html"},
 )

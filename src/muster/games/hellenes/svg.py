@@ -11,6 +11,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from muster.core import Game
 from muster.games.hellenes.datafiles import blocks, game_map
 from muster.games.hellenes.texts import area_name, block_name, city_name, prestige_words, season_word, side_forms
 from muster.i18n import N_, translator
@@ -119,3 +120,9 @@ def _blocks(view: dict[str, Any], lang: str = "en") -> list[str]:
                        f'<text x="{bx + 8:.0f}" y="{by + 11:.0f}" text-anchor="middle" font-size="6" fill="#fff">'
                        f'{escape(text)}</text></g>')
     return out
+
+
+def draw(game: Game, seat: str | None = None, lang: str = "en") -> str:
+    """The game's ``drawing`` part: the map with the blocks ``seat`` sees (None: a spectator), its words in
+    ``lang``."""
+    return render_svg(game.view(seat), lang)

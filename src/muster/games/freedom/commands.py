@@ -1,27 +1,64 @@
-"""Card commands: ``muster card N`` (one card), ``muster cards-doc`` (docs/cards.md) and
-``muster cards-balance`` (count and mean AP of red/blue/grey cards per deck)."""
+"""Freedom!'s own commands, mounted on ``muster`` through the game module's ``commands`` part: ``muster card N``
+(one card), ``muster cards-doc`` (docs/cards.md), ``muster cards-balance`` (count and mean AP of red/blue/grey
+cards per deck) and ``muster cards-usage`` (how often bots take each event)."""
 
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
 from babel.numbers import format_decimal, format_percent
 from rich.console import Console
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
-from muster.cli.lang import _, lang_option, tr_of
 from muster.games.freedom.datafiles import CardData, cards_file
 from muster.games.freedom.texts import card_face
-from muster.i18n import N_, Translator
+from muster.i18n import N_, Translator, check_lang, from_environment, normalise, translator
 
 if TYPE_CHECKING:
     from muster.games.freedom.cards.usage import Usage
 
 console = Console()
+
+
+def _help_lang(argv: list[str]) -> str:
+    """The language of the help texts: ``--lang X`` on the command line, else the environment's (help texts
+    are made when the commands are defined, before the command line is parsed)."""
+    for k, arg in enumerate(argv):
+        value = arg.partition("=")[2] if arg.startswith("--lang=") else argv[k + 1] if (
+            arg == "--lang" and k + 1 < len(argv)) else None
+        if value is not None and normalise(value):
+            return str(normalise(value))
+    return from_environment()
+
+
+HELP_LANG = _help_lang(sys.argv[1:])
+
+
+def _(msgid: str) -> str:
+    """A help text in :data:`HELP_LANG`."""
+    return translator(HELP_LANG).gettext(msgid)
+
+
+def lang_option() -> str | None:
+    """A ``--lang`` option for a command."""
+    value: str | None = typer.Option(None, "--lang", help=_("Language: en or pl (default: from LANG)."))
+    return value
+
+
+def tr_of(lang: str | None) -> Translator:
+    """The translator of a command's ``--lang`` (else the environment's); an unknown language exits with 2."""
+    try:
+        return translator(check_lang(lang) if lang else from_environment())
+    except ValueError as exc:
+        console.print(f"[red]{escape(str(exc))}[/red]")
+        raise typer.Exit(2) from exc
+
 
 SIDE_STYLE = {"red": "bold red", "blue": "bold blue", "grey": "bold white"}
 SIDE_WORDS = {"red": N_("red (Imperial)"), "blue": N_("blue (Insurgent)"), "grey": N_("grey (either side)"),
@@ -42,7 +79,7 @@ def card_command(
     lang: str | None = lang_option(),
 ) -> None:
     """Print one card: name, deck, AP, colour, event text, historical note and implementation."""
-    tr = tr_of(lang, console)
+    tr = tr_of(lang)
     try:
         card = find_card(number)
     except ValueError as exc:
@@ -80,7 +117,7 @@ def _decimal(value: float, tr: Translator) -> str:
 
 def balance_command(lang: str | None = lang_option()) -> None:
     """Print the count and mean AP of the red, blue and grey cards of each deck."""
-    tr = tr_of(lang, console)
+    tr = tr_of(lang)
     table = Table(title=tr.gettext("Freedom! card balance"))
     for column in BALANCE_COLUMNS:
         table.add_column(tr.gettext(column), justify="right" if column in ("cards", "mean AP") else "left")
@@ -147,15 +184,14 @@ def usage_command(
     """Play bot-vs-bot games and report how often each card's event was taken when it could be."""
     from rich.progress import Progress
 
-    from muster.ai import BotSpecError
-    from muster.games.freedom.cards.usage import measure
+    from muster.games.freedom.cards.usage import measure  # plays games: imported only when asked to
 
-    tr = tr_of(lang, console)
+    tr = tr_of(lang)
     try:
         with Progress(console=console) as progress:
             task = progress.add_task(f"{bot} vs {bot}", total=games)
             usage = measure(bot, games, seed, tick=lambda: progress.advance(task))
-    except BotSpecError as exc:
+    except ValueError as exc:  # a bad bot spec (BotSpecError is a ValueError)
         console.print(f"[red]{tr.gettext('error:')}[/red] {exc}")
         raise typer.Exit(2) from exc
     table = Table(title=tr.nfmt("Events taken by {bot} ({n} game; winners {winners})",
@@ -205,8 +241,12 @@ def plot_usage(usage: Usage, path: Path) -> None:
     plt.close(fig)
 
 
+COMMANDS = typer.Typer()
+"""Freedom!'s commands (the module's ``commands`` part)."""
+
+
 def register(app: typer.Typer) -> None:
-    """Add the card commands."""
+    """Add the card commands to ``app``."""
     app.command("card", help=_("Print one card: name, deck, AP, colour, event text, historical note and "
                                "implementation."))(card_command)
     app.command("cards-doc", help=_("Write the table of all 100 cards (docs/cards.md) from the card data."))(
@@ -215,3 +255,6 @@ def register(app: typer.Typer) -> None:
         balance_command)
     app.command("cards-usage", help=_("Play bot-vs-bot games and report how often each card's event was taken when "
                                       "it could be."))(usage_command)
+
+
+register(COMMANDS)
