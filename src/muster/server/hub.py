@@ -261,7 +261,8 @@ class LiveGame:
         """How many actions every seat but the acting one sees: a person's turn that can still be undone
         is held back from them; a bot's moves are shown as they are made (a bot never takes one back)."""
         active = self.game.active_seat
-        if active is None or self.seats[active].kind != "human":
+        info = self.seats.get(active) if active is not None else None
+        if info is None or info.kind != "human":
             return len(self.game.actions)
         return self.game.shown_step
 
