@@ -32,7 +32,7 @@ from muster.server.db import MIGRATIONS, make_engine, migrate
 from muster.server.games import WebAdapter, adapter, static_data
 from muster.server.guard import MAX_BODY, Guard, Limits, load_json
 from muster.server.holders import ensure_device, holder_of, set_device_cookie
-from muster.server.hub import ApiError, Connection, Hub, LiveGame, full_state, hash_token, with_log
+from muster.server.hub import ApiError, Connection, Hub, LiveGame, full_state, hash_token, sight_state, with_log
 from muster.server.lang import remember, request_lang
 from muster.server.logs import RequestLog
 from muster.server.names import MAX_NAME, clean_name, load_names, names_of_games, set_name
@@ -42,7 +42,7 @@ from muster.server.replay import Replays
 from muster.server.settings import reload as reload_settings
 from muster.server.sockets import MessageBudget, SocketGate, SocketLimits, connection_limit, receive_messages
 from muster.server.store import Store
-from muster.server.views import SEAT_NAME, seat_payload
+from muster.server.views import SEAT_NAME
 from muster.server.views import seat_name as seat_word
 from muster.server.wire import batch_writer
 
@@ -317,8 +317,8 @@ async def seat_state(request: Request) -> Response:
     hub = hub_of(request)
     live, seat = await hub.by_token(request.path_params["token"], holder_of(request))
     await to_thread.run_sync(load_names, hub.store.engine, live.id)
-    game, version = live.sight(seat)  # the other's turn as far as it cannot be taken back
-    return JSONResponse(seat_payload(game, live.id, version, seat, live.seats, request_lang(request)))
+    # the other's turn as far as it cannot be taken back
+    return JSONResponse(sight_state(live, seat, request_lang(request)))
 
 
 @api

@@ -242,6 +242,12 @@ class LiveGame:
     bot_task: asyncio.Task[None] | None = None
     stale: bool = False
     """Set when the database turned out to be ahead of this copy: it is rebuilt before its next use."""
+    held: dict[tuple[str | None, str], dict[str, Any]] = field(default_factory=dict)
+    """The state messages (whole log) of the seats shown the position at ``shown_at``, by seat and language,
+    made once per position: the marks of the last moves replay the game to reach a position behind the
+    newest, which a seat reloading again and again must not make the server do each time."""
+    held_at: tuple[int, int] = (-1, -1)
+    """The ``shown_at`` the messages in ``held`` are of."""
     shown_at: tuple[int, int] = (0, 0)
     """``(step, version)``: the position every seat but the acting one sees (see :meth:`shown_step`) and the
     version it is shown with. The version moves only when that position does, so an opponent learns
@@ -696,6 +702,8 @@ class Hub:
         while the other plays a turn it can still undo) gets nothing, so not even the timing of the
         held moves reaches it."""
         STATES.forget(live.id)  # whatever changed (a move, a name), the game's cached full states are out of date
+        if not moved:
+            live.held.clear()  # a name, a seat taken, a notice: the held position's messages show them too
         groups: dict[tuple[str | None, str], list[Connection]] = {}
         for conn in live.conns:
             if not conn.closed:
@@ -708,8 +716,7 @@ class Hub:
                 if not conns:
                     continue
             start = min(conn.log_sent for conn in conns)
-            shared = positions.setdefault((version, game is live.game), {})
-            payload = seat_payload(game, live.id, version, seat, live.seats, lang, start, shared)
+            payload = sight_state(live, seat, lang, start, positions.setdefault((version, game is live.game), {}))
             for conn in conns:
                 conn.shown_version = version
                 conn.push(with_log(payload, conn))
@@ -889,11 +896,24 @@ def full_state(live: LiveGame, seat: str | None, lang: str) -> dict[str, Any]:
     """The state message with the whole log for ``seat`` (None: a spectator) in ``lang``, as a
     connection gets it on opening or on a sync (built once per version, seat and language: see
     :class:`muster.server.sockets.StateCache`): the game as the seat may see it (:meth:`LiveGame.sight`)."""
-    def build() -> dict[str, Any]:
-        game, version = live.sight(seat)
-        return seat_payload(game, live.id, version, seat, live.seats, lang)
+    return STATES.get(live.id, live.version, seat, lang, lambda: sight_state(live, seat, lang))
 
-    return STATES.get(live.id, live.version, seat, lang, build)
+
+def sight_state(live: LiveGame, seat: str | None, lang: str, log_from: int = 0,
+                shared: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The state message for ``seat`` in ``lang`` of the game as the seat may see it (:meth:`LiveGame.sight`),
+    with the log from ``log_from`` on. Of a held position it holds the whole log, and is made once (see
+    :attr:`LiveGame.held`): callers send only the lines a connection lacks (:func:`with_log`)."""
+    game, version = live.sight(seat)
+    if game is live.game:
+        return seat_payload(game, live.id, version, seat, live.seats, lang, log_from, shared)
+    if live.held_at != live.shown_at:
+        live.held.clear()
+        live.held_at = live.shown_at
+    payload = live.held.get((seat, lang))
+    if payload is None:
+        payload = live.held[(seat, lang)] = seat_payload(game, live.id, version, seat, live.seats, lang)
+    return payload
 
 
 def with_log(payload: dict[str, Any], conn: Connection) -> dict[str, Any]:
