@@ -113,9 +113,13 @@ def test_a_card_played_then_undone_is_never_shown_to_the_other_person(two_people
             assert act(c, imp, now["version"], end).status_code == 200
             after = state(c, ins)
             assert after["step"] == start["step"] + 2 and after["version"] > before["version"]
-            for ws in sockets:  # the first message after the start is the committed turn: nothing held came
+            for ws in sockets:  # up to the committed turn, nothing but the turn's start came (resent, at most)
                 pushed = ws_recv(ws, "state")
-                assert pushed["step"] == after["step"] and pushed["version"] == after["version"], pushed["step"]
+                while pushed["step"] != after["step"]:
+                    assert (pushed["step"], pushed["version"], pushed["view"]) == (
+                        before["step"], before["version"], before["view"])
+                    pushed = ws_recv(ws, "state")
+                assert pushed["version"] == after["version"]
                 text = " ".join(pushed["log"])
                 assert str(card[1]) not in {str(a["action"][1]) for a in pushed["last"]["actions"]}
                 assert pushed["last"]["card"] == other_card[1]
@@ -137,6 +141,13 @@ def test_undo_steps_are_bounded_and_only_the_acting_seat_undoes(two_people: Serv
         theirs = c.post(f"/api/seat/{ins}/undo", json={"version": st["version"]}, headers=device_headers(ins))
         assert theirs.status_code == 409
         assert state(c, imp)["version"] == st["version"]
+        # the other seat's held state is made once, yet a name given meanwhile shows in it
+        waiting = state(c, ins)
+        named = c.post(f"/api/seat/{imp}/name", json={"name": "Kolokotronis"}, headers=device_headers(imp))
+        assert named.status_code == 200, named.text
+        renamed = state(c, ins)
+        assert renamed["seats"]["imperial"]["name"] == "Kolokotronis"
+        assert {**renamed, "seats": waiting["seats"]} == waiting
 
 
 def test_a_reload_in_the_middle_of_a_held_turn_shows_the_same(tmp_path: Path) -> None:
