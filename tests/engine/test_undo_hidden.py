@@ -69,3 +69,36 @@ def test_with_reveals_held_undo_takes_back_the_card_but_never_crosses_a_hand_ove
                 assert len(game.actions) >= handed_over, (seed, len(game.actions), handed_over)
             game.apply(chooser.choice(game.legal_actions()))
     assert undone > 30
+
+
+def test_with_reveals_held_the_others_see_the_turns_start_until_it_is_committed() -> None:
+    # Game.shown() is the game at shown_step, equal to a replay there; it moves only when the turn is committed
+    # (the seat changes, dice or a draw), or at once when the acting seat's move shows it another seat's hidden
+    # facts (which undo could never take back); every undo stays at or after it
+    for name in ("freedom", "hellenes"):
+        rules = get_rules(name)
+        held = undone = 0
+        for seed in range(3):
+            game, chooser = Game(rules, seed, {"quiet": "1"}), random.Random(seed)
+            game.hold()
+            while game.active_seat is not None and len(game.actions) < 600:
+                actor = game.active_seat
+                before = rules.private_info(game.state)
+                game.apply(chooser.choice(game.legal_actions()))
+                after = rules.private_info(game.state)
+                if any(not facts <= after.get(seat, frozenset()) for seat, facts in before.items() if seat != actor):
+                    assert game.shown_step == len(game.actions), (name, seed, len(game.actions))
+                shown = game.shown()
+                if game.shown_step < len(game.actions):
+                    held += 1
+                    replayed = Game(rules, seed, {"quiet": "1"})
+                    for action in game.actions[:game.shown_step]:
+                        replayed.apply(action)
+                    assert rules.to_json(shown.state) == rules.to_json(replayed.state)
+                    assert shown.actions == game.actions[:game.shown_step]
+                if game.can_undo() and chooser.random() < 0.1:
+                    floor = game.shown_step
+                    game.undo()
+                    undone += 1
+                    assert len(game.actions) == floor and game.shown_step == floor
+        assert held > 50 and undone > 10, (name, held, undone)

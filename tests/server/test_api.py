@@ -127,8 +127,10 @@ def test_an_action_applies_and_is_stored(server: Server) -> None:
         assert response.json()["version"] == st["version"] + 1
         again = state(c, imp)
         assert again["step"] == 1
-        export = c.get(f"/api/games/{made['game_id']}/export", params={"token": ins}).json()
+        export = c.get(f"/api/games/{made['game_id']}/export", params={"token": imp}).json()
+        held = c.get(f"/api/games/{made['game_id']}/export", params={"token": ins}).json()
     assert export["actions"] == [st["legal"][0]["action"]]
+    assert held["actions"] == []  # the other seat sees the turn once it can no longer be undone
     assert "seed" not in export and "state" not in export
 
 
@@ -184,18 +186,25 @@ def test_websocket_play_pushes_state_to_both_seats(server: Server) -> None:
                             "id": 7}))
         ack = ws_recv(wi, "ack")
         assert ack["id"] == 7 and ack["version"] == first["version"] + 1
+        moved = ws_recv(wi, "state")  # a move the Imperial may still take back: the other seat waits for the turn
+        wi.send(json.dumps({"type": "action", "version": ack["version"], "action": moved["legal"][0]["action"]}))
+        second = ws_recv(wi, "ack")
+        ws_recv(wi, "state")
+        wi.send(json.dumps({"type": "action", "version": second["version"], "action": ["done", None]}))
+        done = ws_recv(wi, "ack")
         pushed = ws_recv(wn, "state")
-        assert pushed["version"] == ack["version"] and pushed["log_from"] == len(other["log"])
+        assert pushed["version"] == done["version"] and pushed["log_from"] == len(other["log"])
         for message in (first, other, pushed):  # the browser draws the board: no drawing in any push
             assert "svg" not in message and "<svg" not in json.dumps(message)
-        # the opponent's move is marked for the other seat until it acts
-        assert pushed["last"]["actions"] == [{"seat": "imperial", "action": first["legal"][0]["action"]}]
+        # the opponent's moves are marked for the other seat until it acts
+        assert pushed["last"]["actions"] == [{"seat": "imperial", "action": a} for a in
+                                             (first["legal"][0]["action"], moved["legal"][0]["action"], ["done", None])]
         wi.send("{broken")
         assert ws_recv(wi, "error")["code"] == "malformed"
         wi.send(json.dumps({"type": "action", "version": first["version"], "action": ["done", None]}))
         assert ws_recv(wi, "error")["code"] == "stale"
-        wn.send(json.dumps({"type": "action", "version": ack["version"], "action": ["done", None]}))
-        assert ws_recv(wn, "error")["code"] == "wrong_seat"
+        wi.send(json.dumps({"type": "action", "version": done["version"], "action": ["done", None]}))
+        assert ws_recv(wi, "error")["code"] == "wrong_seat"
 
 
 def test_unknown_token_websocket_is_told_and_closed(server: Server) -> None:

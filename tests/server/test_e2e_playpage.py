@@ -350,30 +350,6 @@ def test_against_a_bot_undo_takes_back_the_card_played(web: Server, browser: Any
     page.context.close()
 
 
-def test_between_people_undo_stops_after_the_card_the_other_sees_at_once(web: Server) -> None:
-    with httpx.Client(base_url=web.url) as c:
-        tokens = create(c, imperial="human", insurgent="human", seat="imperial")["tokens"]
-        imp = tokens["imperial"]
-        st = state(c, imp)
-        while not any(i["action"][0] == "ap" for i in st["legal"]):  # the Opening, each side done at once
-            for token in tokens.values():
-                mine = state(c, token)
-                done = [i for i in mine["legal"] if i["action"][0] in ("done", "to", "target")]
-                if mine["legal"]:
-                    act(c, token, mine["version"], (done or mine["legal"])[0]["action"])
-            st = state(c, imp)
-        card = next(i for i in st["legal"] if i["action"][0] == "ap")["action"]
-        act(c, imp, st["version"], card)
-        st = state(c, imp)
-        prepare = next(i for i in st["legal"] if i["action"][0] == "prepare")["action"]
-        act(c, imp, st["version"], prepare)
-        st = state(c, imp)
-        assert st["can_undo"]
-        assert c.post(f"/api/seat/{imp}/undo", json={"version": st["version"]}).status_code == 200
-        st = state(c, imp)
-        assert card[1] not in st["hand"] and not st["can_undo"]  # the card stays played: the other page showed it
-
-
 def test_the_lobby_fits_the_first_screen_and_asks_strength_only_of_a_computer(web: Server, browser: Any) -> None:
     page = browser.new_page(viewport=DESKTOP)
     page.goto(web.url + "/")

@@ -41,10 +41,13 @@ class Game:
         """Undo never goes back before this many actions: the last action that showed another seat
         something hidden (a card from a hand) ended there."""
         self.hold_reveals = False
-        """When True, something hidden shown during the current turn (a card played) does not yet count
-        as seen: undo may take it back until the turn ends or dice or a draw fix it. For a host that
-        keeps it from every other seat until then — the web app sets it in a game against bots, which
-        read the game only when their own turn comes, after the player's turn is committed."""
+        """When True, what the acting seat shows of its own hidden facts during its turn (a card played)
+        does not yet count as seen: undo may take it back until the turn is committed (it ends, or dice,
+        a draw or another seat's hidden facts fix it). Only for a host that shows every other seat the
+        game at :attr:`shown_step` meanwhile, as the web app does (see :meth:`hold`)."""
+        self._shown: tuple[int, Any] = (0, self.state)
+        """The last position others may see (its action count and state): kept so that
+        :meth:`shown` costs no replay."""
 
     @classmethod
     def at_position(cls, rules: Rules, seed: int, options: dict[str, str], state: Any,
@@ -54,6 +57,7 @@ class Game:
         game = cls.__new__(cls)
         game.rules, game.seed, game.options = rules, seed, dict(options)
         game.state, game.actions, game.undo_floor, game.hold_reveals = state, list(actions), 0, False
+        game._shown = (len(game.actions), state)
         return game
 
     # --- asking -------------------------------------------------------------------------
@@ -163,8 +167,42 @@ class Game:
         self.rules.apply(work, act)
         self.state = work
         self.actions.append(act)
-        if not self.hold_reveals and _revealed(before, self.rules.private_info(work)):
+        if _revealed(before, self.rules.private_info(work), active if self.hold_reveals else None):
             self.undo_floor = len(self.actions)
+        self._note_shown()
+
+    def hold(self) -> None:
+        """Hold from now on what the acting seat shows of its own hidden facts until its turn is committed
+        (sets :attr:`hold_reveals`; a game with a history works out its undo floor again)."""
+        if not self.hold_reveals:
+            self.hold_reveals = True
+            if self.actions:
+                self._replay(self.actions)
+
+    @property
+    def shown_step(self) -> int:
+        """How many actions the other seats may see: all of them, except, while reveals are held
+        (:attr:`hold_reveals`), the acting seat's turn so far as long as it may still be undone."""
+        start = self._undo_target() if self.hold_reveals else None
+        return len(self.actions) if start is None or start >= len(self.actions) else start
+
+    def shown(self) -> Game:
+        """The game at :attr:`shown_step` (itself when that is now): what any seat but the acting one may
+        see, as long as the acting seat's turn can still be taken back."""
+        step = self.shown_step
+        if step == len(self.actions):
+            return self
+        at, state = self._shown
+        if at != step:  # not seen being reached (cannot happen while the rules start turns as they do)
+            state = self.rules.setup(self.seed, self.options)
+            for act in self.actions[:step]:
+                self.rules.apply(state, act)
+            self._shown = (step, state)
+        return Game.at_position(self.rules, self.seed, self.options, state, self.actions[:step])
+
+    def _note_shown(self) -> None:
+        if self.shown_step == len(self.actions):  # states in self.state are never changed in place after
+            self._shown = (len(self.actions), self.state)
 
     def _undo_target(self) -> int | None:
         start = self.rules.undo_start(self.state)
@@ -180,12 +218,15 @@ class Game:
             return False
         return seat is None or seat == self.rules.active_seat(self.state)
 
-    def undo(self, seat: str | None = None) -> None:
-        """Take back the current turn's actions (replaying the history up to :meth:`can_undo`'s point)."""
+    def undo(self, seat: str | None = None, steps: int | None = None) -> None:
+        """Take back the current turn's actions (replaying the history up to :meth:`can_undo`'s point), or
+        only its last ``steps`` of them."""
         if not self.can_undo(seat):
             raise UndoError("nothing to undo: dice were rolled, cards drawn or a card shown since this turn began")
         start = self._undo_target()
         assert start is not None
+        if steps is not None:
+            start = max(start, len(self.actions) - max(steps, 1))
         self._replay(self.actions[:start])
 
     def _replay(self, actions: list[Action]) -> None:
@@ -193,12 +234,15 @@ class Game:
         floor = 0
         for step, act in enumerate(actions, 1):
             before = self.rules.private_info(state)
+            actor = self.rules.active_seat(state)
             self.rules.apply(state, act)
-            if not self.hold_reveals and _revealed(before, self.rules.private_info(state)):
+            if _revealed(before, self.rules.private_info(state), actor if self.hold_reveals else None):
                 floor = step
         self.state = state
         self.actions = list(actions)
         self.undo_floor = floor
+        if self.shown_step == len(actions):
+            self._shown = (len(actions), state)
 
     # --- saving -------------------------------------------------------------------------
     def to_record(self) -> dict[str, JSON]:
@@ -273,9 +317,11 @@ class Game:
         return cls.from_record(rules, record)
 
 
-def _revealed(before: dict[str, frozenset[Any]], after: dict[str, frozenset[Any]]) -> bool:
-    """True if some seat's hidden facts lost one (it became known to others, e.g. a card played)."""
-    return any(not facts <= after.get(seat, frozenset()) for seat, facts in before.items())
+def _revealed(before: dict[str, frozenset[Any]], after: dict[str, frozenset[Any]], held: str | None = None) -> bool:
+    """True if some seat's hidden facts lost one (it became known to others, e.g. a card played); the
+    ``held`` seat's own are not counted (what it shows is held from the others until its turn is committed,
+    while what another seat shows it cannot be taken back)."""
+    return any(not facts <= after.get(seat, frozenset()) for seat, facts in before.items() if seat != held)
 
 
 def _depth(value: Any) -> int:

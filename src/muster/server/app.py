@@ -32,7 +32,7 @@ from muster.server.db import MIGRATIONS, make_engine, migrate
 from muster.server.games import WebAdapter, adapter, static_data
 from muster.server.guard import MAX_BODY, Guard, Limits, load_json
 from muster.server.holders import ensure_device, holder_of, set_device_cookie
-from muster.server.hub import ApiError, Connection, Hub, LiveGame, full_state, hash_token, with_log
+from muster.server.hub import ApiError, Connection, Hub, LiveGame, full_state, hash_token, sight_state, with_log
 from muster.server.lang import remember, request_lang
 from muster.server.logs import RequestLog
 from muster.server.names import MAX_NAME, clean_name, load_names, names_of_games, set_name
@@ -42,7 +42,7 @@ from muster.server.replay import Replays
 from muster.server.settings import reload as reload_settings
 from muster.server.sockets import MessageBudget, SocketGate, SocketLimits, connection_limit, receive_messages
 from muster.server.store import Store
-from muster.server.views import SEAT_NAME, seat_payload
+from muster.server.views import SEAT_NAME
 from muster.server.views import seat_name as seat_word
 from muster.server.wire import batch_writer
 
@@ -92,9 +92,10 @@ class ActBody(BaseModel):
 
 
 class UndoBody(BaseModel):
-    """An undo request and the version of the state it was asked in."""
+    """An undo request and the version of the state it was asked in (``steps``: only the turn's last ones)."""
 
     version: Any = None
+    steps: Any = None
 
 
 class MyGames(BaseModel):
@@ -317,7 +318,8 @@ async def seat_state(request: Request) -> Response:
     hub = hub_of(request)
     live, seat = await hub.by_token(request.path_params["token"], holder_of(request))
     await to_thread.run_sync(load_names, hub.store.engine, live.id)
-    return JSONResponse(seat_payload(live.game, live.id, live.version, seat, live.seats, request_lang(request)))
+    # the other's turn as far as it cannot be taken back
+    return JSONResponse(sight_state(live, seat, request_lang(request)))
 
 
 @api
@@ -336,7 +338,7 @@ async def seat_undo(request: Request) -> Response:
     hub = hub_of(request)
     live, seat = await hub.by_token(request.path_params["token"], holder_of(request))
     body = parse(UndoBody, await read_json(request))
-    version = await hub.undo(live, seat, body.version)
+    version = await hub.undo(live, seat, body.version, steps=body.steps)
     return JSONResponse({"type": "ack", "version": version})
 
 
@@ -363,9 +365,10 @@ async def game_status(request: Request) -> Response:
     """Public facts of a game: finished or not, whose turn, how many steps (nothing hidden)."""
     live = await hub_of(request).get(request.path_params["game_id"])
     outcome = live.game.outcome
+    shown, version = live.sight(None)
     return JSONResponse({"game_id": live.id, "status": "finished" if outcome else "active",
-                         "active_seat": live.game.active_seat, "steps": len(live.game.actions),
-                         "version": live.version, "winner": outcome.winner if outcome else None,
+                         "active_seat": live.game.active_seat, "steps": len(shown.actions),
+                         "version": version, "winner": outcome.winner if outcome else None,
                          "players": {s: info.bot_spec or "human" for s, info in live.seats.items()},
                          "levels": {s: level_name(info.bot_spec, live.game.rules.info.name)
                                     for s, info in live.seats.items() if info.bot_spec},
@@ -397,7 +400,7 @@ async def replay(request: Request) -> Response:
         raise ApiError(400, "malformed", "step must be an integer") from exc
     replays: Replays = request.app.state.replays
     async with live.lock:
-        actions, version = list(live.game.actions), live.version
+        actions, version = list(live.sight(seat)[0].actions), live.version
     # one thread builds replay frames, however many clients step at once: play never waits behind them
     body = await to_thread.run_sync(replays.frame_json, live, version, actions, step, seat, request_lang(request),
                                     limiter=request.app.state.replay_threads)
@@ -408,7 +411,7 @@ async def replay(request: Request) -> Response:
 async def export(request: Request) -> Response:
     """The game as JSON: a full save file once finished; before that, only what the seat may know."""
     live, seat = await _replay_access(request)
-    game = live.game
+    game = live.sight(seat)[0]
     if game.outcome is not None:
         data: dict[str, Any] = {**game.to_record(), "outcome": game.outcome.to_json()}
     else:
@@ -488,6 +491,7 @@ MAX_MESSAGE_ID = 64
 def _push_full_state(live: LiveGame, seat: str | None, conn: Connection) -> None:
     """Send ``conn`` the whole state (on opening, or asked by a sync): built at most once per version."""
     conn.full_version = live.version
+    conn.shown_version = live.sight(seat)[1]
     conn.log_sent = 0
     conn.push(with_log(full_state(live, seat, conn.lang), conn))
 
@@ -523,11 +527,11 @@ async def _ws_message(hub: Hub, live: LiveGame, seat: str, conn: Connection, tex
         if kind == "action":
             await hub.act(live, seat, msg.get("version"), msg.get("action"), ack=ack)
         elif kind == "undo":
-            await hub.undo(live, seat, msg.get("version"), ack=ack)
+            await hub.undo(live, seat, msg.get("version"), ack=ack, steps=msg.get("steps"))
         elif kind == "sync":
             await hub.fresh(live)
             if conn.full_version == live.version:  # it has the whole state of this version already
-                conn.push({"type": "synced", "id": msg_id, "version": live.version})
+                conn.push({"type": "synced", "id": msg_id, "version": live.sight(seat)[1]})
             else:
                 _push_full_state(live, seat, conn)
         else:

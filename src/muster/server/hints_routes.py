@@ -88,8 +88,8 @@ class HintService:
         """(version, hints) for ``seat``'s current decision: from the cache, or computed by the pool."""
         async with live.lock:
             game, version = live.game, live.version
-            if game.active_seat != seat:
-                return version, []  # nothing to compute: hints are for the seat's own decisions
+            if game.active_seat != seat:  # nothing to compute: hints are for the seat's own decisions
+                return live.sight(seat)[1], []  # (and the other's turn still held shows no newer version)
             actions = [a.to_json() for a in game.actions]
             key = (live.id, seat, hashlib.blake2b(orjson.dumps(actions), digest_size=16).hexdigest())
             found = self.cache.get(key)

@@ -137,6 +137,8 @@ class Connection:
         self.log_sent = 0
         self._task: asyncio.Task[None] | None = None  # the sender, alive only while there is something to send
         self.lang = "en"  # the reader's language: the log and messages are rendered in it
+        self.shown_version = -1
+        """The version of the last state pushed (:meth:`Hub.broadcast` sends no state twice for a move)."""
         self.full_version = -1
         """The game's version when this connection was last sent the full state (a sync at that version
         again is answered without it: the connection has it, or will have it, in order)."""
@@ -240,20 +242,56 @@ class LiveGame:
     bot_task: asyncio.Task[None] | None = None
     stale: bool = False
     """Set when the database turned out to be ahead of this copy: it is rebuilt before its next use."""
+    held: dict[tuple[str | None, str], dict[str, Any]] = field(default_factory=dict)
+    """The state messages (whole log) of the seats shown the position at ``shown_at``, by seat and language,
+    made once per position: the marks of the last moves replay the game to reach a position behind the
+    newest, which a seat reloading again and again must not make the server do each time."""
+    held_at: tuple[int, int] = (-1, -1)
+    """The ``shown_at`` the messages in ``held`` are of."""
+    shown_at: tuple[int, int] = (0, 0)
+    """``(step, version)``: the position every seat but the acting one sees (see :meth:`shown_step`) and the
+    version it is shown with. The version moves only when that position does, so an opponent learns
+    nothing, not even that something happened, from a turn still being played or taken back."""
 
     def __post_init__(self) -> None:
-        # Against bots, a card played is seen by nobody else before the turn ends (a bot reads the game only
-        # on its own turn), so the player may take it back with the rest of the turn (Game.hold_reveals).
-        # Between people the other page shows it at once: there undo stops just after it.
-        self.game.hold_reveals = (self.game.rules.info.name == "freedom"
-                                  and sum(info.kind == "human" for info in self.seats.values()) <= 1)
-        if self.game.hold_reveals:
-            self.game.undo_floor = 0  # a game rebuilt from its actions counted its last card as seen
+        # Every seat reads the game through this server, which shows the others only the position at
+        # shown_step: what a person does in a turn that can still be undone (a card played included) is
+        # seen by nobody else, so the whole turn can be taken back (Game.hold_reveals).
+        self.game.hold()
+        step = self.shown_step()
+        # a game rebuilt in the middle of a turn: the version the turn began at is not stored; each held
+        # action took at least one version, so this one is never below it (nor above the current one)
+        self.shown_at = (step, self.version - (len(self.game.actions) - step))
+
+    def shown_step(self) -> int:
+        """How many actions every seat but the acting one sees: a person's turn that can still be undone
+        is held back from them; a bot's moves are shown as they are made (a bot never takes one back)."""
+        active = self.game.active_seat
+        info = self.seats.get(active) if active is not None else None
+        if info is None or info.kind != "human":
+            return len(self.game.actions)
+        return self.game.shown_step
+
+    def note_shown(self) -> None:
+        """After a change of the game (with its lock held): move the others' position if it moved."""
+        step = self.shown_step()
+        if step != self.shown_at[0]:
+            self.shown_at = (step, self.version)
+
+    def sight(self, seat: str | None) -> tuple[Game, int]:
+        """The game as ``seat`` (None: a spectator) may see it now, and the version to show it with: the
+        acting seat sees everything; the others the position at :meth:`shown_step` (the held turn unseen)."""
+        if seat is not None and seat == self.game.active_seat:
+            return self.game, self.version
+        step, version = self.shown_at
+        if step == len(self.game.actions):
+            return self.game, version
+        return self.game.shown(), version
 
     def summary(self) -> Summary:
-        """The listing fields after the latest change."""
+        """The listing fields after the latest change (the steps the other seats may see)."""
         outcome = self.game.outcome
-        return Summary(self.version, len(self.game.actions), self.game.active_seat,
+        return Summary(self.version, self.shown_step(), self.game.active_seat,
                        "finished" if outcome else "active", outcome.winner if outcome else None,
                        outcome.to_json() if outcome else None)
 
@@ -382,6 +420,7 @@ class Hub:
     @staticmethod
     def _rebuild(stored: StoredGame) -> LiveGame:
         game = Game(get_rules(stored.game), stored.seed, stored.options)
+        game.hold()  # before the replay: a card played in the turn still open stays undoable
         for raw in stored.actions:
             game.apply(Action.from_json(raw))
         return LiveGame(stored.id, game, stored.version, stored.seats, stored.bot_delay_ms)
@@ -554,15 +593,18 @@ class Hub:
         self.changed(live)
         return new_version
 
-    async def undo(self, live: LiveGame, seat: str, version: Any, ack: Callable[[int], None] | None = None) -> int:
-        """Take back ``seat``'s current turn (when the rules allow it)."""
+    async def undo(self, live: LiveGame, seat: str, version: Any, ack: Callable[[int], None] | None = None,
+                   steps: Any = None) -> int:
+        """Take back ``seat``'s current turn (when the rules allow it), or only its last ``steps`` actions."""
+        if steps is not None and (not isinstance(steps, int) or isinstance(steps, bool) or not 1 <= steps <= 1000):
+            raise ApiError(400, "malformed", "steps must be an integer from 1 to 1000 (or left out: the whole turn)")
         async with live.lock:
             await self._catch_up(live, version)
             self._check_version(live, version)
             game, expected = live.game, live.version
             old_state, old_actions = game.state, game.actions  # undo replays into a new list: this one stays as is
             try:
-                game.undo(seat)
+                game.undo(seat, steps)
             except UndoError as exc:
                 raise ApiError(409, "undo", str(exc)) from exc
             keep = len(game.actions)
@@ -615,6 +657,7 @@ class Hub:
             new_actions.append(appended)
         game.state, game.actions = new_state, new_actions
         live.version += 1
+        live.note_shown()
         return bot_turn
 
     @staticmethod
@@ -634,6 +677,8 @@ class Hub:
             raise ApiError(404, "not_found", f"no game {live.id!r}")
         fresh = await to_thread.run_sync(self._rebuild, stored)
         live.game, live.version, live.stale = fresh.game, fresh.version, False
+        if fresh.shown_at[0] != live.shown_at[0]:  # else the others still see what they saw, at its version
+            live.shown_at = fresh.shown_at
         self.log_reset(live)
 
     async def fresh(self, live: LiveGame) -> LiveGame:
@@ -645,24 +690,35 @@ class Hub:
 
     def changed(self, live: LiveGame) -> None:
         """After a change: push the new state to everyone watching, and wake the bot if it is its turn."""
-        self.broadcast(live)
+        self.broadcast(live, moved=True)
         self.schedule_bot(live)
 
-    def broadcast(self, live: LiveGame) -> None:
+    def broadcast(self, live: LiveGame, moved: bool = False) -> None:
         """Queue for each connection the state as its seat may see it (never waits for a client).
 
         One payload per seat and language, holding only the log lines the furthest-behind of its
-        connections lacks (the rest of the log is neither rendered nor sent again)."""
+        connections lacks (the rest of the log is neither rendered nor sent again). ``moved``: the game
+        changed, and nothing else did: a connection already shown what its seat may see (a seat waiting
+        while the other plays a turn it can still undo) gets nothing, so not even the timing of the
+        held moves reaches it."""
         STATES.forget(live.id)  # whatever changed (a move, a name), the game's cached full states are out of date
+        if not moved:
+            live.held.clear()  # a name, a seat taken, a notice: the held position's messages show them too
         groups: dict[tuple[str | None, str], list[Connection]] = {}
         for conn in live.conns:
             if not conn.closed:
                 groups.setdefault((conn.seat, conn.lang), []).append(conn)
-        shared: dict[str, Any] = {}
+        positions: dict[tuple[int, bool], dict[str, Any]] = {}  # what the payloads of one position share
         for (seat, lang), conns in groups.items():
+            game, version = live.sight(seat)
+            if moved:
+                conns = [conn for conn in conns if conn.shown_version != version]
+                if not conns:
+                    continue
             start = min(conn.log_sent for conn in conns)
-            payload = seat_payload(live.game, live.id, live.version, seat, live.seats, lang, start, shared)
+            payload = sight_state(live, seat, lang, start, positions.setdefault((version, game is live.game), {}))
             for conn in conns:
+                conn.shown_version = version
                 conn.push(with_log(payload, conn))
 
     @staticmethod
@@ -717,6 +773,7 @@ class Hub:
                 try:
                     live.game.apply(Action.from_json(action), seat=seat)
                     live.version = version
+                    live.note_shown()
                 except GameError:
                     live.stale = True
             else:
@@ -838,9 +895,25 @@ def coalesce(pending: dict[str, Any], newer: dict[str, Any]) -> dict[str, Any]:
 def full_state(live: LiveGame, seat: str | None, lang: str) -> dict[str, Any]:
     """The state message with the whole log for ``seat`` (None: a spectator) in ``lang``, as a
     connection gets it on opening or on a sync (built once per version, seat and language: see
-    :class:`muster.server.sockets.StateCache`)."""
-    return STATES.get(live.id, live.version, seat, lang,
-                      lambda: seat_payload(live.game, live.id, live.version, seat, live.seats, lang))
+    :class:`muster.server.sockets.StateCache`): the game as the seat may see it (:meth:`LiveGame.sight`)."""
+    return STATES.get(live.id, live.version, seat, lang, lambda: sight_state(live, seat, lang))
+
+
+def sight_state(live: LiveGame, seat: str | None, lang: str, log_from: int = 0,
+                shared: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The state message for ``seat`` in ``lang`` of the game as the seat may see it (:meth:`LiveGame.sight`),
+    with the log from ``log_from`` on. Of a held position it holds the whole log, and is made once (see
+    :attr:`LiveGame.held`): callers send only the lines a connection lacks (:func:`with_log`)."""
+    game, version = live.sight(seat)
+    if game is live.game:
+        return seat_payload(game, live.id, version, seat, live.seats, lang, log_from, shared)
+    if live.held_at != live.shown_at:
+        live.held.clear()
+        live.held_at = live.shown_at
+    payload = live.held.get((seat, lang))
+    if payload is None:
+        payload = live.held[(seat, lang)] = seat_payload(game, live.id, version, seat, live.seats, lang)
+    return payload
 
 
 def with_log(payload: dict[str, Any], conn: Connection) -> dict[str, Any]:

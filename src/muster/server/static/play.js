@@ -227,7 +227,30 @@ function renderPrompt(s) {
   if (spatial) where.push(tn("{n} place marked on the map", "{n} places marked on the map", spatial));
   if (cards) where.push(tn("{n} card in your hand", "{n} cards in your hand", cards));
   $("actions").replaceChildren(...(where.length ? [el("span", { class: "where" }, `${t("Choose:")} ${where.join(` ${t("or")} `)}${buttons.length ? `, ${t("or")}` : "."}`)] : []), ...buttons);
-  $("undo").hidden = !s.can_undo;
+  showUndo(s);
+}
+
+/** The undo controls, while the turn can be taken back: one step, or the whole turn. The opponent has seen
+ * none of it yet (the server shows them the turn once it ends or dice or hidden cards are revealed). */
+function showUndo(s) {
+  let stepBack = $("undo-step");
+  if (!stepBack) {
+    stepBack = el("button", { id: "undo-step", type: "button", hidden: "" }, t("Undo last step"));
+    stepBack.addEventListener("click", () => undo(1));
+    $("undo").before(stepBack);
+  }
+  const why = t("Your opponent sees this turn only when it ends, or when dice or hidden cards are revealed: until then you may take any of it back.");
+  for (const button of [stepBack, $("undo")]) {
+    button.hidden = !s.can_undo;
+    button.title = why;
+  }
+}
+
+function undo(steps) {
+  if (!state || pending) return;
+  pending = true;
+  showError("");
+  send({ type: "undo", version: state.version, ...(steps ? { steps } : {}) });
 }
 
 function cardUses(card, items) {
@@ -484,11 +507,7 @@ function connect() {
   });
 }
 
-$("undo").addEventListener("click", () => {
-  if (!state || pending) return;
-  pending = true;
-  send({ type: "undo", version: state.version });
-});
+$("undo").addEventListener("click", () => undo(null));
 
 for (const [button, cls] of [["hand-toggle", "hand-open"], ["side-toggle", "side-open"]]) {
   $(button).addEventListener("click", () => {
