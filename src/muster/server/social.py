@@ -421,6 +421,7 @@ async def social(request: Request) -> Response:
         "rated": await to_thread.run_sync(ratings.is_rated, engine, live.id),
         "ratings": await to_thread.run_sync(ratings.changes, engine, live.id) if over else {},
         "seats": list(get_rules(live.game.rules.info.name).info.seats),
+        "humans": [s for s, info in live.seats.items() if info.kind == "human"],
     })
 
 
