@@ -106,7 +106,7 @@ async def post(request: Request) -> Response:
         raise ApiError(400, "malformed", "the lobby has games for two players")
     if body.side != "random" and body.side not in info.seats:
         raise ApiError(400, "malformed", f"choose a side of {', '.join(info.seats)} or random")
-    ruleset = body.ruleset or (info.options["ruleset"][-1] if "ruleset" in info.options else "")
+    ruleset = body.ruleset or (info.options["ruleset"][0] if "ruleset" in info.options else "")  # the game's default
     if "ruleset" in info.options and ruleset not in info.options["ruleset"]:
         raise ApiError(400, "malformed", f"unknown ruleset {ruleset!r}")
     account = signed_in(request)

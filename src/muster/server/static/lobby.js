@@ -29,7 +29,7 @@ function fillForm() {
     const rulesets = g.name === meta.game ? meta.rulesets : [];
     $("post-ruleset").replaceChildren(...rulesets.map((r) => el("option", { value: r }, r)));
     $("post-ruleset").disabled = rulesets.length === 0;
-    if (rulesets.length) $("post-ruleset").value = rulesets[rulesets.length - 1];
+    if (rulesets.length) $("post-ruleset").value = rulesets[0];
   };
   $("post-game").addEventListener("change", sync);
   sync();

@@ -56,9 +56,18 @@ function show(social) {
       m.hidden ? el("em", {}, t("(a message from someone you blocked)")) : m.text));
   }
   if (social.chat.length) $("chat").scrollTop = $("chat").scrollHeight;
+  const drawer = $("side-toggle"); // on a phone the chat sits in the side drawer: mark news on its button
+  if (drawer && drawer.getAttribute("aria-expanded") !== "true" && social.chat.some((m) => m.seat !== social.seat)) {
+    drawer.classList.add("news");
+  }
   const mine = social.ratings[social.seat];
   $("rating-change").hidden = !mine;
-  if (mine) $("rating-change").textContent = t("Your rating: {before} → {after}", mine);
+  if (mine) {
+    const words = t("Your rating: {before} → {after}", mine);
+    $("rating-change").textContent = words;
+    if (!$("go-rating") && $("go-why")) $("go-why").after(el("p", { id: "go-rating", class: "go-rating" }));
+    if ($("go-rating")) $("go-rating").textContent = words; // on the game-over screen too, where a phone shows it
+  }
   showRematch(social);
 }
 
@@ -122,6 +131,8 @@ async function poll() {
 export function againstPerson() {
   return Boolean(latest && latest.humans.length === 2);
 }
+
+$("side-toggle")?.addEventListener("click", () => $("side-toggle").classList.remove("news"));
 
 function loop() {
   poll().catch(() => {}).finally(() => setTimeout(loop, document.hidden ? 15000 : 4000));
