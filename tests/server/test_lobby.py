@@ -191,8 +191,9 @@ def test_blocked_person_cannot_join_claim_or_rematch_and_their_chat_is_hidden(se
         blocked = alice.post("/api/account/blocks", json={"name": bob_name}, headers=_csrf(alice))
         assert blocked.status_code == 200 and blocked.json()["blocked"] == [bob_name]
         assert alice.post("/api/account/blocks", json={"name": bob_name}).status_code == 403  # CSRF
-        chat = alice.get(f"/api/seat/{posted['token']}/social").json()["chat"]
-        assert chat[0]["hidden"] and "rude" not in str(chat)
+        social = alice.get(f"/api/seat/{posted['token']}/social").json()
+        assert social["chat"][0]["hidden"] and "rude" not in str(social["chat"])
+        assert social["opponent_account"] == {"name": bob_name, "blocked": True}
         # open games: hidden both ways and not joinable
         second = _post(alice)
         assert second["post_id"] not in [p["id"] for p in bob.get("/api/lobby").json()["posts"]]

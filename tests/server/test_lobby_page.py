@@ -94,6 +94,7 @@ def test_two_people_meet_in_the_lobby_play_chat_resign_and_rematch(web: Server, 
     bob.fill("#chat-text", "thanks")
     bob.click("#chat-form button")
     alice.wait_for_selector("#chat li:has-text('thanks')", timeout=30_000)
+    alice.wait_for_selector(f"#block:has-text('{bob_name}')")  # a signed-in player may block the other
     # alice resigns: both see the result and the new ratings
     alice.click("#resign")
     alice.wait_for_selector("#game-over:not([hidden])", timeout=30_000)

@@ -145,6 +145,11 @@ def _set_block(engine: Engine, account_id: int, name: str, block: bool) -> str:
         return other.name
 
 
+def _account_name(engine: Engine, account_id: int) -> str | None:
+    with Session(engine) as s:
+        return s.scalar(select(AccountRow.name).where(AccountRow.id == account_id))
+
+
 def _block_list(engine: Engine, account_id: int) -> list[str]:
     with Session(engine) as s:
         return list(s.scalars(select(AccountRow.name).join(AccountBlockRow, AccountBlockRow.blocked_id == AccountRow.id)
@@ -405,9 +410,16 @@ async def social(request: Request) -> Response:
         await to_thread.run_sync(_note_presence, engine, live.id, seat)
     me = ratings.account_of(live.seats[seat].holder)
     hidden: set[str] = set()
+    mine: set[int] = set()
     if me is not None:
         mine = await to_thread.run_sync(_blocked_by, engine, me)
         hidden = {s for s, info in live.seats.items() if ratings.account_of(info.holder) in mine}
+    others = [ratings.account_of(info.holder) for s, info in live.seats.items() if s != seat]
+    other_account = others[0] if len(others) == 1 else None
+    opponent = None
+    if other_account is not None:
+        name = await to_thread.run_sync(_account_name, engine, other_account)
+        opponent = name and {"name": name, "blocked": other_account in mine}
     over = live.game.outcome is not None
     row = await to_thread.run_sync(_rematch_row, engine, live.id) if over else None
     if over:
@@ -422,6 +434,7 @@ async def social(request: Request) -> Response:
         "ratings": await to_thread.run_sync(ratings.changes, engine, live.id) if over else {},
         "seats": list(get_rules(live.game.rules.info.name).info.seats),
         "humans": [s for s, info in live.seats.items() if info.kind == "human"],
+        "opponent_account": opponent,
     })
 
 

@@ -21,11 +21,13 @@ function panel() {
   form.addEventListener("submit", (event) => { event.preventDefault(); send(); });
   const resign = el("button", { type: "button", id: "resign" }, t("Resign"));
   resign.addEventListener("click", resignGame);
+  const block = el("button", { type: "button", id: "block", hidden: "" });
+  block.addEventListener("click", toggleBlock);
   box = el("section", { id: "table-panel", class: "table-panel", "aria-label": t("Chat") },
     el("p", { id: "presence", class: "muted" }),
     el("p", { id: "rating-change", hidden: "" }),
     el("ol", { id: "chat", class: "chat", "aria-live": "polite", "aria-label": t("Chat") }),
-    form, el("p", {}, resign));
+    form, el("p", {}, resign, " ", block));
   $("side").prepend(box);
   return box;
 }
@@ -59,6 +61,11 @@ function show(social) {
   const drawer = $("side-toggle"); // on a phone the chat sits in the side drawer: mark news on its button
   if (drawer && drawer.getAttribute("aria-expanded") !== "true" && social.chat.some((m) => m.seat !== social.seat)) {
     drawer.classList.add("news");
+  }
+  const account = social.opponent_account;
+  $("block").hidden = !account || !signedIn;
+  if (account) {
+    $("block").textContent = account.blocked ? t("Unblock {name}", { name: account.name }) : t("Block {name}", { name: account.name });
   }
   const mine = social.ratings[social.seat];
   $("rating-change").hidden = !mine;
@@ -122,6 +129,26 @@ async function resignGame() {
   try { await api(`${base}/resign`, {}); await poll(); } catch (err) { showError(err); }
 }
 
+let signedIn = false;
+let csrf = "";
+
+/** Block the opponent's account (their chat is hidden from you; no more games or rematches together), or unblock. */
+async function toggleBlock() {
+  const account = latest?.opponent_account;
+  if (!account) return;
+  if (!account.blocked && !window.confirm(t("Block {name}? You will not see their messages, and neither of you can join the other's games or ask for a rematch.", { name: account.name }))) return;
+  try {
+    const response = await fetch("/api/account/blocks", {
+      method: "POST", headers: { "Content-Type": "application/json", "X-Muster-CSRF": csrf },
+      body: JSON.stringify({ name: account.name, block: !account.blocked }),
+    });
+    if (!response.ok) throw new Error((await response.json().catch(() => ({}))).error || `HTTP ${response.status}`);
+    lastId = 0;
+    $("chat").replaceChildren();
+    await poll();
+  } catch (err) { showError(err); }
+}
+
 async function poll() {
   const social = await api(`${base}/social?after=${lastId}`);
   show(social);
@@ -138,4 +165,5 @@ function loop() {
   poll().catch(() => {}).finally(() => setTimeout(loop, document.hidden ? 15000 : 4000));
 }
 
+api("/api/account").then((me) => { signedIn = Boolean(me.signed_in); csrf = me.csrf || ""; }).catch(() => {});
 loadMessages().finally(loop); // its words in the page's language from the start
