@@ -64,14 +64,14 @@ def test_two_people_meet_in_the_lobby_play_chat_resign_and_rematch(web: Server, 
     alice.click("#post-form button")
     alice.wait_for_selector("#posted-seat")
     assert serious(alice) == []
-    _shot(alice, "lobby-desktop")
+    _shot(alice, "open-games")
     alice.click("#posted-seat")
     alice.wait_for_url(f"{web.url}/play/*")
     # bob finds it in the lobby on his phone and joins
     bob.goto(web.url + "/lobby")
     bob.wait_for_selector(f"#posts li:has-text('{alice_name}') button.primary")
     assert serious(bob) == []
-    _shot(bob, "lobby-phone")
+    _shot(bob, "mobile-open-games")
     bob.click(f"#posts li:has-text('{alice_name}') button.primary")
     bob.wait_for_url(f"{web.url}/play/*")
     assert _seat_state(alice, web.url)["seat"] == first_side
@@ -104,10 +104,10 @@ def test_two_people_meet_in_the_lobby_play_chat_resign_and_rematch(web: Server, 
     alice.wait_for_selector("#go-rating", timeout=30_000)
     bob.wait_for_selector("#go-rating", timeout=30_000)
     assert "→" in alice.text_content("#go-rating") and "→" in bob.text_content("#go-rating")
-    _shot(alice, "table-resigned-desktop")
-    _shot(bob, "table-resigned-phone")
+    _shot(alice, "resigned")
+    _shot(bob, "mobile-resigned")
     # the profile shows the result and the rating, at both sizes
-    for page, shot in ((alice, "profile-desktop"), (bob, "profile-phone")):
+    for page, shot in ((alice, "profile"), (bob, "mobile-profile")):
         other = page.context.new_page()
         other.goto(f"{web.url}/profile/{bob_name}")
         other.wait_for_selector("#ratings tr")
