@@ -48,6 +48,9 @@ class Game:
         self._shown: tuple[int, Any] = (0, self.state)
         """The last position others may see (its action count and state): kept so that
         :meth:`shown` costs no replay."""
+        self.ended: Outcome | None = None
+        """Set when the game ended outside its rules (a player resigned): it is then over, whatever the
+        position."""
 
     @classmethod
     def at_position(cls, rules: Rules, seed: int, options: dict[str, str], state: Any,
@@ -58,16 +61,21 @@ class Game:
         game.rules, game.seed, game.options = rules, seed, dict(options)
         game.state, game.actions, game.undo_floor, game.hold_reveals = state, list(actions), 0, False
         game._shown = (len(game.actions), state)
+        game.ended = None
         return game
 
     # --- asking -------------------------------------------------------------------------
     @property
     def active_seat(self) -> str | None:
         """The seat to act, or None when the game is over."""
+        if self.ended is not None:
+            return None
         return self.rules.active_seat(self.state)
 
     def legal_actions(self) -> list[Action]:
-        """The legal actions for the active seat."""
+        """The legal actions for the active seat (none once a player resigned)."""
+        if self.ended is not None:
+            return []
         return self.rules.legal_actions(self.state)
 
     def labelled_actions(self) -> list[tuple[Action, str]]:
@@ -82,6 +90,8 @@ class Game:
     @property
     def outcome(self) -> Outcome | None:
         """How the game ended, or None."""
+        if self.ended is not None:
+            return self.ended
         return self.rules.outcome(self.state)
 
     def view(self, seat: str | None) -> dict[str, JSON]:
@@ -155,7 +165,7 @@ class Game:
         :class:`~muster.core.interface.IllegalActionError`; the game is then unchanged.
         """
         act = action if isinstance(action, Action) else Action.from_json(action)
-        active = self.rules.active_seat(self.state)
+        active = self.active_seat
         if active is None:
             raise IllegalActionError("the game is over")
         if seat is not None and seat != active:
@@ -204,7 +214,21 @@ class Game:
         if self.shown_step == len(self.actions):  # states in self.state are never changed in place after
             self._shown = (len(self.actions), self.state)
 
+    def resign(self, seat: str) -> None:
+        """``seat`` gives up: the game is over and, with two seats, the other one wins (with more, nobody).
+
+        Raises :class:`~muster.core.interface.IllegalActionError` if the game is already over or ``seat``
+        is not one of its seats."""
+        if seat not in self.rules.info.seats:
+            raise IllegalActionError(f"no seat {seat!r} in {self.rules.info.name}")
+        if self.outcome is not None:
+            raise IllegalActionError("the game is over")
+        others = [s for s in self.rules.info.seats if s != seat]
+        self.ended = Outcome(others[0] if len(others) == 1 else None, "resigned", f"{seat} resigned")
+
     def _undo_target(self) -> int | None:
+        if self.ended is not None:
+            return None
         start = self.rules.undo_start(self.state)
         if start is None:
             return None

@@ -296,6 +296,9 @@ async def claim_invitation(request: Request) -> Response:
     await read_json(request)  # an empty JSON object: the body says nothing, but it must be a JSON request
     holder, device = ensure_device(request)
     hub = hub_of(request)
+    from muster.server.social import refuse_blocked_invitation
+
+    await to_thread.run_sync(refuse_blocked_invitation, hub.store.engine, request.path_params["code"], holder)
     live, seat, token = await hub.claim(request.path_params["code"], holder)
     return seat_answer(request, device, {"game_id": live.id, "game": live.game.rules.info.name, "seat": seat,
                                          "token": token, "link": f"/play/{token}"})
@@ -650,11 +653,15 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None,
     from muster.server.accounts import routes as account_routes
     from muster.server.analysis_routes import routes as analysis_routes
     from muster.server.hints_routes import routes as hint_routes
+    from muster.server.lobby import routes as lobby_routes
+    from muster.server.ratings import routes as rating_routes
+    from muster.server.social import routes as social_routes
 
     routes = [
         *analysis_routes(page),
         *hint_routes(),
         *account_routes(page),
+        *lobby_routes(page), *social_routes(), *rating_routes(page),
         Route("/", page("index.html")),
         Route("/play/{token}", page("play.html")),
         Route("/join/{code}", page("join.html")),

@@ -13,6 +13,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     MetaData,
@@ -197,6 +198,108 @@ class AccountSeatTokenRow(Base):
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     seat: Mapped[str] = mapped_column(String(16))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class GameEndingRow(Base):
+    """A game ended outside its rules: ``seat`` resigned (migration 0010; see muster.server.social)."""
+
+    __tablename__ = "game_endings"
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[str] = mapped_column(String(16))
+    reason: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class LobbyPostRow(Base):
+    """An open game in the lobby: its free seat waits for whoever joins first (migration 0010; see
+    muster.server.lobby). The seat's invitation is known only by its hash, here and on the seat."""
+
+    __tablename__ = "lobby_posts"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[str] = mapped_column(String(16))
+    invite_hash: Mapped[str] = mapped_column(String(64))
+    poster: Mapped[str] = mapped_column(String(80), index=True)
+    """The holder who posted it (``account:<id>`` or ``device:<hash>``)."""
+    poster_name: Mapped[str] = mapped_column(String(40))
+    address: Mapped[str] = mapped_column(String(60), index=True)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class RatedGameRow(Base):
+    """A game between two accounts that counts for ratings; ``applied_at`` once its result was rated."""
+
+    __tablename__ = "rated_games"
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    applied_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class RatingRow(Base):
+    """An account's rating in one game on one side (the games are asymmetric): OpenSkill's mu and sigma."""
+
+    __tablename__ = "ratings"
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    side: Mapped[str] = mapped_column(String(16), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RatingChangeRow(Base):
+    """One rating change a rated game made (kept so ratings can be shown per game and recomputed)."""
+
+    __tablename__ = "rating_changes"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    side: Mapped[str] = mapped_column(String(16))
+    before: Mapped[float] = mapped_column(Float)
+    after: Mapped[float] = mapped_column(Float)
+
+
+class RematchRow(Base):
+    """A rematch of a finished game: who offered it and, once accepted, the new game with the hashes of
+    the invitations its players claim their seats with (JSON, seat -> hash)."""
+
+    __tablename__ = "rematches"
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    offered_by: Mapped[str] = mapped_column(String(16))
+    new_game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    invites: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ChatMessageRow(Base):
+    """A chat message between the players of a game (never shown to spectators)."""
+
+    __tablename__ = "chat_messages"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[str] = mapped_column(String(16))
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class AccountBlockRow(Base):
+    """``account_id`` blocked ``blocked_id``: neither sees the other's chat, open games or rematches."""
+
+    __tablename__ = "account_blocks"
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    blocked_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class SeatPresenceRow(Base):
+    """When a seat's player last had its game open (shown to the opponent as online now or last seen)."""
+
+    __tablename__ = "seat_presence"
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[str] = mapped_column(String(16), primary_key=True)
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 def normalise_url(url: str) -> str:

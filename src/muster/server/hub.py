@@ -423,6 +423,8 @@ class Hub:
         game.hold()  # before the replay: a card played in the turn still open stays undoable
         for raw in stored.actions:
             game.apply(Action.from_json(raw))
+        if stored.resigned is not None:
+            game.resign(stored.resigned)
         return LiveGame(stored.id, game, stored.version, stored.seats, stored.bot_delay_ms)
 
     async def by_token(self, token: str, holder: str | None) -> tuple[LiveGame, str]:
@@ -618,6 +620,32 @@ class Hub:
             ack(new_version)
         if not self.bus.in_transaction():
             self.bus.publish(live.id, new_version, "undo", keep, bot_turn)
+        self.changed(live)
+        return new_version
+
+    async def resign(self, live: LiveGame, seat: str, record: Callable[[], None],
+                     forget: Callable[[], None]) -> int:
+        """``seat`` resigns: the game ends as its loss. ``record`` stores the resignation (in a worker
+        thread) before the game's version moves on; ``forget`` takes it back if that move is refused."""
+        async with live.lock:
+            await self._catch_up(live)
+            game, expected = live.game, live.version
+            if game.outcome is not None:
+                raise ApiError(409, "over", "the game is over")
+            await to_thread.run_sync(record)
+            old_state, old_actions = game.state, game.actions
+            game.resign(seat)
+            keep = len(game.actions)
+            try:  # stored as an undo that keeps every action: the other processes rebuild the game, ended
+                await self._commit(live, old_state, old_actions,
+                                   lambda new: Write(live.id, expected, new, keep=keep), "undo", keep)
+            except ApiError:
+                game.ended = None
+                await to_thread.run_sync(forget)
+                raise
+            new_version = live.version
+        if not self.bus.in_transaction():
+            self.bus.publish(live.id, new_version, "undo", keep, False)
         self.changed(live)
         return new_version
 

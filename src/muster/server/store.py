@@ -23,7 +23,15 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from muster.server import metrics
-from muster.server.db import AccountSeatTokenRow, ActionRow, GameRow, SeatRow, sqlite_pragmas, utcnow
+from muster.server.db import (
+    AccountSeatTokenRow,
+    ActionRow,
+    GameEndingRow,
+    GameRow,
+    SeatRow,
+    sqlite_pragmas,
+    utcnow,
+)
 from muster.server.observe import COMMIT_SECONDS
 
 _SUMMARISE = (
@@ -108,6 +116,8 @@ class StoredGame:
     bot_delay_ms: int
     seats: dict[str, SeatInfo]
     actions: list[Any]
+    resigned: str | None = None
+    """The seat that resigned, ending the game (see :meth:`muster.core.Game.resign`)."""
 
 
 class Store:
@@ -147,8 +157,9 @@ class Store:
             actions = [json.loads(a) for a in s.scalars(
                 select(ActionRow.action).where(ActionRow.game_id == game_id).order_by(ActionRow.step))]
             seed = int(row.secret_seed) if row.secret_seed else row.seed
+            resigned = s.scalars(select(GameEndingRow.seat).where(GameEndingRow.game_id == game_id)).first()
             return StoredGame(row.id, row.game, seed, json.loads(row.options), row.rules_version, row.version,
-                              row.bot_delay_ms, seats, actions)
+                              row.bot_delay_ms, seats, actions, resigned)
 
     def version_of(self, game_id: str) -> int | None:
         """The stored version of a game (None if there is no such game)."""

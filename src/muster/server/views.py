@@ -318,7 +318,9 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
         winner = f"{seat_names.get(outcome.winner, outcome.winner)} wins" if outcome.winner else "A draw"
         prompt = f"Game over. {winner}: {outcome.detail or outcome.reason}"
         last_line = lines or (game.log(lang, start=log_from - 1) if log_from else [])
-        if lang != "en" and last_line:  # the log's last line says who won and why, in the reader's language
+        if outcome.reason == "resigned":  # ended outside the rules: the log does not say so
+            prompt = resigned_text(game, lang)
+        elif lang != "en" and last_line:  # the log's last line says who won and why, in the reader's language
             prompt = last_line[-1]
     elif mine:
         prompt = game.prompt
@@ -420,11 +422,21 @@ def outcome_in(game: Game, lang: str) -> dict[str, Any] | None:
     if outcome is None:
         return None
     data = outcome.to_json()
-    if lang != "en" and game.rules.info.name == "freedom":
+    if outcome.reason == "resigned":
+        data["detail"] = resigned_text(game, lang)
+    elif lang != "en" and game.rules.info.name == "freedom":
         from muster.games.freedom.texts import outcome_detail_in
 
         data["detail"] = outcome_detail_in(game.state.log, lang) or data["detail"]
     return data
+
+
+def resigned_text(game: Game, lang: str) -> str:
+    """"Game over: <side> resigned." in ``lang``, for a game a player gave up."""
+    tr = translator(lang)
+    quitter = next((s for s in game.rules.info.seats if s != (game.outcome and game.outcome.winner)), "")
+    english = {s: d["name"] for s, d in adapter(game.rules.info.name).static_data()["seats"].items()}
+    return tr.gettext("Game over: {side} resigned.").format(side=seat_name(tr, quitter, english))
 
 
 def phase_of(view: dict[str, Any], game: str = "freedom", lang: str = "en") -> str:

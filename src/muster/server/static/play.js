@@ -5,6 +5,7 @@ import { historyChart } from "./history.js";
 import { cardLink, enableCardFaces } from "./cards.js";
 import { latestDice, renderLog, richText } from "./log.js";
 import { enableZoom } from "./zoom.js";
+import { rematchWithPerson } from "./table.js";
 import { setupLanguage, t, tn } from "./i18n.js";
 
 const token = decodeURIComponent(location.pathname.split("/").pop());
@@ -390,6 +391,7 @@ $("show-result").addEventListener("click", () => { resultClosed = false; render(
 async function rematch() {
   const mine = state.seat, theirs = other(mine);
   const opponent = state.seats[theirs] || {};
+  if (opponent.kind === "human" && opponent.taken && !opponent.together) return rematchWithPerson(); // offered, then accepted
   const meta = await api("/api/meta");
   const levels = (meta.games || []).find((g) => g.name === state.game)?.levels || meta.levels;
   const body = { game: state.game, seat: theirs, [theirs]: "human" };
