@@ -82,6 +82,10 @@ class GameModule:
     """Reference to the game's lab hooks (how a finished game is summarised for the lab)."""
     analysis: str | None = None
     """Reference to the game's analysis (hints and the post-game review), where it has one."""
+    invariants: str | None = None
+    """Reference to the game's invariant check, a function ``(state) -> list[str]`` naming in words every
+    rule a reachable state breaks (empty when all hold): the contract suite every game passes calls it after
+    each step of its random games, so a game states there what its engine must never let happen."""
     domain: str = "muster"
     """The gettext domain of the game's messages."""
     compiled: tuple[str, ...] = ()
@@ -118,7 +122,7 @@ class GameModule:
         return rules
 
     def part(self, name: str) -> Any:
-        """One optional part (``"web"``, ``"terminal"``, ``"lab"``, ``"analysis"``) loaded, or None."""
+        """One optional part (``"web"``, ``"terminal"``, ``"lab"``, ``"analysis"``, ``"invariants"``) loaded, or None."""
         reference = getattr(self, name)
         if reference is None:
             return None

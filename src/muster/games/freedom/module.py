@@ -22,6 +22,7 @@ MODULE = GameModule(
     web="muster.server.games.freedom:ADAPTER",
     analysis="muster.analysis:ANALYSIS",
     terminal="muster.tui.render:TERMINAL",
+    invariants="muster.games.freedom.invariants:violations",
     domain="muster",
     rules_pages={"en": "rules-freedom.html", "pl": "rules-freedom.pl.html"},
 )

@@ -19,6 +19,7 @@ MODULE = GameModule(
     web="muster.server.games.hellenes:ADAPTER",
     terminal="muster.games.hellenes.terminal:TERMINAL",
     lab="muster.lab.hellenes:LAB",
+    invariants="muster.games.hellenes.invariants:violations",
     domain="hellenes",
     rules_pages={"en": "rules-hellenes.html", "pl": "rules-hellenes.pl.html"},
 )
