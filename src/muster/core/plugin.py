@@ -122,7 +122,8 @@ class GameModule:
         return rules
 
     def part(self, name: str) -> Any:
-        """One optional part (``"web"``, ``"terminal"``, ``"lab"``, ``"analysis"``, ``"invariants"``) loaded, or None."""
+        """One optional part (``"web"``, ``"terminal"``, ``"lab"``, ``"analysis"``, ``"invariants"``) loaded,
+        or None."""
         reference = getattr(self, name)
         if reference is None:
             return None
