@@ -65,6 +65,10 @@ def test_duel_is_offered_in_the_lobby(server: Server) -> None:
     meta = httpx.get(server.url + "/api/meta", timeout=30).json()
     duel = next(g for g in meta["games"] if g["name"] == "duel")
     assert duel["title"] == "Duel" and duel["seats"] == ["north", "south"]
+    assert {level["id"] for level in duel["levels"]} == {"beginner", "standard"}
+
+
+def test_duels_board_module_is_served_from_its_package(server: Server) -> None:
     board = httpx.get(server.url + "/static/games/duel/board.js", timeout=30)
     assert board.status_code == 200 and "export function createBoard" in board.text
 
@@ -111,6 +115,22 @@ def test_duel_passes_the_pettingzoo_checks() -> None:
 
     api_test(env(game="duel"), num_cycles=200)
     seed_test(lambda: env(game="duel"), num_cycles=100)
+
+
+def test_duel_passes_the_gymnasium_checks() -> None:
+    gymnasium = pytest.importorskip("gymnasium")
+    from gymnasium.utils.env_checker import check_env
+
+    import muster.rl.gymnasium as adapter
+
+    e = gymnasium.make(adapter.env_id("duel"), opponent="random").unwrapped
+    check_env(e, skip_render_check=True)
+    _, info = e.reset(seed=3)
+    done, steps = False, 0
+    while not done:  # the first legal action each time, to the end of the game
+        _, _, terminated, truncated, info = e.step(int(info["action_mask"].nonzero()[0][0]))
+        done, steps = terminated or truncated, steps + 1
+    assert steps <= 20
 
 
 @pytest.fixture(scope="module")
