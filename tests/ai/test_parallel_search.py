@@ -101,11 +101,11 @@ def _batches_within(seconds: float, monkeypatch: pytest.MonkeyPatch) -> tuple[in
 
 def test_worker_processes_respect_a_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     # Each halving round plays batches until its share of the budget is spent, so the search plays the budget's
-    # worth of batches (4 of 1/8 s in 0.5 s) and at most one more per round (the batch running at its deadline).
-    batches, rounds = _batches_within(0.5, monkeypatch)
-    assert 4 <= batches <= 4 + rounds
-    more, _ = _batches_within(1.5, monkeypatch)
-    assert 12 <= more <= 12 + rounds
+    # worth of batches (2 of 1/8 s in 0.25 s) and at most one more per round (the batch running at its deadline).
+    batches, rounds = _batches_within(0.25, monkeypatch)
+    assert 2 <= batches <= 2 + rounds
+    more, _ = _batches_within(0.75, monkeypatch)
+    assert 6 <= more <= 6 + rounds
 
 
 @pytest.mark.parametrize("spec", ["ismcts:workers=1,iterations=6,horizon=2,width=4,playout_plan=all"])
