@@ -46,6 +46,10 @@ SLOW: dict[str, str] = {
                                                                                             "in many positions",
     "tests/engine/test_fast_paths.py::test_fast_ap_menus_match_the_verbs_one_by_one": "80 random games",
     "tests/engine/test_load_hostile.py::test_300_mutated_save_files_give_a_drawing_or_one_clear_line": "300 loads",
+    # the post-game analysis: the strongest bot over whole games
+    "tests/analysis/test_analysis.py::test_analyze_writes_both_files": "analyses whole games",
+    "tests/analysis/test_analysis.py::test_hints_ignore_hidden_information": "searches in many positions",
+    "tests/analysis/test_analysis.py::test_terminal_hint_command": "searches in a terminal session",
     # the lab: worker processes, Ray
     "tests/lab/test_cluster.py": "a Ray cluster and lab runs in processes",
     "tests/lab/test_lab.py::test_small_arena_in_worker_processes": "worker processes",
