@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import multiprocessing
 import time
 from typing import Any
@@ -50,20 +51,62 @@ def test_worker_processes_choose_what_one_process_chooses_and_shut_down() -> Non
     assert all(not p.is_alive() for p in processes)
 
 
-def test_worker_processes_respect_a_time_budget() -> None:
+class BatchClock:
+    """A clock for the search that moves only when a batch of playouts is played: ``tick`` seconds each.
+
+    The search reads ``time.perf_counter`` to keep to its budget; with this clock the number of batches it plays
+    depends on the budget alone, not on how fast (or how loaded) the machine is."""
+
+    def __init__(self, tick: float) -> None:
+        self.now, self.tick, self.batches = 1000.0, tick, 0
+
+    def perf_counter(self) -> float:
+        """The search's clock."""
+        return self.now
+
+    def process_time(self) -> float:
+        """The workers' CPU time is measured as ever."""
+        return time.process_time()
+
+    def played(self) -> None:
+        """One batch of playouts is done."""
+        self.batches += 1
+        self.now += self.tick
+
+
+def _batches_within(seconds: float, monkeypatch: pytest.MonkeyPatch) -> tuple[int, int]:
+    """How many batches of playouts the two-worker search plays for ``seconds`` of budget when each batch takes an
+    eighth of a second; and how many halving rounds it shares the budget over."""
     s = _card_turns()[1]
     seat = RULES.active_seat(s)
     assert seat is not None
-    bot = make_bot("ismcts:workers=2,seconds=0.3", seed=1, game="freedom")
+    clock = BatchClock(0.125)
+    monkeypatch.setattr(ismcts, "time", clock)
+    bot = make_bot(f"ismcts:workers=2,seconds={seconds}", seed=1, game="freedom")
+    run_tasks = bot._run_tasks
+
+    def timed(*args: Any) -> list[float]:
+        values = run_tasks(*args)
+        clock.played()
+        return values
+
+    monkeypatch.setattr(bot, "_run_tasks", timed)
     try:
         assert bot.start_workers()  # starting processes is not part of a card's budget
-        start = time.perf_counter()
         assert bot.choose(RULES.view(s, seat), RULES.legal_actions(s), seat) in RULES.legal_actions(s)
-        # the last batch may run past the deadline by one playout (tens of milliseconds), not by seconds
-        assert time.perf_counter() - start < 0.3 + 1.0
-        assert bot.last_iterations >= 2
     finally:
         ismcts.shutdown_workers()
+    rounds = max(1, math.ceil(math.log2(min(bot.width, len(RULES.legal_actions(s))))))
+    return clock.batches, rounds
+
+
+def test_worker_processes_respect_a_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each halving round plays batches until its share of the budget is spent, so the search plays the budget's
+    # worth of batches (2 of 1/8 s in 0.25 s) and at most one more per round (the batch running at its deadline).
+    batches, rounds = _batches_within(0.25, monkeypatch)
+    assert 2 <= batches <= 2 + rounds
+    more, _ = _batches_within(0.75, monkeypatch)
+    assert 6 <= more <= 6 + rounds
 
 
 @pytest.mark.parametrize("spec", ["ismcts:workers=1,iterations=6,horizon=2,width=4,playout_plan=all"])

@@ -47,6 +47,8 @@ class Server:
         self.env = {"MUSTER_CREATE_PER_MINUTE": "0", "MUSTER_REPLAY_PER_SECOND": "0",
                     "MUSTER_WS_MESSAGES_PER_SECOND": "0", **(env or {})}
         self.port = free_port()
+        self.rebinds = 0
+        """How often the server was started again on another port because its free port was taken meanwhile."""
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -69,7 +71,14 @@ class Server:
         deadline = time.monotonic() + 120  # generous: a loaded 2-core machine starts several processes slowly
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {(self.workdir / 'server.log').read_text()[-2000:]}")
+                said = (self.workdir / "server.log").read_text()[-2000:]
+                if "address already in use" in said and self.rebinds < 5:
+                    # another test (in parallel, pytest -n) took the free port between our look and the bind
+                    self.rebinds += 1
+                    self.port = free_port()
+                    self.start()
+                    return
+                raise RuntimeError(f"server exited: {said}")
             try:
                 if httpx.get(self.url + "/api/meta", timeout=1).status_code == 200:
                     return

@@ -37,7 +37,7 @@ class Terminal:
             env=env,
             dimensions=(50, 120),
             encoding="utf-8",
-            timeout=30,
+            timeout=300,  # generous: a failure bound only (the waits end at the prompt); a loaded machine is slow
             maxread=65536,
         )
         self.child.delaybeforesend = None  # input is line-buffered; no need to wait before each line

@@ -29,7 +29,7 @@ class Terminal:
         env = dict(os.environ, TERM="xterm-256color", COLUMNS="120", LINES="50")
         env.pop("NO_COLOR", None)
         self.child = pexpect.spawn(sys.executable, ["-m", "muster.cli.main", "play", "--game", "hellenes", *args],
-                                   cwd=str(cwd), env=env, dimensions=(50, 120), encoding="utf-8", timeout=60,
+                                   cwd=str(cwd), env=env, dimensions=(50, 120), encoding="utf-8", timeout=300,
                                    maxread=65536)
         self.child.delaybeforesend = None
         self.text = ""

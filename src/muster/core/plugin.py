@@ -91,6 +91,10 @@ class GameModule:
     commands: str | None = None
     """Reference to a ``typer.Typer`` of the game's own commands, mounted on ``muster`` beside the shared
     ones (e.g. Freedom!'s ``muster card N``); their names must not clash with other commands."""
+    invariants: str | None = None
+    """Reference to the game's invariant check, a function ``(state) -> list[str]`` naming in words every
+    rule a reachable state breaks (empty when all hold): the contract suite every game passes calls it after
+    each step of its random games, so a game states there what its engine must never let happen."""
     domain: str = "muster"
     """The gettext domain of the game's messages."""
     compiled: tuple[str, ...] = ()
@@ -128,7 +132,7 @@ class GameModule:
 
     def part(self, name: str) -> Any:
         """One optional part (``"web"``, ``"terminal"``, ``"lab"``, ``"analysis"``, ``"search"``, ``"drawing"``,
-        ``"commands"``) loaded, or None."""
+        ``"commands"``, ``"invariants"``) loaded, or None."""
         reference = getattr(self, name)
         if reference is None:
             return None

@@ -29,6 +29,7 @@ MODULE = GameModule(
     terminal="muster.tui.render:TERMINAL",
     drawing="muster.games.freedom.svg:draw",
     commands="muster.games.freedom.commands:COMMANDS",
+    invariants="muster.games.freedom.invariants:violations",
     domain="muster",
     rules_pages={"en": "rules-freedom.html", "pl": "rules-freedom.pl.html"},
 )

@@ -21,6 +21,7 @@ MODULE = GameModule(
     terminal="muster.games.hellenes.terminal:TERMINAL",
     lab="muster.games.hellenes.lab:LAB",
     drawing="muster.games.hellenes.svg:draw",
+    invariants="muster.games.hellenes.invariants:violations",
     domain="hellenes",
     rules_pages={"en": "rules-hellenes.html", "pl": "rules-hellenes.pl.html"},
 )
