@@ -55,8 +55,8 @@ def main() -> None:
     check = "import muster._native as n; print('compiled rules active:', n.ACTIVE); raise SystemExit(not n.ACTIVE)"
     subprocess.run([sys.executable, "-c", check], check=True, env=env)
     if not args.no_check:
-        for game in ("engine", "hellenes"):  # Freedom!'s golden games, then Hellenes'
-            subprocess.run([sys.executable, str(ROOT / "tests" / game / "golden.py"), "check"], check=True, env=env)
+        for golden in sorted((ROOT / "tests").glob("*/golden.py")):  # every game's golden games
+            subprocess.run([sys.executable, str(golden), "check"], check=True, env=env)
 
 
 if __name__ == "__main__":
