@@ -10,7 +10,8 @@ from __future__ import annotations
 from itertools import compress
 from typing import Any, Final
 
-from muster.core.frames import Frame, MachineState
+from muster.core.frames import Frame as Frame
+from muster.core.frames import MachineState
 from muster.core.interface import CorruptStateError
 from muster.games.freedom.board import board
 from muster.games.freedom.constants import IMPERIAL, INSURGENT

@@ -11,7 +11,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from muster.core.frames import Frame, MachineState
+from muster.core.frames import Frame as Frame
+from muster.core.frames import MachineState
 from muster.core.interface import CorruptStateError
 from muster.games.hellenes.datafiles import SIDES, blocks, game_map
 
