@@ -2,7 +2,8 @@
 
 Everything else (metadata, packages, package data) is in ``pyproject.toml``. Whatever builds muster
 (``pip install -e .``, ``pip install .``, ``python -m build``, ``pip install`` of the sdist) runs
-:class:`BuildExt`, which compiles the modules listed in ``muster._native.COMPILED`` into C extensions
+:class:`BuildExt`, which compiles the modules listed in ``muster._native.COMPILED`` (the frame machine and
+every game's ``compiled`` list, read from ``src/muster/games/*/module.py`` as text) into C extensions
 and writes the manifest ``muster/_native.json`` that :mod:`muster._native` checks at import. It prints
 one line saying which rules were installed (pip shows it with ``-v``; ``muster serve`` says it too):
 
@@ -132,6 +133,8 @@ class BuildExt(build_ext):
             return
         tags = native()
         inplace = self.inplace  # setuptools clears it while building in build_lib
+        if tags.MISSING:
+            say(f"not compiled, listed by a game but without a source: {', '.join(tags.MISSING)}")
         # Hashed before generating: a source edited meanwhile makes the build stale, never wrongly current.
         self.digests = {m: tags.source_digest(tags.source_path(m)) for m in tags.COMPILED}
         try:

@@ -1,11 +1,8 @@
-"""The rules state machine: a stack of frames, each naming a prompt and its legal actions.
+"""Freedom!'s rules machine: its decisions and automatic steps on the frame machine of :mod:`muster.core.frames`.
 
-Modelled on Rally the Troops' rules modules. The top frame of ``state.stack`` is either
-
-* an *automatic* step (``AUTO[kind]``), run at once by :func:`advance`, which may push
-  further frames; or
-* a *decision* (``DECISIONS[kind]``), which lists the legal actions for one seat and
-  applies the one chosen.
+The top frame of ``state.stack`` is either an *automatic* step (registered with :func:`auto`), run at once
+by :func:`advance`, which may push further frames; or a *decision* (a :class:`Decision` subclass), which
+lists the legal actions for one seat and applies the one chosen.
 
 Compound choices (move a unit from a space to a space) go through the generic
 :class:`Op` / ``select`` frame, so every decision point has a short finite list.
@@ -13,117 +10,21 @@ Compound choices (move a unit from a space to a space) go through the generic
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any, ClassVar, Final
 
-from muster.core.interface import Action, IllegalActionError
+from muster.core import frames
+from muster.core.frames import ACTIONS as ACTIONS
+from muster.core.frames import VERB_ACTIONS as VERB_ACTIONS
+from muster.core.frames import FrameMachine
+from muster.core.frames import count_down as count_down
+from muster.core.frames import frame as frame
+from muster.core.frames import push as push
+from muster.core.interface import Action
 from muster.games.freedom.board import board
 from muster.games.freedom.state import Frame, State
 
-AutoStep = Callable[[State, Frame], None]
-AUTO: Final[dict[str, AutoStep]] = {}
-DECISIONS: Final[dict[str, Decision]] = {}
 OPS: Final[dict[str, Op]] = {}
-
-
-def auto(kind: str) -> Callable[[AutoStep], AutoStep]:
-    """Register an automatic step run when a frame of this kind reaches the top of the stack."""
-
-    def register(fn: AutoStep) -> AutoStep:
-        AUTO[kind] = fn
-        return fn
-
-    return register
-
-
-def push(s: State, *frames: Frame) -> None:
-    """Push frames so that the first one given runs first."""
-    stack = s.stack
-    if len(frames) == 1:  # the usual case, without building a reversed iterator
-        stack.append(frames[0])
-        return
-    for i in range(len(frames) - 1, -1, -1):
-        stack.append(frames[i])
-
-
-def frame(kind: str, **fields: Any) -> Frame:
-    """A new frame."""
-    f: Frame = {"kind": kind}
-    f.update(fields)
-    return f
-
-
-class _Interned(dict[tuple[str, Any], Action]):
-    """One shared :class:`Action` per (verb, arg): legal lists are rebuilt at every decision, and looking an
-    action up is cheaper than constructing it. Actions are immutable, so sharing them is safe."""
-
-    def __missing__(self, key: tuple[str, Any]) -> Action:
-        action = self[key] = Action(*key)
-        return action
-
-
-ACTIONS: Final = _Interned()
-"""``ACTIONS[verb, arg]`` is ``Action(verb, arg)``, built once."""
-
-
-class _InternedArgs(dict[Any, Action]):
-    """The shared actions of one verb by argument (``ACTIONS[verb, arg]`` without building the key tuple)."""
-
-    def __init__(self, verb: str) -> None:
-        super().__init__()
-        self.verb = verb
-
-    def __missing__(self, arg: Any) -> Action:
-        action = self[arg] = ACTIONS[self.verb, arg]
-        return action
-
-
-class _ByVerb(dict[str, _InternedArgs]):
-    def __missing__(self, verb: str) -> _InternedArgs:
-        by_arg = self[verb] = _InternedArgs(verb)
-        return by_arg
-
-
-VERB_ACTIONS: Final = _ByVerb()
-"""``VERB_ACTIONS[verb][arg]`` is ``ACTIONS[verb, arg]``: for lists of one verb with many arguments."""
-
-
-def count_down(s: State, f: Frame) -> None:
-    """One of the frame's ``left`` repetitions is done; the frame ends after the last."""
-    f["left"] -= 1
-    if f["left"] <= 0:
-        s.stack.pop()
-
-
-class Decision:
-    """A prompt for one seat. Subclasses implement ``legal`` and ``apply`` (and usually ``prompt``)."""
-
-    kind: ClassVar[str] = ""
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if cls.kind:
-            DECISIONS[cls.kind] = cls()
-
-    def seat(self, s: State, f: Frame) -> str:
-        """The seat deciding."""
-        return str(f["seat"])
-
-    def prompt(self, s: State, f: Frame) -> str:
-        """What is being decided, in words."""
-        return f["kind"].replace("_", " ")
-
-    def legal(self, s: State, f: Frame) -> list[Action]:
-        """The legal actions (empty: the frame lapses)."""
-        raise NotImplementedError
-
-    def apply(self, s: State, f: Frame, a: Action) -> None:
-        """Apply a legal action. ``f`` is ``s.stack[-1]``; pop it when the decision is complete."""
-        raise NotImplementedError
-
-    def label(self, s: State, f: Frame, a: Action) -> str:
-        """A human-readable label for a legal action."""
-        return default_label(a)
 
 
 def default_label(a: Action) -> str:
@@ -135,6 +36,27 @@ def default_label(a: Action) -> str:
     if a.arg is None:
         return a.verb.replace("_", " ")
     return f"{a.verb.replace('_', ' ')} {a.arg}"
+
+
+def _state_label(s: State, a: Action) -> str:
+    return default_label(a)
+
+
+MACHINE: Final = FrameMachine[State](_state_label)
+"""Freedom!'s automatic steps and decisions (the rules modules register theirs on import)."""
+
+auto: Final = MACHINE.auto
+"""Register an automatic step run when a frame of this kind reaches the top of the stack."""
+
+
+class Decision(frames.Decision[State]):
+    """A prompt for one seat. Subclasses implement ``legal`` and ``apply`` (and usually ``prompt``)."""
+
+    machine = MACHINE
+
+    def label(self, s: State, f: Frame, a: Action) -> str:
+        """A human-readable label for a legal action."""
+        return default_label(a)
 
 
 class Op:
@@ -255,79 +177,34 @@ def select(op: str, seat: str, **fields: Any) -> Frame:
     return f
 
 
-# --- running the machine ---------------------------------------------------------------
+# --- running the machine (see muster.core.frames) ----------------------------------------
 
 
 def advance(s: State) -> None:
     """Run automatic steps until a decision with at least one legal action is on top (or the game ends)."""
-    while s.result is None and s.stack:
-        f = s.stack[-1]
-        step = AUTO.get(f["kind"])
-        if step is not None:
-            s.stack.pop()
-            step(s, f)
-            continue
-        acts = DECISIONS[f["kind"]].legal(s, f)
-        if acts:
-            s._legal = (s.step, acts)
-            return
-        s.stack.pop()  # nothing can be chosen: the decision lapses (e.g. no unit left to remove)
-    if s.result is not None:
-        s.stack.clear()
+    MACHINE.advance(s)
 
 
 def legal_actions(s: State) -> list[Action]:
     """The legal actions at the top decision (cached per step)."""
-    if s.result is not None or not s.stack:
-        return []
-    cached = s._legal
-    if cached is not None and cached[0] == s.step:
-        return cached[1]
-    f = s.stack[-1]
-    acts = DECISIONS[f["kind"]].legal(s, f)
-    s._legal = (s.step, acts)
-    return acts
+    return MACHINE.legal_actions(s)
 
 
 def active_seat(s: State) -> str | None:
     """Whose decision it is."""
-    if s.result is not None or not s.stack:
-        return None
-    f = s.stack[-1]
-    return DECISIONS[f["kind"]].seat(s, f)
+    return MACHINE.active_seat(s)
 
 
 def apply_action(s: State, a: Action) -> None:
     """Validate and apply an action in place. Illegal actions raise before anything changes."""
-    acts = legal_actions(s)
-    for known in acts:  # by identity first: the actions offered are shared objects (ACTIONS)
-        if known is a:
-            break
-    else:
-        if a not in acts:
-            raise IllegalActionError(f"illegal action {list(a)}")
-    f = s.stack[-1]
-    decision = DECISIONS[f["kind"]]
-    seat = decision.seat(s, f)
-    if seat != s.turn_seat:
-        s.turn_seat, s.turn_start, s.tainted = seat, s.step, False
-    decision.apply(s, f, a)
-    s.step += 1
-    s._legal = None
-    advance(s)
+    MACHINE.apply_action(s, a)
 
 
 def prompt(s: State) -> str:
     """The current prompt in words."""
-    if s.result is not None or not s.stack:
-        return "The game is over."
-    f = s.stack[-1]
-    return DECISIONS[f["kind"]].prompt(s, f)
+    return MACHINE.prompt(s)
 
 
 def label(s: State, a: Action) -> str:
     """The label of an action at the current decision."""
-    if not s.stack:
-        return default_label(a)
-    f = s.stack[-1]
-    return DECISIONS[f["kind"]].label(s, f, a)
+    return MACHINE.label(s, a)

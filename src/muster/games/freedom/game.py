@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from muster.core.interface import Action, CorruptStateError, GameInfo, IllegalActionError, Outcome
-from muster.core.spaces import NumberedActions
+from muster.core.frame_rules import FrameRules
+from muster.core.interface import GameInfo
 from muster.games.freedom import engine
 from muster.games.freedom import rules as _rules  # noqa: F401 - registers the rule handlers
 from muster.games.freedom.action_space import action_space
@@ -52,12 +52,15 @@ def _render_log(entries: list[Any], lang: str | None) -> list[str]:
     return lines
 
 
-class FreedomRules(NumberedActions):
+class FreedomRules(FrameRules):
     """Freedom! Messolonghi 1825–1826: seats ``imperial`` and ``insurgent``.
 
     Options: ``ruleset`` (``"2nd"``, the default, or ``"1st"``); ``quiet`` (``"1"`` skips the
     log, for fast simulations).
     """
+
+    machine = engine.MACHINE
+    state_class = State
 
     info = GameInfo(
         name="freedom",
@@ -74,33 +77,6 @@ class FreedomRules(NumberedActions):
         if unknown:
             raise ValueError(f"unknown option(s) {sorted(unknown)}")
         return setup(seed, opts.get("ruleset", "2nd"), quiet=opts.get("quiet", "0") == "1")
-
-    def active_seat(self, state: State) -> str | None:
-        """Whose decision it is."""
-        return engine.active_seat(state)
-
-    def legal_actions(self, state: State) -> list[Action]:
-        """The legal actions now (a fresh list the caller may keep)."""
-        return list(engine.legal_actions(state))
-
-    def apply(self, state: State, action: Action) -> None:
-        """Apply a legal action in place (illegal: IllegalActionError, state untouched)."""
-        if not isinstance(action, Action):
-            raise IllegalActionError(f"not an Action: {action!r}")
-        engine.apply_action(state, action)
-
-    def label(self, state: State, action: Action) -> str:
-        """A human-readable label."""
-        return engine.label(state, action)
-
-    def prompt(self, state: State) -> str:
-        """What is being decided."""
-        return engine.prompt(state)
-
-    def outcome(self, state: State) -> Outcome | None:
-        """How the game ended."""
-        r = state.result
-        return Outcome(r["winner"], r["reason"], r["detail"]) if r else None
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
         """What a seat may see."""
@@ -123,34 +99,9 @@ class FreedomRules(NumberedActions):
         """The log's lines from the ``start``-th on (a server pushing new lines renders only those)."""
         return _render_log(state.log[start:], lang)
 
-    def clone(self, state: State) -> State:
-        """An independent copy."""
-        return state.clone()
-
-    def to_json(self, state: State) -> dict[str, Any]:
-        """The full state."""
-        return state.to_json()
-
-    def from_json(self, data: Any) -> State:
-        """Rebuild a state (CorruptStateError if invalid)."""
-        s = State.from_json(data)
-        if s.result is None and not engine.legal_actions(s):
-            raise CorruptStateError("state has no decision to make")
-        return s
-
-    def undo_start(self, state: State) -> int | None:
-        """Where the current turn began, if undo is allowed (no dice rolled, no cards drawn since)."""
-        if state.tainted or state.result is not None or state.turn_seat != engine.active_seat(state):
-            return None
-        return state.turn_start
-
     def private_info(self, state: State) -> dict[str, frozenset[Any]]:
         """Per seat, the cards in its hand (what only that seat knows)."""
         return {seat: frozenset(cards) for seat, cards in state.hands.items()}
-
-    def action_count(self, state: State) -> int:
-        """Actions applied so far."""
-        return state.step
 
     def determinize(self, view_data: dict[str, Any], seat: str, seed: int) -> State:
         """A full state consistent with a seat's view (hidden parts at random)."""

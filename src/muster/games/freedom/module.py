@@ -31,5 +31,16 @@ MODULE = GameModule(
     commands="muster.games.freedom.commands:COMMANDS",
     invariants="muster.games.freedom.invariants:violations",
     domain="muster",
+    compiled=(  # what a simulation runs through at every step, and the evaluation a searching bot calls at each node
+        "muster.games.freedom.constants", "muster.games.freedom.board", "muster.games.freedom.state",
+        "muster.games.freedom.engine", "muster.games.freedom.rules.common", "muster.games.freedom.rules.action_phase",
+        "muster.games.freedom.rules.movement", "muster.games.freedom.rules.combat",
+        "muster.games.freedom.rules.cannons", "muster.games.freedom.rules.imperial_actions",
+        "muster.games.freedom.rules.insurgent_actions", "muster.games.freedom.rules.opening",
+        "muster.games.freedom.rules.administration", "muster.games.freedom.rules.replenishment",
+        "muster.games.freedom.rules.victory", "muster.games.freedom.rules.setup",
+        "muster.games.freedom.cards.primitives", "muster.games.freedom.cards.effects",
+        "muster.games.freedom.bots.evaluation",
+    ),
     rules_pages={"en": "rules-freedom.html", "pl": "rules-freedom.pl.html"},
 )

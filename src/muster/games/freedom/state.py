@@ -10,11 +10,11 @@ from __future__ import annotations
 from itertools import compress
 from typing import Any, Final
 
+from muster.core.frames import Frame as Frame
+from muster.core.frames import MachineState
 from muster.core.interface import CorruptStateError
 from muster.games.freedom.board import board
 from muster.games.freedom.constants import IMPERIAL, INSURGENT
-
-Frame = dict[str, Any]
 
 STATE_FORMAT: Final = 1
 
@@ -34,11 +34,11 @@ def _copy_frame(frame: Frame) -> Frame:
     return out
 
 
-class State:
-    """Everything about one game at one decision point (including the random generator)."""
+class State(MachineState):
+    """Everything about one game at one decision point (including the random generator); the decision
+    stack and turn bookkeeping are :class:`~muster.core.frames.MachineState`'s."""
 
     __slots__ = (
-        "_legal",
         "ally",
         "area_markers",
         "area_side",
@@ -57,27 +57,21 @@ class State:
         "played",
         "pools",
         "quiet",
-        "result",
         "rng",
         "round",
         "ruleset",
         "seed",
-        "stack",
-        "step",
-        "tainted",
         "tracks",
         "trigger",
-        "turn_seat",
-        "turn_start",
     )
 
     def __init__(self) -> None:
+        super().__init__()
         n = len(board().ids)
         self.ruleset = "2nd"
         self.seed = 0
         self.rng = 0
         self.round = 1
-        self.step = 0
         self.exp = [0] * n
         self.ally = [0] * n
         self.ins = [0] * n
@@ -96,14 +90,8 @@ class State:
         self.first = IMPERIAL
         self.trigger: dict[str, Any] | None = None
         self.built_this_round = False
-        self.stack: list[Frame] = []
         self.log: list[Any] = []  # muster.i18n log entries (legacy saves: English strings)
-        self.result: dict[str, str] | None = None
-        self.turn_seat: str | None = None
-        self.turn_start = 0
-        self.tainted = False
         self.quiet = False
-        self._legal: tuple[int, list[Any]] | None = None
 
     def clone(self) -> State:
         """An independent copy."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Final
 
 from muster.core import rng
 from muster.core.interface import CorruptStateError
@@ -11,7 +11,17 @@ from muster.games.freedom.constants import SEATS, other
 from muster.games.freedom.datafiles import cards_file
 from muster.games.freedom.state import State
 
-HIDDEN = ("rng", "seed")
+PUBLIC: Final = frozenset({
+    "format", "board_version", "ruleset", "round", "step", "spaces", "camp_cannons", "civilians", "pools",
+    "tracks", "areas", "discards", "played", "first", "trigger", "built_this_round", "stack", "log", "result",
+    "turn", "quiet",
+})
+"""The fields of the saved state (``State.to_json``) every seat sees as they are."""
+PER_SEAT: Final = frozenset({"decks", "hands"})
+"""The fields every seat sees only in part: the draw piles' sizes, its own hand and the other's size."""
+HIDDEN: Final = frozenset({"rng", "seed"})
+"""The fields no seat sees (future dice and draws). A field of the state in none of these three sets is not
+shown: a view is built from what a seat may see, so a new field stays hidden until it is listed."""
 
 
 def view(s: State, seat: str | None) -> dict[str, Any]:
@@ -28,9 +38,9 @@ def views(s: State, seats: Iterable[str | None]) -> dict[str | None, dict[str, A
     differs only in its hands (a server builds every seat's view of each new position).
 
     The views share their unchanged parts (the board, the stack, the log): treat them as read-only."""
-    public = s.to_json()
-    for key in HIDDEN:
-        public.pop(key, None)
+    full = s.to_json()
+    # In the saved state's order (the per-seat fields filled in below keep their places).
+    public = {key: value for key, value in full.items() if key in PUBLIC or key in PER_SEAT}
     public["decks"] = {deck: {"count": len(cards)} for deck, cards in s.decks.items()}
     out: dict[str | None, dict[str, Any]] = {}
     for seat in seats:

@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from muster.core.interface import Action, CorruptStateError, GameInfo, IllegalActionError, Outcome
-from muster.core.spaces import NumberedActions
+from muster.core.frame_rules import FrameRules
+from muster.core.interface import GameInfo
 from muster.games.hellenes import engine
 from muster.games.hellenes import rules as _rules  # noqa: F401 - registers the rule handlers
 from muster.games.hellenes.action_space import action_space
@@ -32,11 +32,14 @@ def rules_version() -> str:
             f"-cards{cards_file().version}-scenario{scenario().version}-design{design()['version']}")
 
 
-class HellenesRules(NumberedActions):
+class HellenesRules(FrameRules):
     """Hellenes: Campaigns of the Peloponnesian War: seats ``athens`` and ``sparta``.
 
     Options: ``years`` (``"3"`` by default, ``"2"`` or ``"1"``); ``quiet`` (``"1"`` skips the log).
     """
+
+    machine = engine.MACHINE
+    state_class = State
 
     info = GameInfo(
         name="hellenes",
@@ -57,33 +60,6 @@ class HellenesRules(NumberedActions):
                 raise ValueError(f"option {key}={value!r}: use one of {self.info.options[key]}")
         return setup(seed, int(opts.get("years", "3")), quiet=opts.get("quiet", "0") == "1")
 
-    def active_seat(self, state: State) -> str | None:
-        """Whose decision it is."""
-        return engine.active_seat(state)
-
-    def legal_actions(self, state: State) -> list[Action]:
-        """The legal actions now (a fresh list the caller may keep)."""
-        return list(engine.legal_actions(state))
-
-    def apply(self, state: State, action: Action) -> None:
-        """Apply a legal action in place (illegal: IllegalActionError, state untouched)."""
-        if not isinstance(action, Action):
-            raise IllegalActionError(f"not an Action: {action!r}")
-        engine.apply_action(state, action)
-
-    def label(self, state: State, action: Action) -> str:
-        """A human-readable label."""
-        return engine.label(state, action)
-
-    def prompt(self, state: State) -> str:
-        """What is being decided."""
-        return engine.prompt(state)
-
-    def outcome(self, state: State) -> Outcome | None:
-        """How the game ended."""
-        r = state.result
-        return Outcome(r["winner"], r["reason"], r["detail"]) if r else None
-
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
         """What a seat may see."""
         if seat is not None and seat not in SEATS:
@@ -97,35 +73,6 @@ class HellenesRules(NumberedActions):
     def log_from(self, state: State, start: int, lang: str | None = None) -> list[str]:
         """The log's lines from the ``start``-th on (a server pushing new lines renders only those)."""
         return log_lines(state.log[start:], lang or "en")
-
-    def clone(self, state: State) -> State:
-        """An independent copy."""
-        return state.clone()
-
-    def to_json(self, state: State) -> dict[str, Any]:
-        """The full state."""
-        return state.to_json()
-
-    def from_json(self, data: Any) -> State:
-        """Rebuild a state (CorruptStateError if invalid)."""
-        s = State.from_json(data)
-        try:
-            acts = engine.legal_actions(s)
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
-            raise CorruptStateError(f"state's decision stack is broken: {exc!r}") from exc
-        if s.result is None and not acts:
-            raise CorruptStateError("state has no decision to make")
-        return s
-
-    def undo_start(self, state: State) -> int | None:
-        """Where the current turn began, if undo is allowed (no dice rolled, no cards drawn since)."""
-        if state.tainted or state.result is not None or state.turn_seat != engine.active_seat(state):
-            return None
-        return state.turn_start
-
-    def action_count(self, state: State) -> int:
-        """Actions applied so far."""
-        return state.step
 
     def private_info(self, state: State) -> dict[str, frozenset[Any]]:
         """Per seat, what only it knows: the cards in its hand and which of its blocks on the map stand

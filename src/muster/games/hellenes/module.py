@@ -23,5 +23,16 @@ MODULE = GameModule(
     drawing="muster.games.hellenes.svg:draw",
     invariants="muster.games.hellenes.invariants:violations",
     domain="hellenes",
+    compiled=(  # its state, engine and every rules module: what a simulation runs through at every step
+        "muster.games.hellenes.state", "muster.games.hellenes.engine", "muster.games.hellenes.rules.common",
+        "muster.games.hellenes.rules.actions", "muster.games.hellenes.rules.build",
+        "muster.games.hellenes.rules.pillage", "muster.games.hellenes.rules.winter",
+        "muster.games.hellenes.rules.movement", "muster.games.hellenes.rules.storms",
+        "muster.games.hellenes.rules.engage", "muster.games.hellenes.rules.combat",
+        "muster.games.hellenes.rules.battle_end", "muster.games.hellenes.rules.siege",
+        "muster.games.hellenes.rules.events", "muster.games.hellenes.rules.initiative",
+        "muster.games.hellenes.rules.new_year", "muster.games.hellenes.rules.sequence",
+        "muster.games.hellenes.rules.victory", "muster.games.hellenes.rules.setup",
+    ),
     rules_pages={"en": "rules-hellenes.html", "pl": "rules-hellenes.pl.html"},
 )

@@ -11,10 +11,11 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from muster.core.frames import Frame as Frame
+from muster.core.frames import MachineState
 from muster.core.interface import CorruptStateError
 from muster.games.hellenes.datafiles import SIDES, blocks, game_map
 
-Frame = dict[str, Any]
 STATE_FORMAT = 1
 
 BLOCK_KEYS = ("area", "cv", "inside", "carrier", "token", "known", "seen", "origin")
@@ -30,21 +31,21 @@ def _copy_frame(frame: Frame) -> Frame:
     return out
 
 
-class State:
-    """Everything about one game at one decision point (including the random generator)."""
+class State(MachineState):
+    """Everything about one game at one decision point (including the random generator); the decision
+    stack and turn bookkeeping are :class:`~muster.core.frames.MachineState`'s."""
 
     __slots__ = (
-        "_legal", "_muster", "_occ", "_where", "actions_left", "active", "committed", "control", "crossings", "deck",
+        "_muster", "_occ", "_where", "actions_left", "active", "committed", "control", "crossings", "deck",
         "discard", "draw", "first", "forced", "garrison", "hands", "leaders", "log", "loyal", "militia", "mode",
-        "moved", "next_token", "no_entry", "odrysian", "pillaged", "prestige", "quiet", "result", "revealed", "rng",
-        "season", "seed", "sieges", "stack", "step", "supplied", "tainted", "tok", "turn_seat", "turn_start",
-        "units", "via", "year", "years",
+        "moved", "next_token", "no_entry", "odrysian", "pillaged", "prestige", "quiet", "revealed", "rng",
+        "season", "seed", "sieges", "supplied", "tok", "units", "via", "year", "years",
     )
 
     def __init__(self) -> None:
+        super().__init__()
         self.seed = 0
         self.rng = 0
-        self.step = 0
         self.year = 431
         self.years = 3
         self.season = -1
@@ -78,15 +79,9 @@ class State:
         self.supplied: list[int] = []
         self.no_entry: list[str] = []
         self.draw: dict[str, Any] | None = None
-        self.stack: list[Frame] = []
         self.log: list[Any] = []
         """Language-neutral entries (dicts); a game stored before they came holds English strings."""
-        self.result: dict[str, Any] | None = None
-        self.turn_seat: str | None = None
-        self.turn_start = 0
-        self.tainted = False
         self.quiet = False
-        self._legal: tuple[int, list[Any]] | None = None
         self._occ: tuple[dict[str, set[str]], dict[str, set[str]]] | None = None
         self._where: tuple[dict[str, set[str]], dict[str, list[str]], dict[str, int]] | None = None
         """The blocks in each area (``rules.common.blocks_at``) and each block's place in ``units``, valid

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from muster.core import rng
 from muster.core.interface import CorruptStateError
@@ -18,6 +18,20 @@ def _other(side: str) -> str:
     return "athens" if side == "sparta" else "sparta"
 
 
+PUBLIC: Final = frozenset({
+    "format", "game", "step", "year", "years", "season", "next_token", "control", "loyal", "militia", "garrison",
+    "sieges", "pillaged", "prestige", "leaders", "odrysian", "discard", "revealed", "first", "active", "mode",
+    "actions_left", "moved", "via", "forced", "crossings", "supplied", "no_entry", "log", "result", "turn", "quiet",
+})
+"""The fields of the saved state (``State.to_json``) every seat sees as they are."""
+PER_SEAT: Final = frozenset({"units", "hands", "deck", "committed", "draw", "stack"})
+"""The fields each seat sees only in part (its own blocks, hand, committed card and recruit draw; the sizes and
+upright tokens of the enemy's; the stack without the enemy's chosen card)."""
+HIDDEN: Final = frozenset({"rng", "seed"})
+"""The fields no seat sees (future dice and draws). A field of the state in none of these three sets is not
+shown: a view is built from what a seat may see, so a new field stays hidden until it is listed."""
+
+
 def view(s: State, seat: str | None) -> dict[str, Any]:
     """The state as ``seat`` may know it (None: a spectator, who sees both sides as an opponent would).
 
@@ -25,9 +39,8 @@ def view(s: State, seat: str | None) -> dict[str, Any]:
     which enemy block carries which, the enemy Pool (only its size), the recruit draw, the enemy hand and
     committed card, the deck order, the generator and the seed.
     """
-    data = s.to_json()
-    for key in ("rng", "seed"):
-        data.pop(key)
+    # In the saved state's order (the per-seat fields are replaced below, in their places).
+    data = {key: value for key, value in s.to_json().items() if key in PUBLIC or key in PER_SEAT}
     own: dict[str, Any] = {}
     others: list[dict[str, Any]] = []
     pools: dict[str, Any] = {}

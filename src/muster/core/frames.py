@@ -1,0 +1,268 @@
+"""The frame machine every game's rules run on: a stack of frames, each naming a prompt and its legal actions.
+
+Modelled on Rally the Troops' rules modules. A game's state (a :class:`MachineState`) holds a stack of
+*frames*, small JSON-ready dicts whose ``kind`` names a step of the rules. The top frame is either
+
+* an *automatic* step, registered with :meth:`FrameMachine.auto` and run at once by
+  :meth:`FrameMachine.advance`, which may push further frames; or
+* a *decision*, a :class:`Decision` subclass registered by its ``kind``, which lists one seat's legal
+  actions and applies the one chosen.
+
+Each game makes one :class:`FrameMachine` and one ``Decision`` base class bound to it; the machine runs
+the stack, validates and applies actions, caches each decision's legal list and keeps the turn
+bookkeeping undo needs. Actions are interned (:data:`ACTIONS`, :func:`act`): legal lists are rebuilt
+at every decision, and looking a shared action up is cheaper than constructing one.
+
+This module is compiled with mypyc with the games' rules (see :mod:`muster._native`), so it keeps to
+what mypyc makes fast: concrete classes, no protocols on the hot path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar, Final, Generic, TypeVar
+
+from muster.core.interface import Action, IllegalActionError
+
+Frame = dict[str, Any]
+"""One step of the rules on the decision stack: ``{"kind": …, …}`` with the fields that step needs
+(JSON-ready, as they are saved with the state). Decisions carry the deciding seat as ``"seat"``."""
+
+GAME_OVER: Final = "The game is over."
+"""The prompt once the game has ended."""
+
+
+class MachineState:
+    """The part of a game's state the frame machine reads and writes; each game's ``State`` extends it.
+
+    A subclass sets every one of these in its ``__init__`` (through ``super().__init__()``) and in its
+    ``clone``, and saves them with the rest of its state."""
+
+    __slots__ = ("_legal", "result", "stack", "step", "tainted", "turn_seat", "turn_start")
+
+    def __init__(self) -> None:
+        self.stack: list[Frame] = []
+        """The decision stack; the top (last) frame is the current step."""
+        self.result: dict[str, Any] | None = None
+        """How the game ended (``winner``, ``reason``, ``detail``), or None while it goes on."""
+        self.step = 0
+        """Actions applied since setup."""
+        self.turn_seat: str | None = None
+        """The seat whose run of consecutive decisions is the current turn (for undo)."""
+        self.turn_start = 0
+        """The action count at which the current turn began."""
+        self.tainted = False
+        """True once dice were rolled or cards drawn during the current turn (undo is then refused)."""
+        self._legal: tuple[int, list[Action]] | None = None
+        """The legal list of the decision on top, with the step it was made at (legal lists are never
+        changed once made, so copies of the state may share them)."""
+
+
+S = TypeVar("S", bound=MachineState)
+AutoStep = Callable[[Any, Frame], None]
+"""An automatic step: called with the state and its frame, already popped off the stack."""
+
+
+class _Interned(dict[tuple[str, Any], Action]):
+    """One shared :class:`Action` per (verb, arg), built on first use. Actions are immutable, so sharing them
+    is safe; the table is bounded by the games' action spaces."""
+
+    def __missing__(self, key: tuple[str, Any]) -> Action:
+        action = self[key] = Action(*key)
+        return action
+
+
+ACTIONS: Final = _Interned()
+"""``ACTIONS[verb, arg]`` is ``Action(verb, arg)``, built once."""
+
+
+class _InternedArgs(dict[Any, Action]):
+    """The shared actions of one verb by argument (``ACTIONS[verb, arg]`` without building the key tuple)."""
+
+    def __init__(self, verb: str) -> None:
+        super().__init__()
+        self.verb = verb
+
+    def __missing__(self, arg: Any) -> Action:
+        action = self[arg] = ACTIONS[self.verb, arg]
+        return action
+
+
+class _ByVerb(dict[str, _InternedArgs]):
+    def __missing__(self, verb: str) -> _InternedArgs:
+        by_arg = self[verb] = _InternedArgs(verb)
+        return by_arg
+
+
+VERB_ACTIONS: Final = _ByVerb()
+"""``VERB_ACTIONS[verb][arg]`` is ``ACTIONS[verb, arg]``: for lists of one verb with many arguments."""
+
+
+def act(verb: str, arg: Any = None) -> Action:
+    """The shared :class:`Action` for (verb, arg) (``ACTIONS[verb, arg]``)."""
+    return ACTIONS[verb, arg]
+
+
+def frame(kind: str, **fields: Any) -> Frame:
+    """A new frame."""
+    f: Frame = {"kind": kind}
+    f.update(fields)
+    return f
+
+
+def push(s: MachineState, *frames: Frame) -> None:
+    """Push frames so that the first one given runs first."""
+    stack = s.stack
+    if len(frames) == 1:  # the usual case, without building a reversed iterator
+        stack.append(frames[0])
+        return
+    for i in range(len(frames) - 1, -1, -1):
+        stack.append(frames[i])
+
+
+def count_down(s: MachineState, f: Frame) -> None:
+    """One of the frame's ``left`` repetitions is done; the frame ends after the last."""
+    f["left"] -= 1
+    if f["left"] <= 0:
+        s.stack.pop()
+
+
+class Decision(Generic[S]):
+    """A prompt for one seat. Subclasses set ``kind`` and implement ``legal`` and ``apply`` (and usually
+    ``prompt``); defining one registers it with its game's machine.
+
+    A game derives one base class from this with ``machine`` set to its :class:`FrameMachine`, and its
+    decisions derive from that base."""
+
+    kind: ClassVar[str] = ""
+    """The frame kind this decision handles ("" for a base class, which is not registered)."""
+    machine: ClassVar[FrameMachine[Any]]
+    """The machine the decisions of this class's game register with."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.kind:
+            cls.machine.decisions[cls.kind] = cls()
+
+    def seat(self, s: S, f: Frame) -> str:
+        """The seat deciding."""
+        return str(f["seat"])
+
+    def prompt(self, s: S, f: Frame) -> str:
+        """What is being decided, in words."""
+        return str(f["kind"]).replace("_", " ")
+
+    def legal(self, s: S, f: Frame) -> list[Action]:
+        """The legal actions (empty: the frame lapses)."""
+        raise NotImplementedError
+
+    def apply(self, s: S, f: Frame, a: Action) -> None:
+        """Apply a legal action. ``f`` is ``s.stack[-1]``; pop it when the decision is complete."""
+        raise NotImplementedError
+
+    def label(self, s: S, f: Frame, a: Action) -> str:
+        """A human-readable label for a legal action (the game's default label unless overridden)."""
+        return self.machine.default_label(s, a)
+
+
+def plain_label(s: Any, a: Action) -> str:
+    """An action's verb and argument in words (``"end turn"``, ``"move 3"``)."""
+    verb = a.verb.replace("_", " ")
+    return verb if a.arg is None else f"{verb} {a.arg}"
+
+
+class FrameMachine(Generic[S]):
+    """One game's registered automatic steps and decisions, and the loop that runs its decision stack."""
+
+    def __init__(self, default_label: Callable[[Any, Action], str] = plain_label) -> None:
+        self.auto_steps: dict[str, AutoStep] = {}
+        """Frame kind → automatic step."""
+        self.decisions: dict[str, Decision[Any]] = {}
+        """Frame kind → decision (one instance per kind)."""
+        self.default_label = default_label
+        """How an action is labelled when its decision does not say (and when no decision is open)."""
+
+    def auto(self, kind: str) -> Callable[[AutoStep], AutoStep]:
+        """Register an automatic step run when a frame of this kind reaches the top of the stack."""
+
+        def register(fn: AutoStep) -> AutoStep:
+            self.auto_steps[kind] = fn
+            return fn
+
+        return register
+
+    def advance(self, s: MachineState) -> None:
+        """Run automatic steps until a decision with at least one legal action is on top (or the game ends)."""
+        stack = s.stack
+        auto_steps = self.auto_steps
+        decisions = self.decisions
+        while s.result is None and stack:
+            f = stack[-1]
+            kind = f["kind"]
+            step = auto_steps.get(kind)
+            if step is not None:
+                stack.pop()
+                step(s, f)
+                continue
+            acts = decisions[kind].legal(s, f)
+            if acts:
+                s._legal = (s.step, acts)
+                return
+            stack.pop()  # nothing can be chosen: the decision lapses (e.g. no unit left to remove)
+        if s.result is not None:
+            stack.clear()
+
+    def legal_actions(self, s: MachineState) -> list[Action]:
+        """The legal actions at the top decision (cached per step; the list is shared: do not change it)."""
+        if s.result is not None or not s.stack:
+            return []
+        cached = s._legal
+        if cached is not None and cached[0] == s.step:
+            return cached[1]
+        f = s.stack[-1]
+        acts = self.decisions[f["kind"]].legal(s, f)
+        s._legal = (s.step, acts)
+        return acts
+
+    def active_seat(self, s: MachineState) -> str | None:
+        """Whose decision it is (None: the game is over)."""
+        if s.result is not None or not s.stack:
+            return None
+        f = s.stack[-1]
+        return self.decisions[f["kind"]].seat(s, f)
+
+    def apply_action(self, s: MachineState, a: Action) -> None:
+        """Validate and apply an action in place, then run the automatic steps that follow.
+
+        An illegal action raises :class:`IllegalActionError` before anything changes. A change of the
+        deciding seat starts a new turn (undo goes back at most to its start)."""
+        acts = self.legal_actions(s)
+        for known in acts:  # by identity first: the actions offered are usually shared objects (ACTIONS)
+            if known is a:
+                break
+        else:
+            if a not in acts:
+                raise IllegalActionError(f"illegal action {list(a)}")
+        f = s.stack[-1]
+        decision = self.decisions[f["kind"]]
+        seat = decision.seat(s, f)
+        if seat != s.turn_seat:
+            s.turn_seat, s.turn_start, s.tainted = seat, s.step, False
+        decision.apply(s, f, a)
+        s.step += 1
+        s._legal = None
+        self.advance(s)
+
+    def prompt(self, s: MachineState) -> str:
+        """The current prompt in words."""
+        if s.result is not None or not s.stack:
+            return GAME_OVER
+        f = s.stack[-1]
+        return self.decisions[f["kind"]].prompt(s, f)
+
+    def label(self, s: MachineState, a: Action) -> str:
+        """The label of an action at the current decision."""
+        if s.result is not None or not s.stack:
+            return self.default_label(s, a)
+        f = s.stack[-1]
+        return self.decisions[f["kind"]].label(s, f, a)
