@@ -456,18 +456,22 @@ class Hub:
                 self._bot_games.pop(next(iter(self._bot_games)))
 
     # --- creating -------------------------------------------------------------------------
-    async def create(self, players: dict[str, str], ruleset: str, seed: int | None, bot_delay_ms: int | None,
-                     game_name: str, creator: str | None = None, holder: str | None = None) -> Created:
-        """Start a game of ``game_name``; ``players`` maps each seat to "human" or a bot spec.
+    async def create(self, players: dict[str, str], options: dict[str, str], seed: int | None,
+                     bot_delay_ms: int | None, game_name: str, creator: str | None = None,
+                     holder: str | None = None) -> Created:
+        """Start a game of ``game_name``; ``players`` maps each seat to "human" or a bot spec, ``options`` are
+        the game's (each one it has, with one of the values it allows).
 
         ``creator`` (a seat played by a person) is taken at once by ``holder``, with a token for the creator;
         every other seat played by a person gets a one-use invitation instead (see :meth:`claim`)."""
         rules = get_rules(game_name)
         if set(players) != set(rules.info.seats):
             raise ApiError(400, "malformed", f"give a player for each seat: {', '.join(rules.info.seats)}")
-        options = {"ruleset": ruleset} if "ruleset" in rules.info.options else {}
-        if options and ruleset not in rules.info.options["ruleset"]:
-            raise ApiError(400, "malformed", f"unknown ruleset {ruleset!r}")
+        for name, value in options.items():
+            if name not in rules.info.options:
+                raise ApiError(400, "malformed", f"{game_name} has no option {name[:40]!r}")
+            if value not in rules.info.options[name]:
+                raise ApiError(400, "malformed", f"unknown {name[:40]} {value[:40]!r}")
         if creator is not None and (players.get(creator) != "human" or holder is None):
             raise ApiError(400, "malformed", "the creator's seat must be one played by a person")
         seats: list[NewSeat] = []
@@ -482,7 +486,7 @@ class Hub:
                                      invite_hash=hash_token(made.invitations[seat])))
             else:
                 try:
-                    check_spec(who, max_seconds=self.bots.time_limit * 0.8, game=rules.info.name)
+                    check_spec(who, rules.info.name, max_seconds=self.bots.time_limit * 0.8)
                 except Exception as exc:  # an unknown bot or a bad option: tell the player why
                     raise ApiError(400, "malformed", f"bad bot {who[:200]!r}: {exc}") from exc
                 seats.append(NewSeat(SeatInfo(seat, "bot", who)))
@@ -772,7 +776,7 @@ class Hub:
         before the bots of games between bots."""
         spec = live.seats[seat].bot_spec or "random"
         try:  # the stored spec is not trusted either: it may predate the limits
-            check_spec(spec, max_seconds=self.bots.time_limit * 0.8, game=live.game.rules.info.name)
+            check_spec(spec, live.game.rules.info.name, max_seconds=self.bots.time_limit * 0.8)
         except BotSpecError as exc:
             log.warning("game %s: the %s bot %r is refused (%s); a random bot plays instead", live.id, seat,
                         spec[:200], exc)

@@ -19,9 +19,9 @@ MODULE = GameModule(
         "strongest": LevelPlay(STRONGEST, "Looks ahead through the cards you might hold; about a second per card.",
                                former=("ismcts",)),
     },
-    web="muster.server.games.freedom:ADAPTER",
+    web="muster.games.freedom.web:ADAPTER",
     analysis="muster.analysis:ANALYSIS",
-    terminal="muster.tui.render:TERMINAL",
+    terminal="muster.games.freedom.terminal:TERMINAL",
     domain="muster",
     rules_pages={"en": "rules-freedom.html", "pl": "rules-freedom.pl.html"},
 )

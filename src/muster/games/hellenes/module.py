@@ -16,7 +16,7 @@ MODULE = GameModule(
         "strongest": LevelPlay("ismcts", "Tries its best few choices against the blocks you might have and the "
                                          "dice, and keeps the one that works out; under a second a move."),
     },
-    web="muster.server.games.hellenes:ADAPTER",
+    web="muster.games.hellenes.web:ADAPTER",
     terminal="muster.games.hellenes.terminal:TERMINAL",
     lab="muster.lab.hellenes:LAB",
     domain="hellenes",

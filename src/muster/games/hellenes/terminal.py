@@ -34,7 +34,6 @@ SEATS = ("athens", "sparta")
 SEAT_NAME = {"athens": "Athens", "sparta": "Sparta"}
 SEAT_STYLE = {"athens": "bold blue", "sparta": "bold red"}
 
-__all__ = ["label_in", "prompt_in"]  # the session rebuilds choices and prompts in the reader's language with them
 
 
 def _name(side: str, lang: str) -> str:
@@ -195,3 +194,23 @@ def screen(view: dict[str, Any], seat: str, prompt: str, labelled: list[tuple[Ac
         body.append(Text(tr.gettext("Battle odds if you engage:") + "\n" + "\n".join(hints), style="cyan"))
     parts.append(Panel(Group(*body), title=tr.gettext("Your choice")))
     return Group(*parts)
+
+
+class HellenesTerminal:
+    """Hellenes' terminal part (see :class:`muster.tui.part.TerminalPart`): the drawings above, and its choices
+    and prompts in the reader's language."""
+
+    SEATS = SEATS
+    SEAT_NAME = SEAT_NAME
+    SEAT_STYLE = SEAT_STYLE
+    screen = staticmethod(screen)
+    board_panel = staticmethod(board_panel)
+    tracks_panel = staticmethod(tracks_panel)
+    hand_panel = staticmethod(hand_panel)
+    phase_help = staticmethod(phase_help)
+    label_in = staticmethod(label_in)
+    prompt_in = staticmethod(prompt_in)
+
+
+TERMINAL = HellenesTerminal()
+"""What the game module's ``terminal`` reference names."""

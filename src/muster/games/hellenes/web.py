@@ -31,8 +31,8 @@ log = logging.getLogger("muster.server")
 SEATS = {"athens": {"name": "Athens", "colour": "blue", "people": N_("the Delian League")},
          "sparta": {"name": "Sparta", "colour": "red", "people": N_("the Peloponnesian League")}}
 
-# How the bot levels play Hellenes (muster.ai.levels' per-game descriptions), for the lobby's t(); a test checks
-# they match
+# How the bot levels play Hellenes (the module's levels; the beginner's sentence is shared), for the lobby's t();
+# a test checks they match
 LEVEL_WORDS = (
     N_("Weighs the map, the battle odds and Prestige; answers at once."),
     N_("Tries its best few choices against the blocks you might have and the dice, and keeps the one that works "
