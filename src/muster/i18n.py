@@ -292,7 +292,7 @@ def _arg(key: str, value: Any, names: Names) -> Any:
     tr = names.tr
     if isinstance(value, dict) and "m" in value:
         return render(value, names)
-    special = _special(type(names), key)  # a game's own kinds of argument (Hellenes: areas by id ...)
+    special = _special(type(names), key)  # a game's own kinds of argument (areas by id ...)
     if special is not None:
         return special(names, value)
     if isinstance(value, list) and key not in ("dice", "rolled"):

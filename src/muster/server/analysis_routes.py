@@ -32,6 +32,7 @@ from starlette.routing import BaseRoute, Route
 from muster.core import Action
 from muster.server.compute import Answer, ComputePool, PoolBusyError, Task, TaskFailedError, work_log
 from muster.server.db import AnalysisRow
+from muster.server.endpoints import error_response, hub_of
 from muster.server.games import analysis_of, label_in
 from muster.server.hub import ApiError, LiveGame
 from muster.server.lang import request_lang
@@ -254,8 +255,6 @@ def require_analysis(live: LiveGame) -> None:
 async def game_analysis(request: Request) -> Response:
     """The curve and the turning points of a finished game (open to anyone, like its replay): 200 with the
     stored analysis, or 202 with its progress while it is worked out."""
-    from muster.server.app import error_response, hub_of
-
     try:
         live = await hub_of(request).get(request.path_params["game_id"])
         require_analysis(live)
@@ -280,8 +279,6 @@ async def live_curve(request: Request) -> Response:
 
     A game with a person in it shows no curve while it runs (it would be a hint nobody agreed to).
     """
-    from muster.server.app import error_response, hub_of
-
     try:
         live = await hub_of(request).get(request.path_params["game_id"])
         require_analysis(live)

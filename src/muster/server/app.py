@@ -10,10 +10,10 @@ import sys
 import time
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from anyio import CapacityLimiter, to_thread
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from starlette._utils import get_route_path
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -28,11 +28,19 @@ from muster.core import game_names, get_rules
 from muster.core.registry import default_game, game_module
 from muster.i18n import N_, json_catalog, translator
 from muster.server import fallbacks, metrics
+from muster.server.accounts import AccountSessions, AccountStore
+from muster.server.accounts import routes as account_routes
+from muster.server.analysis_routes import AnalysisService
+from muster.server.analysis_routes import routes as analysis_routes
 from muster.server.bots import pool_from_env
 from muster.server.bus import bus_from_env
+from muster.server.compute import advice_pool_from_env, analysis_pool_from_env
 from muster.server.db import MIGRATIONS, make_engine, migrate
+from muster.server.endpoints import api, hub_of, parse, read_json
 from muster.server.games import WebAdapter, adapter, analysis_of, static_data
-from muster.server.guard import MAX_BODY, Guard, Limits, load_json
+from muster.server.guard import Guard, Limits, load_json
+from muster.server.hints_routes import HintService, propose_at_creation
+from muster.server.hints_routes import routes as hint_routes
 from muster.server.holders import ensure_device, holder_of, set_device_cookie
 from muster.server.hub import ApiError, Connection, Hub, LiveGame, full_state, hash_token, with_log
 from muster.server.lang import remember, request_lang
@@ -48,7 +56,6 @@ from muster.server.views import seat_name as seat_word
 from muster.server.views import seat_payload
 from muster.server.wire import batch_writer
 
-M = TypeVar("M", bound=BaseModel)
 STATIC = Path(__file__).with_name("static")
 
 
@@ -146,48 +153,6 @@ class MyGames(BaseModel):
     """The seat tokens a browser remembers."""
 
     tokens: list[str] = Field(max_length=500)
-
-
-def error_response(exc: ApiError, request: Request | None = None) -> JSONResponse:
-    """An API error as JSON with its HTTP status (its message in the language of ``request``)."""
-    lang = request_lang(request) if request is not None else "en"
-    return JSONResponse(exc.to_json(lang), status_code=exc.status)
-
-
-async def read_json(request: Request) -> Any:
-    """The request body as JSON, or a clear 400 error (the :class:`Guard` bounds its size while it arrives)."""
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        raise ApiError(413, "too_large", "request body too large")
-    return load_json(body or b"null")
-
-
-def parse(model: type[M], data: Any) -> M:
-    """Validate a body with pydantic; a 400 with the reasons if it does not fit."""
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        reasons = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'body'}: {e['msg']}" for e in exc.errors())
-        raise ApiError(400, "malformed", reasons) from exc
-
-
-def hub_of(request: Request | WebSocket) -> Hub:
-    """The app's hub."""
-    hub: Hub = request.app.state.hub
-    return hub
-
-
-def api(fn: Any) -> Any:
-    """Turn ApiErrors raised by an endpoint into JSON error responses."""
-    async def endpoint(request: Request) -> Response:
-        """The wrapped endpoint."""
-        try:
-            result: Response = await fn(request)
-            return result
-        except ApiError as exc:
-            return error_response(exc, request)
-    endpoint.__doc__ = fn.__doc__
-    return endpoint
 
 
 # The bot levels' names (muster.ai.levels), for the lobby's t(); a test checks they match. How a level plays each
@@ -318,8 +283,6 @@ async def create_game(request: Request) -> Response:
     for seat, name in body.names.items():
         await to_thread.run_sync(set_name, hub.store.engine, made.game_id, seat, name)
     if body.hints:
-        from muster.server.hints_routes import propose_at_creation
-
         await propose_at_creation(hub.store.engine, await hub.get(made.game_id), body.hints)
     return seat_answer(request, device, {
         "game_id": made.game_id, "seat": creator, "tokens": made.tokens,
@@ -479,7 +442,7 @@ async def export(request: Request) -> Response:
         view = game.view(seat)
         data = {"format": "muster-seat-export", "game": game.rules.info.name, "seat": seat,
                 "options": game.options, "view": view,
-                # a game with hidden choices (Hellenes' face-down cards, upright blocks) shows them masked
+                # a game with hidden choices (face-down cards, upright blocks) shows them masked
                 "actions": [adapter(game.rules.info.name).public_action(a) for a in game.actions]}
     data["game_id"] = live.id
     data["players"] = {s: info.bot_spec or "human" for s, info in live.seats.items()}
@@ -735,10 +698,6 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None,
         app.state.accounts = AccountStore(engine)
         app.state.replay_threads = CapacityLimiter(1)
         # analyses, hints and live curves are computed in worker processes of their own, never in this one
-        from muster.server.analysis_routes import AnalysisService
-        from muster.server.compute import advice_pool_from_env, analysis_pool_from_env
-        from muster.server.hints_routes import HintService
-
         analysis_pool, advice_pool = analysis_pool_from_env(), advice_pool_from_env()
         app.state.analysis = AnalysisService.from_env(engine, analysis_pool, advice_pool)
         app.state.hints = HintService(advice_pool)
@@ -756,11 +715,6 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None,
             await advice_pool.close()
             engine.dispose()
             metrics.save()
-
-    from muster.server.accounts import AccountSessions, AccountStore
-    from muster.server.accounts import routes as account_routes
-    from muster.server.analysis_routes import routes as analysis_routes
-    from muster.server.hints_routes import routes as hint_routes
 
     routes = [
         *analysis_routes(page),

@@ -31,6 +31,7 @@ from muster.analysis.consent import HintConsent, HintsRefusedError
 from muster.core import Action
 from muster.server.compute import Answer, ComputePool, PoolBusyError, Task, TaskFailedError, work_log
 from muster.server.db import HintConsentRow
+from muster.server.endpoints import error_response, hub_of
 from muster.server.games import analysis_of, label_in
 from muster.server.guard import TokenBuckets
 from muster.server.holders import holder_of
@@ -170,8 +171,6 @@ def require_hints(live: LiveGame) -> None:
 
 async def hint_status(request: Request) -> Response:
     """This seat's view of the hint option: proposed, who agreed, hinted for both."""
-    from muster.server.app import error_response, hub_of
-
     try:
         hub = hub_of(request)
         live, seat = await hub.by_token(request.path_params["token"], holder_of(request))
@@ -183,8 +182,6 @@ async def hint_status(request: Request) -> Response:
 
 async def hint_accept(request: Request) -> Response:
     """The invited seat accepts the hints the creator proposed."""
-    from muster.server.app import error_response, hub_of
-
     try:
         hub = hub_of(request)
         live, seat = await hub.by_token(request.path_params["token"], holder_of(request))
@@ -201,8 +198,6 @@ async def hint_accept(request: Request) -> Response:
 
 async def hint_get(request: Request) -> Response:
     """The strongest bot's top three choices for this seat's current decision (403 unless agreed)."""
-    from muster.server.app import error_response, hub_of
-
     try:
         hub = hub_of(request)
         live, seat = await hub.by_token(request.path_params["token"], holder_of(request))

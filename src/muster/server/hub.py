@@ -34,12 +34,12 @@ from muster.core import (
     get_rules,
 )
 from muster.core.rng import KEYED_SEED_MIN
-from muster.error_texts import translate as translate_error
 from muster.server import fallbacks
 from muster.server.bots import BotPool, Choice, Job, check_spec
 from muster.server.bus import Bus
+from muster.server.errors import ApiError
 from muster.server.names import load_names
-from muster.server.observe import GAMES_CREATED, observe_action, rejected
+from muster.server.observe import GAMES_CREATED, observe_action
 from muster.server.sockets import STATES
 from muster.server.store import (
     ClaimRefusedError,
@@ -56,32 +56,6 @@ from muster.server.views import seat_payload
 from muster.server.wire import Writer
 
 log = logging.getLogger("muster.server")
-
-
-MAX_ERROR_TEXT = 500
-"""The longest error message sent (characters): a refusal may quote what the client sent (an illegal action,
-say), and a client must not be able to make the server echo a whole request body back."""
-
-
-class ApiError(Exception):
-    """A refused request: an HTTP status, a short machine code and a message in words (at most
-    :data:`MAX_ERROR_TEXT` characters: a longer one is cut, marked with an ellipsis)."""
-
-    def __init__(self, status: int, code: str, message: str) -> None:
-        if len(message) > MAX_ERROR_TEXT:
-            message = message[:MAX_ERROR_TEXT - 1] + "…"
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
-
-    def to_json(self, lang: str = "en") -> dict[str, Any]:
-        """The error as sent to clients (the message in ``lang``; the code stays); each one sent is counted
-        by its code (:func:`muster.server.observe.rejected`)."""
-        rejected(self.code)
-        if log.isEnabledFor(logging.INFO):
-            log.info("refused (%s): %s", self.code, self.message[:200],
-                     extra={"event": "refused", "code": self.code, "status": self.status})
-        message = self.message if lang == "en" else translate_error(self.message, lang)
-        return {"type": "error", "code": self.code, "error": message}
 
 
 def hash_token(token: str) -> str:

@@ -16,6 +16,7 @@ from sqlalchemy.engine import Engine
 from muster.core import game_names, get_rules
 from muster.i18n import LANGS, catalog, domains
 from muster.server.db import PlayerNameRow
+from muster.server.errors import ApiError
 
 MAX_NAME = 40
 MAX_MARKS = 2
@@ -56,8 +57,6 @@ def clean_name(raw: str) -> str:
             kept.append(ch)
     name = " ".join("".join(kept).split())[:MAX_NAME]
     if name and _folded(name) in side_names():
-        from muster.server.hub import ApiError  # here: the hub imports this module
-
         raise ApiError(400, "malformed", f"{name} is the name of a side: choose another name")
     return name
 

@@ -72,7 +72,7 @@ that did not change compares equal as a whole, in C, so a position's changes cos
 
 
 def facts_by_kind(ad: Any, view: dict[str, Any]) -> Facts:
-    """The board facts of a view by kind: the adapter's own ``facts_by_kind`` when it has one (Freedom!'s view
+    """The board facts of a view by kind: the adapter's own ``facts_by_kind`` when it has one (a view that
     holds them so already), else its ``board_facts`` turned around."""
     fast = getattr(ad, "facts_by_kind", None)
     if fast is not None:

@@ -16,6 +16,7 @@ from rich.text import Text
 
 from muster.core import Action
 from muster.games.hellenes.datafiles import blocks, cards, game_map
+from muster.games.hellenes.odds import engage_estimate
 from muster.games.hellenes.texts import (
     area_name,
     block_name,
@@ -135,8 +136,6 @@ def _engages(view: dict[str, Any], seat: str, area: str) -> bool:
 
 def engage_hints(view: dict[str, Any], seat: str, labelled: list[tuple[Action, str]], lang: str = "en") -> list[str]:
     """Battle odds for every choice that Engages, from public information (digest 3.4)."""
-    from muster.games.hellenes.odds import engage_estimate
-
     stack = view.get("stack") or []
     top = stack[-1] if stack else {}
     tr = translator(lang)

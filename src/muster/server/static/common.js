@@ -63,8 +63,8 @@ export function el(tag, attrs = {}, ...children) {
 export async function loadGame(name) {
   const [data, mod] = await Promise.all([api(`/api/game-data/${encodeURIComponent(name)}`),
     import(`/static/games/${encodeURIComponent(name)}/board.js`)]);
-  data.byId = Object.fromEntries(data.spaces.map((sp) => [sp.id, sp]));
-  data.cardsByNumber = Object.fromEntries(data.cards.map((c) => [c.number, c]));
+  data.byId = Object.fromEntries((data.spaces || []).map((sp) => [sp.id, sp])); // a game may have no map spaces
+  data.cardsByNumber = Object.fromEntries((data.cards || []).map((c) => [c.number, c])); // or no cards
   return { data, mod };
 }
 
