@@ -105,6 +105,13 @@ def extract() -> dict[str, str | None]:
     return {**extract_static(), **extract_python()}
 
 
+def shipped_domains() -> tuple[str, ...]:
+    """The domains whose catalogs muster ships: the shared one and those of the games inside this package (a game
+    installed from elsewhere keeps its catalogs, if it has any, in its own package)."""
+    inside = {m.domain for m in game_modules().values() if m.root.resolve().is_relative_to(SRC.resolve())}
+    return tuple(d for d in domains() if d == DOMAIN or d in inside)
+
+
 def domain_of(path: Path) -> str:
     """The domain of a file's messages: that of the registered game whose package holds it, else the shared one."""
     resolved = path.resolve()
@@ -167,9 +174,9 @@ def update(lang: str, domain: str = "muster") -> Catalog:
 
 
 def main(only: tuple[str, ...] = ()) -> None:
-    """Update every catalog (of the domains in ``only``, default all) and say how many messages still lack a
-    translation."""
-    for domain in only or domains():
+    """Update every catalog (of the domains in ``only``, default every one muster ships) and say how many messages
+    still lack a translation."""
+    for domain in only or shipped_domains():
         for lang in LANGS:
             cat = update(lang, domain)
             missing = [m.id for m in cat if m.id and not (all(m.string) if isinstance(m.string, tuple) else m.string)]

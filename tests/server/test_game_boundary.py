@@ -3,6 +3,9 @@ its options and bot levels, and the parts a game may lack (analysis, hints), all
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 from muster.core.registry import game_module, game_modules, game_names
 
 from .helpers import Server, create
@@ -79,7 +82,8 @@ def test_a_game_without_an_analysis_offers_no_analysis_and_no_hints(server: Serv
     seats = game_module(game).rules_object.info.seats
     with server.client() as c:
         assert c.get(f"/api/game-data/{game}").json()["analysis"] is False
-        assert c.get("/api/game-data/freedom").json()["analysis"] is True
+        freedom = c.get("/api/game-data/freedom").json()
+        assert freedom["analysis"] is True and freedom["rules"] == "/rules/freedom"
         refused = c.post("/api/games", json={"game": game, seats[0]: "human", seats[1]: "beginner",
                                              "hints": seats[0], "bot_delay_ms": 0})
         assert refused.status_code == 400 and "no hints" in refused.json()["error"]
@@ -99,3 +103,39 @@ def test_cards_are_served_per_game(server: Server) -> None:
             assert c.get(f"/api/cards/{name}").json() == data.get("cards", [])
         assert c.get("/api/cards").json() == c.get(f"/api/cards/{game_names()[0]}").json()
         assert c.get("/api/cards/nogame").status_code == 404
+
+
+def test_the_lobby_offers_every_game_with_its_own_sides_levels_and_options(web: Server, browser: Any) -> None:
+    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(web.url + "/")
+    page.wait_for_selector("input[name=level]")
+    with web.client() as c:
+        meta = c.get("/api/meta").json()
+    for g in (g for g in meta["games"] if g["web"]):
+        page.check(f"input[name=game][value={g['name']}]")
+        sides = page.locator("input[name=side]").evaluate_all("(inputs) => inputs.map((i) => i.value)")
+        levels = page.locator("input[name=level]").evaluate_all("(inputs) => inputs.map((i) => i.value)")
+        assert sides == g["seats"] and levels == [lv["id"] for lv in g["levels"]]
+        assert page.locator("input[name=level]:checked").count() == 1
+        assert page.locator("[data-option]").evaluate_all("(s) => s.map((x) => x.dataset.option)") == list(g["options"])
+        assert page.is_visible("#hints-field") is g["analysis"]
+        assert (page.get_attribute("#rules-top", "href") == g["rules"]) if g["rules"] else page.is_hidden("#rules-top")
+        assert page.text_content("#game-title") == g["title"] and page.title() == f"muster: {g['title']}"
+    # the Freedom! rules edition chosen under Advanced reaches the new game
+    page.check("input[name=game][value=freedom]")
+    page.check("#level-beginner")
+    page.click("details.advanced summary")
+    assert page.text_content("#option-ruleset") == "2nd edition1st edition"
+    page.select_option("#option-ruleset", "1st")
+    page.fill("#seed", "3")
+    page.fill("#delay", "0")
+    page.click("#create")
+    page.wait_for_url(re.compile(r"/play/"))
+    token = page.url.rsplit("/", 1)[-1]
+    page.wait_for_selector("#status[data-version]")
+    options = page.evaluate(f"fetch('/api/seat/{token}').then((r) => r.json()).then((s) => s.view.ruleset)")
+    assert options == "1st" and not errors
+    context.close()

@@ -221,11 +221,12 @@ async def i18n_catalog(request: Request) -> Response:
 
 @api
 async def game_data(request: Request) -> Response:
-    """A game's public static data for its board module (spaces, areas, cards, track ranges), and whether the
-    game has an analysis (the shell offers the analysis page and hints only then)."""
+    """A game's public static data for its board module (spaces, areas, cards, track ranges), whether the game
+    has an analysis (the shell offers the analysis page and hints only then) and its rules page's address."""
     game = request.path_params["game"]
     try:
-        data = {**static_data(game, request_lang(request)), "analysis": analysis_of(game) is not None}
+        data = {**static_data(game, request_lang(request)), "analysis": analysis_of(game) is not None,
+                "rules": f"/rules/{game}" if game_module(game).rules_pages else None}
     except KeyError as exc:
         raise ApiError(404, "not_found", "unknown game") from exc
     return JSONResponse(data, headers={"Cache-Control": "public, max-age=3600", "Vary": VARY_LANG})

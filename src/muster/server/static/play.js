@@ -501,9 +501,10 @@ async function start() {
     rememberSeat({ token, game_id: first.game_id, seat: first.seat });
     $("replay-link").href = `/replay/${first.game_id}?token=${encodeURIComponent(token)}`;
     $("export-link").href = `/api/games/${first.game_id}/export?token=${encodeURIComponent(token)}`;
-    $("rules-link").href = `/rules/${first.game}`;
     $("my-name").value = first.seats[first.seat]?.name || "";
     game = await loadGame(first.game);
+    $("rules-link").hidden = !game.data.rules; // a game without a rules page links none
+    if (game.data.rules) $("rules-link").href = game.data.rules;
     enableCardFaces(game);
     board = game.mod.createBoard($("board"), game.data, {
       pick,

@@ -15,7 +15,8 @@ let boardReady = null; // the board module loads once, however many frames arriv
 /** Load the game's board module once, then draw a view (with last-move marks when given). */
 async function setup(name) {
   game = await loadGame(name);
-  $("rules-link").href = `/rules/${encodeURIComponent(name)}`;
+  $("rules-link").hidden = !game.data.rules; // a game without a rules page links none
+  if (game.data.rules) $("rules-link").href = game.data.rules;
   enableCardFaces(game);
   board = game.mod.createBoard($("board"), game.data, { pick: () => {}, hover: (t) => { $("hover-info").textContent = t || ""; } });
   $("board").append(board.element);
