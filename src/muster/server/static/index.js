@@ -97,7 +97,8 @@ async function loadMeta() {
   list.replaceChildren(el("legend", {}, t("Game")), ...playable.map((g) => el("label", { class: "choice" },
     el("input", { type: "radio", name: "game", value: g.name, checked: g.name === meta.game ? "" : null,
       onchange: () => showGame(chosenGame()) }),
-    el("span", {}, titleOf(g.name), lobbies[g.name].choiceLine ? el("small", {}, lobbies[g.name].choiceLine()) : null))));
+    el("span", {}, lobbies[g.name].listTitle?.() || titleOf(g.name),
+      lobbies[g.name].choiceLine ? el("small", {}, lobbies[g.name].choiceLine()) : null))));
   showGame(chosenGame());
   document.getElementById("delay").value = meta.bot_delay_ms;
   document.getElementById("name").value = localStorage.getItem("muster.name") || "";

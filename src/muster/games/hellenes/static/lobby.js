@@ -13,6 +13,9 @@ export function sides() {
 /** The game's title. */
 export function title() { return t("Hellenes: Campaigns of the Peloponnesian War"); }
 
+/** The game's name in the list of games (short: the full title heads the page). */
+export function listTitle() { return t("Hellenes"); }
+
 /** The game's line in the list of games. */
 export function choiceLine() { return t("the Peloponnesian War: hidden blocks on a map of Greece"); }
 
