@@ -19,7 +19,7 @@ from rich.table import Table
 
 from muster.ai import make_bot
 from muster.core import get_rules
-from muster.server.games.hellenes import HellenesAdapter
+from muster.games.hellenes.web import HellenesAdapter
 
 
 def main() -> None:

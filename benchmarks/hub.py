@@ -61,7 +61,7 @@ async def _run(games: int, actions: int, seed: int, profile: str) -> dict[str, A
 
         lives = []
         for _ in range(games):
-            made = await hub.create({"imperial": "human", "insurgent": "human"}, "2nd", None, 0, "freedom",
+            made = await hub.create({"imperial": "human", "insurgent": "human"}, {"ruleset": "2nd"}, None, 0, "freedom",
                                     "imperial", "device:benchmark")
             live = await hub.get(made.game_id)
             conns = {}

@@ -22,6 +22,8 @@ from pathlib import Path
 import httpx
 from playwright.sync_api import sync_playwright
 
+from muster.core.registry import game_modules
+
 ROOT = Path(__file__).resolve().parents[1]
 STATIC = ROOT / "src" / "muster" / "server" / "static"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -29,8 +31,9 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
 
 
 def static_bytes() -> dict[str, int]:
-    """Uncompressed bytes of every JS and CSS file the pages load."""
-    files = [p for p in STATIC.rglob("*") if p.suffix in (".js", ".css")]
+    """Uncompressed bytes of every JS and CSS file the pages load: the shell's and every game's static folder."""
+    folders = [STATIC, *(m.static_dir for m in game_modules().values())]
+    files = [p for folder in folders for p in folder.rglob("*") if p.suffix in (".js", ".css")]
     return {"js": sum(p.stat().st_size for p in files if p.suffix == ".js"),
             "css": sum(p.stat().st_size for p in files if p.suffix == ".css")}
 

@@ -77,6 +77,7 @@ def test_the_wheel_and_the_sdist_hold_every_data_file(dist: Path) -> None:
         in_sdist = {name.split("/", 1)[1] for name in tar.getnames() if "/" in name}
     expected = data_files()
     assert "muster/games/hellenes/data/cards.json" in expected
+    assert {"muster/games/freedom/static/board.js", "muster/games/hellenes/static/rules-hellenes.pl.html"} <= expected
     assert expected <= in_wheel, sorted(expected - in_wheel)
     assert {f"src/{name}" for name in expected} <= in_sdist, sorted({f"src/{n}" for n in expected} - in_sdist)
     assert "setup.py" in in_sdist and "pyproject.toml" in in_sdist

@@ -1,7 +1,8 @@
 """Languages: gettext catalogs read with Babel, plural rules, numbers, and the language-neutral game log.
 
 The catalogs are the ``.po`` files under ``muster/locale/<lang>/LC_MESSAGES/<domain>.po``: ``muster.po`` for
-the shared pages and Freedom!, ``hellenes.po`` for Hellenes (see :data:`DOMAINS`); a look-up searches both. They
+the shared pages and every game that keeps its words there, and one more per game that has its own domain (see
+:func:`domains`); a look-up searches them all. They
 are read at run time with Babel (no compile step, so ``pip install -e .`` is enough); the browser gets the same
 messages as JSON from :func:`json_catalog`. English strings are the message ids; the English catalog repeats them
 so a test can check that both languages are complete.
@@ -25,12 +26,11 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
+from muster.core.registry import game_modules
+
 LANGS = ("en", "pl")
 DEFAULT_LANG = "en"
 DOMAIN = "muster"
-DOMAINS = ("muster", "hellenes")
-"""The catalog files of each language: one per game beyond the shared one, so translators of two games never
-edit the same file. A message id lives in exactly one of them (:mod:`muster.i18n_tools` decides which)."""
 LOCALE_DIR = Path(__file__).parent / "locale"
 LANG_NAMES = {"en": "English", "pl": "Polski"}
 
@@ -55,9 +55,21 @@ def catalog(lang: str, domain: str = DOMAIN) -> Catalog:
         return read_po(fh, locale=lang, domain=domain)
 
 
+@cache
+def domains() -> tuple[str, ...]:
+    """The catalog files of each language: the shared one, and the domain of every registered game that has
+    its own (its module's ``domain``), so translators of two games never edit the same file. A message id
+    lives in exactly one of them (:mod:`muster.i18n_tools` decides which)."""
+    found = [DOMAIN]
+    for module in game_modules().values():
+        if module.domain not in found:
+            found.append(module.domain)
+    return tuple(found)
+
+
 def messages(lang: str) -> list[Any]:
     """Every message of ``lang``, from every domain."""
-    return [msg for domain in DOMAINS for msg in catalog(lang, domain)]
+    return [msg for domain in domains() for msg in catalog(lang, domain)]
 
 
 @cache
@@ -280,7 +292,7 @@ def _arg(key: str, value: Any, names: Names) -> Any:
     tr = names.tr
     if isinstance(value, dict) and "m" in value:
         return render(value, names)
-    special = _special(type(names), key)  # a game's own kinds of argument (Hellenes: areas by id ...)
+    special = _special(type(names), key)  # a game's own kinds of argument (areas by id ...)
     if special is not None:
         return special(names, value)
     if isinstance(value, list) and key not in ("dice", "rolled"):

@@ -6,11 +6,12 @@ message that lacks a translation or a translation no code uses.
 
 A message is a string literal passed to: ``log(state, msgid[, plural])``, ``entry(msgid[, plural])``,
 ``N_(msgid)``, ``_(msgid)``, ``tr.gettext(msgid)``, ``tr.fmt(msgid)``, ``tr.ngettext(s, p, n)``, ``tr.nfmt(s, p, n)``.
-Browser strings are the keys of ``data-i18n`` attributes and ``t("…")`` calls in the static files.
-``s.say(msgid[, plural])`` (the Hellenes state's log) counts as well.
+Browser strings are the keys of ``data-i18n`` attributes and ``t("…")`` calls in the static files (the
+shell's and every game's ``static/`` folder). ``s.say(msgid[, plural])`` (a game state's log) counts as well.
 
-Each message goes to one catalog domain (:data:`muster.i18n.DOMAINS`): a message used only by Hellenes files
-(:data:`HELLENES_FILES`) to ``hellenes.po``, every other to ``muster.po``.
+Each message goes to one catalog domain (:func:`muster.i18n.domains`): a message used only by the files of
+games with their own domain (a registered game's package, by its module's ``domain``) to that domain's
+catalog, every other (the shared code's, or used by two domains) to ``muster.po``.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from pathlib import Path
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 
-from muster.i18n import DOMAINS, LANGS, po_path
+from muster.core.registry import game_modules
+from muster.i18n import DOMAIN, LANGS, domains, po_path
 
 SRC = Path(__file__).parent
 # function name -> (index of the singular, index of the plural or None)
@@ -38,9 +40,6 @@ CALLS: dict[str, tuple[int, int | None]] = {
     "nfmt": (0, 1),
     "say": (0, 1),
 }
-HELLENES_FILES = re.compile(r"(^|/)(games/hellenes/|ai/hellenes\.py$|server/games/hellenes\.py$|"
-                            r"server/static/games/hellenes/|server/static/rules-hellenes)")
-"""The files whose messages belong to the ``hellenes`` domain (unless another file uses the message too)."""
 JS_PATTERNS = (re.compile(r"""\bt\(\s*"((?:[^"\\]|\\.)+)\""""), re.compile(r'data-i18n(?:-[a-z-]+)?="([^"]+)"'))
 JS_PLURAL = re.compile(r"""\btn\(\s*"((?:[^"\\]|\\.)+)",\s*"((?:[^"\\]|\\.)+)\"""")
 
@@ -78,11 +77,18 @@ def extract_python(root: Path = SRC, only: Callable[[Path], bool] | None = None)
     return found
 
 
-def extract_static(root: Path = SRC / "server" / "static",
+def static_roots() -> list[Path]:
+    """The folders of browser files: the shell's, and every registered game's ``static/``."""
+    return [SRC / "server" / "static", *(m.static_dir for m in game_modules().values() if m.static_dir.is_dir())]
+
+
+def extract_static(root: Path | None = None,
                    only: Callable[[Path], bool] | None = None) -> dict[str, str | None]:
-    """Every message id of the browser files (``t("…")``, ``tn("…", "…", n)``, ``data-i18n="…"``)."""
+    """Every message id of the browser files (``t("…")``, ``tn("…", "…", n)``, ``data-i18n="…"``) under ``root``
+    (default: :func:`static_roots`)."""
     found: dict[str, str | None] = {}
-    for path in sorted([*root.rglob("*.js"), *root.rglob("*.html")]):
+    roots = [root] if root is not None else static_roots()
+    for path in sorted(p for r in roots for p in [*r.rglob("*.js"), *r.rglob("*.html")]):
         if only is not None and not only(path):
             continue
         text = path.read_text("utf-8")
@@ -99,23 +105,46 @@ def extract() -> dict[str, str | None]:
     return {**extract_static(), **extract_python()}
 
 
-def is_hellenes(path: Path) -> bool:
-    """True for a file of Hellenes (its messages go to the ``hellenes`` domain)."""
-    return bool(HELLENES_FILES.search(path.relative_to(SRC).as_posix()))
+def shipped_domains() -> tuple[str, ...]:
+    """The domains whose catalogs muster ships: the shared one and those of the games inside this package (a game
+    installed from elsewhere keeps its catalogs, if it has any, in its own package)."""
+    inside = {m.domain for m in game_modules().values() if m.root.resolve().is_relative_to(SRC.resolve())}
+    return tuple(d for d in domains() if d == DOMAIN or d in inside)
+
+
+def domain_of(path: Path) -> str:
+    """The domain of a file's messages: that of the registered game whose package holds it, else the shared one."""
+    resolved = path.resolve()
+    for module in game_modules().values():
+        if resolved.is_relative_to(module.root.resolve()):
+            return module.domain
+    return DOMAIN
+
+
+def _used_by(domain: str) -> dict[str, str | None]:
+    """The messages the files of ``domain`` use."""
+    def mine(path: Path) -> bool:
+        return domain_of(path) == domain
+
+    return {**extract_static(only=mine), **extract_python(only=mine)}
 
 
 def extract_domain(domain: str) -> dict[str, str | None]:
-    """The messages of one catalog domain: Hellenes' own, or every other (a message both use is shared)."""
-    def other(path: Path) -> bool:
-        return not is_hellenes(path)
-
-    shared = {**extract_static(only=other), **extract_python(only=other)}
-    if domain == "muster":
+    """The messages of one catalog domain: a game domain's own, or the shared ones (those of the shared code,
+    and any message files of two domains use)."""
+    if domain not in domains():
+        raise ValueError(f"unknown domain {domain!r}; choose one of: {', '.join(domains())}")
+    by_domain = {d: _used_by(d) for d in domains()}
+    seen: dict[str, int] = {}
+    for found in by_domain.values():
+        for msgid in found:
+            seen[msgid] = seen.get(msgid, 0) + 1
+    if domain == DOMAIN:
+        shared = dict(by_domain[DOMAIN])
+        for d, found in by_domain.items():
+            shared.update({msgid: plural for msgid, plural in found.items() if d != DOMAIN and seen[msgid] > 1})
         return shared
-    if domain == "hellenes":
-        own = {**extract_static(only=is_hellenes), **extract_python(only=is_hellenes)}
-        return {msgid: plural for msgid, plural in own.items() if msgid not in shared}
-    raise ValueError(f"unknown domain {domain!r}; choose one of: {', '.join(DOMAINS)}")
+    return {msgid: plural for msgid, plural in by_domain[domain].items() if seen[msgid] == 1}
 
 
 def update(lang: str, domain: str = "muster") -> Catalog:
@@ -144,9 +173,10 @@ def update(lang: str, domain: str = "muster") -> Catalog:
     return cat
 
 
-def main(domains: tuple[str, ...] = DOMAINS) -> None:
-    """Update every catalog (of ``domains``) and say how many messages still lack a translation."""
-    for domain in domains:
+def main(only: tuple[str, ...] = ()) -> None:
+    """Update every catalog (of the domains in ``only``, default every one muster ships) and say how many messages
+    still lack a translation."""
+    for domain in only or shipped_domains():
         for lang in LANGS:
             cat = update(lang, domain)
             missing = [m.id for m in cat if m.id and not (all(m.string) if isinstance(m.string, tuple) else m.string)]
@@ -156,4 +186,4 @@ def main(domains: tuple[str, ...] = DOMAINS) -> None:
 if __name__ == "__main__":
     import sys
 
-    main(tuple(sys.argv[1:]) or DOMAINS)
+    main(tuple(sys.argv[1:]))

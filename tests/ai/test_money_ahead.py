@@ -64,9 +64,9 @@ def test_the_option_is_the_imperials_alone_and_bounded() -> None:
     assert bot._planner.weights.money_ahead == 0.6  # type: ignore[attr-defined]
     with pytest.raises(BotSpecError):
         make_bot("ismcts:money_ahead=much", rules=RULES)
-    check_spec("ismcts:money_ahead=0.6")
+    check_spec("ismcts:money_ahead=0.6", "freedom")
     with pytest.raises(BotSpecError):
-        check_spec("ismcts:money_ahead=1e6")
+        check_spec("ismcts:money_ahead=1e6", "freedom")
 
 
 def test_the_insurgent_plays_as_without_the_option() -> None:

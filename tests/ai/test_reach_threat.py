@@ -88,6 +88,6 @@ def test_bots_take_the_option_and_the_server_bounds_it() -> None:
     assert make_bot("heuristic:reach_threat=4", rules=RULES).weights.reach_threat == 4.0  # type: ignore[attr-defined]
     with pytest.raises(BotSpecError):
         make_bot("heuristic:reach_threat=lots", rules=RULES)
-    check_spec("ismcts:reach_threat=10")
+    check_spec("ismcts:reach_threat=10", "freedom")
     with pytest.raises(BotSpecError):
-        check_spec("ismcts:reach_threat=1e6")
+        check_spec("ismcts:reach_threat=1e6", "freedom")

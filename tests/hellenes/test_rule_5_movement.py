@@ -165,7 +165,7 @@ def test_reduce_to_board_is_offered_only_when_needed_and_for_a_block_that_could_
 def test_the_reduce_to_board_choice_reads_in_english_and_polish_on_the_terminal_and_the_web() -> None:
     # rule 5.2.1: the new choice is named with the CV the block is reduced to, in both languages, with a web hint
     from muster.games.hellenes import RULES, texts
-    from muster.server.games.hellenes import HellenesAdapter
+    from muster.games.hellenes.web import HellenesAdapter
 
     s = empty()
     put(s, "ath_fl3a", "attica", 3)

@@ -9,10 +9,9 @@ import re
 import pytest
 from babel.messages.pofile import read_po
 
-from muster.core.registry import get_rules
+from muster.core.registry import game_module, game_names, get_rules
 from muster.games.freedom.texts import names
 from muster.i18n import (
-    DOMAINS,
     LANGS,
     catalog,
     check_lang,
@@ -24,7 +23,7 @@ from muster.i18n import (
     render,
     translator,
 )
-from muster.i18n_tools import extract, extract_domain
+from muster.i18n_tools import extract, extract_domain, shipped_domains
 
 PLACEHOLDER = re.compile(r"\{(\w+)")
 
@@ -34,7 +33,7 @@ def _strings(msg: object) -> list[str]:
     return list(text) if isinstance(text, tuple | list) else [text]
 
 
-@pytest.mark.parametrize("domain", DOMAINS)
+@pytest.mark.parametrize("domain", shipped_domains())
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_message_the_code_uses_is_translated(lang: str, domain: str) -> None:
     used = extract_domain(domain)
@@ -47,7 +46,7 @@ def test_every_message_the_code_uses_is_translated(lang: str, domain: str) -> No
     assert not missing, f"{lang} {domain}: {len(missing)} messages lack a translation, e.g. {missing[:5]}"
 
 
-@pytest.mark.parametrize("domain", DOMAINS)
+@pytest.mark.parametrize("domain", shipped_domains())
 @pytest.mark.parametrize("lang", LANGS)
 def test_no_catalog_message_is_unused(lang: str, domain: str) -> None:
     used = set(extract_domain(domain))
@@ -64,7 +63,7 @@ def test_every_message_lives_in_one_domain() -> None:
     assert "side:athens:people" in own and "— {season} {year} BC —" in own
 
 
-@pytest.mark.parametrize("domain", DOMAINS)
+@pytest.mark.parametrize("domain", shipped_domains())
 @pytest.mark.parametrize("lang", LANGS)
 def test_translations_keep_the_placeholders(lang: str, domain: str) -> None:
     for msg in catalog(lang, domain):
@@ -78,7 +77,7 @@ def test_translations_keep_the_placeholders(lang: str, domain: str) -> None:
 
 def test_catalog_files_parse_with_babel() -> None:
     for lang in LANGS:
-        for domain in DOMAINS:
+        for domain in shipped_domains():
             with po_path(lang, domain).open("rb") as fh:
                 assert len(read_po(fh, locale=lang)) > 100
 
@@ -170,7 +169,15 @@ def test_the_bot_level_words_match_the_levels() -> None:
     from muster.ai.levels import LEVELS
     from muster.server.app import LEVEL_WORDS
 
-    assert {w for lv in LEVELS for w in (lv.name, lv.description_for("freedom"))} == set(LEVEL_WORDS)
+    assert {lv.name for lv in LEVELS} == set(LEVEL_WORDS)
+
+
+@pytest.mark.parametrize("game", [n for n in game_names() if game_module(n).domain in shipped_domains()])
+def test_every_game_says_in_polish_how_its_bot_levels_play(game: str) -> None:
+    # the lobby shows each level's sentence from the game's module, translated by the browser's t()
+    descriptions = [play.description for play in game_module(game).levels.values()]
+    assert descriptions and set(descriptions) <= set(extract())
+    assert all(translator("pl").gettext(d) != d for d in descriptions)
 
 
 def test_every_choice_and_prompt_of_a_game_reads_in_polish() -> None:

@@ -135,11 +135,12 @@ def test_the_terminal_screen_in_polish() -> None:
 
 
 def test_the_bot_levels_describe_hellenes_in_polish() -> None:
-    from muster.ai.levels import LEVELS
-    from muster.server.games.hellenes import LEVEL_WORDS
+    from muster.core.registry import game_module
+    from muster.games.freedom.web import LEVEL_WORDS as FREEDOM_WORDS
+    from muster.games.hellenes.web import LEVEL_WORDS
 
-    freedom = {lv.description_for("freedom") for lv in LEVELS}
-    assert {lv.description_for("hellenes") for lv in LEVELS} - freedom == set(LEVEL_WORDS)
+    levels = game_module("hellenes").levels
+    assert {play.description for play in levels.values()} - set(FREEDOM_WORDS) == set(LEVEL_WORDS)
     assert all(translator("pl").gettext(w) != w for w in LEVEL_WORDS)
 
 

@@ -17,13 +17,17 @@ from .helpers import Server, act, create, state, wait_finished, wait_for_turn, w
 def test_meta_lists_seats_rulesets_and_named_bot_levels(server: Server) -> None:
     with server.client() as c:
         meta = c.get("/api/meta").json()
-    assert meta["seats"] == ["imperial", "insurgent"]
-    assert set(meta["rulesets"]) == {"2nd", "1st"}
-    assert [level["id"] for level in meta["levels"]] == ["beginner", "standard", "strongest"]
-    assert meta["default_level"] == "strongest" and all(level["description"] for level in meta["levels"])
-    assert "bots" not in meta  # the web offers named levels only, never free bot specs
     games = {g["name"]: g for g in meta["games"]}
-    assert games["freedom"]["web"] is True and games["hellenes"]["seats"] == ["athens", "sparta"]
+    freedom = games["freedom"]
+    assert meta["game"] == "freedom" == meta["games"][0]["name"]  # the game listed first is the lobby's default
+    assert freedom["seats"] == ["imperial", "insurgent"]
+    assert set(freedom["options"]["ruleset"]) == {"2nd", "1st"} and games["hellenes"]["options"] == {}
+    assert [level["id"] for level in freedom["levels"]] == ["beginner", "standard", "strongest"]
+    assert freedom["default_level"] == "strongest" and all(level["description"] for level in freedom["levels"])
+    assert "bots" not in meta  # the web offers named levels only, never free bot specs
+    assert freedom["web"] is True and games["hellenes"]["seats"] == ["athens", "sparta"]
+    assert freedom["board"] == "/static/games/freedom/board.js" and freedom["rules"] == "/rules/freedom"
+    assert freedom["analysis"] is True and games["hellenes"]["analysis"] is False
 
 
 def test_game_creation_accepts_level_ids_only(server: Server) -> None:

@@ -77,7 +77,7 @@ def test_a_choice_for_a_game_with_a_person_is_served_before_queued_bot_only_choi
         served: list[str] = []
 
         async def choose(name: str, urgent: bool) -> None:
-            job = Job(name, "heuristic", 1, seat, view, legal)
+            job = Job(name, "heuristic", 1, seat, view, legal, "freedom")
             await pool.choose(job, where=name, urgent=urgent)
             served.append(name)
 

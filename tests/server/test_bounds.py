@@ -61,12 +61,12 @@ def test_non_finite_numbers_are_refused_wherever_specs_are_parsed(spec: str) -> 
     with pytest.raises(BotSpecError, match="finite"):
         make_bot(spec, game="freedom")
     with pytest.raises(BotSpecError):
-        check_spec(spec)
+        check_spec(spec, "freedom")
 
 
 def test_bounded_specs_are_accepted() -> None:
     for spec in ("random", "heuristic", "ismcts", "ismcts:iterations=200,width=4", "ismcts:seconds=2"):
-        check_spec(spec)
+        check_spec(spec, "freedom")
 
 
 def store_spec(server: Server, game_id: str, seat: str, spec: str) -> None:
@@ -123,9 +123,9 @@ def test_the_pool_falls_back_when_a_bot_raises_or_overruns() -> None:
     async def scenario() -> None:
         pool = BotPool(workers=1, time_limit=0.3)
         try:
-            jobs = [Job("a", "nosuchbot", 1, seat, view, [a.to_json() for a in legal]),
-                    Job("b", "ismcts:seconds=5", 1, seat, view, [a.to_json() for a in legal]),
-                    Job("c", "random", 1, seat, view, [a.to_json() for a in legal])]
+            jobs = [Job("a", "nosuchbot", 1, seat, view, [a.to_json() for a in legal], "freedom"),
+                    Job("b", "ismcts:seconds=5", 1, seat, view, [a.to_json() for a in legal], "freedom"),
+                    Job("c", "random", 1, seat, view, [a.to_json() for a in legal], "freedom")]
             for job in jobs:
                 assert await pool.choose(job, "test") in legal
             assert pool.fallbacks == 2

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from muster.server.games.freedom import BASTIONS
+from muster.games.freedom.web import BASTIONS
 
 from .helpers import Server
 from .test_e2e import CHROMIUM, DESKTOP, act_once, start_game, wait_my_turn_or

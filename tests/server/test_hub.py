@@ -22,7 +22,7 @@ async def _create(hub: Hub, players: dict[str, str], ruleset: str, seed: int | N
     """Create a game whose people's seats all belong to :data:`HOLDER` (the creator's at once, the others
     by claiming their invitations): (id, token of each human seat)."""
     people = [seat for seat, who in players.items() if who == "human"]
-    made = await hub.create(players, ruleset, seed, delay, "freedom", people[0] if people else None,
+    made = await hub.create(players, {"ruleset": ruleset}, seed, delay, "freedom", people[0] if people else None,
                             HOLDER if people else None)
     tokens = dict(made.tokens)
     for seat, code in made.invitations.items():

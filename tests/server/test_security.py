@@ -265,13 +265,15 @@ def test_live_games_in_memory_are_bounded_idle_ones_evicted_busy_ones_refused(tm
         engine = make_engine(f"sqlite:///{tmp_path / 'hub.db'}")
         migrate(engine)
         hub = Hub(Store(engine), default_bot_delay_ms=0, keep_games=3)
-        made = [await hub.create({"imperial": "human", "insurgent": "random"}, "2nd", None, 0, "freedom", "imperial",
+        made = [await hub.create({"imperial": "human", "insurgent": "random"}, {"ruleset": "2nd"}, None, 0, "freedom",
+                                 "imperial",
                                  "device:test") for _ in range(5)]
         assert len(hub.games) == 3  # the idle ones beyond the bound were evicted
         for live in hub.games.values():  # now every game held is watched by someone
             live.attach(Connection("imperial", lambda text: asyncio.sleep(0), lambda code: asyncio.sleep(0)))
         with pytest.raises(ApiError) as refused:
-            await hub.create({"imperial": "human", "insurgent": "random"}, "2nd", None, 0, "freedom", "imperial",
+            await hub.create({"imperial": "human", "insurgent": "random"}, {"ruleset": "2nd"}, None, 0, "freedom",
+                             "imperial",
                              "device:test")
         assert refused.value.status == 503 and refused.value.code == "busy"
         with pytest.raises(ApiError):  # an evicted game cannot be loaded either while all are busy

@@ -87,7 +87,7 @@ def test_an_event_that_would_do_only_its_fallback_says_so_before_the_click() -> 
     morale = game.state.tracks["insurgent"]["morale"]
     assert event["effect"] == f"Played now: Insurgent Morale {morale} → {morale + 1}."
     # the same words whatever the opponent's hand and the decks hold
-    from muster.server.games.freedom import ADAPTER
+    from muster.games.freedom.web import ADAPTER
 
     view = game.view("insurgent")
     legal = game.legal_actions()

@@ -7,8 +7,9 @@ import io
 from rich.console import Console, RenderableType
 
 from muster.core import Action, Game, get_rules
+from muster.games.freedom.guide import current_phase, phase_help
 from muster.games.freedom.rules.action_phase import card
-from muster.tui.render import (
+from muster.games.freedom.terminal import (
     areas_grid,
     board_panel,
     choices_renderable,
@@ -21,7 +22,7 @@ from muster.tui.render import (
     units_text,
     wall_text,
 )
-from muster.tui.texts import current_phase, explain, phase_help
+from muster.games.freedom.texts import explain
 
 
 def plain(renderable: RenderableType, width: int = 120) -> str:
@@ -170,7 +171,7 @@ def test_playing_the_opponents_colour_for_ap_warns_of_the_trigger() -> None:
 
 
 def test_the_map_marks_the_spaces_the_choices_name() -> None:
-    from muster.tui.render import CANDIDATE_STYLE, SELECTED_STYLE, choice_marks
+    from muster.games.freedom.terminal import CANDIDATE_STYLE, SELECTED_STYLE, choice_marks
 
     game = new_game()
     marks = choice_marks(game.view("imperial"), game.labelled_actions())
@@ -195,7 +196,7 @@ def test_help_notes_the_first_edition_differences() -> None:
 
 
 def test_the_event_on_offer_is_shown_to_the_player_who_may_use_it() -> None:
-    from muster.tui.render import offered_event
+    from muster.games.freedom.terminal import offered_event
 
     view = new_game().view("insurgent")
     assert offered_event(view, "insurgent").plain == ""

@@ -1,4 +1,4 @@
-"""The web app: play Freedom! in the browser (Starlette + uvicorn, SQLAlchemy + Alembic).
+"""The web app: play the registered games in the browser (Starlette + uvicorn, SQLAlchemy + Alembic).
 
 ``create_app(database_url)`` builds the ASGI app; ``muster serve`` runs it. Games are stored as
 (seed, options, action list) plus hashed seat tokens, rebuilt by replay and cached in memory.

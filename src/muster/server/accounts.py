@@ -45,7 +45,6 @@ from starlette.routing import Route
 
 from muster.ai.levels import level_name
 from muster.core import game_names, get_rules
-from muster.server.app import api, parse, read_json
 from muster.server.db import (
     AccountRow,
     AccountSeatTokenRow,
@@ -56,6 +55,7 @@ from muster.server.db import (
     SeatRow,
     utcnow,
 )
+from muster.server.endpoints import api, parse, read_json
 from muster.server.holders import ACCOUNT_SCOPE_KEY, holder_of
 from muster.server.hub import ApiError, hash_token
 from muster.server.lang import request_lang

@@ -29,8 +29,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from muster.core import Action
 from muster.server.compute import Answer, ComputePool, PoolBusyError, Task, TaskFailedError, work_log
 from muster.server.db import AnalysisRow
+from muster.server.endpoints import error_response, hub_of
+from muster.server.games import analysis_of, label_in
 from muster.server.hub import ApiError, LiveGame
 from muster.server.lang import request_lang
 
@@ -230,37 +233,39 @@ def service(request: Request) -> AnalysisService:
     return found
 
 
-def _labels_in(body: bytes, lang: str) -> bytes:
+def _labels_in(body: bytes, game: str, lang: str) -> bytes:
     """The analysis with its choices' labels in ``lang`` (the stored analysis stays English)."""
-    from muster.core import Action
-    from muster.games.freedom.texts import label_in
-
     data = json.loads(body)
     for card in data.get("cards", []):
-        card["label"] = label_in(Action.from_json(card["action"]), card.get("seat"), card["label"], lang)
+        card["label"] = label_in(game, Action.from_json(card["action"]), card.get("seat"), card["label"], lang)
     for tp in data.get("turning_points", []):
         played = data["cards"][tp["card"] - 1]
         tp["played"] = played["label"]
         best = tp["strongest"]
-        best["label"] = label_in(Action.from_json(best["action"]), tp.get("seat"), best["label"], lang)
+        best["label"] = label_in(game, Action.from_json(best["action"]), tp.get("seat"), best["label"], lang)
     return json.dumps(data).encode()
+
+
+def require_analysis(live: LiveGame) -> None:
+    """Refuse (404) the analysis of a game that has none."""
+    if analysis_of(live.game.rules.info.name) is None:
+        raise ApiError(404, "not_found", "this game has no analysis")
 
 
 async def game_analysis(request: Request) -> Response:
     """The curve and the turning points of a finished game (open to anyone, like its replay): 200 with the
     stored analysis, or 202 with its progress while it is worked out."""
-    from muster.server.app import error_response, hub_of
-
     try:
         live = await hub_of(request).get(request.path_params["game_id"])
+        require_analysis(live)
         if live.game.outcome is None:
             raise ApiError(403, "forbidden", "the analysis opens when the game is over")
         found = await service(request).answer(live, client_address(request))
         if isinstance(found, Response):
             return found
         lang = request_lang(request)
-        if lang != "en" and live.game.rules.info.name == "freedom":
-            found = _labels_in(found, lang)
+        if lang != "en":
+            found = _labels_in(found, live.game.rules.info.name, lang)
         return Response(found, media_type="application/json", headers={"Vary": "Accept-Language, Cookie"})
     except ApiError as exc:
         response = error_response(exc, request)
@@ -274,10 +279,9 @@ async def live_curve(request: Request) -> Response:
 
     A game with a person in it shows no curve while it runs (it would be a hint nobody agreed to).
     """
-    from muster.server.app import error_response, hub_of
-
     try:
         live = await hub_of(request).get(request.path_params["game_id"])
+        require_analysis(live)
         people = [s for s, info in live.seats.items() if not info.bot_spec]
         if live.game.outcome is None and people:
             raise ApiError(403, "forbidden", "the live curve is shown only for games between bots")

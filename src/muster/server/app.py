@@ -10,64 +10,119 @@ import sys
 import time
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from anyio import CapacityLimiter, to_thread
-from pydantic import BaseModel, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from starlette._utils import get_route_path
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Match, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
-from muster.ai.levels import DEFAULT_LEVEL, LEVELS, level, level_name
+from muster.ai.levels import DEFAULT_LEVEL, LEVELS, level_name
 from muster.core import game_names, get_rules
+from muster.core.registry import default_game, game_module
 from muster.i18n import N_, json_catalog, translator
 from muster.server import fallbacks, metrics
+from muster.server.accounts import AccountSessions, AccountStore
+from muster.server.accounts import routes as account_routes
+from muster.server.analysis_routes import AnalysisService
+from muster.server.analysis_routes import routes as analysis_routes
 from muster.server.bots import pool_from_env
 from muster.server.bus import bus_from_env
+from muster.server.compute import advice_pool_from_env, analysis_pool_from_env
 from muster.server.db import MIGRATIONS, make_engine, migrate
-from muster.server.games import WebAdapter, adapter, static_data
-from muster.server.guard import MAX_BODY, Guard, Limits, load_json
-from muster.server.holders import ensure_device, holder_of, set_device_cookie
+from muster.server.endpoints import api, hub_of, parse, read_json, seat_answer, web_adapter
+from muster.server.games import adapter, analysis_of, static_data
+from muster.server.guard import Guard, Limits, load_json
+from muster.server.hints_routes import HintService, propose_at_creation
+from muster.server.hints_routes import routes as hint_routes
+from muster.server.holders import ensure_device, holder_of
 from muster.server.hub import ApiError, Connection, Hub, LiveGame, full_state, hash_token, sight_state, with_log
 from muster.server.lang import remember, request_lang
+from muster.server.lobby import routes as lobby_routes
 from muster.server.logs import RequestLog
 from muster.server.names import MAX_NAME, clean_name, load_names, names_of_games, set_name
 from muster.server.observe import Sampler, check_database, healthz, readiness_route
 from muster.server.observe import metrics as metrics_endpoint
+from muster.server.ratings import routes as rating_routes
 from muster.server.replay import Replays
 from muster.server.settings import reload as reload_settings
+from muster.server.social import refuse_blocked_invitation
+from muster.server.social import routes as social_routes
 from muster.server.sockets import MessageBudget, SocketGate, SocketLimits, connection_limit, receive_messages
 from muster.server.store import Store
-from muster.server.views import SEAT_NAME
 from muster.server.views import seat_name as seat_word
 from muster.server.wire import batch_writer
 
-M = TypeVar("M", bound=BaseModel)
 STATIC = Path(__file__).with_name("static")
 
 
-class CreateGame(BaseModel):
-    """A new game: each seat is "human" or a bot level id (see /api/meta); optional ruleset, seed,
-    bot pace and the names of the people playing."""
+MAX_SEATS = 8
+"""The most seats a game may have (a created game names each seat's player in the request body)."""
+MAX_SEAT_ID = 16
+"""The longest seat id (and option name) accepted in a request body."""
+MAX_CHOICE = 200
+"""The longest player choice ("human" or a level id) or option value accepted."""
 
-    game: str = Field(default="freedom", max_length=40)
-    imperial: str | None = Field(default=None, min_length=1, max_length=200)
-    insurgent: str | None = Field(default=None, min_length=1, max_length=200)
-    athens: str | None = Field(default=None, min_length=1, max_length=200)
-    sparta: str | None = Field(default=None, min_length=1, max_length=200)
-    ruleset: str = "2nd"
+
+class CreateGame(BaseModel):
+    """A new game: each seat of the game is a field, "human" or a bot level id (``{"game": g, "north": "human",
+    "south": "strongest"}``; see /api/meta); optional options (the game's, as /api/meta lists them), seed, bot
+    pace and the names of the people playing."""
+
+    model_config = ConfigDict(extra="allow")  # the seats are the game's own: each a field of its id
+
+    game: str = Field(default_factory=default_game, max_length=40)
+    options: dict[str, str] = Field(default_factory=dict, max_length=MAX_SEATS)
+    """The game's options by name (each value one of those /api/meta lists for it)."""
+    ruleset: str | None = Field(default=None, max_length=MAX_SEAT_ID)
+    """Short for ``options.ruleset`` (a game with a ``ruleset`` option); ignored by a game without one."""
     seed: int | None = Field(default=None, ge=0, lt=2**62)
     bot_delay_ms: int | None = Field(default=None, ge=0, le=10_000)
-    names: dict[str, str] = Field(default_factory=dict, max_length=2)
-    hints: str | None = Field(default=None, pattern="^(imperial|insurgent)$")
+    names: dict[str, str] = Field(default_factory=dict, max_length=MAX_SEATS)
+    hints: str | None = Field(default=None, max_length=MAX_SEAT_ID)
     """The creator's seat when the creator turns hints on (the other person must still accept)."""
-    seat: str | None = Field(default=None, max_length=16)
+    seat: str | None = Field(default=None, max_length=MAX_SEAT_ID)
     """The creator's own seat among those played by people (default: the first of them); every other seat
     played by a person gets a one-use invitation."""
+
+    @model_validator(mode="after")
+    def _seats_bounded(self) -> CreateGame:
+        """Each extra field is a seat: a short id with a short text, and no more of them than a game has seats."""
+        extra = self.model_extra or {}
+        if len(extra) > MAX_SEATS:
+            raise ValueError(f"at most {MAX_SEATS} seats")
+        for key, value in extra.items():
+            if len(key) > MAX_SEAT_ID or not isinstance(value, str) or not 1 <= len(value) <= MAX_CHOICE:
+                raise ValueError(f"{key[:MAX_SEAT_ID]!r}: a seat is given as \"human\" or a bot level id")
+        for key, value in self.options.items():
+            if len(key) > MAX_SEAT_ID or len(value) > MAX_CHOICE:
+                raise ValueError("an option is a short name with a short value")
+        return self
+
+    def choice(self, seat: str) -> str | None:
+        """The player chosen for ``seat`` (None if not given)."""
+        found = (self.model_extra or {}).get(seat)
+        return found if isinstance(found, str) else None
+
+    def game_options(self) -> dict[str, str]:
+        """The options asked for, ``ruleset`` folded in where the game has that option; each option the lobby
+        offers and the body leaves out takes its first value (the game's default). ApiError for an option
+        players may not choose."""
+        info = get_rules(self.game).info
+        options = dict(self.options)
+        if self.ruleset is not None and "ruleset" in info.options:
+            options.setdefault("ruleset", self.ruleset)
+        offered = lobby_options(self.game)
+        for name in options:
+            if name not in offered:
+                raise ApiError(400, "malformed", f"{self.game} has no option {name[:40]!r} to choose")
+        return {**{name: info.options[name][0] for name in offered}, **options}
 
     @field_validator("names")
     @classmethod
@@ -104,82 +159,58 @@ class MyGames(BaseModel):
     tokens: list[str] = Field(max_length=500)
 
 
-def error_response(exc: ApiError, request: Request | None = None) -> JSONResponse:
-    """An API error as JSON with its HTTP status (its message in the language of ``request``)."""
-    lang = request_lang(request) if request is not None else "en"
-    return JSONResponse(exc.to_json(lang), status_code=exc.status)
+# The bot levels' names (muster.ai.levels), for the lobby's t(); a test checks they match. How a level plays each
+# game is the game's own sentence (its module's levels), translated in its catalog.
+LEVEL_WORDS = (N_("Beginner"), N_("Standard"), N_("Strongest"))
 
 
-async def read_json(request: Request) -> Any:
-    """The request body as JSON, or a clear 400 error (the :class:`Guard` bounds its size while it arrives)."""
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        raise ApiError(413, "too_large", "request body too large")
-    return load_json(body or b"null")
+def lobby_options(game: str) -> tuple[str, ...]:
+    """The options of ``game`` players choose when creating one (its web adapter's ``lobby_options``)."""
+    web = web_adapter(game)
+    options = get_rules(game).info.options
+    return tuple(o for o in getattr(web, "lobby_options", ()) if o in options)
 
 
-def parse(model: type[M], data: Any) -> M:
-    """Validate a body with pydantic; a 400 with the reasons if it does not fit."""
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        reasons = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'body'}: {e['msg']}" for e in exc.errors())
-        raise ApiError(400, "malformed", reasons) from exc
-
-
-def hub_of(request: Request | WebSocket) -> Hub:
-    """The app's hub."""
-    hub: Hub = request.app.state.hub
-    return hub
-
-
-def api(fn: Any) -> Any:
-    """Turn ApiErrors raised by an endpoint into JSON error responses."""
-    async def endpoint(request: Request) -> Response:
-        """The wrapped endpoint."""
-        try:
-            result: Response = await fn(request)
-            return result
-        except ApiError as exc:
-            return error_response(exc, request)
-    endpoint.__doc__ = fn.__doc__
-    return endpoint
-
-
-# The bot levels' names and descriptions (muster.ai.levels), for the lobby's t(); a test checks they match
-LEVEL_WORDS = (
-    N_("Beginner"), N_("Plays any legal move: good for learning the rules."),
-    N_("Standard"), N_("Weighs the board and plans the last card of each phase; answers at once."),
-    N_("Strongest"), N_("Looks ahead through the cards you might hold; about a second per card."),
-)
+def game_meta(name: str, tr: Any) -> dict[str, Any]:
+    """What the lobby offers for one game: its title, seats, the options it lets players choose, its bot levels
+    (named for players, each with the game's sentence on how it plays), and where its browser files are."""
+    module = game_module(name)
+    info = get_rules(name).info
+    web = web_adapter(name)
+    english = {s: d["name"] for s, d in web.static_data()["seats"].items()} if web else {}
+    offered = lobby_options(name)
+    files = module.static_dir
+    return {"name": name, "title": tr.gettext(module.title), "seats": list(info.seats), "web": web is not None,
+            "seat_names": {s: seat_word(tr, s, english) for s in info.seats},
+            "options": {o: list(info.options[o]) for o in offered},
+            "levels": [{"id": lv.id, "name": lv.name, "description": module.levels[lv.id].description}
+                       for lv in LEVELS if lv.id in module.levels],
+            "default_level": DEFAULT_LEVEL if DEFAULT_LEVEL in module.levels else next(iter(module.levels), None),
+            "analysis": analysis_of(name) is not None,
+            "rules": f"/rules/{name}" if module.rules_pages else None,
+            "board": f"/static/games/{name}/board.js" if web else None,
+            "lobby": f"/static/games/{name}/lobby.js" if (files / "lobby.js").is_file() else None}
 
 
 @api
 async def meta(request: Request) -> Response:
-    """What can be chosen when creating a game: seats, rulesets, bot levels (named for players)."""
-    rules = get_rules("freedom")
+    """What can be chosen when creating a game: every registered game (see :func:`game_meta`), listed first the
+    default one, and the bot pace."""
     tr = translator(request_lang(request))
-    games = []
-    for n in game_names():
-        info = get_rules(n).info
-        web = web_adapter(n)
-        english = {s: d["name"] for s, d in web.static_data()["seats"].items()} if web else {}
-        games.append({"name": n, "title": info.title, "seats": list(info.seats), "web": web is not None,
-                      "seat_names": {s: seat_word(tr, s, english) for s in english},
-                      "levels": [{"id": lv.id, "name": lv.name, "description": lv.description_for(n)}
-                                 for lv in LEVELS]})
-    return JSONResponse({"game": rules.info.name, "seats": list(rules.info.seats), "games": games,
-                         "seat_names": {seat: seat_word(tr, seat) for seat in SEAT_NAME},
-                         "rulesets": list(rules.info.options["ruleset"]),
-                         "levels": [{"id": lv.id, "name": lv.name, "description": lv.description_for(rules.info.name)}
-                                    for lv in LEVELS],
-                         "default_level": DEFAULT_LEVEL, "bot_delay_ms": hub_of(request).default_bot_delay_ms})
+    games = [game_meta(n, tr) for n in game_names()]
+    first = next((g for g in games if g["web"]), games[0])
+    return JSONResponse({"games": games, "game": first["name"], "default_level": first["default_level"],
+                         "bot_delay_ms": hub_of(request).default_bot_delay_ms}, headers={"Vary": VARY_LANG})
 
 
 @api
 async def cards(request: Request) -> Response:
-    """Every card's printed face (public knowledge), in ``?lang=`` or the browser's language."""
-    return JSONResponse(static_data("freedom", request_lang(request))["cards"], headers={"Vary": VARY_LANG})
+    """Every card's printed face of a game (public knowledge), in ``?lang=`` or the browser's language."""
+    try:
+        data = static_data(request.path_params.get("game") or default_game(), request_lang(request))
+    except KeyError as exc:
+        raise ApiError(404, "not_found", "unknown game") from exc
+    return JSONResponse(data.get("cards", []), headers={"Vary": VARY_LANG})
 
 
 @api
@@ -194,34 +225,29 @@ async def i18n_catalog(request: Request) -> Response:
 
 @api
 async def game_data(request: Request) -> Response:
-    """A game's public static data for its board module: spaces, areas, cards, track ranges."""
+    """A game's public static data for its board module (spaces, areas, cards, track ranges), whether the game
+    has an analysis (the shell offers the analysis page and hints only then) and its rules page's address."""
+    game = request.path_params["game"]
     try:
-        data = static_data(request.path_params["game"], request_lang(request))
+        data = {**static_data(game, request_lang(request)), "analysis": analysis_of(game) is not None,
+                "rules": f"/rules/{game}" if game_module(game).rules_pages else None}
     except KeyError as exc:
         raise ApiError(404, "not_found", "unknown game") from exc
     return JSONResponse(data, headers={"Cache-Control": "public, max-age=3600", "Vary": VARY_LANG})
 
 
-def web_adapter(game: str) -> WebAdapter | None:
-    """The game's web adapter, or None if the game has no web board."""
-    try:
-        return adapter(game)
-    except KeyError:
-        return None
-
-
-def player_spec(seat: str, choice: str | None, game: str = "freedom") -> str:
+def player_spec(seat: str, choice: str | None, game: str) -> str:
     """A seat's player from the lobby: "human" or a level id (never a free bot spec), as the bot playing
-    ``game`` at that level."""
+    ``game`` at that level (the game's module says which)."""
     if choice is None:
         raise ApiError(400, "malformed", f"{seat}: choose \"human\" or a bot level")
     if choice == "human":
         return choice
-    try:
-        return level(choice).spec_for(game)
-    except KeyError as exc:
-        ids = ", ".join(lv.id for lv in LEVELS)
-        raise ApiError(400, "malformed", f"{seat}: choose \"human\" or a bot level ({ids})") from exc
+    levels = game_module(game).levels
+    if choice not in levels:
+        ids = ", ".join(lv.id for lv in LEVELS if lv.id in levels)
+        raise ApiError(400, "malformed", f"{seat}: choose \"human\" or a bot level ({ids})")
+    return levels[choice].spec
 
 
 @api
@@ -232,13 +258,12 @@ async def create_game(request: Request) -> Response:
         raise ApiError(400, "malformed", f"unknown game {body.game!r}; web games: "
                                          f"{', '.join(n for n in game_names() if web_adapter(n))}")
     seats = get_rules(body.game).info.seats
-    others = {"imperial", "insurgent", "athens", "sparta"} - set(seats)
-    if any(getattr(body, seat) is not None for seat in others):
+    if any(key not in seats for key in body.model_extra or {}):
         raise ApiError(400, "malformed", f"{body.game} has the seats {', '.join(seats)}")
-    players = {seat: player_spec(seat, getattr(body, seat), body.game) for seat in seats}
+    players = {seat: player_spec(seat, body.choice(seat), body.game) for seat in seats}
     if any(seat not in players or players[seat] != "human" for seat in body.names):
         raise ApiError(400, "malformed", "names may be given only for seats played by people")
-    if body.hints and players[body.hints] != "human":
+    if body.hints and players.get(body.hints) != "human":
         raise ApiError(400, "malformed", "hints must be proposed by a seat played by a person")
     people = [seat for seat in seats if players[seat] == "human"]
     creator = body.seat or (people[0] if people else None)
@@ -250,26 +275,16 @@ async def create_game(request: Request) -> Response:
     hub = hub_of(request)
     address = request.client.host if request.client else "?"
     await hub.check_bot_games(address, players)  # games between bots are capped per address (docs/security.md)
-    made = await hub.create(players, body.ruleset, body.seed, body.bot_delay_ms, body.game, creator, holder)
+    made = await hub.create(players, body.game_options(), body.seed, body.bot_delay_ms, body.game, creator, holder)
     hub.note_bot_game(address, made.game_id, players)
     for seat, name in body.names.items():
         await to_thread.run_sync(set_name, hub.store.engine, made.game_id, seat, name)
     if body.hints:
-        from muster.server.hints_routes import propose_at_creation
-
         await propose_at_creation(hub.store.engine, await hub.get(made.game_id), body.hints)
     return seat_answer(request, device, {
         "game_id": made.game_id, "seat": creator, "tokens": made.tokens,
         "links": {seat: f"/play/{t}" for seat, t in made.tokens.items()}, "invitations": made.invitations,
         "invitation_links": {seat: f"/join/{code}" for seat, code in made.invitations.items()}}, status=201)
-
-
-def seat_answer(request: Request, device: str | None, body: dict[str, Any], status: int = 200) -> JSONResponse:
-    """The answer that hands out a seat, giving the browser its new device session (``device``) if it had none."""
-    response = JSONResponse(body, status_code=status)
-    if device:
-        set_device_cookie(response, request, device)
-    return response
 
 
 @api
@@ -296,7 +311,6 @@ async def claim_invitation(request: Request) -> Response:
     await read_json(request)  # an empty JSON object: the body says nothing, but it must be a JSON request
     holder, device = ensure_device(request)
     hub = hub_of(request)
-    from muster.server.social import refuse_blocked_invitation
 
     await to_thread.run_sync(refuse_blocked_invitation, hub.store.engine, request.path_params["code"], holder)
     live, seat, token = await hub.claim(request.path_params["code"], holder)
@@ -421,7 +435,7 @@ async def export(request: Request) -> Response:
         view = game.view(seat)
         data = {"format": "muster-seat-export", "game": game.rules.info.name, "seat": seat,
                 "options": game.options, "view": view,
-                # a game with hidden choices (Hellenes' face-down cards, upright blocks) shows them masked
+                # a game with hidden choices (face-down cards, upright blocks) shows them masked
                 "actions": [adapter(game.rules.info.name).public_action(a) for a in game.actions]}
     data["game_id"] = live.id
     data["players"] = {s: info.bot_spec or "human" for s, info in live.seats.items()}
@@ -570,11 +584,62 @@ def page(name: str) -> Any:
         lang = request_lang(request)
         translated = name.replace(".html", f".{lang}.html")  # a page written in that language, if there is one
         html = (page_text(translated) if (STATIC / translated).exists() else page_text(name)).replace(
-            '<html lang="en">', f'<html lang="{lang}">', 1)
+            '<html lang="en">', f'<html lang="{lang}">', 1).replace("{{default_game}}", default_game())
         response = HTMLResponse(html, headers={"Cache-Control": "no-cache", "Vary": VARY_LANG})
         return remember(response, request)
     endpoint.__doc__ = f"The {name} page."
     return endpoint
+
+
+@functools.cache
+def rules_text(game: str, lang: str) -> str | None:
+    """A game's rules page in ``lang`` (its English one, or its first, when it has none in ``lang``), read once;
+    None for a game without rules pages."""
+    module = game_module(game)
+    pages = module.rules_pages
+    if not pages:
+        return None
+    name = pages.get(lang) or pages.get("en") or next(iter(pages.values()))
+    return (module.static_dir / name).read_text("utf-8")
+
+
+async def rules_page(request: Request) -> Response:
+    """A game's rules summary (``/rules/<game>``), from its module's ``rules_pages``, in the reader's language
+    where the game has it; served like the other pages (never cached)."""
+    lang = request_lang(request)
+    game = request.path_params["game"]
+    html = rules_text(game, lang) if game in game_names() else None
+    if html is None:
+        return PlainTextResponse("Not Found", status_code=404)
+    response = HTMLResponse(html.replace('<html lang="en">', f'<html lang="{lang}">', 1),
+                            headers={"Cache-Control": "no-cache", "Vary": VARY_LANG})
+    return remember(response, request)
+
+
+class GameFiles:
+    """``/static/games/<game>/<file>``: each game's ``static/`` folder (its ``board.js``, an optional
+    ``lobby.js``, pictures), found through its module and served like the shell's own static files (same
+    validators, same headers). A game that is not registered answers 404."""
+
+    def __init__(self) -> None:
+        self.folders: dict[str, StaticFiles] = {}
+
+    def folder(self, game: str) -> StaticFiles | None:
+        """The static files of a registered game (None for any other name)."""
+        if game not in self.folders:
+            if game not in game_names():
+                return None
+            self.folders[game] = StaticFiles(directory=game_module(game).static_dir, check_dir=False)
+        return self.folders[game]
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """Serve one file of one game's folder."""
+        game, _, rest = get_route_path(scope).lstrip("/").partition("/")
+        files = self.folder(game) if game and rest else None
+        if files is None:
+            await PlainTextResponse("Not Found", status_code=404)(scope, receive, send)
+            return
+        await files({**scope, "root_path": f"{scope.get('root_path', '')}/{game}"}, receive, send)
 
 
 async def favicon(request: Request) -> Response:
@@ -627,10 +692,6 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None,
         app.state.accounts = AccountStore(engine)
         app.state.replay_threads = CapacityLimiter(1)
         # analyses, hints and live curves are computed in worker processes of their own, never in this one
-        from muster.server.analysis_routes import AnalysisService
-        from muster.server.compute import advice_pool_from_env, analysis_pool_from_env
-        from muster.server.hints_routes import HintService
-
         analysis_pool, advice_pool = analysis_pool_from_env(), advice_pool_from_env()
         app.state.analysis = AnalysisService.from_env(engine, analysis_pool, advice_pool)
         app.state.hints = HintService(advice_pool)
@@ -649,14 +710,6 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None,
             engine.dispose()
             metrics.save()
 
-    from muster.server.accounts import AccountSessions, AccountStore
-    from muster.server.accounts import routes as account_routes
-    from muster.server.analysis_routes import routes as analysis_routes
-    from muster.server.hints_routes import routes as hint_routes
-    from muster.server.lobby import routes as lobby_routes
-    from muster.server.ratings import routes as rating_routes
-    from muster.server.social import routes as social_routes
-
     routes = [
         *analysis_routes(page),
         *hint_routes(),
@@ -665,8 +718,7 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None,
         Route("/", page("index.html")),
         Route("/play/{token}", page("play.html")),
         Route("/join/{code}", page("join.html")),
-        Route("/rules/freedom", page("rules-freedom.html")),
-        Route("/rules/hellenes", page("rules-hellenes.html")),
+        Route("/rules/{game}", rules_page),
         Route("/replay/{game_id}", page("replay.html")),
         Route("/favicon.ico", favicon),
         Route("/healthz", healthz),
@@ -675,6 +727,7 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None,
         Route("/metrics", metrics_endpoint),
         Route("/api/meta", meta),
         Route("/api/cards", cards),
+        Route("/api/cards/{game}", cards),
         Route("/api/i18n/{lang}", i18n_catalog),
         Route("/api/game-data/{game}", game_data),
         Route("/api/games", create_game, methods=["POST"]),
@@ -688,6 +741,7 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None,
         Route("/api/games/{game_id}/status", game_status),
         Route("/api/games/{game_id}/replay", replay),
         Route("/api/games/{game_id}/export", export),
+        Mount("/static/games", GameFiles(), name="game-static"),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     sockets = [WebSocketRoute("/ws/watch/{game_id}", watch_endpoint), WebSocketRoute("/ws/{token}", websocket_endpoint)]

@@ -44,7 +44,7 @@ NUMERIC_LIMITS: dict[str, tuple[float, float]] = {
 MAX_SPEC_LENGTH = 200
 
 
-def check_spec(spec: str, max_seconds: float = 10.0, game: str = "freedom") -> None:
+def check_spec(spec: str, game: str, max_seconds: float = 10.0) -> None:
     """Refuse a bot spec the server will not run: unknown bot, a bot that does not play ``game``, or a
     numeric option that is not a finite number within :data:`NUMERIC_LIMITS` (``inf``, ``nan``,
     ``1e20``…), or a time budget (``seconds``) beyond ``max_seconds``. Raises :class:`BotSpecError`."""
@@ -78,7 +78,7 @@ class Job:
     seat: str
     view: dict[str, Any]
     legal: list[Any]
-    game: str = "freedom"
+    game: str
     """The registered name of the game the bot plays."""
 
 

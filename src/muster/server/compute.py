@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import heapq
-import importlib
 import itertools
 import json
 import logging
@@ -23,6 +22,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
+
+from muster.core import Action, Game, get_rules
+from muster.core.registry import game_module, game_modules
 
 log = logging.getLogger("muster.server.compute")
 work_log = logging.getLogger("muster.server.work")
@@ -67,8 +69,7 @@ class Answer:
 
 
 def _rebuild(task: Task) -> Any:
-    from muster.core import Action, Game, get_rules
-
+    """The game of a task, replayed from its seed, options and actions."""
     game = Game(get_rules(task.game), task.seed, task.options)
     for raw in task.actions:
         game.apply(Action.from_json(raw))
@@ -78,32 +79,29 @@ def _rebuild(task: Task) -> Any:
 def run_task(task: Task, progress: Callable[[float], None]) -> Any:
     """Compute one task (in a worker process): JSON-ready data."""
     game = _rebuild(task)
+    analysis = game_module(task.game).part("analysis")
+    if analysis is None:
+        raise ValueError(f"the game {task.game!r} has no analysis")
     if task.kind == "analysis":
-        from muster.games.freedom.analysis.postgame import analyze
-
-        return analyze(game, progress=progress)
+        return analysis.analyze(game, progress=progress)
     if task.kind == "curve":
-        from muster.games.freedom.analysis.postgame import curve
-
-        data = curve(game)
+        data = analysis.curve(game)
         return {"start_probability": data["start_probability"], "win_probability": data["win_probability"],
                 "rounds": [c["round"] for c in data["cards"]], "steps": [c["step"] for c in data["cards"]],
                 "finished": data["winner"] is not None or data["reason"] is not None}
     if task.kind == "hints":
-        from muster.games.freedom.analysis.advice import hints
-
         seat = task.seat
         if seat is None or game.active_seat != seat:
             return []
-        return [a.to_json() for a in hints(game.view(seat), game.legal_actions(), seat, rules=game.rules)]
+        return [a.to_json() for a in analysis.hints(game.view(seat), game.legal_actions(), seat, rules=game.rules)]
     raise ValueError(f"unknown task kind {task.kind!r}")
 
 
 def _worker_main(conn: Connection) -> None:
     """A worker process: answer tasks one by one, telling progress while working."""
-    # imported before saying ready: the first task is not slowed by the imports
-    for module in ("muster.games.freedom.analysis.advice", "muster.games.freedom.analysis.postgame"):
-        importlib.import_module(module)
+    # every game's analysis loaded before saying ready: the first task is not slowed by the imports
+    for module in game_modules().values():
+        module.part("analysis")
 
     conn.send(("ready", os.getpid()))
     while True:

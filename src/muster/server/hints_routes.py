@@ -29,10 +29,10 @@ from starlette.routing import BaseRoute, Route
 
 from muster.analysis.consent import HintConsent, HintsRefusedError
 from muster.core import Action
-from muster.games.freedom.analysis.texts import reason_in
-from muster.games.freedom.texts import label_in
 from muster.server.compute import Answer, ComputePool, PoolBusyError, Task, TaskFailedError, work_log
 from muster.server.db import HintConsentRow
+from muster.server.endpoints import error_response, hub_of
+from muster.server.games import analysis_of, label_in
 from muster.server.guard import TokenBuckets
 from muster.server.holders import holder_of
 from muster.server.hub import ApiError, LiveGame
@@ -151,21 +151,26 @@ async def propose_at_creation(engine: Engine, live: LiveGame, seat: str) -> None
     """The creator (playing ``seat``) sets hints on when creating the game (ApiError if not a person's seat)."""
     if seat not in _humans(live):
         raise ApiError(400, "malformed", "hints must be proposed by a seat played by a person")
+    if analysis_of(live.game.rules.info.name) is None:
+        raise ApiError(400, "malformed", "this game has no hints")
     await to_thread.run_sync(add_agreement, engine, live.id, seat)
 
 
 def _hint_in(hint: dict[str, Any], seat: str, game: str, lang: str) -> dict[str, Any]:
     """One hint with its label and reason in ``lang`` (the cached hint stays English)."""
-    out = {**hint, "reason": reason_in(str(hint["reason"]), lang)}
-    if game == "freedom":
-        out["label"] = label_in(Action.from_json(hint["action"]), seat, str(hint["label"]), lang)
-    return out
+    analysis = analysis_of(game)
+    return {**hint, "reason": analysis.reason_in(str(hint["reason"]), lang),
+            "label": label_in(game, Action.from_json(hint["action"]), seat, str(hint["label"]), lang)}
+
+
+def require_hints(live: LiveGame) -> None:
+    """Refuse (404) hints in a game that has no analysis to give them."""
+    if analysis_of(live.game.rules.info.name) is None:
+        raise ApiError(404, "not_found", "this game has no hints")
 
 
 async def hint_status(request: Request) -> Response:
     """This seat's view of the hint option: proposed, who agreed, hinted for both."""
-    from muster.server.app import error_response, hub_of
-
     try:
         hub = hub_of(request)
         live, seat = await hub.by_token(request.path_params["token"], holder_of(request))
@@ -177,8 +182,6 @@ async def hint_status(request: Request) -> Response:
 
 async def hint_accept(request: Request) -> Response:
     """The invited seat accepts the hints the creator proposed."""
-    from muster.server.app import error_response, hub_of
-
     try:
         hub = hub_of(request)
         live, seat = await hub.by_token(request.path_params["token"], holder_of(request))
@@ -195,11 +198,10 @@ async def hint_accept(request: Request) -> Response:
 
 async def hint_get(request: Request) -> Response:
     """The strongest bot's top three choices for this seat's current decision (403 unless agreed)."""
-    from muster.server.app import error_response, hub_of
-
     try:
         hub = hub_of(request)
         live, seat = await hub.by_token(request.path_params["token"], holder_of(request))
+        require_hints(live)
         consent = await consent_of(hub.store.engine, live)
         try:
             consent.check(seat)

@@ -34,12 +34,12 @@ from muster.core import (
     get_rules,
 )
 from muster.core.rng import KEYED_SEED_MIN
-from muster.error_texts import translate as translate_error
 from muster.server import fallbacks
 from muster.server.bots import BotPool, Choice, Job, check_spec
 from muster.server.bus import Bus
+from muster.server.errors import ApiError
 from muster.server.names import load_names
-from muster.server.observe import GAMES_CREATED, observe_action, rejected
+from muster.server.observe import GAMES_CREATED, observe_action
 from muster.server.sockets import STATES
 from muster.server.store import (
     ClaimRefusedError,
@@ -56,32 +56,6 @@ from muster.server.views import seat_payload
 from muster.server.wire import Writer
 
 log = logging.getLogger("muster.server")
-
-
-MAX_ERROR_TEXT = 500
-"""The longest error message sent (characters): a refusal may quote what the client sent (an illegal action,
-say), and a client must not be able to make the server echo a whole request body back."""
-
-
-class ApiError(Exception):
-    """A refused request: an HTTP status, a short machine code and a message in words (at most
-    :data:`MAX_ERROR_TEXT` characters: a longer one is cut, marked with an ellipsis)."""
-
-    def __init__(self, status: int, code: str, message: str) -> None:
-        if len(message) > MAX_ERROR_TEXT:
-            message = message[:MAX_ERROR_TEXT - 1] + "…"
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
-
-    def to_json(self, lang: str = "en") -> dict[str, Any]:
-        """The error as sent to clients (the message in ``lang``; the code stays); each one sent is counted
-        by its code (:func:`muster.server.observe.rejected`)."""
-        rejected(self.code)
-        if log.isEnabledFor(logging.INFO):
-            log.info("refused (%s): %s", self.code, self.message[:200],
-                     extra={"event": "refused", "code": self.code, "status": self.status})
-        message = self.message if lang == "en" else translate_error(self.message, lang)
-        return {"type": "error", "code": self.code, "error": message}
 
 
 def hash_token(token: str) -> str:
@@ -497,18 +471,22 @@ class Hub:
                 self._bot_games.pop(next(iter(self._bot_games)))
 
     # --- creating -------------------------------------------------------------------------
-    async def create(self, players: dict[str, str], ruleset: str, seed: int | None, bot_delay_ms: int | None,
-                     game_name: str, creator: str | None = None, holder: str | None = None) -> Created:
-        """Start a game of ``game_name``; ``players`` maps each seat to "human" or a bot spec.
+    async def create(self, players: dict[str, str], options: dict[str, str], seed: int | None,
+                     bot_delay_ms: int | None, game_name: str, creator: str | None = None,
+                     holder: str | None = None) -> Created:
+        """Start a game of ``game_name``; ``players`` maps each seat to "human" or a bot spec, ``options`` are
+        the game's (each one it has, with one of the values it allows).
 
         ``creator`` (a seat played by a person) is taken at once by ``holder``, with a token for the creator;
         every other seat played by a person gets a one-use invitation instead (see :meth:`claim`)."""
         rules = get_rules(game_name)
         if set(players) != set(rules.info.seats):
             raise ApiError(400, "malformed", f"give a player for each seat: {', '.join(rules.info.seats)}")
-        options = {"ruleset": ruleset} if "ruleset" in rules.info.options else {}
-        if options and ruleset not in rules.info.options["ruleset"]:
-            raise ApiError(400, "malformed", f"unknown ruleset {ruleset!r}")
+        for name, value in options.items():
+            if name not in rules.info.options:
+                raise ApiError(400, "malformed", f"{game_name} has no option {name[:40]!r}")
+            if value not in rules.info.options[name]:
+                raise ApiError(400, "malformed", f"unknown {name[:40]} {value[:40]!r}")
         if creator is not None and (players.get(creator) != "human" or holder is None):
             raise ApiError(400, "malformed", "the creator's seat must be one played by a person")
         seats: list[NewSeat] = []
@@ -523,7 +501,7 @@ class Hub:
                                      invite_hash=hash_token(made.invitations[seat])))
             else:
                 try:
-                    check_spec(who, max_seconds=self.bots.time_limit * 0.8, game=rules.info.name)
+                    check_spec(who, rules.info.name, max_seconds=self.bots.time_limit * 0.8)
                 except Exception as exc:  # an unknown bot or a bad option: tell the player why
                     raise ApiError(400, "malformed", f"bad bot {who[:200]!r}: {exc}") from exc
                 seats.append(NewSeat(SeatInfo(seat, "bot", who)))
@@ -857,7 +835,7 @@ class Hub:
         before the bots of games between bots."""
         spec = live.seats[seat].bot_spec or "random"
         try:  # the stored spec is not trusted either: it may predate the limits
-            check_spec(spec, max_seconds=self.bots.time_limit * 0.8, game=live.game.rules.info.name)
+            check_spec(spec, live.game.rules.info.name, max_seconds=self.bots.time_limit * 0.8)
         except BotSpecError as exc:
             log.warning("game %s: the %s bot %r is refused (%s); a random bot plays instead", live.id, seat,
                         spec[:200], exc)

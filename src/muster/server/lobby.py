@@ -32,8 +32,8 @@ from muster.core import game_names, get_rules
 from muster.core.registry import default_game
 from muster.server import ratings
 from muster.server.accounts import _aware, signed_in
-from muster.server.app import api, hub_of, parse, read_json, seat_answer, web_adapter
 from muster.server.db import GameRow, LobbyPostRow, SeatRow, utcnow
+from muster.server.endpoints import api, hub_of, parse, read_json, seat_answer, web_adapter
 from muster.server.holders import ensure_device, holder_of
 from muster.server.hub import ApiError, hash_token
 from muster.server.names import MAX_NAME, clean_name, set_name

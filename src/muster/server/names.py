@@ -13,7 +13,10 @@ import unicodedata
 from sqlalchemy import delete, insert, select
 from sqlalchemy.engine import Engine
 
+from muster.core import game_names, get_rules
+from muster.i18n import LANGS, catalog, domains
 from muster.server.db import PlayerNameRow
+from muster.server.errors import ApiError
 
 MAX_NAME = 40
 MAX_MARKS = 2
@@ -29,11 +32,9 @@ _lock = threading.Lock()
 def side_names() -> frozenset[str]:
     """Every name of every game's sides, in every language (case-folded): no player may take one, so a
     name can never pass for a side (or for the other player) in the log and on the board."""
-    from muster.i18n import DOMAINS, LANGS, catalog
-
-    found = {"imperial", "insurgent", "athens", "sparta"}
+    found = {seat for name in game_names() for seat in get_rules(name).info.seats}
     for lang in LANGS:
-        for domain in DOMAINS:
+        for domain in domains():
             for msg in catalog(lang, domain):
                 if isinstance(msg.id, str) and msg.id.startswith("side:") and isinstance(msg.string, str):
                     found.update((msg.id.split(":")[1], msg.string))
@@ -56,8 +57,6 @@ def clean_name(raw: str) -> str:
             kept.append(ch)
     name = " ".join("".join(kept).split())[:MAX_NAME]
     if name and _folded(name) in side_names():
-        from muster.server.hub import ApiError  # here: the hub imports this module
-
         raise ApiError(400, "malformed", f"{name} is the name of a side: choose another name")
     return name
 

@@ -24,7 +24,20 @@ from sqlalchemy import select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
-from muster.server.db import GameRow, RatedGameRow, RatingChangeRow, RatingRow, SeatRow, utcnow
+from muster.server.accounts import name_key
+from muster.server.db import (
+    AccountRow,
+    GameEndingRow,
+    GameRow,
+    PlayerNameRow,
+    RatedGameRow,
+    RatingChangeRow,
+    RatingRow,
+    SeatRow,
+    utcnow,
+)
+from muster.server.endpoints import api, hub_of
+from muster.server.hub import ApiError
 
 MODEL = PlackettLuce()
 """The rating model (OpenSkill's defaults: mu 25, sigma 25/3)."""
@@ -116,8 +129,6 @@ def of_account(engine: Engine, account_id: int) -> list[dict[str, Any]]:
 
 def profile(engine: Engine, name: str) -> dict[str, Any] | None:
     """A person's public profile: name, ratings per game and side, and their latest finished games."""
-    from muster.server.accounts import name_key
-    from muster.server.db import AccountRow, GameEndingRow, PlayerNameRow
 
     with Session(engine) as s:
         account = s.scalars(select(AccountRow).where(AccountRow.name_key == name_key(name.strip()))).first()
@@ -158,8 +169,6 @@ async def profile_endpoint(request: Any) -> Any:
     from anyio import to_thread
     from starlette.responses import JSONResponse
 
-    from muster.server.app import hub_of
-    from muster.server.hub import ApiError
 
     name = request.path_params["name"]
     found = await to_thread.run_sync(profile, hub_of(request).store.engine, name) if len(name) <= 40 else None
@@ -172,6 +181,5 @@ def routes(page: Any) -> list[Any]:
     """The profile routes, for :func:`muster.server.app.create_app` (``page`` serves a static page)."""
     from starlette.routing import Route
 
-    from muster.server.app import api
 
     return [Route("/profile/{name}", page("profile.html")), Route("/api/profile/{name}", api(profile_endpoint))]

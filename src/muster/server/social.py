@@ -44,7 +44,6 @@ from starlette.routing import Route
 from muster.core import get_rules
 from muster.server import ratings
 from muster.server.accounts import _aware, _needs_account, name_key
-from muster.server.app import api, hub_of, parse, read_json
 from muster.server.db import (
     AccountBlockRow,
     AccountRow,
@@ -55,6 +54,7 @@ from muster.server.db import (
     SeatRow,
     utcnow,
 )
+from muster.server.endpoints import api, hub_of, parse, read_json
 from muster.server.holders import holder_of
 from muster.server.hub import ApiError, Hub, LiveGame, hash_token
 from muster.server.names import load_names, set_name

@@ -22,8 +22,6 @@ from muster.server.games import adapter, in_language
 from muster.server.names import cached_names
 from muster.server.store import SeatInfo
 
-SEAT_NAME = {"imperial": "Imperial", "insurgent": "Insurgent"}
-
 RECENT_STEPS = 120
 """How many steps back the last-move marks may reach (an opponent's whole card is far fewer)."""
 
@@ -74,7 +72,7 @@ that did not change compares equal as a whole, in C, so a position's changes cos
 
 
 def facts_by_kind(ad: Any, view: dict[str, Any]) -> Facts:
-    """The board facts of a view by kind: the adapter's own ``facts_by_kind`` when it has one (Freedom!'s view
+    """The board facts of a view by kind: the adapter's own ``facts_by_kind`` when it has one (a view that
     holds them so already), else its ``board_facts`` turned around."""
     fast = getattr(ad, "facts_by_kind", None)
     if fast is not None:
@@ -217,8 +215,7 @@ def _changes(before: Facts | None, facts_now: Callable[[], Facts]) -> dict[str, 
     return changes
 
 
-def players(seats: dict[str, SeatInfo], names: dict[str, str] | None = None,
-            game: str = "freedom") -> dict[str, dict[str, Any]]:
+def players(seats: dict[str, SeatInfo], names: dict[str, str] | None, game: str) -> dict[str, dict[str, Any]]:
     """Who plays each seat: a person (with the name they gave) or a bot named by its level.
 
     For a person, ``taken`` says whether the seat is held yet (False while its invitation waits), and
@@ -243,13 +240,13 @@ def _players(key: tuple[tuple[str, str, str | None, str | None, bool], ...], gam
 
 
 def seat_name(tr: Translator, seat: str | None, english: dict[str, str] | None = None) -> str:
-    """A seat's name in the translator's language (the English name, from ``english`` or Freedom's names,
-    for a seat the catalog does not know)."""
+    """A seat's name in the translator's language (the English name from ``english``, the game's seat names,
+    for a seat the catalog does not know; else the seat's id)."""
     key = f"side:{seat}"
     text = tr.gettext(key)
     if text != key:
         return text
-    return (english or SEAT_NAME).get(seat or "", seat or "")
+    return (english or {}).get(seat or "", seat or "")
 
 
 def _log_lines(game: Game, lang: str, start: int, shared: dict[str, Any]) -> list[str]:
@@ -424,10 +421,10 @@ def outcome_in(game: Game, lang: str) -> dict[str, Any] | None:
     data = outcome.to_json()
     if outcome.reason == "resigned":
         data["detail"] = resigned_text(game, lang)
-    elif lang != "en" and game.rules.info.name == "freedom":
-        from muster.games.freedom.texts import outcome_detail_in
-
-        data["detail"] = outcome_detail_in(game.state.log, lang) or data["detail"]
+        return data
+    detail_in = getattr(adapter(game.rules.info.name), "outcome_detail_in", None) if lang != "en" else None
+    if detail_in is not None:  # a game that words why it ended in other languages
+        data["detail"] = detail_in(game.state.log, lang) or data["detail"]
     return data
 
 
@@ -439,13 +436,13 @@ def resigned_text(game: Game, lang: str) -> str:
     return tr.gettext("Game over: {side} resigned.").format(side=seat_name(tr, quitter, english))
 
 
-def phase_of(view: dict[str, Any], game: str = "freedom", lang: str = "en") -> str:
+def phase_of(view: dict[str, Any], game: str, lang: str = "en") -> str:
     """The phase of the round of a view, in words (kept for the replay module); in ``lang`` when the game words
-    it itself (Hellenes), else an English id the browser translates."""
+    it itself, else an English id the browser translates."""
     return str(in_language(adapter(game).phase, lang, view))
 
 
-def card_info(number: int, game: str = "freedom") -> dict[str, Any]:
+def card_info(number: int, game: str) -> dict[str, Any]:
     """A card's printed face (every face is public; only who holds a card is hidden)."""
     return next(c for c in adapter(game).static_data()["cards"] if c["number"] == number)
 

@@ -1,2 +1,2 @@
-"""Playing Freedom! in the terminal: rich rendering (:mod:`.render`), help texts (:mod:`.texts`)
-and the interactive session (:mod:`.session`)."""
+"""Playing in the terminal: the interactive session (:mod:`.session`) and the terminal part each game brings
+(:mod:`.part`: its interface, and a plain stand-in for a game without one)."""

@@ -14,7 +14,6 @@ import os
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 from babel.numbers import format_percent
@@ -26,12 +25,19 @@ from rich.text import Text
 from muster.ai.base import Bot
 from muster.analysis.consent import HintConsent, HintsRefusedError
 from muster.core import Game, GameError
-from muster.i18n import translator
+from muster.core.registry import game_module
+from muster.error_texts import translate
+from muster.i18n import N_, translator
+from muster.tui.part import terminal_part
 
 LOG_LINES = 10
 """Log lines shown on every screen (more when more happened since the player last looked)."""
 MAX_NEW_LINES = 24
 EXIT_OK, EXIT_EOF, EXIT_INTERRUPTED = 0, 1, 130
+HINT_HEADER = N_("Hints (estimated win chance for {side} after this choice):")
+STRONGEST_PICK = N_("the strongest bot's choice")
+HINTS_OFF = N_("Hints are off in this game.")
+NO_HINTS = N_("This game has no hints.")
 
 
 def _umask() -> int:
@@ -71,29 +77,6 @@ def save_game(game: Game, path: str) -> Path:
     return target
 
 
-def terminal_ui(game_name: str) -> Any:
-    """The game's terminal rendering: its seats' names and styles and the panels drawn for it.
-
-    Freedom!'s lives in :mod:`muster.tui.render`; another game brings its own module (``terminal.py`` in its
-    package) with the same names: ``SEATS``, ``SEAT_NAME``, ``SEAT_STYLE``, ``screen``, ``board_panel``,
-    ``tracks_panel``, ``hand_panel`` and ``phase_help``; a game translated into other languages adds
-    ``label_in`` and ``prompt_in`` and a ``lang`` argument to ``phase_help`` (as Freedom! does).
-    """
-    if game_name == "freedom":
-        from muster.games.freedom.constants import SEATS
-        from muster.games.freedom.texts import label_in, outcome_detail_in, prompt_in
-        from muster.tui import render
-        from muster.tui.texts import phase_help
-
-        return SimpleNamespace(SEATS=SEATS, SEAT_NAME=render.SEAT_NAME, SEAT_STYLE=render.SEAT_STYLE,
-                               screen=render.screen, board_panel=render.board_panel, tracks_panel=render.tracks_panel,
-                               hand_panel=render.hand_panel, phase_help=phase_help,
-                               label_in=label_in, prompt_in=prompt_in, outcome_detail_in=outcome_detail_in)
-    import importlib
-
-    return importlib.import_module(f"muster.games.{game_name}.terminal")
-
-
 class Session:
     """Runs one game in the terminal until it ends or the people stop it.
 
@@ -111,9 +94,12 @@ class Session:
         compact: bool = False,
         hints: HintConsent | None = None,
         lang: str = "en",
+        terminal: Any | None = None,
     ) -> None:
         self.game = game
-        self.ui = terminal_ui(game.rules.info.name)
+        self.ui = terminal if terminal is not None else terminal_part(game.rules)
+        """The game's terminal part (see :class:`muster.tui.part.TerminalPart`): ``terminal``, else the game's own,
+        else a plain one."""
         self.hints = hints
         """The game's hint option (None: hints off)."""
         self.lang = lang
@@ -121,7 +107,7 @@ class Session:
         without a translation (its terminal UI has no ``label_in``) stays in English where it has no words."""
         self.tr = translator(lang)
         self.compact = compact
-        """Draw the short screen (see :func:`muster.tui.render.screen`); 'compact'/'full' switch it."""
+        """Draw the short screen (the game's ``screen`` with ``compact``); 'compact'/'full' switch it."""
         self.players = players
         self.console = console
         self.read = read or console.input
@@ -303,27 +289,28 @@ class Session:
             )
 
     def hint(self, seat: str) -> None:
-        """Show the strongest bot's top three choices with estimated chances (if hints are agreed)."""
-        from muster.error_texts import translate
-        from muster.games.freedom.analysis import texts as analysis_texts
-        from muster.games.freedom.analysis.advice import hints
-
+        """Show the strongest bot's top three choices with estimated chances (if hints are agreed and the game
+        has an analysis to give them)."""
         tr = self.tr
+        analysis = game_module(self.game.rules.info.name).part("analysis")
+        if analysis is None:
+            self.message = Text(tr.gettext(NO_HINTS), style="yellow")
+            return
         try:
             if self.hints is None:
-                raise HintsRefusedError(analysis_texts.HINTS_OFF)
+                raise HintsRefusedError(HINTS_OFF)
             self.hints.check(seat)
         except HintsRefusedError as exc:
             self.message = Text(translate(str(exc), self.lang), style="yellow")
             return
         legal = self.game.legal_actions()
-        lines = [tr.fmt(analysis_texts.HINT_HEADER, side=analysis_texts.side_in(seat, self.lang))]
-        for advice in hints(self.game.view(seat), legal, seat, rules=self.game.rules):
+        lines = [tr.fmt(HINT_HEADER, side=analysis.side_in(seat, self.lang))]
+        for advice in analysis.hints(self.game.view(seat), legal, seat, rules=self.game.rules):
             number = legal.index(advice.action) + 1
-            mark = f" ({tr.gettext(analysis_texts.STRONGEST_PICK)})" if advice.strongest else ""
+            mark = f" ({tr.gettext(STRONGEST_PICK)})" if advice.strongest else ""
             label = self.ui.label_in(advice.action, seat, advice.label, self.lang) if self.translated else advice.label
             chance = format_percent(advice.chance, locale=self.lang)
-            lines.append(f"  {number}. {label}: {chance}{mark} — {analysis_texts.reason_in(advice.reason, self.lang)}")
+            lines.append(f"  {number}. {label}: {chance}{mark} — {analysis.reason_in(advice.reason, self.lang)}")
         self.message = Text("\n".join(lines))
 
     def choose(self, seat: str, number: int, count: int) -> None:

@@ -11,9 +11,11 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from muster.core import Action
 from muster.games.freedom.board import board
 from muster.games.freedom.constants import IMPERIAL, INSURGENT
 from muster.games.freedom.datafiles import areas_file, cards_file, design
+from muster.games.freedom.guide import OPPONENT_COLOUR, VERB_HELP, decision_help
 from muster.i18n import N_, Names, Translator, render, translator
 from muster.reword import Templates
 
@@ -80,6 +82,21 @@ def polish_cards() -> dict[int, dict[str, str]]:
         if not isinstance(face.get("note"), str) or not face["note"].strip():
             raise ValueError(f"cards_pl.json: card {n} needs a non-empty historical note")
     return faces
+
+
+def explain(action: Action, seat: str | None = None, lang: str = "en") -> str:
+    """A short explanation of one legal action for ``seat`` (the card's text for an event), in ``lang``: the
+    words the terminal prints beside a choice and the web shows as its hint."""
+    tr = translator(lang)
+    if action.verb == "event" and isinstance(action.arg, int):
+        return str(card_face(action.arg, lang)["text"])
+    if action.verb == "ap" and isinstance(action.arg, int) and seat in OPPONENT_COLOUR:
+        data = next(c for c in cards_file().cards if c.number == action.arg)
+        if data.effect is not None and data.side == OPPONENT_COLOUR[seat]:
+            # rule 4.3.1: playing the opponent's colour for AP lets the opponent use the event next
+            return tr.gettext("spend its AP on actions; your opponent may then discard a card to use this event")
+    text = VERB_HELP.get(f"{seat}:{action.verb}", VERB_HELP.get(action.verb, ""))
+    return tr.gettext(text) if text else ""
 
 
 def card_face(number: int, lang: str) -> dict[str, Any]:
@@ -271,8 +288,6 @@ def prompt_in(view: dict[str, Any], seat: str | None, english: str, lang: str) -
     """The prompt of the decision in ``lang``: rebuilt for the card and AP turns, else the decision's help."""
     if lang == "en":
         return english
-    from muster.tui.texts import decision_help  # the terminal's words, shared; imported late (tui imports us)
-
     names = FreedomNames(translator(lang))
     tr = names.tr
     top = (view.get("stack") or [{}])[-1]

@@ -17,7 +17,7 @@ MODULE = GameModule(
         "strongest": LevelPlay("ismcts", "Tries its best few choices against the blocks you might have and the "
                                          "dice, and keeps the one that works out; under a second a move."),
     },
-    web="muster.server.games.hellenes:ADAPTER",
+    web="muster.games.hellenes.web:ADAPTER",
     terminal="muster.games.hellenes.terminal:TERMINAL",
     lab="muster.games.hellenes.lab:LAB",
     drawing="muster.games.hellenes.svg:draw",

@@ -16,6 +16,7 @@ from rich.text import Text
 
 from muster.core import Action
 from muster.games.hellenes.datafiles import blocks, cards, game_map
+from muster.games.hellenes.estimate import engage_estimate
 from muster.games.hellenes.texts import (
     area_name,
     block_name,
@@ -34,7 +35,6 @@ SEATS = ("athens", "sparta")
 SEAT_NAME = {"athens": "Athens", "sparta": "Sparta"}
 SEAT_STYLE = {"athens": "bold blue", "sparta": "bold red"}
 
-__all__ = ["label_in", "prompt_in"]  # the session rebuilds choices and prompts in the reader's language with them
 
 
 def _name(side: str, lang: str) -> str:
@@ -136,8 +136,6 @@ def _engages(view: dict[str, Any], seat: str, area: str) -> bool:
 
 def engage_hints(view: dict[str, Any], seat: str, labelled: list[tuple[Action, str]], lang: str = "en") -> list[str]:
     """Battle odds for every choice that Engages, from public information (digest 3.4)."""
-    from muster.games.hellenes.estimate import engage_estimate
-
     stack = view.get("stack") or []
     top = stack[-1] if stack else {}
     tr = translator(lang)
@@ -195,3 +193,23 @@ def screen(view: dict[str, Any], seat: str, prompt: str, labelled: list[tuple[Ac
         body.append(Text(tr.gettext("Battle odds if you engage:") + "\n" + "\n".join(hints), style="cyan"))
     parts.append(Panel(Group(*body), title=tr.gettext("Your choice")))
     return Group(*parts)
+
+
+class HellenesTerminal:
+    """Hellenes' terminal part (see :class:`muster.tui.part.TerminalPart`): the drawings above, and its choices
+    and prompts in the reader's language."""
+
+    SEATS = SEATS
+    SEAT_NAME = SEAT_NAME
+    SEAT_STYLE = SEAT_STYLE
+    screen = staticmethod(screen)
+    board_panel = staticmethod(board_panel)
+    tracks_panel = staticmethod(tracks_panel)
+    hand_panel = staticmethod(hand_panel)
+    phase_help = staticmethod(phase_help)
+    label_in = staticmethod(label_in)
+    prompt_in = staticmethod(prompt_in)
+
+
+TERMINAL = HellenesTerminal()
+"""What the game module's ``terminal`` reference names."""

@@ -1,9 +1,11 @@
-"""Per-game glue for the web: everything the play shell needs that only a game knows.
+"""Per-game glue for the web: the interface a game's web adapter satisfies, and where the server finds it.
 
-The shell (``static/shell.js``) and :mod:`muster.server.views` know nothing of any one game; each game
-registers an adapter here that supplies its public static data (board geometry, card faces, track
-ranges), the one-line rule hints for its choices, the phase of a view, and the board facts whose
-changes mark the last move. Each game adds one module and one branch in :func:`adapter`.
+The play shell (``static/play.js``) and :mod:`muster.server.views` know nothing of any one game. A game
+brings a web adapter (its module's ``web`` part, conventionally ``ADAPTER`` in ``<game>/web.py``) that
+supplies its public static data (board geometry, card faces, track ranges), the one-line rule hints for its
+choices, the phase of a view, and the board facts whose changes mark the last move; and a ``static/``
+folder with its ``board.js`` module for the browser (see ``docs/web-games.md``). The adapter satisfies
+:class:`WebAdapter` structurally: a game never imports this module.
 """
 
 from __future__ import annotations
@@ -13,10 +15,21 @@ from functools import lru_cache
 from typing import Any, Protocol
 
 from muster.core import Action
+from muster.core.registry import game_module
 
 
 class WebAdapter(Protocol):
-    """What a game supplies to the web shell."""
+    """What a game supplies to the web shell.
+
+    Optional extras the server uses when an adapter has them: ``static_data_for(lang)`` (the static data
+    in a language), a ``lang`` keyword on :meth:`phase`, :meth:`hint`, :meth:`decision_help` and
+    :meth:`warning` (their words in the reader's language), ``label_for(view, action, seat, english, lang)``
+    and ``prompt_for(view, seat, english, lang)`` (choices and prompts rebuilt in the reader's language),
+    ``outcome_detail_in(log, lang)`` (why the game ended, in a language), ``effects_now`` (what an event
+    would do at once), ``facts_by_kind`` (see :func:`muster.server.views.facts_of`), ``confirm_commits`` and
+    ``public_facts`` (see :mod:`muster.server.views`), ``lobby_options`` (the names of the game's options the
+    lobby offers, e.g. ``("ruleset",)``; none when absent).
+    """
 
     def static_data(self) -> dict[str, Any]:
         """Public facts that never change during a game (sent once, cached by the browser)."""
@@ -53,16 +66,24 @@ class WebAdapter(Protocol):
 
 
 def adapter(game: str) -> WebAdapter:
-    """The web adapter of a game by its registered name."""
-    if game == "freedom":
-        from muster.server.games import freedom
+    """The web adapter of a game by its registered name (KeyError for an unknown game or one without a web part)."""
+    found = game_module(game).part("web")
+    if found is None:
+        raise KeyError(f"the game {game!r} has no web adapter")
+    result: WebAdapter = found
+    return result
 
-        return freedom.ADAPTER
-    if game == "hellenes":
-        from muster.server.games import hellenes
 
-        return hellenes.ADAPTER
-    raise KeyError(f"no web adapter for game {game!r}")
+def analysis_of(game: str) -> Any:
+    """The game's analysis part (post-game review, hints and their words), or None for a game without one."""
+    return game_module(game).part("analysis")
+
+
+def label_in(game: str, action: Action, seat: str | None, english: str, lang: str) -> str:
+    """A choice's label, worded by the engine in English, in ``lang`` where the game's adapter rewords it
+    (its ``label_for``; no position at hand here, so it gets an empty view)."""
+    reword = getattr(adapter(game), "label_for", None) if lang != "en" else None
+    return english if reword is None else str(reword({}, action, seat, english, lang))
 
 
 def static_data(game: str, lang: str = "en") -> dict[str, Any]:

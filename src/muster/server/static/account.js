@@ -1,10 +1,9 @@
 // The account page: log in or sign up, My games (on every device), and the account's own settings.
-import { api, el } from "./common.js";
+import { api, el, sideName } from "./common.js";
 import { setupLanguage, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
-const SIDE = { imperial: "Imperial", insurgent: "Insurgent", athens: "Athens", sparta: "Sparta" };
-const side = (seat) => t(SIDE[seat] || seat);
+const side = sideName;
 let csrf = "";
 
 function showError(message) {

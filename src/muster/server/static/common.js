@@ -1,7 +1,13 @@
 // Shared helpers of the muster pages: API calls, remembered seats, small DOM builders.
 import { t } from "./i18n.js";
 
-export const SEAT_NAME = { imperial: "Imperial", insurgent: "Insurgent" };
+/** A seat's name in the reader's language from the catalogs' ``side:<seat>`` (every game names its seats there),
+ * else the seat's id, capitalised. */
+export function sideName(seat) {
+  const key = `side:${seat}`;
+  const word = t(key);
+  return word !== key ? word : String(seat || "").charAt(0).toUpperCase() + String(seat || "").slice(1);
+}
 
 /** Call the JSON API; throws an Error carrying the server's message on failure. */
 export async function api(path, body) {
@@ -57,8 +63,8 @@ export function el(tag, attrs = {}, ...children) {
 export async function loadGame(name) {
   const [data, mod] = await Promise.all([api(`/api/game-data/${encodeURIComponent(name)}`),
     import(`/static/games/${encodeURIComponent(name)}/board.js`)]);
-  data.byId = Object.fromEntries(data.spaces.map((sp) => [sp.id, sp]));
-  data.cardsByNumber = Object.fromEntries(data.cards.map((c) => [c.number, c]));
+  data.byId = Object.fromEntries((data.spaces || []).map((sp) => [sp.id, sp])); // a game may have no map spaces
+  data.cardsByNumber = Object.fromEntries((data.cards || []).map((c) => [c.number, c])); // or no cards
   return { data, mod };
 }
 

@@ -1,45 +1,86 @@
-// The lobby: start a game, list the games this browser holds a seat in.
-import { api, el, rememberSeat, rememberWatched, rememberedSeats, watchedGames } from "./common.js";
+// The lobby: start a game, list the games this browser holds a seat in. It names no game: /api/meta lists every
+// registered game, and a game's optional lobby module (/static/games/<game>/lobby.js) gives its words: title,
+// sides, introduction, options (docs/web-games.md).
+import { api, el, rememberSeat, rememberWatched, rememberedSeats, sideName, watchedGames } from "./common.js";
 import { setupLanguage, t } from "./i18n.js";
-import * as hellenesLobby from "./games/hellenes/lobby.js";
 
 const form = document.getElementById("new-game");
 const errorBox = document.getElementById("error");
-let meta = { seat_names: { imperial: "Imperial", insurgent: "Insurgent" }, levels: [] };
-const ALL_SEATS = { athens: "Athens", sparta: "Sparta" };
-const seatName = (seat) => meta.seat_names[seat] || ALL_SEATS[seat] || seat;
+let meta = { games: [] };
+const lobbies = {}; // game name -> its lobby module (an empty object for a game without one)
+const info = (game) => meta.games.find((g) => g.name === game) || { seats: [], seat_names: {}, levels: [], options: {} };
+const seatName = (seat) => meta.games.map((g) => g.seat_names[seat]).find(Boolean) || sideName(seat);
 
 function showError(message) {
   errorBox.textContent = message;
   errorBox.hidden = !message;
 }
 
-// The lobby's words for each game's sides (one place, for translation).
-const SIDES = {
-  freedom: [["imperial", "Imperial", "the Ottoman besiegers: attack"],
-    ["insurgent", "Insurgent", "the Greek defenders of Messolonghi: hold out"]],
-  get hellenes() { return hellenesLobby.sides(); },  // its words live in the Hellenes catalog
-};
-const TITLES = { freedom: "Freedom! Messolonghi 1825–1826", get hellenes() { return hellenesLobby.title(); } };
-const chosenGame = () => form.game.value || "freedom";
-const seatsOf = (game) => SIDES[game].map(([seat]) => seat);
+const chosenGame = () => form.querySelector("input[name=game]:checked")?.value || meta.game;
 
-/** Sides, levels, intro and rules link for the game chosen in the lobby. */
+/** A game's sides as [seat, name, one line]: its lobby module's, else its seats by name. */
+function sidesOf(game) {
+  const lobby = lobbies[game] || {};
+  if (lobby.sides) return lobby.sides();
+  return info(game).seats.map((seat) => [seat, info(game).seat_names[seat] || sideName(seat), ""]);
+}
+
+/** The game's title in the reader's language. */
+const titleOf = (game) => lobbies[game]?.title?.() || info(game).title || game;
+
+/** The introduction of the chosen game: its lobby module writes it, else its title and rules link. */
+function showIntro(game) {
+  const section = document.getElementById("intro");
+  const heading = el("h1", { id: "about", class: "intro-title" }, titleOf(game));
+  section.replaceChildren(heading);
+  if (lobbies[game]?.intro) lobbies[game].intro(section, heading);
+  else if (info(game).rules) section.append(el("p", {}, el("a", { href: info(game).rules }, t("rules summary"))));
+}
+
+/** The options the chosen game lets players choose (under "Advanced"), each a select of its values. */
+function showOptions(game) {
+  const lobby = lobbies[game] || {};
+  const fields = Object.entries(info(game).options || {}).map(([name, values]) => el("label", { class: "field" },
+    el("span", {}, lobby.optionName?.(name) || name), " ",
+    el("select", { name: `option-${name}`, id: `option-${name}`, "data-option": name },
+      ...values.map((v) => el("option", { value: v }, lobby.optionValue?.(name, v) || v)))));
+  document.getElementById("options").replaceChildren(...fields);
+}
+
+/** Sides, levels, intro, options and rules link for the game chosen in the lobby. */
 function showGame(game) {
-  const info = (meta.games || []).find((g) => g.name === game) || {};
-  meta.seat_names = { ...meta.seat_names, ...(info.seat_names || {}) };
+  const g = info(game);
   const sides = document.getElementById("sides");
-  sides.replaceChildren(el("legend", {}, t("Your side")), ...SIDES[game].map(([seat, name, small], k) => el("label", { class: "choice" },
-    el("input", { type: "radio", name: "side", value: seat, checked: k === 0 ? "" : null }), el("span", {}, t(name), el("small", {}, t(small))))));
-  const chosen = form.level?.value || meta.default_level;
+  sides.replaceChildren(el("legend", {}, t("Your side")), ...sidesOf(game).map(([seat, name, small], k) => el("label", { class: "choice" },
+    el("input", { type: "radio", name: "side", value: seat, checked: k === 0 ? "" : null }), el("span", {}, name, small ? el("small", {}, small) : null))));
+  const chosen = form.querySelector("input[name=level]:checked")?.value || g.default_level;
   const box = document.getElementById("levels");
-  box.replaceChildren(el("legend", {}, t("Computer strength")), ...(info.levels || meta.levels).map((level) => el("label", { class: "choice" },
+  box.replaceChildren(el("legend", {}, t("Computer strength")), ...g.levels.map((level) => el("label", { class: "choice" },
     el("input", { type: "radio", name: "level", value: level.id, id: `level-${level.id}`, checked: level.id === chosen ? "" : null }),
     el("span", {}, t(level.name), el("small", {}, t(level.description))))));
-  for (const name of Object.keys(SIDES)) document.getElementById(`intro-${name}`).hidden = name !== game;
-  document.getElementById("ruleset-field").hidden = game !== "freedom";
-  document.getElementById("game-title").textContent = TITLES[game];
-  document.getElementById("rules-top").href = `/rules/${game}`;
+  if (!form.querySelector("input[name=level]:checked") && g.levels.length) { // the level chosen before is not this game's
+    (form.querySelector(`#level-${g.default_level}`) || form.querySelector("input[name=level]")).checked = true;
+  }
+  showIntro(game);
+  showOptions(game);
+  document.getElementById("hints-field").hidden = !g.analysis; // hints come from the game's analysis
+  if (!g.analysis) document.getElementById("hints").checked = false;
+  const title = titleOf(game);
+  document.getElementById("game-title").textContent = title;
+  document.title = `muster: ${title}`;
+  const rules = document.getElementById("rules-top");
+  rules.hidden = !g.rules;
+  if (g.rules) rules.href = g.rules;
+}
+
+/** Load a game's lobby module, if it has one (a game without one is still offered, in its plain words). */
+async function loadLobby(g) {
+  try {
+    lobbies[g.name] = g.lobby ? await import(g.lobby) : {};
+  } catch (err) {
+    console.warn(`the lobby module of ${g.name} did not load`, err);
+    lobbies[g.name] = {};
+  }
 }
 
 /** The computer's strength is asked only when a computer plays. */
@@ -50,14 +91,15 @@ for (const input of form.querySelectorAll("input[name=opponent]")) input.addEven
 
 async function loadMeta() {
   meta = await api("/api/meta");
-  for (const input of form.querySelectorAll("input[name=game]")) {
-    const info = (meta.games || []).find((g) => g.name === input.value);
-    if (!info || !info.web) input.closest("label").remove();
-    input.addEventListener("change", () => showGame(chosenGame()));
-  }
+  const playable = meta.games.filter((g) => g.web);
+  await Promise.all(playable.map(loadLobby));
+  const list = document.getElementById("games");
+  list.replaceChildren(el("legend", {}, t("Game")), ...playable.map((g) => el("label", { class: "choice" },
+    el("input", { type: "radio", name: "game", value: g.name, checked: g.name === meta.game ? "" : null,
+      onchange: () => showGame(chosenGame()) }),
+    el("span", {}, lobbies[g.name].listTitle?.() || titleOf(g.name),
+      lobbies[g.name].choiceLine ? el("small", {}, lobbies[g.name].choiceLine()) : null))));
   showGame(chosenGame());
-  const ruleset = document.getElementById("ruleset");
-  for (const name of meta.rulesets) ruleset.append(el("option", { value: name }, t("{name} edition", { name })));
   document.getElementById("delay").value = meta.bot_delay_ms;
   document.getElementById("name").value = localStorage.getItem("muster.name") || "";
 }
@@ -82,12 +124,15 @@ form.addEventListener("submit", async (event) => {
   showError("");
   const game = chosenGame();
   const side = form.side.value;
-  const other = seatsOf(game).find((seat) => seat !== side);
+  const others = info(game).seats.filter((seat) => seat !== side);
+  const other = others[0];
   const mode = form.opponent.value;
-  const level = form.level.value || meta.default_level;
-  const body = { game, [side]: mode === "bots" ? level : "human", [other]: mode === "human" ? "human" : level };
+  const level = form.level.value || info(game).default_level;
+  const body = { game, [side]: mode === "bots" ? level : "human" };
+  for (const seat of others) body[seat] = mode === "human" ? "human" : level;
   if (mode !== "bots") body.seat = side;
-  if (game === "freedom") body.ruleset = form.ruleset.value;
+  const options = Object.fromEntries([...form.querySelectorAll("[data-option]")].map((s) => [s.dataset.option, s.value]));
+  if (Object.keys(options).length) body.options = options;
   const name = form.name.value.trim();
   localStorage.setItem("muster.name", name);
   if (name && mode !== "bots") body.names = { [side]: name };
@@ -130,8 +175,7 @@ function whoText(kind, name, levelName) {
 }
 
 function opponentText(game) {
-  const other = Object.values(SIDES).map((list) => list.map(([seat]) => seat)).find((seats) => seats.includes(game.seat))
-    ?.find((seat) => seat !== game.seat);
+  const other = Object.keys(game.players || {}).find((seat) => seat !== game.seat);
   const who = game.players[other];
   return whoText(who === "human" ? "human" : "bot", (game.names || {})[other], (game.levels || {})[other]);
 }
@@ -159,10 +203,6 @@ async function refresh() {
   document.getElementById("no-games").hidden = rows.length > 0;
 }
 
-setupLanguage(document.getElementById("lang-slot")).then(() => {
-  hellenesLobby.translateIntro(document.getElementById("intro-hellenes"));
-  const line = document.querySelector("input[name=game][value=hellenes] + span small");
-  if (line && document.documentElement.lang !== "en") line.textContent = hellenesLobby.choiceLine();
-}).then(loadMeta).catch((err) => showError(err.message));
+setupLanguage(document.getElementById("lang-slot")).then(loadMeta).catch((err) => showError(err.message));
 refresh().catch((err) => showError(err.message));
 setInterval(() => refresh().catch(() => {}), 5000);

@@ -1,11 +1,10 @@
 // An invitation to a seat: show what it offers, and take the seat for this browser with one click.
-import { api, rememberSeat } from "./common.js";
+import { api, rememberSeat, sideName } from "./common.js";
 import { setupLanguage, t } from "./i18n.js";
 
 const code = decodeURIComponent(location.pathname.split("/").pop());
 const $ = (id) => document.getElementById(id);
-const SIDE = { imperial: "Imperial", insurgent: "Insurgent", athens: "Athens", sparta: "Sparta" };
-const side = (seat) => t(SIDE[seat] || seat);
+const side = sideName;
 
 function showError(message) {
   $("error").textContent = message;

@@ -1,5 +1,6 @@
 // The play shell: one seat's game, live over a websocket. It knows nothing of any one game: the
-// board module of the game (static/games/<game>/board.js) draws the map and supplies the words.
+// board module of the game (/static/games/<game>/board.js, from the game's static folder) draws the map
+// and supplies the words; docs/web-games.md lists what a board module exports.
 import { api, el, loadGame, playerText, rememberSeat } from "./common.js";
 import { historyChart } from "./history.js";
 import { cardLink, enableCardFaces } from "./cards.js";
@@ -147,16 +148,12 @@ function pick(kind, id, element) {
 }
 
 // --- rendering ------------------------------------------------------------------------------
+/** The status line: the board module's own words when it has them, else the round and the phase. */
 function statusText(s) {
-  if (game.mod.statusText) return `${s.outcome ? `${t("Game over")} · ` : ""}${game.mod.statusText(game.data, s)}`;
-  const period = s.round >= game.data.period_b_from_round ? "B" : "A";
-  let text = `${t("Round {n} of {total} · Period {period}", { n: s.round, total: game.data.rounds, period })}${s.outcome ? "" : ` · ${t(s.phase)}`}`;
-  if (s.phase === "Action phase" && s.active_seat && s.view.played) {
-    const played = s.view.played[s.active_seat] + (game.mod.playingCard(s.view) === null ? 1 : 0);
-    text += ` · ${t("{side}: card {n} of {total}", { side: seatName(s.active_seat), n: Math.max(1, Math.min(played, game.data.cards_per_phase)), total: game.data.cards_per_phase })}`;
-  }
-  if (s.outcome) text = `${t("Game over")} · ${text}`;
-  return text;
+  const over = s.outcome ? `${t("Game over")} · ` : "";
+  if (game.mod.statusText) return `${over}${game.mod.statusText(game.data, s)}`;
+  const round = s.round ? t("Round {n}", { n: s.round }) : "";
+  return `${over}${[round, s.outcome ? "" : t(s.phase || "")].filter(Boolean).join(" · ")}`;
 }
 
 let thinkingSince = 0, thinkingStep = -1;
@@ -174,7 +171,7 @@ function renderTop(s) {
   $("status").textContent = statusText(s);
   $("status").dataset.version = s.version;
   $("status").dataset.step = s.step;
-  $("analysis-link").hidden = !s.outcome;
+  $("analysis-link").hidden = !s.outcome || !game.data.analysis; // a game without an analysis offers none
   if (s.outcome) $("analysis-link").href = `/analysis/${encodeURIComponent(s.game_id)}`;
   const me = s.seats[s.seat], them = s.seats[other(s.seat)];
   $("players").textContent = t("You: {you} · against {them}", { you: `${seatName(s.seat)}${me.name ? ` (${me.name})` : ""}`, them: playerText(them) })
@@ -254,22 +251,19 @@ function undo(steps) {
   send({ type: "undo", version: state.version, ...(steps ? { steps } : {}) });
 }
 
+/** A card's menu: each use with the board module's words for it (``cardUse``: text and hint, or ``cardUseText``:
+ * the text), else the server's label and hint. */
 function cardUses(card, items) {
-  const c = game.data.cardsByNumber[card];
   return items.map((item) => {
-    const [verb] = item.action;
+    if (game.mod.cardUse) return { ...item, ...game.mod.cardUse(game.data, item, state.view, card) };
     if (game.mod.cardUseText) return { ...item, text: game.mod.cardUseText(game.data, item) };
-    const text = verb === "event" ? t("Play the event") : verb === "ap" ? t("Use for {n} AP", { n: c.ap }) : item.label;
-    // the event's own words beside "Play the event" (the phone's menu shows the whole card above it too)
-    const triggered = verb === "trigger" ? game.mod.triggeredCard?.(state.view) : null;
-    const hint = verb === "event" ? c.text : triggered ? game.data.cardsByNumber[triggered]?.text || item.hint : item.hint;
-    return { ...item, text: text.charAt(0).toUpperCase() + text.slice(1), hint };
+    return { ...item, text: item.label };
   });
 }
 
-/** What a hand card shows beside its name (Freedom!: its AP; a game may say otherwise). */
+/** What a hand card shows beside its name (the board module's ``cardBadge``; nothing without one). */
 function badge(n) {
-  return game.mod.cardBadge ? game.mod.cardBadge(game.data, n) : t("{n} AP", { n: game.data.cardsByNumber[n].ap });
+  return game.mod.cardBadge ? game.mod.cardBadge(game.data, n) : "";
 }
 
 function renderHand(s) {
@@ -279,7 +273,7 @@ function renderHand(s) {
     const b = el("button", { type: "button", class: `hand-card side-${c.side}${items.length ? " legal" : ""}`, "data-card": n,
       "aria-haspopup": items.length ? "dialog" : null, "aria-expanded": items.length ? "false" : null,
       "aria-label": `${game.mod.cardTitle(game.data, n)}, ${badge(n)}${items.length ? `: ${t("choose how to play it")}` : ""}` },
-    el("span", { class: "hc-no" }, `${c.number}${c.deck}`), el("span", { class: "hc-ap" }, badge(n)),
+    el("span", { class: "hc-no" }, `${c.number}${c.deck || ""}`), el("span", { class: "hc-ap" }, badge(n)),
     el("span", { class: "hc-name" }, c.name));
     b.addEventListener("click", () => {
       if (items.length) openMenu(b, game.mod.cardTitle(game.data, n), cardUses(n, items), phone.matches ? game.mod.cardFace(game.data, n) : null);
@@ -289,8 +283,7 @@ function renderHand(s) {
   $("hand").replaceChildren(...(hand.length ? hand : [el("p", { class: "muted" }, t("No cards in hand."))]));
   $("hand-toggle").textContent = `${tn("Hand ({n} card)", "Hand ({n} cards)", s.hand.length)}${groups.card.size ? ` · ${t("choose a card")}` : ""}`;
   $("hand-toggle").classList.toggle("attention", groups.card.size > 0);
-  const entries = game.mod.discardPiles ? game.mod.discardPiles(s.view)
-    : Object.entries(s.view.discards || {}).map(([deck, list]) => [t("Deck {deck}", { deck }), list]);
+  const entries = game.mod.discardPiles ? game.mod.discardPiles(s.view) : [];
   const piles = entries.map(([title, list]) => el("div", { class: "pile" },
     el("strong", {}, `${title} (${list.length}): `), ...(list.length ? list.flatMap((n, k) => [k ? ", " : "", cardLink(n)]) : [t("empty")])));
   $("discard-list").replaceChildren(...piles);
@@ -303,7 +296,7 @@ function renderOpponent(s) {
   const theirs = (last.actions || []).filter((a) => a.seat !== s.seat).length; // my own steps are not news to me
   let how = "";
   for (const a of last.actions || []) {
-    if (a.action[1] === lastCard) how = a.action[0] === "event" ? t("as its event") : a.action[0] === "ap" ? t("for its AP") : t("to trigger an event");
+    if (a.action[1] === lastCard) how = game.mod.playedHow?.(a.action[0]) || "";
   }
   $("opponent").replaceChildren(...[
     el("p", { class: `opp-line side-${opp}` }, el("strong", {}, seatName(opp)), `: ${playerText(s.seats[opp])} · ${tn("{n} card in hand", "{n} cards in hand", s.hand_counts[opp])}`),
@@ -376,10 +369,11 @@ function renderGameOver(s) {
   $("go-why").replaceChildren(...richText(game, o.detail || o.reason || "", spotlight));
   for (const sp of $("go-why").querySelectorAll("[data-space]")) board.highlight(sp.dataset.space, true);
   $("go-analysis").href = `/analysis/${encodeURIComponent(s.game_id)}`;
+  $("go-analysis").hidden = !game.data.analysis;
   $("go-replay").href = $("replay-link").getAttribute("href");
   const history = game.mod.trackHistory ? game.mod.trackHistory(logEn || log, s.view) : null;
   $("go-history").replaceChildren(...(history ? [historyChart(history, (name) => t(name), seatName),
-    el("figcaption", {}, t("Morale over the game; the vertical lines mark the rounds."))] : []));
+    el("figcaption", {}, history.caption || "")] : []));
   $("go-history").hidden = !history;
 }
 
@@ -528,9 +522,10 @@ async function start() {
     rememberSeat({ token, game_id: first.game_id, seat: first.seat });
     $("replay-link").href = `/replay/${first.game_id}?token=${encodeURIComponent(token)}`;
     $("export-link").href = `/api/games/${first.game_id}/export?token=${encodeURIComponent(token)}`;
-    $("rules-link").href = `/rules/${first.game}`;
     $("my-name").value = first.seats[first.seat]?.name || "";
     game = await loadGame(first.game);
+    $("rules-link").hidden = !game.data.rules; // a game without a rules page links none
+    if (game.data.rules) $("rules-link").href = game.data.rules;
     enableCardFaces(game);
     board = game.mod.createBoard($("board"), game.data, {
       pick,

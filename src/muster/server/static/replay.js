@@ -1,5 +1,5 @@
 // The replay viewer: step through a finished game (or, with my seat's token, my view of an ongoing one).
-import { api, el, loadGame, rememberedSeats } from "./common.js";
+import { api, el, loadGame, rememberedSeats, sideName } from "./common.js";
 import { enableCardFaces } from "./cards.js";
 import { latestDice, renderLog } from "./log.js";
 import { enableZoom } from "./zoom.js";
@@ -7,8 +7,7 @@ import { TEXT as WP_TEXT, drawCurve } from "./winprob.js";
 import { setupLanguage, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
-const SEAT_NAME = { imperial: "Imperial", insurgent: "Insurgent" };
-const seatWord = (seat) => game?.data.seats[seat]?.name || SEAT_NAME[seat];
+const seatWord = (seat) => game?.data.seats[seat]?.name || sideName(seat);
 let game = null;
 let board = null;
 let boardReady = null; // the board module loads once, however many frames arrive meanwhile
@@ -16,6 +15,8 @@ let boardReady = null; // the board module loads once, however many frames arriv
 /** Load the game's board module once, then draw a view (with last-move marks when given). */
 async function setup(name) {
   game = await loadGame(name);
+  $("rules-link").hidden = !game.data.rules; // a game without a rules page links none
+  if (game.data.rules) $("rules-link").href = game.data.rules;
   enableCardFaces(game);
   board = game.mod.createBoard($("board"), game.data, { pick: () => {}, hover: (t) => { $("hover-info").textContent = t || ""; } });
   $("board").append(board.element);
@@ -26,7 +27,7 @@ async function setup(name) {
 }
 
 async function draw(frame, lines, last, english = null) {
-  boardReady = boardReady || setup(frame.game || "freedom");
+  boardReady = boardReady || setup(frame.game);
   await boardReady;
   const spot = (id, on) => board.highlight(id, on);
   board.update(frame.view, { targets: new Set(), selected: game.mod.selectedSpace(frame.view), last });
@@ -98,7 +99,7 @@ async function openReplay() {
   await show(0);
   const wanted = Number.parseInt(params.get("step") || "", 10); // a turning point from the analysis page
   await show(Number.isFinite(wanted) ? Math.max(0, Math.min(total, wanted)) : total);
-  if ($("outcome").textContent && !token) {
+  if ($("outcome").textContent && !token && game?.data.analysis) {
     $("analysis-link").href = `/analysis/${encodeURIComponent(gameId)}`;
     $("analysis-link").hidden = false;
   }
@@ -108,7 +109,7 @@ let curveAsked = 0;
 /** Spectators of a game between bots see the win-probability curve grow (at most every 3 s). */
 async function refreshLiveCurve() {
   const now = Date.now();
-  if (now - curveAsked < 3000) return;
+  if (now - curveAsked < 3000 || (game && !game.data.analysis)) return; // a game without an analysis has no curve
   curveAsked = now;
   try {
     const c = await api(`/api/games/${gameId}/win-probability`);

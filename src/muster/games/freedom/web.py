@@ -1,7 +1,7 @@
 """The web adapter of Freedom! Messolonghi: board geometry with bastion names, hints, phases.
 
-The hints are the terminal's own (:mod:`muster.tui.texts`), so both front ends explain a choice
-in the same words.
+The hints are the terminal's own (:func:`muster.games.freedom.texts.explain`), so both front ends explain
+a choice in the same words.
 """
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ from functools import cache, lru_cache
 from typing import Any
 
 from muster.core import Action
+from muster.games.freedom import RULES, guide
 from muster.games.freedom.board import board
 from muster.games.freedom.datafiles import areas_file, cards_file, design
-from muster.games.freedom.texts import card_face, label_in, prompt_in
+from muster.games.freedom.texts import card_face, explain, label_in, outcome_detail_in, prompt_in
 from muster.games.freedom.texts import names as freedom_names
 from muster.i18n import N_, check_lang, translator
-from muster.tui import texts
 
 # Wall sections west to east, named after the bastions of the land wall of 1825-26 (sources in
 # ../shared/design/messolonghi-history.md; the mapping is ours and listed in docs/web.md). The
@@ -27,7 +27,7 @@ BASTIONS: dict[str, str] = {
     "w9": "Franklin",
 }
 
-OPPONENT_COLOUR = texts.OPPONENT_COLOUR
+OPPONENT_COLOUR = guide.OPPONENT_COLOUR
 _ROLLS = ": rolls "
 """A log line of a die roll (English): an event preview that rolls shows nothing, its outcome being unknown."""
 
@@ -36,6 +36,12 @@ PHASE_OF_FRAME = {  # English ids: the browser shows them translated (t(phase)) 
     "cannons": N_("Cannon fire"), "replenishment": N_("Replenishment"),
 }
 GAME_OVER = N_("Game over")
+# How the bot levels play Freedom! (the module's levels), for the lobby's t(); a test checks they match
+LEVEL_WORDS = (
+    N_("Plays any legal move: good for learning the rules."),
+    N_("Weighs the board and plans the last card of each phase; answers at once."),
+    N_("Looks ahead through the cards you might hold; about a second per card."),
+)
 # The other headings the board module gives log groups (static/games/freedom/board.js classify), translated there
 LOG_HEADINGS = (N_("End of the round"), N_("Period B"), N_("Start"))
 TRACK_WORDS = (N_("Imperial Morale"), N_("Insurgent Morale"), N_("Imperial Supplies"), N_("Insurgent Supplies"),
@@ -104,7 +110,7 @@ class FreedomAdapter:
         """The phase of the current decision, as the terminal names it."""
         if view.get("result"):
             return GAME_OVER
-        return PHASE_OF_FRAME[texts.current_phase(view)]
+        return PHASE_OF_FRAME[guide.current_phase(view)]
 
     def hint(self, view: dict[str, Any], action: Action, seat: str | None, lang: str = "en") -> str:
         """The terminal's one-line explanation of this choice (in ``lang``)."""
@@ -112,7 +118,7 @@ class FreedomAdapter:
 
     def decision_help(self, view: dict[str, Any], lang: str = "en") -> str:
         """The terminal's one line on the decision on top of the stack (in ``lang``)."""
-        return texts.decision_help(view, lang)
+        return guide.decision_help(view, lang)
 
     def warning(self, view: dict[str, Any], action: Action, seat: str | None, legal: list[Action],
                 lang: str = "en") -> str:
@@ -142,9 +148,7 @@ class FreedomAdapter:
         events = [k for k, a in enumerate(actions) if a.verb in ("event", "trigger")]
         if not events or seat is None:
             return {}
-        from muster.core import get_rules
-
-        rules: Any = get_rules("freedom")  # Freedom's rules: they also render the log from a line on
+        rules: Any = RULES  # Freedom's rules: they also render the log from a line on
         tr = translator(lang)
         worlds = [rules.determinize(view, seat, seed) for seed in (1, 2)]
         out: dict[int, str] = {}
@@ -175,6 +179,13 @@ class FreedomAdapter:
     def prompt_for(self, view: dict[str, Any], seat: str | None, prompt: str, lang: str) -> str:
         """The decision's prompt in ``lang``."""
         return prompt_in(view, seat, prompt, lang)
+
+    def outcome_detail_in(self, log: list[Any], lang: str) -> str | None:
+        """Why the game ended, in ``lang`` (None for an old, English log)."""
+        return outcome_detail_in(log, lang)
+
+    lobby_options = ("ruleset",)
+    """The lobby lets players choose the rules edition (under "Advanced")."""
 
     confirm_commits = True
     """A click that ends the turn or rolls dice, with nothing on it saying so, asks once more (the undo of a
@@ -218,9 +229,9 @@ def _cards_by_number(lang: str) -> dict[int, dict[str, Any]]:
 
 @lru_cache(maxsize=8192)
 def _explain(action: Action, seat: str | None, lang: str) -> str:
-    """:func:`muster.tui.texts.explain`, remembered: it depends on nothing else, and every push to the
+    """:func:`muster.games.freedom.texts.explain`, remembered: it depends on nothing else, and every push to the
     seat to act asks it for each legal choice."""
-    return texts.explain(action, seat, lang)
+    return explain(action, seat, lang)
 
 
 ADAPTER = FreedomAdapter()

@@ -1,4 +1,5 @@
-"""Drawing a game of Freedom! in the terminal with rich, from a seat's *view* (never the full state).
+"""Freedom! in the terminal: its drawing with rich, from a seat's *view* (never the full state), and
+:data:`TERMINAL`, the part :class:`muster.tui.session.Session` draws this game with.
 
 Everything here takes the dict returned by ``game.view(seat)``, so a screen can only show what
 that seat may know: the opponent's hand appears as a count, the decks as sizes.
@@ -20,12 +21,12 @@ from rich.text import Text
 
 from muster.core import Action
 from muster.games.freedom.board import board
-from muster.games.freedom.constants import BOMBARD, IMPERIAL, IMPERIAL_CANNON, INSURGENT, INSURGENT_CANNON
+from muster.games.freedom.constants import BOMBARD, IMPERIAL, IMPERIAL_CANNON, INSURGENT, INSURGENT_CANNON, SEATS
 from muster.games.freedom.datafiles import areas_file
+from muster.games.freedom.guide import PHASE_TITLES, current_phase, phase_help
 from muster.games.freedom.rules.action_phase import card
-from muster.games.freedom.texts import card_face, names
+from muster.games.freedom.texts import card_face, explain, label_in, names, outcome_detail_in, prompt_in
 from muster.i18n import N_, Translator, translator
-from muster.tui.texts import PHASE_TITLES, current_phase, explain
 
 SEAT_STYLE = {IMPERIAL: "bold red", INSURGENT: "bold blue"}
 SEAT_NAME = {IMPERIAL: "Imperial", INSURGENT: "Insurgent"}
@@ -406,3 +407,24 @@ def screen(
         *([offer] if offer.plain else []),
         choices_renderable(labelled, seat, lang),
     )
+
+
+class FreedomTerminal:
+    """Freedom!'s terminal part (see :class:`muster.tui.part.TerminalPart`): the drawings above, the help of
+    :mod:`muster.games.freedom.guide`, and its choices, prompts and result in the reader's language."""
+
+    SEATS = SEATS
+    SEAT_NAME = SEAT_NAME
+    SEAT_STYLE = SEAT_STYLE
+    screen = staticmethod(screen)
+    board_panel = staticmethod(board_panel)
+    tracks_panel = staticmethod(tracks_panel)
+    hand_panel = staticmethod(hand_panel)
+    phase_help = staticmethod(phase_help)
+    label_in = staticmethod(label_in)
+    prompt_in = staticmethod(prompt_in)
+    outcome_detail_in = staticmethod(outcome_detail_in)
+
+
+TERMINAL = FreedomTerminal()
+"""What the game module's ``terminal`` reference names."""

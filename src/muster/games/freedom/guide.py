@@ -1,5 +1,6 @@
-"""Words for the terminal: which phase a decision belongs to, help on that phase, and a short
-explanation of every kind of choice.
+"""Freedom!'s help words, shared by the terminal and the web: which phase a decision belongs to, help on
+that phase, and a short explanation of every kind of choice (:func:`muster.games.freedom.texts.explain`
+picks among them).
 
 All texts are written for this project in our own words from the rules digest; they summarise
 the rules, the engine enforces them.
@@ -9,9 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from muster.core import Action
-from muster.games.freedom.rules.action_phase import card
-from muster.games.freedom.texts import card_face
 from muster.i18n import N_, translator
 
 # The phase frames of a round in play order; the topmost one still waiting on the decision stack
@@ -213,16 +211,3 @@ def phase_help(view: dict[str, Any], lang: str = "en") -> str:
     parts += [tr.gettext(VICTORY_HELP), tr.gettext(COMMANDS_HELP)]
     return "\n\n".join(parts)
 
-
-def explain(action: Action, seat: str | None = None, lang: str = "en") -> str:
-    """A short explanation of one legal action for ``seat`` (the card's text for an event), in ``lang``."""
-    tr = translator(lang)
-    if action.verb == "event" and isinstance(action.arg, int):
-        return str(card_face(action.arg, lang)["text"])
-    if action.verb == "ap" and isinstance(action.arg, int) and seat in OPPONENT_COLOUR:
-        data = card(action.arg)
-        if data.effect is not None and data.side == OPPONENT_COLOUR[seat]:
-            # rule 4.3.1: playing the opponent's colour for AP lets the opponent use the event next
-            return tr.gettext("spend its AP on actions; your opponent may then discard a card to use this event")
-    text = VERB_HELP.get(f"{seat}:{action.verb}", VERB_HELP.get(action.verb, ""))
-    return tr.gettext(text) if text else ""

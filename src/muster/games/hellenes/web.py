@@ -13,6 +13,9 @@ from typing import Any
 
 from muster.core import Action
 from muster.games.hellenes.datafiles import blocks, cards, design, game_map
+from muster.games.hellenes.game import HellenesRules
+from muster.games.hellenes.odds import SideOdds, _fighter, battle_odds, monte_carlo
+from muster.games.hellenes.rules.common import field, other
 from muster.games.hellenes.texts import (
     area_name,
     block_name,
@@ -31,8 +34,8 @@ log = logging.getLogger("muster.server")
 SEATS = {"athens": {"name": "Athens", "colour": "blue", "people": N_("the Delian League")},
          "sparta": {"name": "Sparta", "colour": "red", "people": N_("the Peloponnesian League")}}
 
-# How the bot levels play Hellenes (muster.ai.levels' per-game descriptions), for the lobby's t(); a test checks
-# they match
+# How the bot levels play Hellenes (the module's levels; the beginner's sentence is shared), for the lobby's t();
+# a test checks they match
 LEVEL_WORDS = (
     N_("Weighs the map, the battle odds and Prestige; answers at once."),
     N_("Tries its best few choices against the blocks you might have and the dice, and keeps the one that works "
@@ -165,8 +168,6 @@ decision. The terminal's :func:`~muster.games.hellenes.estimate.engage_estimate`
 
 @lru_cache(maxsize=4096)
 def _exact(att: tuple[Any, ...], dfn: tuple[Any, ...]) -> tuple[float, float, float, float, float]:
-    from muster.games.hellenes.odds import battle_odds
-
     r = battle_odds(list(att), list(dfn))
     return r.att_win, r.def_win, r.draw, r.att_loss, r.def_loss
 
@@ -174,8 +175,6 @@ def _exact(att: tuple[Any, ...], dfn: tuple[Any, ...]) -> tuple[float, float, fl
 def drawings(view: dict[str, Any], seat: str) -> list[Any]:
     """``SAMPLES`` full states drawn from the seat's view (``determinize``: public facts only), the same for
     every engagement asked about in one view."""
-    from muster.games.hellenes.game import HellenesRules
-
     rules = HellenesRules()
     return [rules.determinize(view, seat, 7919 * k + 1) for k in range(SAMPLES)]
 
@@ -197,9 +196,6 @@ def _quick_estimate(view: dict[str, Any], seat: str, movers: list[str], area: st
     view only:
     the hidden blocks drawn by ``determinize`` (public facts only; ``drawn``: drawings already made from this
     view), the battle computed per drawing."""
-    from muster.games.hellenes.odds import SideOdds, _fighter, monte_carlo
-    from muster.games.hellenes.rules.common import field, other
-
     total = [0.0] * 5
     for k, s in enumerate(drawn if drawn is not None else drawings(view, seat)):
         f = {"area": area, "militia": 0}

@@ -690,5 +690,43 @@ export function trackHistory(lines, view) {
     if (!s.points.length && typeof now === "number") s.points.push([0, now]);
     if (typeof now === "number") s.points.push([lines.length, now]);
   }
-  return { series, rounds, length: lines.length, range: [0, 20] };
+  return { series, rounds, length: lines.length, range: [0, 20],
+    caption: t("Morale over the game; the vertical lines mark the rounds.") };
+}
+
+// --- the shell's words for this game ------------------------------------------------------------
+/** The status line above the map: the round and period, the phase, and in the Action phase whose card it is. */
+export function statusText(data, s) {
+  const period = s.round >= data.period_b_from_round ? "B" : "A";
+  let text = `${t("Round {n} of {total} · Period {period}", { n: s.round, total: data.rounds, period })}${s.outcome ? "" : ` · ${t(s.phase)}`}`;
+  if (!s.outcome && s.phase === "Action phase" && s.active_seat && s.view.played) {
+    const played = s.view.played[s.active_seat] + (playingCard(s.view) === null ? 1 : 0);
+    const side = data.seats[s.active_seat]?.name || s.active_seat;
+    text += ` · ${t("{side}: card {n} of {total}", { side, n: Math.max(1, Math.min(played, data.cards_per_phase)), total: data.cards_per_phase })}`;
+  }
+  return text;
+}
+
+/** The menu entry of hand card ``n`` for one of its uses: "Play the event" with the event's words, "Use for 3 AP",
+ * or the server's label (a trigger shows the text of the event it uses). */
+export function cardUse(data, item, view, n) {
+  const [verb] = item.action;
+  const c = data.cardsByNumber[n];
+  const text = verb === "event" ? t("Play the event") : verb === "ap" && c ? t("Use for {n} AP", { n: c.ap }) : item.label;
+  const triggered = verb === "trigger" ? triggeredCard(view) : null;
+  const hint = verb === "event" && c ? c.text : triggered ? data.cardsByNumber[triggered]?.text || item.hint : item.hint;
+  return { text: text.charAt(0).toUpperCase() + text.slice(1), hint };
+}
+
+/** What a hand card shows beside its name: its Action Points. */
+export function cardBadge(data, n) { return t("{n} AP", { n: data.cardsByNumber[n].ap }); }
+
+/** The discard piles, one per deck, as [[title, [numbers]]]. */
+export function discardPiles(view) {
+  return Object.entries(view.discards || {}).map(([deck, list]) => [t("Deck {deck}", { deck }), list]);
+}
+
+/** How the opponent's last card was played, after its name ("as its event"), by the verb that played it. */
+export function playedHow(verb) {
+  return verb === "event" ? t("as its event") : verb === "ap" ? t("for its AP") : verb === "trigger" ? t("to trigger an event") : "";
 }
