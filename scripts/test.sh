@@ -41,4 +41,5 @@ fi
 
 ruff check src tests benchmarks
 mypy
+lint-imports  # the import contract in .importlinter: each game a plugin, no cycles
 python3 -m pytest "$@"

@@ -126,7 +126,8 @@ async def post(request: Request) -> Response:
         raise ApiError(503, "busy", "the lobby is full: try again later")
     seat = body.side if body.side != "random" else secrets.choice(info.seats)
     other = next(s for s in info.seats if s != seat)
-    made = await hub.create({s: "human" for s in info.seats}, ruleset, None, None, game, seat, holder)
+    options = {"ruleset": ruleset} if "ruleset" in info.options else {}
+    made = await hub.create({s: "human" for s in info.seats}, options, None, None, game, seat, holder)
     await to_thread.run_sync(set_name, engine, made.game_id, seat, name)
     now = utcnow()
     post_id = secrets.token_hex(8)

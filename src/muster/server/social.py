@@ -245,7 +245,7 @@ async def rematch(request: Request) -> Response:
     if row.new_game_id is None and row.offered_by != seat:  # the other seat offered: start it
         other = next(s for s in seats if s != seat)
         swapped = {seat: holders[other], other: holders[seat]}  # each new seat goes to the other side's player
-        made = await hub.create({s: "human" for s in seats}, live.game.options.get("ruleset", ""), None, None,
+        made = await hub.create({s: "human" for s in seats}, dict(live.game.options), None, None,
                                 live.game.rules.info.name)
         invites = {s: hash_token(code) for s, code in made.invitations.items()}
         for new_seat, holder in swapped.items():  # bound at once: nobody else can take them

@@ -26,7 +26,7 @@ function fillForm() {
     const g = gameInfo($("post-game").value);
     $("post-side").replaceChildren(el("option", { value: "random" }, t("Random")),
       ...g.seats.map((s) => el("option", { value: s }, sideName(g.name, s))));
-    const rulesets = g.name === meta.game ? meta.rulesets : [];
+    const rulesets = (g.options || {}).ruleset || [];
     $("post-ruleset").replaceChildren(...rulesets.map((r) => el("option", { value: r }, r)));
     $("post-ruleset").disabled = rulesets.length === 0;
     if (rulesets.length) $("post-ruleset").value = rulesets[0];

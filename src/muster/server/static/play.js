@@ -387,10 +387,11 @@ async function rematch() {
   const opponent = state.seats[theirs] || {};
   if (opponent.kind === "human" && opponent.taken && !opponent.together) return rematchWithPerson(); // offered, then accepted
   const meta = await api("/api/meta");
-  const levels = (meta.games || []).find((g) => g.name === state.game)?.levels || meta.levels;
+  const game = (meta.games || []).find((g) => g.name === state.game) || {};
+  const levels = game.levels || [];
   const body = { game: state.game, seat: theirs, [theirs]: "human" };
   if (opponent.kind === "bot") {
-    const found = levels.find((l) => l.name === opponent.level) || levels.find((l) => l.id === meta.default_level);
+    const found = levels.find((l) => l.name === opponent.level) || levels.find((l) => l.id === game.default_level);
     body[mine] = found.id;
   } else {
     body[mine] = "human";

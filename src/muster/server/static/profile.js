@@ -23,7 +23,7 @@ async function start() {
     el("td", {}, r.provisional ? t("{rating} (provisional)", { rating: r.rating }) : String(r.rating)),
     el("td", {}, String(r.games)))));
   $("no-ratings").hidden = profile.ratings.length > 0;
-  const levels = meta.levels || [];
+  const levels = (meta.games || []).flatMap((g) => g.levels || []);
   $("bots").replaceChildren(...profile.bots.map((b) => el("li", { class: "game-line" },
     t("the {level} bot", { level: t(levels.find((l) => l.id === b.level)?.name || b.level) }), ": ", String(b.rating))));
   $("results").replaceChildren(...profile.results.map((r) => {
