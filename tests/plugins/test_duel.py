@@ -99,7 +99,8 @@ def test_duel_plays_in_the_terminal(tmp_path: Path) -> None:
 
 def test_duel_runs_in_the_lab(tmp_path: Path) -> None:
     out = tmp_path / "lab"
-    run = subprocess.run([sys.executable, "-m", "muster.cli.main", "simulate", "--game", "duel", "--games", "4",
+    run = subprocess.run([sys.executable, "-m", "muster.cli.main", "simulate", "--game", "duel",
+                          "--north", "random", "--south", "counting", "--games", "4",
                           "--workers", "1", "--quiet", "--out", str(out)], capture_output=True, text=True,
                          timeout=600, cwd=tmp_path)
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]

@@ -91,10 +91,15 @@ def play_and_time(srv: Server, stop: threading.Event, ready: threading.Event,
                             answer = ws_recv(sockets[seat], timeout=10)
                         assert answer["type"] == "ack", answer
                         samples.append((started, time.monotonic() - started))
-                        for s, ws in sockets.items():  # the new state, on both sockets
-                            latest[s] = ws_recv(ws, "state", timeout=10)
-                            while latest[s]["version"] < answer["version"]:
-                                latest[s] = ws_recv(ws, "state", timeout=10)
+                        latest[seat] = ws_recv(sockets[seat], "state", timeout=10)  # the new state
+                        while latest[seat]["version"] < answer["version"]:
+                            latest[seat] = ws_recv(sockets[seat], "state", timeout=10)
+                        if not latest[seat]["legal"]:  # the turn is committed: the other seat now sees it
+                            for s, ws in sockets.items():
+                                if s != seat:
+                                    latest[s] = ws_recv(ws, "state", timeout=10)
+                                    while not latest[s]["legal"] and not latest[s].get("outcome"):
+                                        latest[s] = ws_recv(ws, "state", timeout=10)
                     except (TimeoutError, AssertionError, OSError, ConnectionClosed):
                         samples.append((started, 1e9))
                         break

@@ -2,7 +2,7 @@
 
 The levels themselves (their ids, the names players see, weakest first) are shared; which bot spec plays a
 game at a level, the sentence describing it, and the specs the level used before come from the game's module
-(:attr:`muster.core.plugin.GameModule.levels`). The web offers these levels only (never free bot specs, whose
+(``GameModule.levels`` in :mod:`muster.core.plugin`). The web offers these levels only (never free bot specs, whose
 options could be unbounded); when a stronger or faster bot arrives, the game changes its spec and every new
 game uses it. Stored games keep the spec they were created with, so a game in progress never changes
 opponent.

@@ -2,7 +2,7 @@
 
 A bot is named by a *spec*, ``"name:key=value,…"`` (``"ismcts:iterations=2000"``). The contract lives in
 the core because games write bots: a game's package provides factories ``(rules, seed, options) -> Bot``
-(its :attr:`~muster.core.plugin.GameModule.bots`) without importing the search layer, and
+(its ``bots`` in :class:`muster.core.plugin.GameModule`) without importing the search layer, and
 :func:`make_own_bot` lets a game build the bots its own tools need (its analysis, its card statistics)
 from its module alone. Everything else — generic bots, a game-agnostic search, the levels players choose —
 is :mod:`muster.ai`, which builds any bot with :func:`muster.ai.make_bot`.

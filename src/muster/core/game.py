@@ -183,7 +183,7 @@ class Game:
 
     def hold(self) -> None:
         """Hold from now on what the acting seat shows of its own hidden facts until its turn is committed
-        (sets :attr:`hold_reveals`; a game with a history works out its undo floor again)."""
+        (sets ``hold_reveals``; a game with a history works out its undo floor again)."""
         if not self.hold_reveals:
             self.hold_reveals = True
             if self.actions:
@@ -192,7 +192,7 @@ class Game:
     @property
     def shown_step(self) -> int:
         """How many actions the other seats may see: all of them, except, while reveals are held
-        (:attr:`hold_reveals`), the acting seat's turn so far as long as it may still be undone."""
+        (``hold_reveals``), the acting seat's turn so far as long as it may still be undone."""
         start = self._undo_target() if self.hold_reveals else None
         return len(self.actions) if start is None or start >= len(self.actions) else start
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from muster.ai import make_bot
 from muster.core import get_rules
+from muster.core.quiet import quiet_options
 from muster.core.registry import default_game
 from muster.lab.hooks import lab_hooks
 
@@ -100,7 +101,7 @@ def play_game(bots: Sequence[str], seed: int, game: str | None = None, options: 
     seats = rules.info.seats
     if len(bots) != len(seats):
         raise ValueError(f"{name} has {len(seats)} seats ({', '.join(seats)}); got {len(bots)} bots")
-    state = rules.setup(seed, {**(options or {}), "quiet": "1"})
+    state = rules.setup(seed, {**(options or {}), **quiet_options(rules)})
     players = {seat: make_bot(spec, seed=seed * 2 + 1 + k, rules=rules)
                for k, (seat, spec) in enumerate(zip(seats, bots, strict=True))}
     seconds = dict.fromkeys(seats, 0.0)

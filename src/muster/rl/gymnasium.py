@@ -27,6 +27,7 @@ from gymnasium import spaces
 
 from muster.ai import make_bot
 from muster.core import game_names, get_rules
+from muster.core.quiet import quiet_options
 from muster.core.registry import default_game
 from muster.core.spaces import learning_rules
 from muster.rl.pettingzoo import OBSERVATION_BOUND
@@ -56,7 +57,7 @@ class MusterEnv(gymnasium.Env):
             raise ValueError(f"seat must be one of {seats}")
         self.opponent_spec = opponent
         make_bot(opponent, rules=self.rules)  # a bad spec fails now, not at the first reset
-        self.options = {"quiet": "1", **(options or {})}
+        self.options = {**quiet_options(self.rules), **(options or {})}
         self.render_mode = render_mode
         self.observation_space = spaces.Box(-OBSERVATION_BOUND, OBSERVATION_BOUND, self.rules.observation_shape(),
                                             np.float32)

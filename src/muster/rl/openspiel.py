@@ -43,6 +43,7 @@ import pyspiel
 
 from muster.ai.base import BotSpecError, register_bot
 from muster.core import JSON, Action, Rules, game_names, get_rules
+from muster.core.quiet import quiet_options
 from muster.core.registry import default_game
 from muster.core.spaces import LearningRules, learning_rules
 
@@ -65,7 +66,7 @@ class MusterGame(pyspiel.Game):
         super().__init__(self.game_type, self.game_info, params)
         self.seed = int(params.get("seed", 0))
         self.options = {k: str(v) for k, v in params.items() if k != "seed"}
-        self.options["quiet"] = "1"
+        self.options.update(quiet_options(self.rules))
         self._games = 0
 
     def new_initial_state(self) -> MusterState:

@@ -24,6 +24,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from muster.core import get_rules
+from muster.core.quiet import quiet_options
 from muster.core.registry import default_game
 from muster.core.spaces import learning_rules
 
@@ -44,7 +45,7 @@ class MusterAECEnv(AECEnv):
         game = game or default_game()
         self.rules = learning_rules(get_rules(game))
         self.game = game
-        self.options = {"quiet": "1", **(options or {})}
+        self.options = {**quiet_options(self.rules), **(options or {})}
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.render_mode = render_mode

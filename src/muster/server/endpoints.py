@@ -27,7 +27,8 @@ def error_response(exc: ApiError, request: Request | None = None) -> JSONRespons
 
 
 async def read_json(request: Request) -> Any:
-    """The request body as JSON, or a clear 400 error (the :class:`Guard` bounds its size while it arrives)."""
+    """The request body as JSON, or a clear 400 error (the :class:`~muster.server.guard.Guard` bounds its size
+    while it arrives)."""
     body = await request.body()
     if len(body) > MAX_BODY:
         raise ApiError(413, "too_large", "request body too large")

@@ -26,7 +26,7 @@ class WebAdapter(Protocol):
     :meth:`warning` (their words in the reader's language), ``label_for(view, action, seat, english, lang)``
     and ``prompt_for(view, seat, english, lang)`` (choices and prompts rebuilt in the reader's language),
     ``outcome_detail_in(log, lang)`` (why the game ended, in a language), ``effects_now`` (what an event
-    would do at once), ``facts_by_kind`` (see :func:`muster.server.views.facts_of`), ``confirm_commits`` and
+    would do at once), ``facts_by_kind`` (see :func:`muster.server.views.facts_by_kind`), ``confirm_commits`` and
     ``public_facts`` (see :mod:`muster.server.views`), ``lobby_options`` (the names of the game's options the
     lobby offers, e.g. ``("ruleset",)``; none when absent).
     """

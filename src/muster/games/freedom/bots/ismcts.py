@@ -32,12 +32,12 @@ Budget: ``iterations=N`` (deterministic for a given seed) or ``seconds=T`` per d
 so not reproducible; it replaces ``iterations``, and ``cards`` splits it evenly over the halving
 rounds). ``playout_plan`` (``off``, ``last`` or ``all``) is the plan used by the quick
 heuristic of the ``cards`` playouts. ``beach_threat`` (12) is the evaluation's weight for Imperial
-units close to a Beach space no Insurgent unit blocks (see :mod:`.evaluation`): with it the
+units close to a Beach space no Insurgent unit blocks (see :mod:`muster.games.freedom.bots.evaluation`): with it the
 playouts show the Insurgent what an unguarded Lagoon costs, and the Imperial what it offers.
 ``reach_threat`` (0: off) weighs the fewest AP any Imperial unit needs to reach a fort or a Beach space by any
-route (see :attr:`.evaluation.Weights.reach_threat`); the search and its heuristics share it.
+route (see ``Weights.reach_threat`` in its evaluation); the search and its heuristics share it.
 ``money_ahead`` (0: off) is the Imperial's foresight: points per Money it would lack for the next round's upkeep
-(:attr:`.evaluation.Weights.money_ahead`). It applies only while the bot holds the Imperial seat, so
+(``Weights.money_ahead``). It applies only while the bot holds the Imperial seat, so
 the bot's play as the Insurgent is exactly what it is without the option.
 ``answers`` (``off``) is handed to the inner heuristics: ``on`` scores an event after the opponent's answer to
 its part of it, as the Heuristic does since issue 15. It stays off here until an arena shows it helps the
