@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every check of the project: installs what is missing, then ruff, mypy and pytest.
+# Every check of the project: installs what is missing, then ruff, mypy, the import contract and pytest.
 # Extra arguments go to pytest (e.g. scripts/test.sh -k fuzz --fuzz-games 2000).
 set -euo pipefail
 cd "$(dirname "$0")/.."
