@@ -15,7 +15,7 @@ A log entry is either a legacy English string (old saves: shown as it is) or a d
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -385,3 +385,13 @@ def render_all(entries: Iterable[Any], names: Names) -> list[str]:
 
 
 NamesFactory = Callable[[Translator], Names]
+
+
+def argv_lang(argv: Sequence[str]) -> str:
+    """The language named by ``--lang X`` or ``--lang=X`` in ``argv``, else the environment's."""
+    for k, arg in enumerate(argv):
+        value = arg.partition("=")[2] if arg.startswith("--lang=") else argv[k + 1] if (
+            arg == "--lang" and k + 1 < len(argv)) else None
+        if value is not None and normalise(value):
+            return str(normalise(value))
+    return from_environment()

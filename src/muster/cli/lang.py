@@ -8,24 +8,12 @@ Help texts are made when the commands are defined, before typer parses the comma
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
-from muster.i18n import N_, Translator, check_lang, from_environment, normalise, translator
-
-
-def argv_lang(argv: Sequence[str]) -> str:
-    """The language named by ``--lang X`` or ``--lang=X`` in ``argv``, else the environment's."""
-    for k, arg in enumerate(argv):
-        value = arg.partition("=")[2] if arg.startswith("--lang=") else argv[k + 1] if (
-            arg == "--lang" and k + 1 < len(argv)) else None
-        if value is not None and normalise(value):
-            return str(normalise(value))
-    return from_environment()
-
+from muster.i18n import N_, Translator, argv_lang, check_lang, from_environment, translator
 
 HELP_LANG = argv_lang(sys.argv[1:])
 """The language of the help texts (fixed when the commands are defined)."""

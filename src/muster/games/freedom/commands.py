@@ -18,7 +18,7 @@ from rich.table import Table
 
 from muster.games.freedom.datafiles import CardData, cards_file
 from muster.games.freedom.texts import card_face
-from muster.i18n import N_, Translator, check_lang, from_environment, normalise, translator
+from muster.i18n import N_, Translator, argv_lang, check_lang, from_environment, translator
 
 if TYPE_CHECKING:
     from muster.games.freedom.cards.usage import Usage
@@ -26,18 +26,9 @@ if TYPE_CHECKING:
 console = Console()
 
 
-def _help_lang(argv: list[str]) -> str:
-    """The language of the help texts: ``--lang X`` on the command line, else the environment's (help texts
-    are made when the commands are defined, before the command line is parsed)."""
-    for k, arg in enumerate(argv):
-        value = arg.partition("=")[2] if arg.startswith("--lang=") else argv[k + 1] if (
-            arg == "--lang" and k + 1 < len(argv)) else None
-        if value is not None and normalise(value):
-            return str(normalise(value))
-    return from_environment()
-
-
-HELP_LANG = _help_lang(sys.argv[1:])
+HELP_LANG = argv_lang(sys.argv[1:])
+"""The language of the help texts: ``--lang X`` on the command line, else the environment's (help texts are made
+when the commands are defined, before the command line is parsed)."""
 
 
 def _(msgid: str) -> str:
