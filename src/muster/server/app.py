@@ -27,7 +27,7 @@ from muster.ai.levels import DEFAULT_LEVEL, LEVELS, level_name
 from muster.core import game_names, get_rules
 from muster.core.registry import default_game, game_module
 from muster.i18n import N_, json_catalog, translator
-from muster.server import fallbacks, metrics
+from muster.server import clocks, fallbacks, metrics
 from muster.server.accounts import AccountSessions, AccountStore
 from muster.server.accounts import routes as account_routes
 from muster.server.analysis_routes import AnalysisService
@@ -87,6 +87,8 @@ class CreateGame(BaseModel):
     names: dict[str, str] = Field(default_factory=dict, max_length=MAX_SEATS)
     hints: str | None = Field(default=None, max_length=MAX_SEAT_ID)
     """The creator's seat when the creator turns hints on (the other person must still accept)."""
+    pace: str = Field(default="none", max_length=MAX_SEAT_ID)
+    """The game's pace (docs/web.md, "Paces and clocks"): none, live, fast or slow."""
     seat: str | None = Field(default=None, max_length=MAX_SEAT_ID)
     """The creator's own seat among those played by people (default: the first of them); every other seat
     played by a person gets a one-use invitation."""
@@ -186,7 +188,7 @@ def game_meta(name: str, tr: Any) -> dict[str, Any]:
             "levels": [{"id": lv.id, "name": lv.name, "description": module.levels[lv.id].description}
                        for lv in LEVELS if lv.id in module.levels],
             "default_level": DEFAULT_LEVEL if DEFAULT_LEVEL in module.levels else next(iter(module.levels), None),
-            "analysis": analysis_of(name) is not None,
+            "analysis": analysis_of(name) is not None, "paces": clocks.table(name),
             "rules": f"/rules/{name}" if module.rules_pages else None,
             "board": f"/static/games/{name}/board.js" if web else None,
             "lobby": f"/static/games/{name}/lobby.js" if (files / "lobby.js").is_file() else None}
@@ -271,6 +273,7 @@ async def create_game(request: Request) -> Response:
         raise ApiError(400, "malformed", f"your seat must be one played by a person ({', '.join(people) or 'none'})")
     if body.hints and body.hints != creator:
         raise ApiError(400, "malformed", "hints are proposed by the creator, for the creator's own seat")
+    clocks.pace(body.game, body.pace)  # an unknown pace is refused before anything is created
     holder, device = ensure_device(request)
     hub = hub_of(request)
     address = request.client.host if request.client else "?"
@@ -279,6 +282,7 @@ async def create_game(request: Request) -> Response:
     hub.note_bot_game(address, made.game_id, players)
     for seat, name in body.names.items():
         await to_thread.run_sync(set_name, hub.store.engine, made.game_id, seat, name)
+    await request.app.state.clocks.start_game(made.game_id, body.pace)
     if body.hints:
         await propose_at_creation(hub.store.engine, await hub.get(made.game_id), body.hints)
     return seat_answer(request, device, {
@@ -367,11 +371,12 @@ async def my_games(request: Request) -> Response:
     rows = await to_thread.run_sync(hub_of(request).store.games_for_tokens, list(by_hash), holder_of(request))
     ids = [info["game_id"] for _, info in rows]
     named = await to_thread.run_sync(names_of_games, hub_of(request).store.engine, ids)
+    timed = await to_thread.run_sync(clocks.views, hub_of(request).store.engine, ids)
     current = {n: get_rules(n).info.version for n in game_names()}
     # who plays: a bot by its level's name (never its spec), a person by the name they gave
     games = [{**info, "token": by_hash[h], "your_turn": info["active_seat"] == info["seat"],
               "levels": {s: level_name(spec, info["game"]) for s, spec in info["players"].items() if spec != "human"},
-              "names": named.get(info["game_id"], {}),
+              "names": named.get(info["game_id"], {}), "clock": timed.get(info["game_id"]),
               "outdated": info["rules_version"] != current.get(info["game"])} for h, info in rows]
     games.sort(key=lambda g: (not g["your_turn"], g["status"] != "active", g["updated_at"] or ""), reverse=False)
     return JSONResponse({"games": games})
@@ -696,6 +701,8 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None,
         app.state.analysis = AnalysisService.from_env(engine, analysis_pool, advice_pool)
         app.state.hints = HintService(advice_pool)
         await bus.start(app.state.hub.remote_change)
+        app.state.clocks = app.state.hub.clock = clocks.Clocks(app.state.hub)
+        app.state.clocks.start()  # every process looks for deadlines; one acts on each (a conditional update)
         await app.state.hub.resume_bots()
         app.state.sampler = Sampler(app.state.hub)
         app.state.sampler.start()
@@ -704,6 +711,7 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None,
             yield
         finally:
             await app.state.sampler.stop()
+            await app.state.clocks.stop()
             await app.state.hub.close()
             await analysis_pool.close()
             await advice_pool.close()
@@ -714,7 +722,7 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None,
         *analysis_routes(page),
         *hint_routes(),
         *account_routes(page),
-        *lobby_routes(page), *social_routes(), *rating_routes(page),
+        *lobby_routes(page), *social_routes(), *rating_routes(page), *clocks.routes(),
         Route("/", page("index.html")),
         Route("/play/{token}", page("play.html")),
         Route("/join/{code}", page("join.html")),

@@ -302,6 +302,45 @@ class SeatPresenceRow(Base):
     seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class GameClockRow(Base):
+    """A game's pace and clock (migration 0011; see muster.server.clocks). A game without a row has no clock
+    (pace "none", as every game stored before paces existed)."""
+
+    __tablename__ = "game_clocks"
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    pace: Mapped[str] = mapped_column(String(16))
+    banks: Mapped[str] = mapped_column(Text)
+    """JSON: each seat's time left (seconds) when its time last stopped running."""
+    running: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    """The seat whose time runs (None: nobody's: a bot's turn, the game not started, paused or over)."""
+    since: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """When the current decision began (the running seat's time runs from here; a bot's delay too)."""
+    grace: Mapped[float] = mapped_column(Float, default=0.0)
+    """Vacation seconds granted in the current decision (not charged to the bank)."""
+    deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True, index=True)
+    remind_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True, index=True)
+    state: Mapped[str] = mapped_column(String(16), default="waiting")
+    """"waiting" (for the players), "running", "paused", "flagged" (a seat out of time), "over"."""
+    flagged: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    """The seat out of time."""
+    pause_asked: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    claimed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """When a server process took the timeout to act on (another retries it if that process died)."""
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    """The game's version the clock was last brought up to."""
+    rev: Mapped[int] = mapped_column(Integer, default=0)
+    """Counts every write: each write is conditional on the revision it read (several processes write)."""
+
+
+class VacationRow(Base):
+    """Vacation an account used in a year (migration 0011; see muster.server.clocks)."""
+
+    __tablename__ = "account_vacations"
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    year: Mapped[int] = mapped_column(Integer, primary_key=True)
+    used_days: Mapped[int] = mapped_column(Integer, default=0)
+
+
 def normalise_url(url: str) -> str:
     """Use the psycopg 3 driver for plain ``postgresql://`` URLs (psycopg2 is not a dependency)."""
     if url.startswith("postgresql://") or url.startswith("postgres://"):

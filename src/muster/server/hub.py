@@ -323,6 +323,9 @@ class Hub:
         self.bot_games_per_address = bot_games_per_address_from_env()
         """How many games between thinking bots one address may run at once (0: no limit)."""
         self._bot_games: dict[str, set[str]] = {}
+        self.clock: Any = None
+        """The game clocks (:class:`muster.server.clocks.Clocks`, set by the app): told of every change, and
+        asked how long a bot waits."""
 
     # --- finding games --------------------------------------------------------------------
     async def get(self, game_id: str) -> LiveGame:
@@ -445,6 +448,8 @@ class Hub:
         processes."""
         live.seats = await to_thread.run_sync(self.store.seats_of, live.id)
         self.broadcast(live)
+        if self.clock is not None:  # the clock starts once every person's seat is taken
+            self.clock.moved(live)
         if self.bus.size > 1:
             await to_thread.run_sync(self.bus.tell, live.id, "seats")
 
@@ -697,6 +702,8 @@ class Hub:
     def changed(self, live: LiveGame) -> None:
         """After a change: push the new state to everyone watching, and wake the bot if it is its turn."""
         self.broadcast(live, moved=True)
+        if self.clock is not None:
+            self.clock.moved(live)
         self.schedule_bot(live)
 
     def broadcast(self, live: LiveGame, moved: bool = False) -> None:
@@ -806,7 +813,8 @@ class Hub:
                 legal, version = live.game.legal_actions(), live.version
                 step = len(live.game.actions)
                 view = live.game.view(seat) if len(legal) > 1 else {}
-            await asyncio.sleep(live.bot_delay_ms / 1000)
+            # with a pace, the bot plays at that pace (waiting here holds no lock: nothing else waits on it)
+            await asyncio.sleep(await self.clock.bot_wait(live) if self.clock else live.bot_delay_ms / 1000)
             choice = await self._choose(live, seat, view, legal)
             try:
                 await self.act(live, seat, version, choice.action.to_json())

@@ -30,7 +30,7 @@ from starlette.routing import Route
 
 from muster.core import game_names, get_rules
 from muster.core.registry import default_game
-from muster.server import ratings
+from muster.server import clocks, ratings
 from muster.server.accounts import _aware, signed_in
 from muster.server.db import GameRow, LobbyPostRow, SeatRow, utcnow
 from muster.server.endpoints import api, hub_of, parse, read_json, seat_answer, web_adapter
@@ -60,6 +60,8 @@ class PostBody(BaseModel):
     ruleset: str | None = Field(default=None, max_length=16)
     rated: bool = False
     name: str | None = Field(default=None, max_length=MAX_NAME * 4)
+    pace: str = Field(default="none", max_length=16)
+    """The game's pace (muster.server.clocks): none, live, fast or slow."""
 
 
 class JoinBody(BaseModel):
@@ -109,6 +111,7 @@ async def post(request: Request) -> Response:
     ruleset = body.ruleset or (info.options["ruleset"][0] if "ruleset" in info.options else "")  # the game's default
     if "ruleset" in info.options and ruleset not in info.options["ruleset"]:
         raise ApiError(400, "malformed", f"unknown ruleset {ruleset!r}")
+    clocks.pace(game, body.pace)  # an unknown pace is refused before anything is created
     account = signed_in(request)
     if body.rated and account is None:
         raise ApiError(403, "not_signed_in", "log in to post a rated game")
@@ -129,6 +132,7 @@ async def post(request: Request) -> Response:
     options = {"ruleset": ruleset} if "ruleset" in info.options else {}
     made = await hub.create({s: "human" for s in info.seats}, options, None, None, game, seat, holder)
     await to_thread.run_sync(set_name, engine, made.game_id, seat, name)
+    await request.app.state.clocks.start_game(made.game_id, body.pace)  # runs once someone joins
     now = utcnow()
     post_id = secrets.token_hex(8)
     await to_thread.run_sync(_add_post, engine, LobbyPostRow(
@@ -146,6 +150,7 @@ def _listing(engine: Engine, holder: str | None, hidden: set[int]) -> list[dict[
         rows = s.execute(select(LobbyPostRow, GameRow).join(GameRow, GameRow.id == LobbyPostRow.game_id)
                          .where(LobbyPostRow.expires_at >= now)
                          .order_by(LobbyPostRow.created_at.desc()).limit(LIST_LIMIT)).all()
+    paced = clocks.paces_of(engine, [game.id for _row, game in rows])
     out = []
     for row, game in rows:
         if ratings.account_of(row.poster) in hidden:
@@ -155,6 +160,7 @@ def _listing(engine: Engine, holder: str | None, hidden: set[int]) -> list[dict[
         out.append({"id": row.id, "game": game.game, "title": info.title, "seat": row.seat,
                     "poster_seat": next(s for s in info.seats if s != row.seat), "poster": row.poster_name,
                     "ruleset": options.get("ruleset"), "rated": row.rated, "mine": row.poster == holder,
+                    "pace": paced.get(game.id, "none"),
                     "created_at": _aware(row.created_at).isoformat(),
                     "expires_at": _aware(row.expires_at).isoformat()})
     return out

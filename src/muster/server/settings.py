@@ -48,6 +48,16 @@ class Settings(BaseSettings):
     bot_time_limit: float = Field(default=5.0, ge=0.05, le=120, description="Hard limit in seconds on each bot choice; "
                                   "beyond it a random legal move is played and announced.")
 
+    # --- paces and clocks (muster.server.clocks; docs/web.md, "Paces and clocks") -------------------------
+    clock_tick_s: float = Field(default=5.0, gt=0, le=600, description="Seconds between two looks of each server "
+                                "process for clocks run out and reminders due.")
+    vacation_days: int = Field(default=21, ge=0, le=366, description="Vacation days an account has a year: used "
+                               "a day at a time when its clock would run out.")
+    vacation_day_s: float = Field(default=86400.0, gt=0, description="Tests and trials: the length of a vacation "
+                                  "day in seconds.")
+    paces: str = Field(default="", max_length=4000, description="Tests and trials: a JSON object replacing numbers "
+                       "of the pace table for every game (`{\"fast\": {\"bank\": 6, \"increment\": 2}}`, seconds).")
+
     # --- limits per client -----------------------------------------------------------------------------
     create_per_minute: float = Field(default=30.0, ge=0, description="Games one address may create per minute "
                                      "(0: no limit).")
