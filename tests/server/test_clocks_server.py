@@ -83,7 +83,8 @@ def test_a_game_without_a_pace_has_no_clock_and_an_unknown_pace_is_refused(serve
         made = create(c, imperial="human", insurgent="beginner")
         token = next(iter(made["tokens"].values()))
         assert _clock(c, token) is None
-        assert c.post("/api/games", json={"imperial": "human", "insurgent": "beginner", "pace": "blitz"}).status_code == 400
+        refused = c.post("/api/games", json={"imperial": "human", "insurgent": "beginner", "pace": "blitz"})
+        assert refused.status_code == 400
         paces = c.get("/api/meta").json()["games"][0]["paces"]
         assert set(paces) == {"live", "fast", "slow"} and paces["fast"]["bank"] == 2
 

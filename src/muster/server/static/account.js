@@ -78,6 +78,8 @@ async function showSignedIn(me) {
   $("settings").hidden = false;
   $("who").textContent = t("Logged in as {name}.", { name: me.name });
   const { games } = await api("/api/account/games");
+  const vacation = await api("/api/account/vacation").catch(() => null);
+  $("vacation").textContent = vacation ? t("Vacation: {left} of {days} days left this year (used a day at a time when a clock of yours would run out).", vacation) : "";
   $("games-list").replaceChildren(...games.map(gameLine));
   $("no-games").hidden = games.length > 0;
 }

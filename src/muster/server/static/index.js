@@ -3,6 +3,7 @@
 // sides, introduction, options (docs/web-games.md).
 import { api, el, rememberSeat, rememberWatched, rememberedSeats, sideName, watchedGames } from "./common.js";
 import { setupLanguage, t } from "./i18n.js";
+import { clockText } from "./clock.js";
 
 const form = document.getElementById("new-game");
 const errorBox = document.getElementById("error");
@@ -139,6 +140,7 @@ form.addEventListener("submit", async (event) => {
   if (form.seed.value !== "") body.seed = Number(form.seed.value);
   if (form.delay.value !== "") body.bot_delay_ms = Number(form.delay.value);
   if (form.hints.checked && mode !== "bots") body.hints = side;
+  if (form.pace.value !== "none") body.pace = form.pace.value;
   try {
     const made = await api("/api/games", body);
     if (mode === "bots") {
@@ -165,7 +167,9 @@ form.addEventListener("submit", async (event) => {
 function turnText(game) {
   if (game.outdated) return t("recorded under older rules (open it with the release that made it)");
   if (game.status === "finished") return game.winner ? t("finished: {side} won", { side: seatName(game.winner) }) : t("finished");
-  return game.your_turn ? t("your turn") : t("{side} to play", { side: seatName(game.active_seat) || "?" });
+  const turn = game.your_turn ? t("your turn") : t("{side} to play", { side: seatName(game.active_seat) || "?" });
+  const clock = clockText(game.clock, game.seat); // refreshed with the list: the time counts down
+  return clock ? `${turn} · ${clock}` : turn;
 }
 
 /** Who plays a seat, in words: a person by the name they gave, a bot by its level (never its settings). */

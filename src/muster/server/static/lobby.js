@@ -1,6 +1,7 @@
 // The lobby: the open games anyone may join, and a form to post one (docs/web.md, "The lobby").
 import { api, el, rememberSeat } from "./common.js";
 import { setupLanguage, t } from "./i18n.js";
+import { paceName } from "./clock.js";
 
 const $ = (id) => document.getElementById(id);
 let meta = null;
@@ -45,7 +46,8 @@ function fillForm() {
 function postLine(post) {
   const what = t("{name} plays {side}; you play {free}", {
     name: post.poster, side: sideName(post.game, post.poster_seat), free: sideName(post.game, post.seat) });
-  const tags = [gameInfo(post.game).title || post.title, post.ruleset, post.rated ? t("rated") : t("unrated")]
+  const tags = [gameInfo(post.game).title || post.title, post.ruleset, post.rated ? t("rated") : t("unrated"),
+    paceName(post.pace) || null]
     .filter(Boolean).join(" · ");
   let button;
   if (post.mine) {
@@ -83,6 +85,7 @@ $("post-form").addEventListener("submit", (event) => {
   act(button, async () => {
     const body = { game: $("post-game").value, side: $("post-side").value, rated: $("post-rated").checked };
     if (!$("post-ruleset").disabled) body.ruleset = $("post-ruleset").value;
+    if ($("post-pace").value !== "none") body.pace = $("post-pace").value;
     if (!me.signed_in && $("post-name").value) body.name = $("post-name").value;
     const made = await api("/api/lobby", body);
     rememberSeat({ token: made.token, game_id: made.game_id, seat: made.seat });

@@ -8,6 +8,7 @@ import { latestDice, renderLog, richText } from "./log.js";
 import { enableZoom } from "./zoom.js";
 import { rematchWithPerson } from "./table.js";
 import { setupLanguage, t, tn } from "./i18n.js";
+import { clockPanel } from "./clock.js";
 
 const token = decodeURIComponent(location.pathname.split("/").pop());
 const $ = (id) => document.getElementById(id);
@@ -24,6 +25,7 @@ let pending = false; // an action is on its way: ignore further clicks until the
 let nextId = 1;
 let wasMyTurn = false;
 let groups = { space: new Map(), area: new Map(), card: new Map(), other: [] };
+let clock = null; // the game clock (clock.js), once the game is loaded
 
 const seatName = (seat) => game?.data.seats[seat]?.name || seat;
 const other = (seat) => Object.keys(game.data.seats).find((s) => s !== seat);
@@ -472,6 +474,7 @@ function onState(message) {
   pending = false;
   closeMenu();
   render();
+  clock?.refresh(state.seat); // a move, a pause or a timeout: the clock changed too
 }
 
 async function fetchState() {
@@ -538,6 +541,7 @@ async function start() {
     $("zoom-in").addEventListener("click", () => zoom.zoomIn());
     $("zoom-out").addEventListener("click", () => zoom.zoomOut());
     $("zoom-fit").addEventListener("click", () => zoom.fit());
+    clock = clockPanel(token, $("clock"), seatName, showError);
     onState(first);
     performance.mark("muster:drawn"); // the first full drawing (benchmarks/web_load.py reads it)
     connect();
