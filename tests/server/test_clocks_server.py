@@ -216,3 +216,16 @@ def test_a_bot_plays_at_the_pace_and_after_a_restart(tmp_path: Path) -> None:
             _until(lambda: c.get(f"/api/games/{made['game_id']}/status").json()["version"] > version)
     finally:
         srv.stop()
+
+
+def test_a_rematch_keeps_the_pace(server: Server) -> None:
+    with server.client() as c:
+        made = create(c, imperial="human", insurgent="human", pace="slow")
+        tokens = made["tokens"]
+        assert c.post(f"/api/seat/{tokens['imperial']}/resign", json={}, headers=device_headers(
+            tokens["imperial"])).status_code == 200
+        assert _clock(c, tokens["imperial"])["state"] == "over"
+        c.post(f"/api/seat/{tokens['imperial']}/rematch", json={}).raise_for_status()
+        started = c.post(f"/api/seat/{tokens['insurgent']}/rematch", json={})
+        assert started.status_code == 200 and started.json()["state"] == "started", started.text
+        assert _clock(c, started.json()["token"])["pace"] == "slow"

@@ -34,6 +34,8 @@ import contextlib
 import functools
 import json
 import logging
+import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -67,6 +69,8 @@ RETRY_FLAGGED_S = 60
 """A timeout taken by a process that did not finish it within this many seconds is taken over by another."""
 BATCH = 100
 """Deadlines and reminders looked at in one tick at most (the rest wait for the next)."""
+ACTIONS_PER_MINUTE = 20
+"""Clock actions (pause, accept, decline, resume, claim) one seat may send in a minute (per process)."""
 
 
 @dataclass(frozen=True)
@@ -607,6 +611,26 @@ async def clock_state(request: Request) -> Response:
     return JSONResponse({"clock": view(clock, utcnow(), rated)})
 
 
+_ACTIONS: dict[tuple[str, str], deque[float]] = {}
+
+
+def _seat_allows(game_id: str, seat: str) -> bool:
+    """Count one clock action of the seat; False once it sent :data:`ACTIONS_PER_MINUTE` in the last minute."""
+    now = time.monotonic()
+    sent = _ACTIONS.setdefault((game_id, seat), deque())
+    while sent and sent[0] < now - 60:
+        sent.popleft()
+    if len(sent) >= ACTIONS_PER_MINUTE:
+        return False
+    sent.append(now)
+    if len(_ACTIONS) > 10_000:  # bounded memory: forget the seats quiet for a minute, then the oldest
+        for key in [k for k, v in _ACTIONS.items() if not v or v[-1] < now - 60]:
+            del _ACTIONS[key]
+        while len(_ACTIONS) > 10_000:
+            _ACTIONS.pop(next(iter(_ACTIONS)))
+    return True
+
+
 async def clock_action(request: Request) -> Response:
     """Pause (ask, accept, decline), resume, or claim the win on time."""
     body = parse(ClockBody, await read_json(request))
@@ -614,6 +638,8 @@ async def clock_action(request: Request) -> Response:
     engine = hub.store.engine
     if live.seats[seat].kind != "human":
         raise ApiError(403, "forbidden", "only a player acts on the clock")
+    if not _seat_allows(live.id, seat):
+        raise ApiError(429, "rate_limited", "too many clock actions: wait a minute")
     clocks = clocks_of(request)
     game = live.game.rules.info.name
     if body.do == "claim":

@@ -42,7 +42,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from muster.core import get_rules
-from muster.server import ratings
+from muster.server import clocks, ratings
 from muster.server.accounts import _aware, _needs_account, name_key
 from muster.server.db import (
     AccountBlockRow,
@@ -264,6 +264,8 @@ async def rematch(request: Request) -> Response:
                     await to_thread.run_sync(set_name, engine, made.game_id, new_seat, names[old_seat])
             if await to_thread.run_sync(ratings.is_rated, engine, live.id):
                 await to_thread.run_sync(ratings.mark_rated, engine, made.game_id)
+            old_clock = await to_thread.run_sync(clocks.read, engine, live.id)  # the pace carries over
+            await request.app.state.clocks.start_game(made.game_id, old_clock.pace if old_clock else "none")
         latest: RematchRow | None = await to_thread.run_sync(_rematch_row, engine, live.id)
         row = latest or row
     if row.new_game_id is None:

@@ -55,7 +55,8 @@ export function clockPanel(token, root, seatName, onError) {
       `${seatName(s)} `, el("span", { class: "clock-time" }, formatLeft(left(s)))));
     const other = seats.find((s) => s !== seat);
     const extra = [];
-    if (clock.state === "paused") extra.push(t("paused"), button(t("Resume the clock"), "resume"));
+    if (clock.state === "over" && clock.flagged) extra.push(t("{side} ran out of time", { side: seatName(clock.flagged) }));
+    else if (clock.state === "paused") extra.push(t("paused"), button(t("Resume the clock"), "resume"));
     else if (clock.state === "flagged") {
       extra.push(t("{side} ran out of time", { side: seatName(clock.flagged) }));
       if (clock.flagged !== seat) extra.push(button(t("Claim the win"), "claim"));
