@@ -161,6 +161,8 @@ def test_a_rated_timeout_ends_the_game_once_with_two_server_processes(backend: s
             assert status["winner"] == winner
         assert [tuple(r) for r in _sql(srv.database_url, f"SELECT seat, reason FROM game_endings "
                                                          f"WHERE game_id = '{game_id}'")] == [(late, "timeout")]
+        changes = _until(lambda: _sql(srv.database_url, f"SELECT side FROM rating_changes WHERE game_id = '{game_id}'"))
+        time.sleep(1)  # had it been rated twice (once per process), the second would have come by now
         changes = _sql(srv.database_url, f"SELECT side FROM rating_changes WHERE game_id = '{game_id}'")
         assert sorted(r[0] for r in changes) == sorted(seats)  # rated once: one change per side
     finally:

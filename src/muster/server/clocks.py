@@ -464,6 +464,9 @@ class Clocks:
         self.engine = hub.store.engine
         self._paces: dict[str, str] = {}
         """The pace of each game seen (it never changes): games without a clock cost nothing more."""
+        self._seen: dict[str, tuple[str | None, bool, bool]] = {}
+        """What each game's clock was last brought to here (deciding seat, over, ready): an action that leaves
+        them as they were (the same seat deciding on) needs no write, so it costs a move nothing."""
         self._task: asyncio.Task[None] | None = None
         self._pending: set[asyncio.Task[Any]] = set()
 
@@ -484,7 +487,7 @@ class Clocks:
     def moved(self, live: LiveGame) -> None:
         """The game changed (a move, a seat taken, the end): bring its clock along, in the background (a
         move's answer never waits for it), charging the time up to now."""
-        if self._paces.get(live.id) == "none":
+        if self._paces.get(live.id) == "none" or self._seen.get(live.id) == _key(position(live)):
             return
         task = asyncio.get_running_loop().create_task(self.advance(live))
         self._pending.add(task)
@@ -499,6 +502,9 @@ class Clocks:
             log.exception("could not bring the clock of game %s along", live.id)
             return
         self._note_pace(live.id, name)
+        if len(self._seen) > 100_000:
+            self._seen.clear()
+        self._seen[live.id] = _key(pos)
 
     async def bot_wait(self, live: LiveGame) -> float:
         """Seconds the bot of ``live`` waits before it plays: the pace's bot delay from the start of its turn
@@ -513,7 +519,7 @@ class Clocks:
         found = pace(live.game.rules.info.name, clock.pace)
         if found is None:
             return least
-        if clock.version < live.version or clock.since is None or clock.state == "waiting":
+        if clock.running != live.game.active_seat or clock.since is None or clock.state == "waiting":
             return max(least, found.bot_delay)  # the clock is not yet at this turn: it began about now
         return max(least, found.bot_delay - (utcnow() - clock.since).total_seconds())
 
@@ -581,6 +587,10 @@ class Clocks:
             await to_thread.run_sync(self.hub.bus.tell, live.id, "seats")
 
 
+def _key(pos: Position) -> tuple[str | None, bool, bool]:
+    return pos.active, pos.over, pos.ready
+
+
 def clocks_of(request: Request) -> Clocks:
     """The process's :class:`Clocks`."""
     found: Clocks = request.app.state.clocks
@@ -607,8 +617,12 @@ async def clock_state(request: Request) -> Response:
     clock = await to_thread.run_sync(read, hub.store.engine, live.id)
     if clock is None:
         return JSONResponse({"clock": None})
+    now = utcnow()
+    if live.game.outcome is not None and clock.state != "over":  # the clock's own write follows the end soon
+        clock.charge(now)
+        clock.state, clock.running = "over", None
     rated = await to_thread.run_sync(ratings.is_rated, hub.store.engine, live.id)
-    return JSONResponse({"clock": view(clock, utcnow(), rated)})
+    return JSONResponse({"clock": view(clock, now, rated)})
 
 
 _ACTIONS: dict[tuple[str, str], deque[float]] = {}
