@@ -37,7 +37,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Literal
@@ -184,7 +184,6 @@ class Clock:
     claimed_at: datetime | None
     version: int
     rev: int
-    humans: tuple[str, ...] = field(default=())
 
     @classmethod
     def of(cls, row: GameClockRow) -> Clock:
