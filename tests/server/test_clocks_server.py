@@ -210,6 +210,7 @@ def test_a_bot_plays_at_the_pace_and_after_a_restart(tmp_path: Path) -> None:
                                                           "action": st["legal"][0]["action"]},
                        headers=device_headers(token)).raise_for_status()
             version = st["version"]
+            assert set(_clock(c, token)["left"]) == {"imperial"}  # the bot holds no clock
             # the bot waits the pace's delay (6 s) instead of moving at once...
             assert c.get(f"/api/games/{made['game_id']}/status").json()["version"] == version
         srv.kill()  # ...and a restart neither loses nor repeats the wait: the bot moves

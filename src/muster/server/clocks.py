@@ -478,8 +478,8 @@ class Clocks:
         """Give a game just created its clock, and start it if its players are all there."""
         live = await self.hub.get(game_id)
         if pace_name != "none":
-            await to_thread.run_sync(start, self.engine, game_id, live.game.rules.info.name, pace_name,
-                                     tuple(live.seats))
+            people = tuple(s for s, info in live.seats.items() if info.kind == "human")  # bots hold no clock
+            await to_thread.run_sync(start, self.engine, game_id, live.game.rules.info.name, pace_name, people)
         self._note_pace(game_id, pace_name)
         await self.advance(live)
 
