@@ -338,7 +338,7 @@ function render() {
   const targets = new Set([...groups.space.keys(), ...groups.area.keys()]);
   const verbs = new Map([...groups.space, ...groups.area].map(([id, items]) => [id, items.map((i) => i.label).join(" or ")]));
   const mark = s.last && s.last.actions.length ? s.last : null;
-  board.update(s.view, { targets, verbs, selected: game.mod.selectedSpace(s.view), last: mark });
+  board.update(s.view, { targets, verbs, items: groups.space, selected: game.mod.selectedSpace(s.view), last: mark });
   $("hover-info").textContent = ""; // what was under the finger before this position is stale now
   offscreenTargets();
   renderHand(s);
