@@ -82,6 +82,8 @@ def play_a_season(page: Any, name: str, limit: int = 80) -> dict[str, int]:
             counts["odds"] += 1
             if counts["odds"] == 1:
                 shot(page, f"{name}-odds")
+        # a choice naming a block (Build, board, supply) is made on the map, where the block stands
+        assert page.locator("#actions button", has_text="Build:").count() == 0
         if turn in (1, 6):
             shot(page, f"{name}-{turn}")
         counts[click_map(page)] += 1

@@ -130,7 +130,7 @@ document.addEventListener("pointerdown", (e) => {
 function groupLegal() {
   const out = { space: new Map(), area: new Map(), card: new Map(), other: [] };
   for (const item of state.legal) {
-    const t = game.mod.targetOf(game.data, item.action, state.hand);
+    const t = game.mod.targetOf(game.data, item.action, state.hand, state.view);
     if (!t) { out.other.push(item); continue; }
     if (!out[t.kind].has(t.id)) out[t.kind].set(t.id, []);
     out[t.kind].get(t.id).push(item);

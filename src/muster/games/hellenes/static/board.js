@@ -345,11 +345,15 @@ function oddsOf(list) {
   return null;
 }
 
-/** Which area or card an action points at: {kind: "space"|"card", id} or null (a button). */
-export function targetOf(data, action, hand) {
+/** Which area or card an action points at: {kind: "space"|"card", id} or null (a button). A choice that names
+ * one of the seat's blocks (Build it, board it, supply it, take a hit on it) points at the area where the block
+ * stands, so the block is chosen by clicking it on the map. */
+export function targetOf(data, action, hand, view) {
   const [verb, arg] = action;
   if (verb === "card" && typeof arg === "number" && hand.includes(arg)) return { kind: "card", id: arg };
   if (typeof arg === "string" && data.byId[arg]) return { kind: "space", id: arg };
+  const unit = typeof arg === "string" && view && view.units ? view.units[arg] : null;
+  if (unit && unit.area && data.byId[unit.area]) return { kind: "space", id: unit.area };
   if (verb === "place" && typeof arg === "string" && arg.includes("@")) {
     const area = arg.split("@")[1];
     if (data.byId[area]) return { kind: "space", id: area };
