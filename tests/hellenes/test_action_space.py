@@ -40,8 +40,8 @@ def test_numbering_is_a_bijection_and_pinned() -> None:
     assert [RULES.action_from_index(i) for i in range(space.size)] == list(space.actions)
     assert all(RULES.action_index(a) == i for i, a in enumerate(space.actions))
     # Changing the numbering breaks every trained network: it must be a deliberate act (REVISION).
-    assert space.size == 1007
-    assert space.version == "hellenes-actions-4-cd1af0a24630"
+    assert space.size == 1241
+    assert space.version == "hellenes-actions-4-1a2d6da3daca"
 
 
 def test_numbering_covers_every_area_and_block_for_each_shape() -> None:

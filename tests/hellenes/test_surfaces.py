@@ -81,6 +81,6 @@ def test_a_game_saved_under_rules_r3_is_refused_by_name() -> None:
     record = game.to_record()
     assert str(record["rules_version"]).startswith("r4-") and str(record["rules_version"]).endswith("-design2")
     record["rules_version"] = "r3-" + str(record["rules_version"])[3:-1] + "1"
-    with pytest.raises(CorruptStateError, match=r"rules version 'r3-map1.*design1.*this muster plays 'r4-map1"):
+    with pytest.raises(CorruptStateError, match=r"rules version 'r3-map2.*design1.*this muster plays 'r4-map2"):
         Game.from_record(RULES, record)
     assert Game.from_record(RULES, game.to_record()).actions == game.actions

@@ -7,15 +7,17 @@ neither can leak a hidden block.
 
 from __future__ import annotations
 
+import json
 import logging
 from functools import cache, lru_cache
+from importlib import resources
 from typing import Any
 
 from muster.core import Action
 from muster.games.hellenes.datafiles import blocks, cards, design, game_map
 from muster.games.hellenes.game import HellenesRules
 from muster.games.hellenes.odds import SideOdds, _fighter, battle_odds, monte_carlo
-from muster.games.hellenes.rules.common import field, other
+from muster.games.hellenes.rules.common import defenders_inside, field, other
 from muster.games.hellenes.texts import (
     area_name,
     block_name,
@@ -71,6 +73,9 @@ VERB_HINT = {
                  "inside."),
 }
 
+# Lands drawn on the map that no area covers (data/coast.json names them in English), for the catalog
+OFF_MAP_NAMES = (N_("Epirus"), N_("Illyria"), N_("Paeonia"), N_("Persian Empire"))
+
 # Verbs whose words depend on the decision they answer (the top frame's kind).
 KIND_VERB_HINT = {
     ("sortie", "stay"): N_("No Sortie this Season: the besieged stay inside."),
@@ -107,16 +112,29 @@ DECISION_HELP = {
 
 
 @cache
+def geometry() -> dict[str, Any]:
+    """The drawn map (``data/coast.json``, written by ``scripts/hellenes_map.py`` from Natural Earth's public-domain
+    coastlines): land, each area's region, the seas' waters, off-map lands, label and City points, in pixels."""
+    text = resources.files("muster.games.hellenes").joinpath("data/coast.json").read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+@cache
 def _static(lang: str = "en") -> dict[str, Any]:
     tr = translator(lang)
     g = game_map()
     lons = [xy[0] for xy in g.xy.values()]
     lats = [xy[1] for xy in g.xy.values()]
     spaces = []
+    geo = geometry()
     for area in (*g.land, *g.seas):
         city = g.cities.get(area)
         lon, lat = g.xy[area]
         spaces.append({
+            "d": geo["seas" if g.is_sea(area) else "areas"][area],
+            "label": (geo["sea_labels"] if g.is_sea(area) else geo["labels"])[area],
+            "city_xy": geo["cities"].get(area), "settlement_xy": geo["settlements"].get(area),
             "id": area, "name": area_name(area, lang), "kind": "sea" if g.is_sea(area) else "land",
             "xy": [round(lon, 3), round(lat, 3)],
             "region": region_name(g.regions[area], lang) if area in getattr(g, "regions", {}) else None,
@@ -137,6 +155,9 @@ def _static(lang: str = "en") -> dict[str, Any]:
         "game": "hellenes", "title": tr.gettext("Hellenes: Campaigns of the Peloponnesian War"), "lang": lang,
         "seats": seats,
         "spaces": spaces, "areas": [], "cards": deck, "blocks": roster,
+        "geometry": {"size": geo["size"], "land": geo["land"],
+                     "off_map": [{"name": tr.gettext(o["name"]), "d": o["d"], "label": o["label"]}
+                                 for o in geo["off_map"].values()]},
         "bounds": {"lon": [min(lons), max(lons)], "lat": [min(lats), max(lats)]},
         "seasons": [season_word(i, lang) for i in range(len(design()["seasons"]))],
         "prestige_limit": design()["prestige"]["limit"],
@@ -212,6 +233,26 @@ def _quick_estimate(view: dict[str, Any], seat: str, movers: list[str], area: st
     return SideOdds(*total)
 
 
+def _assault_estimate(view: dict[str, Any], seat: str, area: str, drawn: list[Any]) -> Any:
+    """The odds of Assaulting the City of ``area`` (8.1: Double Defense, the defenders cannot be routed), with the
+    blocks inside drawn from the seat's view as for an engagement."""
+    total = [0.0] * 5
+    for k, s in enumerate(drawn):
+        f = {"area": area, "militia": 0}
+        att = [_fighter(s, f, b) for b in field(s, area, seat)]
+        inside, militia = defenders_inside(s, area)
+        dfn = [_fighter(s, f, b) for b in inside]
+        if militia > 0:
+            m = design()["militia"]
+            dfn.append((str(m["letter"]), int(m["fire"]), int(militia), False))
+        if not att or not dfn:
+            continue
+        mc = monte_carlo(att, dfn, True, True, trials=TRIALS, seed=k)
+        for i, x in enumerate((mc.att_win, mc.def_win, mc.draw, mc.att_loss, mc.def_loss)):
+            total[i] += x / len(drawn)
+    return SideOdds(*total)
+
+
 def _odds_words(p: Any, lang: str) -> dict[str, str]:
     """Battle odds as the language writes percentages and decimals."""
     pct = (lambda x: f"{x:.0%}".replace("%", " %")) if lang == "pl" else (lambda x: f"{x:.0%}")
@@ -272,14 +313,34 @@ class HellenesAdapter:
                 self._odds[key] = None
         return self._odds[key]
 
+    def assault_odds(self, view: dict[str, Any], seat: str, area: str) -> Any:
+        """The odds of an Assault on the besieged City of ``area`` (from the seat's view only), or None."""
+        key = (int(view.get("step", 0)), seat, "assault", area)
+        if key not in self._odds:
+            if len(self._odds) > 256:
+                self._odds.clear()
+            full = view if "log" in view else {**view, "log": []}
+            try:
+                self._odds[key] = _assault_estimate(full, seat, area, drawings(full, seat))
+            except Exception:  # odds are advice: a failure must never block the game
+                log.exception("assault odds failed for %s at %s", seat, area)
+                self._odds[key] = None
+        return self._odds[key]
+
     def hint(self, view: dict[str, Any], action: Action, seat: str | None, lang: str = "en") -> str:
-        """What the choice does; before an engagement, the battle odds estimated from what the seat knows."""
+        """What the choice does; before an engagement or an Assault, the battle odds estimated from what the seat
+        knows (the board draws the chance of winning on the map from the first percentage)."""
         tr = translator(lang)
         if seat and action.verb in ("to", "forced", "sortie") and isinstance(action.arg, str):
             p = self.odds(view, seat, action.arg)
             if p is not None:
                 return tr.fmt("Engage: win {win}, lose {lose}; expected losses {mine} CV to {theirs} (estimated from "
                               "what you can see)", **_odds_words(p, lang))
+        if seat and action.verb == "assault" and isinstance(action.arg, str):
+            p = self.assault_odds(view, seat, action.arg)
+            if p is not None:
+                return tr.fmt("Assault: win {win}, lose {lose}; expected losses {mine} CV to {theirs} (estimated "
+                              "from what you can see; the defenders count double)", **_odds_words(p, lang))
         stack = view.get("stack") or []
         kind = str(stack[-1].get("kind", "")) if stack else ""
         text = KIND_VERB_HINT.get((kind, action.verb)) or VERB_HINT.get(action.verb, "")
@@ -293,7 +354,8 @@ class HellenesAdapter:
 
     def warning(self, view: dict[str, Any], action: Action, seat: str | None, legal: list[Action],
                 lang: str = "en") -> str:
-        """Ask twice before engaging (the battle odds in words), or ending the Action phase with Actions left."""
+        """Ask twice before engaging (the battle odds in words). Ending the Action phase is one click: its hint and
+        the Actions count say what is lost."""
         tr = translator(lang)
         if seat and action.verb in ("to", "forced", "sortie") and isinstance(action.arg, str) and len(legal) > 1:
             p = self.odds(view, seat, action.arg)
@@ -301,10 +363,6 @@ class HellenesAdapter:
                 ask = tr.gettext("Engage anyway?") if p.win < 0.5 else tr.gettext("Engage?")
                 return tr.fmt("Battle odds from what you can see: win {win}, lose {lose}, expected losses {mine} CV to "
                               "{theirs}. {ask}", ask=ask, **_odds_words(p, lang))
-        if action.verb == "end" and len(legal) > 1 and int(view.get("actions_left", 0)) > 0:
-            left = int(view["actions_left"])
-            return tr.nfmt("You still have {n} Action; ending loses it. End anyway?",
-                           "You still have {n} Actions; ending loses them. End anyway?", left)
         return ""
 
     def board_facts(self, view: dict[str, Any]) -> dict[str, dict[str, int]]:

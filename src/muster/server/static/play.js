@@ -132,7 +132,7 @@ document.addEventListener("pointerdown", (e) => {
 function groupLegal() {
   const out = { space: new Map(), area: new Map(), card: new Map(), other: [] };
   for (const item of state.legal) {
-    const t = game.mod.targetOf(game.data, item.action, state.hand);
+    const t = game.mod.targetOf(game.data, item.action, state.hand, state.view);
     if (!t) { out.other.push(item); continue; }
     if (!out[t.kind].has(t.id)) out[t.kind].set(t.id, []);
     out[t.kind].get(t.id).push(item);
@@ -340,7 +340,7 @@ function render() {
   const targets = new Set([...groups.space.keys(), ...groups.area.keys()]);
   const verbs = new Map([...groups.space, ...groups.area].map(([id, items]) => [id, items.map((i) => i.label).join(" or ")]));
   const mark = s.last && s.last.actions.length ? s.last : null;
-  board.update(s.view, { targets, verbs, selected: game.mod.selectedSpace(s.view), last: mark });
+  board.update(s.view, { targets, verbs, items: groups.space, selected: game.mod.selectedSpace(s.view), last: mark });
   $("hover-info").textContent = ""; // what was under the finger before this position is stale now
   offscreenTargets();
   renderHand(s);

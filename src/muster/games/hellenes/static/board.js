@@ -1,13 +1,24 @@
-// The Hellenes board module: our SVG map of Greece and the Aegean drawn from the seat's view.
-// Land areas are discs ringed in their holder's colour with the City's name and value; sea zones are
-// italic names on the water; the seat's own blocks show their letter, firepower and CV, the enemy's
-// stand upright (only the side shows, or what a battle revealed). Words for players live in TEXT.
+// The Hellenes board module: a drawn map of Greece and the Aegean (real coastlines from Natural Earth, projected
+// and simplified into data/coast.json; the server sends them in the game data), seen from one seat. Land areas
+// are regions tinted by the holder of their City, seas are waters, Cities stand where they stood with their
+// number and Port mark. Blocks stand on the map: the seat's own upright with letter, firepower and CV as pips,
+// the enemy's blank (only their colour shows, unless a battle revealed them). A block or its area is clicked to
+// choose its Group; the destinations and, before a battle or an Assault, the chance of winning are marked on the
+// map. Words for players live in TEXT.
 import { t, tn } from "../../i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
-const SCALE = 1.3;
-export const VIEWBOX = { x: 70, y: 70, w: 1290, h: 920 };
-export const PHONE_VIEW = { x: 250, y: 380, w: 700, h: 560 };
+export const VIEWBOX = { x: 0, y: 0, w: 1198, h: 915 };
+export const PHONE_VIEW = { x: 220, y: 330, w: 520, h: 560 };
+
+// The game's own stylesheet, next to this module (loaded once, before the first drawing).
+if (typeof document !== "undefined" && !document.querySelector("link[data-hellenes-css]")) {
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = new URL("./board.css", import.meta.url).href;
+  link.dataset.hellenesCss = "";
+  document.head.append(link);
+}
 
 /** Every player-facing word of this module (one place, for translation: read when used, after the catalog loads). */
 export const TEXT = {
@@ -37,22 +48,28 @@ export const TEXT = {
   get inCity() { return t("in the City"); },
   get aboard() { return t("aboard"); },
   get choose() { return t("choose"); },
-  clickTo: (verb) => t(" — click to {verb}", { verb }),
+  clickTo: (verb) => t(" — click: {verb}", { verb }),
+  get odds() { return t("chance of winning"); },
   get discards() { return t("Discards"); },
   get gameOver() { return t("Game over"); },
 };
 
-const COLOUR = { athens: "#2f5d9e", sparta: "#a8322a", neutral: "#6b6b6b" };
 const s = (tag, attrs = {}, ...children) => {
   const node = document.createElementNS(NS, tag);
   for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) node.setAttribute(k, v);
-  for (const c of children) if (c !== null && c !== undefined) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  for (const c of children) if (c !== null && c !== undefined) node.append(c instanceof Node ? c : String(c));
   return node;
 };
 
-function xy(space) {
-  const [lon, lat] = space.xy;
-  return [(40 + (lon - 19.4) * 118) * SCALE, (40 + (41.4 - lat) * 140) * SCALE];
+/** Where an area's name and blocks stand (pixels). */
+function xy(space) { return space.label; }
+
+/** The box a marked area takes on the map (for the shell's "marked places off screen"). */
+export function targetBox(data, id) {
+  const sp = data.byId[id];
+  if (!sp) return null;
+  const [x, y] = xy(sp);
+  return { x: x - 40, y: y - 30, w: 80, h: 80 };
 }
 
 /** The area's contents in words (for hover, focus and screen readers). */
@@ -73,49 +90,77 @@ export function describe(data, view, id) {
   return `${sp.name}: ${parts.join(", ")}`;
 }
 
-/** The blocks in an area as this seat sees them: [{side, label, cv, title, own}]. */
+/** The token of the block a Group move or free move is moving now, if any. */
+function movingToken(view) {
+  const top = (view.stack || [])[(view.stack || []).length - 1] || {};
+  if (top.kind === "group") return top.cur;
+  if (top.kind === "free_move") return top.token;
+  return null;
+}
+
+/** The blocks in an area as this seat sees them: [{side, label, cv, max, title, own, token}]. */
 function blocksIn(data, view, id) {
   const out = [];
   for (const [bid, u] of Object.entries(view.units || {})) {
     if (u.area !== id) continue;
     const b = data.blocks[bid];
     const where = u.inside ? ` (${TEXT.inCity})` : u.carrier ? ` (${TEXT.aboard})` : "";
-    out.push({ side: b.side, label: `${b.letter}${b.fire}`, cv: u.cv, max: b.max_cv, title: TEXT.own(b, u.cv) + where, own: true, token: u.token });
+    out.push({ side: b.side, label: `${b.letter}${b.fire}`, cv: u.cv, max: b.max_cv, title: TEXT.own(b, u.cv) + where,
+      own: true, token: u.token, inside: Boolean(u.inside), fleet: b.kind === "fleet" });
   }
   for (const e of view.enemy || []) {
     if (e.area !== id) continue;
     const known = e.known_as ? data.blocks[e.known_as] : null;
     out.push({ side: e.side, label: known ? `${known.letter}${known.fire}` : "", cv: known ? e.seen : null,
-      title: known ? TEXT.seen(known.name, e.seen) : TEXT.upright(TEXT.side[e.side]), own: false, token: e.token });
+      max: known ? known.max_cv : null, title: known ? TEXT.seen(known.name, e.seen) : TEXT.upright(TEXT.side[e.side]),
+      own: false, token: e.token, inside: Boolean(e.inside) });
   }
   return out.sort((a, b) => (a.side < b.side ? -1 : a.side > b.side ? 1 : 0));
 }
 
 function drawMapBase(data) {
+  const geo = data.geometry;
   const g = s("g", { class: "hl-base", "aria-hidden": "true" });
   g.append(s("rect", { x: VIEWBOX.x, y: VIEWBOX.y, width: VIEWBOX.w, height: VIEWBOX.h, class: "hl-sea" }));
-  // land masses: soft overlapping discs under each land area read as coasts around the Aegean
-  const land = s("g", { class: "hl-land" });
-  for (const sp of data.spaces) {
-    if (sp.kind !== "land") continue;
-    const [x, y] = xy(sp);
-    land.append(s("circle", { cx: x, cy: y, r: 78 }));
-  }
-  g.append(land);
-  // borders: land (dashed), coast (thin), sea lanes (blue; hazardous thick)
-  for (const sp of data.spaces) {
-    const [x1, y1] = xy(sp);
-    const line = (other, cls) => { const [x2, y2] = xy(data.byId[other]); g.append(s("line", { x1, y1, x2, y2, class: cls })); };
-    for (const n of sp.land_adj) if (sp.id < n) line(n, "hl-border");
-    for (const n of sp.coasts) if (sp.kind === "land") line(n, "hl-coast");
-    for (const n of sp.sea_adj) if (sp.id < n) line(n, sp.hazardous.includes(n) ? "hl-lane hazard" : "hl-lane");
+  g.append(s("path", { d: geo.land, class: "hl-landmass" }));
+  for (const o of geo.off_map) {
+    g.append(s("path", { d: o.d, class: "hl-offmap" }), s("text", { x: o.label[0], y: o.label[1], class: "hl-offmap-name" }, o.name));
   }
   return g;
 }
 
+/** A City: a square (a circle for a Port) with its number, the anchor of a Port, its name beside it. */
+function drawCity(sp) {
+  const [x, y] = sp.city_xy || xy(sp);
+  const c = s("g", { class: `hl-citymark${sp.city.port ? " port" : ""}` });
+  c.append(sp.city.port ? s("circle", { cx: x, cy: y, r: 8.5 }) : s("rect", { x: x - 8, y: y - 8, width: 16, height: 16, rx: 2 }),
+    s("text", { x, y: y + 4.5, class: "hl-city-value" }, sp.city.value));
+  if (sp.city.port) c.append(s("text", { x: x + 11, y: y - 5, class: "hl-anchor" }, "⚓"));
+  c.append(s("text", { x: x + (sp.city.port ? 20 : 11), y: y + 5, class: "hl-city-name" }, sp.city.name));
+  return c;
+}
+
+const BLOCK = 32, GAP = 3, PER_ROW = 4;
+
+/** One block: own blocks upright with letter and firepower, and CV as pips (filled) out of the maximum. */
+function drawBlock(b, x, y, moving, area) {
+  const g = s("g", { class: `hl-block side-${b.side}${b.own ? " own" : " upright"}${moving ? " moving" : ""}${b.inside ? " inside" : ""}`,
+    "data-space": area });
+  g.append(s("rect", { x, y, width: BLOCK, height: BLOCK, rx: 4 }));
+  if (b.label) g.append(s("text", { x: x + BLOCK / 2, y: y + 16, class: "hl-block-label" }, b.label));
+  if (b.cv !== null && b.max) {
+    const step = 6, left = x + BLOCK / 2 - ((b.max - 1) * step) / 2;
+    for (let i = 0; i < b.max; i++) {
+      g.append(s("circle", { cx: left + i * step, cy: y + 25, r: 2.6, class: i < b.cv ? "pip" : "pip lost" }));
+    }
+  }
+  g.append(s("title", {}, b.title));
+  return g;
+}
+
 /**
- * Draw the map into ``container``. ``handlers.pick(kind, id, element)`` is called when a legal area is
- * clicked or activated by keyboard; ``handlers.hover(text)`` names what is under the pointer.
+ * Draw the map into ``container``. ``handlers.pick(kind, id, element)`` is called when a legal area (or a block
+ * standing in one) is clicked or activated by keyboard; ``handlers.hover(text)`` names what is under the pointer.
  */
 export function createBoard(container, data, handlers) {
   data.byId = data.byId || Object.fromEntries(data.spaces.map((sp) => [sp.id, sp]));
@@ -123,54 +168,56 @@ export function createBoard(container, data, handlers) {
     role: "group", "aria-label": TEXT.map, preserveAspectRatio: "xMidYMid meet" });
   root.append(drawMapBase(data));
   const spaceLayer = s("g", { class: "spaces" });
-  const pieceLayer = s("g", { class: "pieces", "aria-hidden": "true" });
-  root.append(spaceLayer, pieceLayer);
+  const nameLayer = s("g", { class: "names", "aria-hidden": "true" });
+  const pieceLayer = s("g", { class: "pieces" });
+  root.append(spaceLayer, nameLayer, pieceLayer);
   const groups = new Map();
-  for (const sp of data.spaces) {
+  // seas first, so that land regions and their outlines lie over the water's edges
+  for (const sp of [...data.spaces].sort((a, b) => (a.kind === b.kind ? 0 : a.kind === "sea" ? -1 : 1))) {
     const [x, y] = xy(sp);
-    const g = s("g", { class: `space hl-${sp.kind}`, "data-space": sp.id, id: `space-${sp.id}` });
+    const g = s("g", { class: `space hl-${sp.kind}${sp.region ? "" : ""}`, "data-space": sp.id, id: `space-${sp.id}` });
+    g.append(s("path", { d: sp.d, class: sp.kind === "sea" ? "hl-water" : "hl-region" }));
     if (sp.kind === "sea") {
-      g.append(s("circle", { cx: x, cy: y, r: 30, class: "hl-zone" }),
-        s("text", { x, y: y + 5, class: "hl-sea-name" }, sp.name));
+      nameLayer.append(s("text", { x, y, class: "hl-sea-name" }, sp.name));
     } else {
-      g.append(s("circle", { cx: x, cy: y, r: 26, class: "hl-disc" }),
-        s("text", { x, y: y - 32, class: "hl-area-name" }, sp.name));
-      if (sp.city) {
-        g.append(s("text", { x, y: y + 5, class: "hl-city" }, `${sp.city.value}${sp.city.port ? "⚓" : ""}`),
-          s("text", { x, y: y + 42, class: "hl-city-name" }, sp.city.name));
+      nameLayer.append(s("text", { x, y: y - 6, class: "hl-area-name" }, sp.name));
+      if (sp.city) nameLayer.append(drawCity(sp));
+      if (sp.settlement_xy) {
+        const [sx, sy] = sp.settlement_xy;
+        nameLayer.append(s("path", { d: `M${sx - 7} ${sy + 5} l7 -12 l7 12 z`, class: "hl-settlement" }));
       }
     }
-    g.append(s("g", { class: "target-mark", transform: `translate(${x + 24} ${y - 22})` }, s("circle", { r: 9 }), s("circle", { r: 3.5, class: "dot" })));
+    g.append(s("g", { class: "target-mark", transform: `translate(${x} ${y - 30})` }, s("circle", { r: 9 }), s("circle", { r: 3.5, class: "dot" })));
     groups.set(sp.id, g);
     spaceLayer.append(g);
   }
 
   let view = null;
   let verbs = new Map();
-  const activate = (g) => { if (g.classList.contains("legal")) handlers.pick("space", g.dataset.space, g); };
+  const activate = (id) => { const g = groups.get(id); if (g && g.classList.contains("legal")) handlers.pick("space", id, g); };
   root.addEventListener("click", (e) => {
-    const g = e.target.closest("g.space");
-    if (g && !root.dataset.dragged) activate(g);
+    const hit = e.target.closest("[data-space]");  // an area, or a block standing in one
+    if (hit && !root.dataset.dragged) activate(hit.dataset.space);
   });
   root.addEventListener("keydown", (e) => {
     const g = e.target.closest("g.space");
     if (!g) return;
-    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); activate(g); return; }
+    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); activate(g.dataset.space); return; }
     const dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
     if (!dirs[e.key]) return;
     e.preventDefault();
     const next = nearest(g, dirs[e.key]);
     if (next) next.focus();
   });
-  const hoverText = (g) => {
+  const hoverText = (id) => {
     if (!view) return null;
-    const id = g.dataset.space;
+    const g = groups.get(id);
     const todo = g.classList.contains("legal") && verbs.get(id) ? TEXT.clickTo(verbs.get(id)) : "";
     return describe(data, view, id) + todo;
   };
-  root.addEventListener("pointerover", (e) => { const g = e.target.closest("g.space"); handlers.hover(g ? hoverText(g) : null); });
+  root.addEventListener("pointerover", (e) => { const h = e.target.closest("[data-space]"); handlers.hover(h ? hoverText(h.dataset.space) : null); });
   root.addEventListener("pointerleave", () => handlers.hover(null));
-  root.addEventListener("focusin", (e) => { const g = e.target.closest("g.space"); if (g) handlers.hover(hoverText(g)); });
+  root.addEventListener("focusin", (e) => { const g = e.target.closest("g.space"); if (g) handlers.hover(hoverText(g.dataset.space)); });
 
   function nearest(from, [dx, dy]) {
     const [fx, fy] = xy(data.byId[from.dataset.space]);
@@ -186,48 +233,65 @@ export function createBoard(container, data, handlers) {
     return best;
   }
 
-  function drawPieces(last) {
+  function drawPieces(last, items) {
     pieceLayer.replaceChildren();
-    for (const sp of data.spaces) {
+    const moving = movingToken(view);
+    const badges = [];  // the odds go over everything else
+    const placed = [];  // the boxes of the stacks drawn so far: no stack covers another, nor its own City
+    const count = (sp) => blocksIn(data, view, sp.id).length;
+    // the biggest stacks choose their places first: they are the hardest to fit
+    for (const sp of [...data.spaces].sort((a, b) => count(b) - count(a))) {
       const [x, y] = xy(sp);
       const holder = (view.control || {})[sp.id];
       const g = groups.get(sp.id);
-      g.classList.remove("held-athens", "held-sparta", "besieged", "pillaged", "arrived");
-      if (holder === "athens" || holder === "sparta") g.classList.add(`held-${holder}`);
+      g.classList.remove("held-athens", "held-sparta", "held-neutral", "besieged", "pillaged", "arrived");
+      if (holder) g.classList.add(`held-${holder}`);
+      const [cx, cy] = sp.city_xy || [x, y];
       const siege = (view.sieges || {})[sp.id];
       if (siege) {
         g.classList.add("besieged");
-        pieceLayer.append(s("circle", { cx: x, cy: y, r: 33, class: `hl-siege by-${siege.by}` }));
+        pieceLayer.append(s("circle", { cx, cy, r: 14, class: `hl-siege by-${siege.by}`, "aria-hidden": "true" }));
       }
       if ((view.pillaged || []).includes(sp.id)) {  // a flame-coloured triangle: shape and colour both say it
-        pieceLayer.append(s("path", { d: `M${x - 30} ${y - 6} l9 -18 l9 18 z`, class: "hl-pillaged" }));
+        pieceLayer.append(s("path", { d: `M${cx - 22} ${cy + 2} l8 -16 l8 16 z`, class: "hl-pillaged", "aria-hidden": "true" }));
       }
-      const items = blocksIn(data, view, sp.id);
-      const per = 4, size = 26, gap = 3;
-      items.forEach((b, i) => {
-        const row = Math.floor(i / per), col = i % per, inRow = Math.min(per, items.length - row * per);
-        const bx = x - (inRow * (size + gap) - gap) / 2 + col * (size + gap);
-        const by = y + (sp.kind === "land" && sp.city ? 50 : 36) + row * (size + gap);
-        const block = s("g", { class: `hl-block side-${b.side}${b.own ? " own" : " upright"}` },
-          s("rect", { x: bx, y: by, width: size, height: size, rx: 3 }));
-        if (b.label) block.append(s("text", { x: bx + size / 2, y: by + 11, class: "hl-block-label" }, b.label));
-        if (b.cv !== null) block.append(s("text", { x: bx + size / 2, y: by + 23, class: "hl-block-cv" }, b.own ? b.cv : `${b.cv}?`));
-        pieceLayer.append(block);
-      });
+      const blocks = blocksIn(data, view, sp.id);
+      if (blocks.length) {
+        const own = sp.city_xy ? [{ x: sp.city_xy[0] - 10, y: sp.city_xy[1] - 10, w: 20, h: 20 }] : [];
+        const [ox, oy] = stackPlace(blocks.length, x, y, placed, own);
+        if (Math.hypot(ox - x, oy - y) > 2) {  // moved aside to stay clear of a neighbour: a line shows whose
+          pieceLayer.append(s("line", { x1: x, y1: y, x2: ox, y2: oy + 2, class: "hl-leader", "aria-hidden": "true" }));
+        }
+        blocks.forEach((b, i) => {
+          const row = Math.floor(i / PER_ROW), col = i % PER_ROW, inRow = Math.min(PER_ROW, blocks.length - row * PER_ROW);
+          const bx = ox - (inRow * (BLOCK + GAP) - GAP) / 2 + col * (BLOCK + GAP);
+          const by = oy + 2 + row * (BLOCK + GAP);
+          pieceLayer.append(drawBlock(b, bx, by, moving !== null && moving !== undefined && b.own && b.token === moving, sp.id));
+        });
+      }
       if (last && last.changes && last.changes[sp.id]) {
         g.classList.add("arrived");
-        pieceLayer.append(s("circle", { cx: x, cy: y, r: 38, class: "hl-last" }));
+        pieceLayer.append(s("circle", { cx: x, cy: y + 14, r: 36, class: "hl-last", "aria-hidden": "true" }));
+      }
+      const odds = oddsOf(items && items.get(sp.id));
+      if (odds !== null) {  // the chance of winning a battle or an Assault here, before the click
+        const label = `⚔ ${odds}%`;
+        const w = 12 + label.length * 8;
+        badges.push(s("g", { class: `hl-odds${odds >= 50 ? " good" : " bad"}`, "aria-hidden": "true" },
+          s("rect", { x: x + 12, y: y - 44, width: w, height: 22, rx: 11 }),
+          s("text", { x: x + 12 + w / 2, y: y - 28 }, label), s("title", {}, TEXT.odds)));
       }
     }
+    pieceLayer.append(...badges);
   }
 
   return {
     element: root,
-    /** Redraw blocks and marks for a view; ``marks``: {targets: Set of ids, verbs, selected, last}. */
+    /** Redraw blocks and marks for a view; ``marks``: {targets: Set of ids, verbs, items, selected, last}. */
     update(newView, marks) {
       view = newView;
       verbs = marks.verbs || new Map();
-      drawPieces(marks.last);
+      drawPieces(marks.last, marks.items);
       const targets = marks.targets || new Set();
       for (const [id, g] of groups) {
         const legal = targets.has(id);
@@ -253,11 +317,43 @@ export function createBoard(container, data, handlers) {
   };
 }
 
-/** Which area or card an action points at: {kind: "space"|"card", id} or null (a button). */
-export function targetOf(data, action, hand) {
+/** Where a stack of ``n`` blocks goes: under its area's name if that is clear of the stacks already ``placed``,
+ * and of the boxes to ``avoid``, else the nearest clear place on a widening ring around it (the box is added to
+ * ``placed``). */
+function stackPlace(n, x, y, placed, avoid = []) {
+  const cols = Math.min(PER_ROW, n), rows = Math.ceil(n / PER_ROW);
+  const w = cols * (BLOCK + GAP) + 4, h = rows * (BLOCK + GAP) + 6;
+  const clear = (cx, cy) => [...placed, ...avoid].every((b) => cx - w / 2 >= b.x + b.w || cx + w / 2 <= b.x || cy >= b.y + b.h || cy + h <= b.y);
+  let best = [x, y];
+  search: for (let r = 0; r <= 160; r += 12) {
+    for (let k = 0; k < (r ? 16 : 1); k++) {
+      const a = Math.PI / 2 + (k * Math.PI) / 8;  // downward first, then round the ring
+      const cx = x + r * Math.cos(a) * (k % 2 ? -1 : 1), cy = y + r * Math.sin(a);
+      if (clear(cx, cy)) { best = [cx, cy]; break search; }
+    }
+  }
+  placed.push({ x: best[0] - w / 2, y: best[1], w, h });
+  return best;
+}
+
+/** The chance of winning that a choice's hint gives (its first percentage: "win 62%"), or null. */
+function oddsOf(list) {
+  for (const item of list || []) {
+    const m = /(\d{1,3})\s?%/.exec(item.hint || "");
+    if (m) return Number(m[1]);
+  }
+  return null;
+}
+
+/** Which area or card an action points at: {kind: "space"|"card", id} or null (a button). A choice that names
+ * one of the seat's blocks (Build it, board it, supply it, take a hit on it) points at the area where the block
+ * stands, so the block is chosen by clicking it on the map. */
+export function targetOf(data, action, hand, view) {
   const [verb, arg] = action;
   if (verb === "card" && typeof arg === "number" && hand.includes(arg)) return { kind: "card", id: arg };
   if (typeof arg === "string" && data.byId[arg]) return { kind: "space", id: arg };
+  const unit = typeof arg === "string" && view && view.units ? view.units[arg] : null;
+  if (unit && unit.area && data.byId[unit.area]) return { kind: "space", id: unit.area };
   if (verb === "place" && typeof arg === "string" && arg.includes("@")) {
     const area = arg.split("@")[1];
     if (data.byId[area]) return { kind: "space", id: area };
