@@ -22,7 +22,7 @@ from muster.games.hellenes.view import determinize, view
 
 check_events()
 
-RULES_REVISION = 4
+RULES_REVISION = 5
 """Bump it when a change to the rules code alters how a recorded action list replays."""
 
 
