@@ -85,3 +85,14 @@ def test_a_game_saved_under_rules_r4_is_refused_by_name() -> None:
         Game.from_record(RULES, record)
     assert Game.from_record(RULES, game.to_record()).actions == game.actions
 
+
+def test_a_notebook_shows_a_hellenes_game_as_its_map_with_every_block() -> None:
+    # a Game's _repr_svg_ is what Jupyter draws: the whole state, both sides' blocks named with their CVs
+    from muster.core import new_game
+
+    game = new_game("hellenes", seed=3)
+    svg = game._repr_svg_()
+    assert svg is not None and svg.startswith("<svg") and svg.rstrip().endswith("</svg>")
+    on_map = [u for u in game.state.units.values() if u["area"] is not None]
+    assert svg.count("<g><title>") == len(on_map)
+    assert "Athenian hoplites" in svg and "Spartiates" in svg and "an upright block" not in svg
