@@ -40,15 +40,15 @@ def test_numbering_is_a_bijection_and_pinned() -> None:
     assert [RULES.action_from_index(i) for i in range(space.size)] == list(space.actions)
     assert all(RULES.action_index(a) == i for i, a in enumerate(space.actions))
     # Changing the numbering breaks every trained network: it must be a deliberate act (REVISION).
-    assert space.size == 1241
-    assert space.version == "hellenes-actions-4-1a2d6da3daca"
+    assert space.size == 1295
+    assert space.version == "hellenes-actions-5-0e17612f5f0c"
 
 
 def test_numbering_covers_every_area_and_block_for_each_shape() -> None:
     # Derived from the data, not from sampled games: every area for each area verb, every block for each
     # block verb, the rebels at each of their places.
     for area in game_map().names:
-        for verb in ("move", "muster", "to", "forced", "city", "skip"):
+        for verb in ("move", "muster", "to", "forced", "city", "skip", "hold"):
             assert Action(verb, area) in RULES.action_space
     for bid in blocks():
         assert Action("block", bid) in RULES.action_space and Action("board", bid) in RULES.action_space

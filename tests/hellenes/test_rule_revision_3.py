@@ -123,7 +123,7 @@ def test_a_winning_sortie_ends_the_siege() -> None:
     s = _besieged_thebes(4)
     combat_only(s, "sparta")
     assert kinds(s) == "sortie" and RULES.active_seat(s) == "sparta"
-    assert legal(s) == [Action("sortie", "boeotia"), Action("stay")]
+    assert legal(s) == [Action("sortie", "boeotia"), Action("hold", "boeotia"), Action("stay")]
     assert RULES.label(s, Action("stay")) == "no Sortie this Season"
     act(s, ("sortie", "boeotia"))
     battle = s.stack[-2]

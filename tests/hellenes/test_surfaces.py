@@ -71,16 +71,28 @@ def test_demo_plays_a_random_hellenes_game() -> None:
     assert result.exit_code == 0 and "wins (" in result.output and "New Year 431 BC" in result.output
 
 
-def test_a_game_saved_under_rules_r3_is_refused_by_name() -> None:
-    # rules revision 4 changes how an action list replays (rebel recruits, besieged Ports, reduced passengers,
-    # battles without a round limit): an r3 save is refused, naming both versions
+def test_a_game_saved_under_rules_r4_is_refused_by_name() -> None:
+    # rules revision 5 changes the legal lists (the Sortie question's "hold" on Fortifying and at the question):
+    # an r4 save is refused, naming both versions
     from muster.core import CorruptStateError, Game
 
     game = Game(RULES, seed=3)
     game.apply(game.legal_actions()[0])
     record = game.to_record()
-    assert str(record["rules_version"]).startswith("r4-") and str(record["rules_version"]).endswith("-design2")
-    record["rules_version"] = "r3-" + str(record["rules_version"])[3:-1] + "1"
-    with pytest.raises(CorruptStateError, match=r"rules version 'r3-map2.*design1.*this muster plays 'r4-map2"):
+    assert str(record["rules_version"]).startswith("r5-") and str(record["rules_version"]).endswith("-design2")
+    record["rules_version"] = "r4-" + str(record["rules_version"])[3:]
+    with pytest.raises(CorruptStateError, match=r"rules version 'r4-map2.*this muster plays 'r5-map2"):
         Game.from_record(RULES, record)
     assert Game.from_record(RULES, game.to_record()).actions == game.actions
+
+
+def test_a_notebook_shows_a_hellenes_game_as_its_map_with_every_block() -> None:
+    # a Game's _repr_svg_ is what Jupyter draws: the whole state, both sides' blocks named with their CVs
+    from muster.core import new_game
+
+    game = new_game("hellenes", seed=3)
+    svg = game._repr_svg_()
+    assert svg is not None and svg.startswith("<svg") and svg.rstrip().endswith("</svg>")
+    on_map = [u for u in game.state.units.values() if u["area"] is not None]
+    assert svg.count("<g><title>") == len(on_map)
+    assert "Athenian hoplites" in svg and "Spartiates" in svg and "an upright block" not in svg

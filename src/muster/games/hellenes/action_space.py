@@ -26,8 +26,10 @@ shape                              where it is offered
 ``place`` + ``block@area``         a recruit placed: each block at its home, the Aeolian and
                                    Macedonian rebels at the places design.json lists
 ``board_reduce`` + fleet id        a land block reduced below the fleet's CV to board it
-                                   (5.2.1); listed last, so the earlier numbers keep their
-                                   meaning
+                                   (5.2.1); listed after the shapes above, so their numbers
+                                   keep their meaning
+``hold`` + area                    no Sortie from a besieged City until its Siege changes (8.3),
+                                   chosen on Fortifying or at a Sortie question; listed last
 =================================  ==========================================================
 
 The list is built once; its order is part of the numbering, so changing it (or the data it is built
@@ -42,7 +44,7 @@ from muster.core.interface import Action
 from muster.core.spaces import ActionSpace
 from muster.games.hellenes.datafiles import blocks, cards_file, design, game_map
 
-REVISION = 4
+REVISION = 5
 """Bump when the numbering's shapes change (data changes show in the fingerprint anyway)."""
 
 PLAIN_VERBS = ("done", "end", "fight", "retreat", "fortify", "recruit", "stay", "wasted")
@@ -75,6 +77,7 @@ def all_actions() -> list[Action]:
     out += [Action(v, b) for v in BLOCK_VERBS for b in ids]
     out += [Action("place", f"{b}@{a}") for b in ids for a in placements(b)]
     out += [Action("board_reduce", b) for b in ids if blocks()[b].kind == "fleet"]
+    out += [Action("hold", a) for a in areas]
     return out
 
 

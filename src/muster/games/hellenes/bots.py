@@ -363,7 +363,10 @@ class HellenesHeuristicBot:
         mine = [fighter(s, b, area) for b in field(s, area, seat)]
         theirs = [fighter(s, b, area) for b in field(s, area, other(seat))]
         win, _ = battle_value(theirs, mine)
-        return Action("fortify") if win > 0.55 else Action("fight")
+        if win <= 0.55:
+            return Action("fight")
+        # a Sortie against the Force it will not meet in the field is no better: none until the Siege changes
+        return Action("hold", area) if Action("hold", area) in legal else Action("fortify")
 
     def _siege_choice(self, s: State, seat: str, legal: list[Action]) -> Action:
         area = s.stack[-1]["area"]
@@ -408,8 +411,10 @@ class HellenesHeuristicBot:
 
     def _sortie(self, s: State, seat: str, legal: list[Action]) -> Action:
         """A Sortie where the blocks inside are likely to beat the besiegers (a failed one only goes back
-        inside, with Attrition on its routed blocks); otherwise none this Season."""
-        best, best_win = Action("stay"), SORTIE_MIN_WIN
+        inside, with Attrition on its routed blocks); otherwise none until the Siege changes."""
+        # declining, it puts each hopeless City off until its Siege changes (the question comes back then)
+        holds = [a for a in legal if a.verb == "hold"]
+        best, best_win = (holds[0] if holds else Action("stay")), SORTIE_MIN_WIN
         for a in legal:
             if a.verb != "sortie":
                 continue

@@ -22,7 +22,7 @@ from muster.games.hellenes.view import determinize, view
 
 check_events()
 
-RULES_REVISION = 4
+RULES_REVISION = 5
 """Bump it when a change to the rules code alters how a recorded action list replays."""
 
 
@@ -104,3 +104,10 @@ class HellenesRules(FrameRules):
     def information_state(self, state: State, seat: str) -> str:
         """What ``seat`` may know as a string (its view as canonical JSON, without the log)."""
         return information_state_from_view(self.view(state, seat))
+
+    def render_svg(self, state: State) -> str:
+        """The map with every block shown: what notebooks show for a ``Game``
+        (:func:`muster.games.hellenes.svg.render_state`)."""
+        from muster.games.hellenes.svg import render_state
+
+        return render_state(state)

@@ -206,7 +206,7 @@ class State(MachineState):
         s.loyal = {str(k): str(v) for k, v in dict(data["loyal"]).items()}
         s.militia = {str(k): _int(v) for k, v in dict(data["militia"]).items()}
         s.garrison = [str(x) for x in data["garrison"]]
-        s.sieges = {str(k): {"since": _int(v["since"]), "by": _side(v["by"])} for k, v in dict(data["sieges"]).items()}
+        s.sieges = {str(k): _siege(v) for k, v in dict(data["sieges"]).items()}
         s.pillaged = [str(x) for x in data["pillaged"]]
         s.prestige = _int(data["prestige"])
         s.leaders = {_side(k): str(v) for k, v in dict(data["leaders"]).items()}
@@ -237,6 +237,17 @@ class State(MachineState):
         s.turn_start, s.tainted = _int(turn["start"]), bool(turn["tainted"])
         s.quiet = bool(data.get("quiet", False))
         return s
+
+
+def _siege(record: Any) -> dict[str, Any]:
+    """A Siege record of a stored state: the Season it was laid, the besieging side and, once the besieged
+    put off the Sortie question until it changes, the situation they answered in (``rules.siege``)."""
+    out: dict[str, Any] = {"since": _int(record["since"]), "by": _side(record["by"])}
+    if "held" in record:
+        if not isinstance(record["held"], str) or len(record["held"]) > 2000:
+            raise CorruptStateError("bad Sortie hold in a Siege record")
+        out["held"] = record["held"]
+    return out
 
 
 def _log_line(line: Any) -> Any:

@@ -122,6 +122,18 @@ def _blocks(view: dict[str, Any], lang: str = "en") -> list[str]:
     return out
 
 
+def render_state(state: Any, lang: str = "en") -> str:
+    """The map with every block of a whole state shown with its name and CV, as its owner would lay the game
+    out on a table to study it (what a notebook shows for a ``Game``: the person holding the object holds
+    every seat's secrets already). A seat's picture, with the enemy upright, is :func:`draw`'s."""
+    from muster.games.hellenes.view import view  # deferred: the drawing is not on the rules' import path
+
+    shown = dict(view(state, None))
+    shown["units"] = {bid: dict(u) for bid, u in state.units.items() if u["area"] is not None}
+    shown["enemy"] = []
+    return render_svg(shown, lang)
+
+
 def draw(game: Game, seat: str | None = None, lang: str = "en") -> str:
     """The game's ``drawing`` part: the map with the blocks ``seat`` sees (None: a spectator), its words in
     ``lang``."""

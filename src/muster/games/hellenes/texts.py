@@ -326,6 +326,7 @@ def label_in(action: Action, seat: str | None, english_label: str, lang: str,
         ("battle_retreat", "fight"): N_("fight on"), ("battle_retreat", "retreat"): N_("retreat from the battle"),
         ("fortify", "fight"): N_("fight in the field"),
         ("fortify", "fortify"): N_("fortify the City (a Siege begins, no battle)"),
+        ("fortify", "hold"): N_("fortify the City, and no Sortie until its Siege changes"),
         ("recruit", "wasted"): N_("none can be placed: the Action is wasted"),
     }
     if (str(kind), verb) in plain:
@@ -356,6 +357,8 @@ def _revision_3_label(kind: Any, verb: str, area: str | None, english_label: str
                        area=area_name(area, lang))
     if kind == "sortie" and verb == "stay":
         return tr.gettext("no Sortie this Season")
+    if kind == "sortie" and verb == "hold" and area and area in game_map().cities:
+        return tr.fmt("no Sortie from {city} until its Siege changes", city=city_name(area, lang))
     if kind == "sortie" and verb == "sortie" and area and area in game_map().cities:
         against = AGAINST.search(english_label)
         return tr.nfmt("Sortie from {city} ({n} block against {m} besieging)",

@@ -79,6 +79,10 @@ OFF_MAP_NAMES = (N_("Epirus"), N_("Illyria"), N_("Paeonia"), N_("Persian Empire"
 # Verbs whose words depend on the decision they answer (the top frame's kind).
 KIND_VERB_HINT = {
     ("sortie", "stay"): N_("No Sortie this Season: the besieged stay inside."),
+    ("sortie", "hold"): N_("No Sortie until something you can see in this Siege changes: you are not asked again "
+                           "until then."),
+    ("fortify", "hold"): N_("Withdraw into the City, and make no Sortie until something you can see in the Siege "
+                            "changes."),
 }
 
 # One line on each kind of decision (the stack's top frame), in our words.

@@ -155,6 +155,11 @@ class Recruit(Decision):
 def reinforce(s: State, bid: str) -> None:
     """4.2.1: +1 CV (public: a Build in that City; which block is not)."""
     s.units[bid]["cv"] += 1
+    siege = s.sieges.get(str(s.units[bid]["area"]))
+    if siege is not None:
+        # a Build inside a besieged Port (8.2.1) changes what the besieged know of the Siege: the Sortie
+        # question names this City again (8.3, rules.siege.sortie_situation)
+        siege.pop("held", None)
     s.say("{side} builds in {area}.", side=blocks()[bid].side, area=str(s.units[bid]["area"]))
 
 

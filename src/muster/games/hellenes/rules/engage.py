@@ -9,7 +9,7 @@ from muster.games.hellenes.datafiles import game_map
 from muster.games.hellenes.engine import Decision, act, auto, frame, push
 from muster.games.hellenes.rules.combat import battle_frame
 from muster.games.hellenes.rules.common import field, occupancy, other
-from muster.games.hellenes.rules.siege import can_fortify, lay_sieges, sieges_to_resolve, sortie_sites, upkeep
+from muster.games.hellenes.rules.siege import can_fortify, lay_sieges, sieges_to_resolve, sortie_questions, upkeep
 from muster.games.hellenes.state import Frame, State
 
 
@@ -169,7 +169,7 @@ def after_battles(s: State, f: Frame) -> None:
     lay_sieges(s, side)
     if s.result is not None:
         return
-    sortie = [frame("sortie", seat=side, done=[])] if sortie_sites(s, side) else []  # 8.3
+    sortie = [frame("sortie", seat=side, done=[])] if sortie_questions(s, side) else []  # 8.3
     push(s, *sortie, *(frame("siege_choice", seat=side, area=a) for a in sieges_to_resolve(s, side)))
 
 

@@ -81,14 +81,17 @@ class Fortify(Decision):
                f"(room for {city.value - len(inside(s, f['area'], f['seat']))}) or fight in the field?"
 
     def legal(self, s: State, f: Frame) -> list[Action]:
-        return [Action("fight"), Action("fortify")]
+        # 8.3 (DESIGN): Fortifying may also answer the coming Sortie questions at once ("hold")
+        return [Action("fight"), Action("fortify"), Action("hold", f["area"])]
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
         s.stack.pop()
-        if a.verb == "fortify":
-            fortify(s, f["area"], f["seat"])
+        if a.verb in ("fortify", "hold"):
+            fortify(s, f["area"], f["seat"], hold=a.verb == "hold")
 
     def label(self, s: State, f: Frame, a: Action) -> str:
+        if a.verb == "hold":
+            return "fortify the City, and no Sortie until its Siege changes"
         return "fight in the field" if a.verb == "fight" else "fortify the City (a Siege begins, no battle)"
 
 
@@ -98,25 +101,28 @@ def fortify_candidates(s: State, area: str, side: str) -> list[str]:
     return [b for b in field(s, area, side) if port or not is_fleet(b)]
 
 
-def fortify(s: State, area: str, side: str) -> None:
+def fortify(s: State, area: str, side: str, hold: bool = False) -> None:
     """7.1: blocks go inside up to Capacity: all of them if they fit, else the owner picks them one by one
-    (``fortify_pick``); the rest retreat without Attrition."""
+    (``fortify_pick``); the rest retreat without Attrition. ``hold``: no Sortie until the Siege changes (8.3)."""
     city = game_map().cities[area]
     room = city.value - len(inside(s, area, side))
     cands = fortify_candidates(s, area, side)
     if area not in s.sieges:
         s.sieges[area] = {"since": s.season_index(), "by": other(side)}
     if len(cands) > room:
-        push(s, frame("fortify_pick", seat=side, area=area, left=room))
+        push(s, frame("fortify_pick", seat=side, area=area, left=room, hold=hold))
         return
     for b in cands:
         s.units[b]["inside"] = True
     s._occ = None
-    fortified(s, area, side)
+    fortified(s, area, side, hold)
 
 
-def fortified(s: State, area: str, side: str) -> None:
-    """After the blocks went in: a Siege begins; the blocks left in the field retreat (6.4, no Attrition)."""
+def fortified(s: State, area: str, side: str, hold: bool = False) -> None:
+    """After the blocks went in: a Siege begins; the blocks left in the field retreat (6.4, no Attrition).
+    ``hold``: the side makes no Sortie until the Siege changes (8.3, :func:`hold_sorties`)."""
+    if hold:
+        hold_sorties(s, area, side)
     attackers = [s.units[b]["token"] for b in field(s, area, other(side))]
     s.say("{side} fortifies {city}: a Siege begins.", side=side, city=area)
     movers = [s.units[b]["token"] for b in field(s, area, side)]
@@ -143,7 +149,7 @@ class FortifyPick(Decision):
         f["left"] -= 1
         if f["left"] <= 0 or not fortify_candidates(s, f["area"], f["seat"]):
             s.stack.pop()
-            fortified(s, f["area"], f["seat"])
+            fortified(s, f["area"], f["seat"], bool(f.get("hold")))
 
     def label(self, s: State, f: Frame, a: Action) -> str:
         return f"{default_label(s, Action('', a.arg)).strip()} goes inside"
@@ -267,10 +273,41 @@ def sortie_sites(s: State, side: str, done: list[str] | tuple[str, ...] = ()) ->
             if siege["by"] == enemy and a not in done and inside(s, a, side) and field(s, a, enemy)]
 
 
+def sortie_situation(s: State, area: str, side: str) -> str:
+    """8.3 (DESIGN): what the besieged ``side`` learns about the Siege of ``area`` that could change its answer
+    to the Sortie question, as one string: the tokens of its blocks inside, the besieging tokens with what it
+    has seen of each in battle (identity and CV), and whether the Port is blockaded (Attrition becomes
+    possible, 8.2.1). The calendar is left out (the Siege becoming established, Winter): the side knew it was
+    coming when it chose to wait. Only facts both players know go in, since the Siege record that keeps it is
+    public; a Build in the City, public too, drops the record instead
+    (:func:`~muster.games.hellenes.rules.build.reinforce`)."""
+    units = s.units
+    mine = sorted(units[b]["token"] for b in inside(s, area, side))
+    theirs = sorted((units[b]["token"], b if units[b]["known"] else "", units[b]["seen"] if units[b]["known"] else 0)
+                    for b in field(s, area, other(side)))
+    return (f"{','.join(map(str, mine))}|{','.join(f'{t}:{b}:{cv}' for t, b, cv in theirs)}|"
+            f"{int(blockaded(s, area))}")
+
+
+def hold_sorties(s: State, area: str, side: str) -> None:
+    """8.3 (DESIGN): the besieged ``side`` makes no Sortie from ``area`` until its situation there changes."""
+    s.sieges[area]["held"] = sortie_situation(s, area, side)
+
+
+def sortie_questions(s: State, side: str, done: list[str] | tuple[str, ...] = ()) -> list[str]:
+    """The Cities :func:`sortie_sites` lists that the Sortie question names: all but those whose side chose
+    "no Sortie until the Siege changes" (``hold``, on Fortifying or at an earlier question; ``held`` in the Siege
+    record) and whose :func:`sortie_situation` is still the one it chose that in."""
+    return [a for a in sortie_sites(s, side, done)
+            if s.sieges[a].get("held") is None or s.sieges[a]["held"] != sortie_situation(s, a, side)]
+
+
 class Sortie(Decision):
     """8.3: the besieged side may come out of a City and attack the besiegers in a field battle; asked once
     per Combat phase with every City it may Sortie from (and again after each Sortie), so declining answers
-    for the whole phase."""
+    for the whole phase. A City may also be put off until its Siege changes (``hold`` + area): the question
+    then leaves it out while :func:`sortie_situation` stays the same, so a Sortie the side has judged
+    hopeless is not asked about again every turn, and none is ever lost (the side chose to wait)."""
 
     kind = "sortie"
 
@@ -278,8 +315,10 @@ class Sortie(Decision):
         return f"{f['seat'].title()}: Sortie from a besieged City?"
 
     def legal(self, s: State, f: Frame) -> list[Action]:
-        sites = sortie_sites(s, f["seat"], f["done"])
-        return [*(act("sortie", a) for a in sites), act("stay")] if sites else []
+        sites = sortie_questions(s, f["seat"], f["done"])
+        if not sites:
+            return []
+        return [*(act("sortie", a) for a in sites), *(act("hold", a) for a in sites), act("stay")]
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
         if a.verb == "stay":
@@ -287,6 +326,9 @@ class Sortie(Decision):
             return
         area, side = str(a.arg), f["seat"]
         f["done"].append(area)
+        if a.verb == "hold":
+            hold_sorties(s, area, side)
+            return
         s.say("{side} makes a Sortie from {city}.", side=side, city=area)
         push(s, battle_frame(s, area, side, inside(s, area, side), field(s, area, other(side)), sortie=True))
 
@@ -294,6 +336,8 @@ class Sortie(Decision):
         if a.verb == "stay":
             return "no Sortie this Season"
         area = str(a.arg)
+        if a.verb == "hold":
+            return f"no Sortie from {game_map().cities[area].name} until its Siege changes"
         n, m = len(inside(s, area, f["seat"])), len(field(s, area, other(f["seat"])))
         return (f"Sortie from {game_map().cities[area].name} ({n} block{'s' if n != 1 else ''} against "
                 f"{m} besieging)")
