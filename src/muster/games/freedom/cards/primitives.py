@@ -520,7 +520,7 @@ class RemoveWhere(_Picker):
             remove_imperial(s, i, kind or None)
         else:
             remove_insurgent(s, i)
-        log(s, "A {side} unit is removed from {space}.", side=f["side"], space=i)
+        log(s, "An {side} unit is removed from {space}.", side=f["side"], space=i)
 
 
 def send_back(chooser: str, count: int, where: str) -> Frame:

@@ -303,7 +303,7 @@ def support(s: State, side: str, i: int) -> None:
     if effect == "add":
         s.area_markers[i] += 1
         s.pools["support_markers"] -= 1
-        log(s, "{side} Support in {area}: a marker is added ({n}).", side=side, area=i, n=s.area_markers[i])
+        log(s, "{side} Support in {area}: a marker is added (now {n}).", side=side, area=i, n=s.area_markers[i])
     elif effect == "remove":
         s.area_markers[i] -= 1
         s.pools["support_markers"] += 1

@@ -56,10 +56,10 @@ def track_rewards(s: State, side: str, r: Reward) -> list[Any]:
     got = []
     if r.supplies:
         adjust(s, side, "supplies", r.supplies)
-        got.append(entry("{n} supplies", n=r.supplies))
+        got.append(entry("{n} Supply", "{n} Supplies", n=r.supplies))
     if r.morale:
         adjust(s, side, "morale", r.morale)
-        got.append(entry("{n} morale", n=r.morale))
+        got.append(entry("{n} Morale", n=r.morale))
     return got
 
 
