@@ -104,7 +104,30 @@ def test_a_polish_seat_gets_one_polish_log_and_no_english_copy(server: Server) -
             if e["t"] != e["m"]:
                 assert mine["t"] != e["t"] and e["t"] not in text, e
         assert message["prompt"] != en["prompt"] and en["prompt"] not in text
+        assert message["prompt_message"] == en["prompt_message"] and message["prompt_message"]["m"]
         assert message["log"][0]["t"].startswith("Przygotowanie gry")
+
+
+def test_freedom_prompts_carry_their_message_and_render_in_polish_from_it() -> None:
+    """Every prompt of a few random games that the rules word from a message renders from that message: in
+    English as the rules said it, in Polish without any English left (the game's text module, no re-parsing)."""
+    from muster.games.freedom.texts import names, prompt_in
+    from muster.i18n import message_of, render
+
+    kinds: set[str] = set()
+    for seed in range(3):
+        g = Game(get_rules("freedom"), seed)
+        chooser = random.Random(seed)
+        while g.active_seat is not None:
+            prompt, seat = g.prompt, g.active_seat
+            message = message_of(prompt)
+            if message is not None:
+                kinds.add(message["m"])
+                assert render(message, names("en")) == prompt
+                polish = prompt_in(g.view(seat), seat, prompt, "pl")
+                assert polish == render(message, names("pl")) and polish != prompt, prompt
+            g.apply(chooser.choice(g.legal_actions()))
+    assert len(kinds) >= 8, kinds
 
 
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")

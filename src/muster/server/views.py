@@ -16,7 +16,7 @@ from typing import Any
 
 from muster.ai.levels import level_name
 from muster.core import Action, Game
-from muster.i18n import Translator, translator
+from muster.i18n import Translator, message_of, translator
 from muster.server import fallbacks
 from muster.server.games import adapter, in_language
 from muster.server.names import cached_names
@@ -334,6 +334,7 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
     active: str | None = common["active"]
     mine = seat is not None and active == seat and seats[seat].kind == "human"
     outcome = common["outcome"]
+    prompt_message = None
     if outcome:
         winner = f"{seat_names.get(outcome.winner, outcome.winner)} wins" if outcome.winner else "A draw"
         prompt = f"Game over. {winner}: {outcome.detail or outcome.reason}"
@@ -344,6 +345,7 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
             prompt = last_line[-1]
     elif mine:
         prompt = game.prompt
+        prompt_message = message_of(prompt)  # the rules' message, when they keep one: its id and typed arguments
         if lang != "en" and hasattr(ad, "prompt_for"):
             prompt = ad.prompt_for(view, seat, prompt, lang)
     else:  # the same for every waiting seat and spectator of this language
@@ -392,6 +394,7 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
         "round": view.get("round"),
         "phase": by_lang[0],
         "prompt": prompt,
+        "prompt_message": prompt_message,
         "help": in_language(ad.decision_help, lang, view) if mine else "",
         "legal": legal,
         "can_undo": bool(mine and game.can_undo(seat)),
