@@ -105,13 +105,14 @@ def test_a_polish_seat_gets_one_polish_log_and_no_english_copy(server: Server) -
                 assert mine["t"] != e["t"] and e["t"] not in text, e
         assert message["prompt"] != en["prompt"] and en["prompt"] not in text
         assert message["prompt_message"] == en["prompt_message"] and message["prompt_message"]["m"]
+        assert [i.get("message") for i in message["legal"]] == [i.get("message") for i in en["legal"]]
         assert message["log"][0]["t"].startswith("Przygotowanie gry")
 
 
 def test_freedom_prompts_carry_their_message_and_render_in_polish_from_it() -> None:
-    """Every prompt of a few random games that the rules word from a message renders from that message: in
+    """Every prompt and label of a few random games that the rules word from a message renders from it: in
     English as the rules said it, in Polish without any English left (the game's text module, no re-parsing)."""
-    from muster.games.freedom.texts import names, prompt_in
+    from muster.games.freedom.texts import label_in, names, prompt_in
     from muster.i18n import message_of, render
 
     kinds: set[str] = set()
@@ -126,8 +127,14 @@ def test_freedom_prompts_carry_their_message_and_render_in_polish_from_it() -> N
                 assert render(message, names("en")) == prompt
                 polish = prompt_in(g.view(seat), seat, prompt, "pl")
                 assert polish == render(message, names("pl")) and polish != prompt, prompt
+            for action, label in g.labelled_actions():
+                said = message_of(label)
+                if said is not None:
+                    kinds.add(said["m"])
+                    assert render(said, names("en")) == label
+                    assert label_in(action, seat, label, "pl") == render(said, names("pl")) != label
             g.apply(chooser.choice(g.legal_actions()))
-    assert len(kinds) >= 8, kinds
+    assert len(kinds) >= 11, kinds
 
 
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")

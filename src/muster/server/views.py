@@ -360,6 +360,7 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
         actions = [action for action, _ in labelled]
         english = lang == "en"  # the adapter's methods called directly: in_language costs a call per choice
         for action, label in labelled:
+            said = message_of(label)  # the rules' message, when they keep one: its id and typed arguments
             if not english and hasattr(ad, "label_for"):
                 label = ad.label_for(view, action, seat, label, lang)
             item: dict[str, Any] = {"action": action.to_json(), "label": label,
@@ -369,6 +370,8 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
                        else in_language(ad.warning, lang, view, action, seat, actions))
             if warning:
                 item["confirm"] = warning
+            if said is not None:
+                item["message"] = said
             legal.append(item)
         if getattr(ad, "confirm_commits", False) and seat is not None:
             _confirm_commits(game, seat, legal, lang)

@@ -188,7 +188,6 @@ PLAIN_VERBS = {
 }
 UNIT_KINDS = {"E": N_("an Expeditionary unit"), "A": N_("an Allied unit")}
 MORALE_CHOICES = {"own": N_("raise my Morale by 1"), "enemy": N_("lower my opponent's Morale by 1")}
-LOSING_AP = re.compile(r"losing (\d+) AP")
 
 
 def label_in(action: Any, seat: str | None, english: str, lang: str) -> str:
@@ -196,6 +195,9 @@ def label_in(action: Any, seat: str | None, english: str, lang: str) -> str:
     if lang == "en":
         return english
     names = FreedomNames(translator(lang))
+    message = message_of(english)
+    if message is not None:  # worded by the rules from a message: rendered again in the reader's language
+        return render(message, names)
     tr = names.tr
     verb, arg = action.verb, action.arg
     b = board()
@@ -212,9 +214,6 @@ def label_in(action: Any, seat: str | None, english: str, lang: str) -> str:
             ap = next(c.ap for c in cards_file().cards if c.number == arg)
             return tr.fmt("play {card} for {n} AP", card=card, n=ap)
         return tr.fmt("discard {card} to use the event just played", card=card)
-    if verb == "end":
-        m = LOSING_AP.search(english)
-        return tr.fmt("end the turn (losing {n} AP)", n=m.group(1)) if m else tr.gettext("end the turn")
     if verb == "unit" and arg in UNIT_KINDS:
         return tr.gettext(UNIT_KINDS[str(arg)])
     if verb == "unit" and str(arg).isdigit():  # a unit told apart by the attacks it already made with this card

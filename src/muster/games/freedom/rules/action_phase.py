@@ -152,9 +152,9 @@ class CardTurn(Decision):
     def label(self, s: State, f: Frame, a: Action) -> str:
         number = int(a.arg)  # type: ignore[arg-type]
         if a.verb == "event":
-            return f"play {card_name(number)} as its event"
+            return said("play {card} as its event", card=number)
         if a.verb == "ap":
-            return f"play {card_name(number)} for {card(number).ap} AP"
+            return said("play {card} for {n} AP", card=number, n=card(number).ap)
         assert s.trigger is not None
         return f"discard {card_name(number)} to use the event of {card_name(s.trigger['card'])}"
 
@@ -331,7 +331,7 @@ class SpendAP(Decision):
 
     def label(self, s: State, f: Frame, a: Action) -> str:
         if a.verb == "end":
-            return "end the turn" + (f" (losing {f['ap']} AP)" if f["ap"] else "")
+            return said("end the turn (losing {n} AP)", n=f["ap"]) if f["ap"] else said("end the turn")
         for v in VERBS[f["seat"]]:
             if v.name == a.verb:
                 return v.label
