@@ -384,6 +384,26 @@ def render_all(entries: Iterable[Any], names: Names) -> list[str]:
     return out
 
 
+class Said(str):
+    """Words made from a message: the English text, keeping the message (``{"m": msgid, "a": args}``) it was
+    rendered from, so that a prompt or a choice's label the rules word in English is rendered again in any
+    reader's language from its message id and arguments (:func:`message_of`), never re-parsed."""
+
+    message: dict[str, Any]
+
+    def __new__(cls, message: dict[str, Any], names: Names) -> Said:
+        """The words of ``message`` in the language of ``names`` (the rules pass English names)."""
+        obj = super().__new__(cls, render(message, names))
+        obj.message = message
+        return obj
+
+
+def message_of(text: Any) -> dict[str, Any] | None:
+    """The message ``text`` was made from (a :class:`Said`), or None for plain words."""
+    message: dict[str, Any] | None = getattr(text, "message", None)
+    return message
+
+
 NamesFactory = Callable[[Translator], Names]
 
 

@@ -7,7 +7,8 @@ message that lacks a translation or a translation no code uses.
 A message is a string literal passed to: ``log(state, msgid[, plural])``, ``entry(msgid[, plural])``,
 ``N_(msgid)``, ``_(msgid)``, ``tr.gettext(msgid)``, ``tr.fmt(msgid)``, ``tr.ngettext(s, p, n)``, ``tr.nfmt(s, p, n)``.
 Browser strings are the keys of ``data-i18n`` attributes and ``t("…")`` calls in the static files (the
-shell's and every game's ``static/`` folder). ``s.say(msgid[, plural])`` (a game state's log) counts as well.
+shell's and every game's ``static/`` folder). ``s.say(msgid[, plural])`` (a game state's log) and
+``said(msgid[, plural])`` (a prompt or a label worded by the rules) count as well.
 
 Each message goes to one catalog domain (:func:`muster.i18n.domains`): a message used only by the files of
 games with their own domain (a registered game's package, by its module's ``domain``) to that domain's
@@ -39,6 +40,7 @@ CALLS: dict[str, tuple[int, int | None]] = {
     "ngettext": (0, 1),
     "nfmt": (0, 1),
     "say": (0, 1),
+    "said": (0, 1),
 }
 JS_PATTERNS = (re.compile(r"""\bt\(\s*"((?:[^"\\]|\\.)+)\""""), re.compile(r'data-i18n(?:-[a-z-]+)?="([^"]+)"'))
 JS_PLURAL = re.compile(r"""\btn\(\s*"((?:[^"\\]|\\.)+)",\s*"((?:[^"\\]|\\.)+)\"""")

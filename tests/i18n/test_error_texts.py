@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from muster.error_texts import TEMPLATES, translate
-from muster.games.freedom.texts import PROMPTS, prompt_in
+from muster.games.freedom.texts import prompt_in
 from muster.i18n import catalog
 
 
@@ -26,13 +26,20 @@ def test_an_unknown_message_is_sent_as_it_is() -> None:
     assert translate("something a library said", "pl") == "something a library said"
 
 
-def test_event_prompts_are_reworded() -> None:
+def test_event_prompts_render_from_their_message() -> None:
+    """The rules word a prompt in English and keep its message: the reader's language renders the message, and
+    plain English words are never parsed back into one."""
+    from muster.games.freedom.rules.common import said
+
     view: dict[str, object] = {"stack": [{"kind": "ev_remove"}]}
-    assert prompt_in(view, "insurgent", "Remove an Imperial unit from the mainland (2 left).", "pl") == \
-        "Usuń jednostkę (strona: Imperium; skąd: ląd; zostało: 2)."
-    assert prompt_in(view, "insurgent", "Free attack (1 left, +1 to the roll): choose the attacker, or stop.",
-                     "pl") == "Darmowy atak (zostało: 1, +1 do rzutu): wybierz atakującego albo zakończ."
-    assert len(PROMPTS) > 30
+    prompt = said("Remove an {side} unit from {where} ({n} left).", side="imperial", where="the mainland", n=2)
+    assert prompt == "Remove an Imperial unit from the mainland (2 left)."
+    assert prompt_in(view, "insurgent", prompt, "pl") == "Usuń jednostkę (strona: Imperium; skąd: ląd; zostało: 2)."
+    attack = said("Free attack ({n} left, {bonus} to the roll): choose the attacker, or stop.", n=1, bonus=1)
+    assert attack == "Free attack (1 left, +1 to the roll): choose the attacker, or stop."
+    assert prompt_in(view, "insurgent", attack, "pl") == \
+        "Darmowy atak (zostało: 1, +1 do rzutu): wybierz atakującego albo zakończ."
+    assert prompt_in(view, "insurgent", str(prompt), "pl") != prompt_in(view, "insurgent", prompt, "pl")
 
 
 def test_hint_reasons_and_labels_in_polish() -> None:

@@ -54,35 +54,39 @@ def spend_the_biggest_card(page: Any, tap: bool = False) -> None:
     wait_changed(page, old)
 
 
-def dice_lines() -> list[str]:
-    """Every kind of dice line the engine writes, from games played at random (attacks, Raids, cannons, the
-    Government check, the Plea for Funds)."""
+def dice_lines() -> list[dict[str, Any]]:
+    """Log entries with dice from a few random games, as the server sends them (message, arguments, text)."""
+    from muster.server.views import wire_log
+
     rules = get_rules("freedom")
-    lines: list[str] = []
+    lines: list[dict[str, Any]] = []
     for seed in range(4):
         game = Game(rules, seed)
         chooser = random.Random(seed)
         while game.active_seat is not None:
             game.apply(chooser.choice(game.legal_actions()))
-        lines += [line for line in game.log() if ": rolls " in line]
-    kinds = {re.sub(r"\d+", "#", line.split(":")[0].split(" from ")[0].split(" in ")[0]) for line in lines}
+        lines += [e for e in wire_log(game, "en") if ": rolls " in e["t"]]
+    kinds = {e["m"] for e in lines}
     assert len(kinds) >= 4, kinds
     return lines
 
 
 def test_dice_show_real_faces_then_the_modifier_and_total(web: Server, browser: Any) -> None:
     """A d6 never shows more than 6: attacks roll d8s, drawn as eight-sided dice; every roll reads the same
-    way: faces, modifier, "= total", the number needed and the result."""
+    way: faces, modifier, "= total", the number needed and the result. The dice come from each entry's
+    message id and arguments, never from its words."""
     lines = dice_lines()
     with httpx.Client(base_url=web.url) as c:
         token = create(c, imperial="human", insurgent="beginner", seed=12)["tokens"]["imperial"]
     page = open_seat(browser, web, token)
-    drawn = page.evaluate("""async (lines) => {
+    drawn = page.evaluate("""async (entries) => {
       const log = await import('/static/log.js');
       const board = await import('/static/games/freedom/board.js');
-      return lines.map((line) => {
-        const view = log.diceView(board.parseDice(board.polish(line)));
-        return { line, text: view.textContent,
+      const game = { mod: board };
+      return entries.map((entry) => {
+        const d = log.diceOf(game, entry);
+        const view = log.diceView(d);
+        return { line: entry.t, text: view.textContent, miss: d.miss, result: d.result,
           faces: [...view.querySelectorAll('.die')].map((d) => [
             d.classList.contains('d6') ? 6 : d.classList.contains('d8') ? 8 : 0,
             Number(d.dataset.face), d.querySelectorAll('.pip:not(.off)').length]) };
@@ -96,6 +100,8 @@ def test_dice_show_real_faces_then_the_modifier_and_total(web: Server, browser: 
             if sides == 6:
                 assert pips == face, d  # a d6 face is its pips
         assert "needs" in d["text"], d
+        assert d["result"] and d["line"].rstrip(".!").endswith(d["result"]), d  # the result in the line's words
+        assert d["miss"] == bool(re.search(r": (miss|no hit|refused|no answer)[.!]?$", d["line"])), d
         if re.search(r"rolls [^:]*([+-]\d| = |, best)", d["line"]):  # a modifier, a sum or the better die: the total
             assert "= " in d["text"], d
         if "fires at" in d["line"]:

@@ -166,7 +166,7 @@ def test_a_card_is_undone_before_the_other_person_sees_it(web: Server, browser: 
     assert line not in (them.text_content("#log") or "")
     assert not any(line in json.dumps(m, ensure_ascii=False) for m in insurgent.received)
     with httpx.Client(base_url=web.url) as c:  # a reload shows the same
-        assert new_line in " ".join(state(c, tokens["insurgent"])["log"])
+        assert new_line in " ".join(e["t"] for e in state(c, tokens["insurgent"])["log"])
         assert c.get(f"/api/seat/{tokens['insurgent']}", headers=device_headers(tokens["insurgent"])).status_code == 200
     imperial.context.close()
     insurgent.context.close()

@@ -120,10 +120,10 @@ def test_a_card_played_then_undone_is_never_shown_to_the_other_person(two_people
                         before["step"], before["version"], before["view"])
                     pushed = ws_recv(ws, "state")
                 assert pushed["version"] == after["version"]
-                text = " ".join(pushed["log"])
+                text = " ".join(e["t"] for e in pushed["log"])
                 assert str(card[1]) not in {str(a["action"][1]) for a in pushed["last"]["actions"]}
                 assert pushed["last"]["card"] == other_card[1]
-                assert any("for " in line and "AP" in line for line in pushed["log"]), text
+                assert any(e["m"] == "{side} plays {card} for {n} AP." for e in pushed["log"]), text
 
 
 def test_undo_steps_are_bounded_and_only_the_acting_seat_undoes(two_people: Server) -> None:

@@ -118,6 +118,13 @@ class Game:
         lines = self.rules.log(self.state, lang)
         return lines[start:] if start else lines
 
+    def log_entries(self, start: int = 0) -> list[Any] | None:
+        """The log's language-neutral entries from the ``start``-th on, one per line of :meth:`log`: message
+        dicts ``{"m": msgid, "a": args}`` (an older game's English lines as strings); None where the rules
+        keep their log only in words (rules offer ``log_entries(state, start)`` to give theirs)."""
+        entries = getattr(self.rules, "log_entries", None)
+        return None if entries is None else list(entries(self.state, start))
+
     def find_action(self, text: str) -> Action:
         """The legal action whose label is ``text`` (case and surrounding spaces ignored), or else the
         only one whose label contains it, or whose ``"verb arg"`` form equals it.

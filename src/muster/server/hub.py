@@ -901,8 +901,6 @@ def coalesce(pending: dict[str, Any], newer: dict[str, Any]) -> dict[str, Any]:
     merged = dict(newer)
     if newer["log_from"] == pending["log_from"] + len(pending["log"]):  # the usual case: lines follow on
         merged["log_from"], merged["log"] = pending["log_from"], pending["log"] + newer["log"]
-        if "log_en" in newer and "log_en" in pending:  # the English lines a translated log carries beside it
-            merged["log_en"] = pending["log_en"] + newer["log_en"]
     return merged  # otherwise the newer one resent the log from its start (after an undo)
 
 
@@ -934,12 +932,11 @@ def with_log(payload: dict[str, Any], conn: Connection) -> dict[str, Any]:
     """The payload with only the log lines this connection does not have yet (the payload holds the
     lines from its ``log_from`` on, which is at most the connection's count)."""
     base: int = payload["log_from"]
-    lines: list[str] = payload["log"]
+    lines: list[Any] = payload["log"]
     total = base + len(lines)
     start = conn.log_sent if base <= conn.log_sent <= total else base  # after an undo the log shrank: resend it
     conn.log_sent = total
     cut = start - base
     if not cut:  # the connection lacks every line the payload holds: the payload as it is (messages are only read)
         return payload
-    extra = {"log_en": payload["log_en"][cut:]} if "log_en" in payload else {}
-    return {**payload, "log_from": start, "log": lines[cut:], **extra}
+    return {**payload, "log_from": start, "log": lines[cut:]}

@@ -17,7 +17,7 @@ from typing import Any
 from muster.core import Action, Game
 from muster.server.games import adapter
 from muster.server.hub import ApiError, LiveGame
-from muster.server.views import outcome_in, phase_of
+from muster.server.views import outcome_in, phase_of, wire_log
 
 SNAPSHOT_EVERY = 32
 """Actions between two snapshots: a frame costs at most this many actions to rebuild."""
@@ -90,12 +90,12 @@ class Replays:
         game = self._game_at(live, actions, step)
         view = game.view(seat)
         view.pop("log", None)
-        lines = game.log(lang)
+        lines = wire_log(game, lang)
         last = actions[step - 1].to_json() if step > 0 else None
         if last is not None and live.game.outcome is None:  # while the game runs, hidden choices stay hidden
             last = adapter(game.rules.info.name).public_action(actions[step - 1])
         return {"game": game.rules.info.name, "step": step, "total": len(actions), "seat": seat, "view": view,
-                "log": lines, **({"log_en": game.log()} if lang != "en" else {}),
+                "log": lines,
                 "active_seat": game.active_seat, "phase": phase_of(view, game.rules.info.name, lang),
                 "round": view.get("round"), "last_action": last,
                 "outcome": outcome_in(game, lang)}

@@ -16,7 +16,7 @@ from typing import Any
 
 from muster.ai.levels import level_name
 from muster.core import Action, Game
-from muster.i18n import Translator, translator
+from muster.i18n import Translator, message_of, translator
 from muster.server import fallbacks
 from muster.server.games import adapter, in_language
 from muster.server.names import cached_names
@@ -249,12 +249,35 @@ def seat_name(tr: Translator, seat: str | None, english: dict[str, str] | None =
     return (english or {}).get(seat or "", seat or "")
 
 
-def _log_lines(game: Game, lang: str, start: int, shared: dict[str, Any]) -> list[str]:
-    """The log's lines from ``start`` in ``lang``, rendered once per position for all the seats shown it."""
+def wire_log(game: Game, lang: str, start: int = 0) -> list[dict[str, Any]]:
+    """The log's entries from ``start`` as the front ends get them: each its message id ``m``, its arguments
+    ``a`` as the rules gave them (numbers, dice, sides, spaces and cards by their ids; ``p``: the plural id)
+    and ``t``, the line in ``lang``. A front end reads what a line is from ``m`` and ``a`` and shows ``t``:
+    nothing is read back out of the words. An older game's English line, or a line of rules that keep their
+    log only in words, is ``{"t": line}``."""
+    lines = game.log(lang, start=start)
+    entries = game.log_entries(start)
+    if entries is None or len(entries) != len(lines):
+        return [{"t": line} for line in lines]
+    out: list[dict[str, Any]] = []
+    for e, line in zip(entries, lines, strict=True):
+        if isinstance(e, dict) and "m" in e:
+            item = {"m": e["m"], "a": e.get("a") or {}, "t": line}
+            if "p" in e:
+                item["p"] = e["p"]
+            out.append(item)
+        else:
+            out.append({"t": line})
+    return out
+
+
+def _log_lines(game: Game, lang: str, start: int, shared: dict[str, Any]) -> list[dict[str, Any]]:
+    """The log's entries from ``start`` in ``lang`` (:func:`wire_log`), made once per position for all the
+    seats shown it."""
     key = f"log:{lang}:{start}"
     if key not in shared:
-        shared[key] = game.log(lang, start=start)
-    lines: list[str] = shared[key]
+        shared[key] = wire_log(game, lang, start)
+    lines: list[dict[str, Any]] = shared[key]
     return lines
 
 
@@ -311,16 +334,18 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
     active: str | None = common["active"]
     mine = seat is not None and active == seat and seats[seat].kind == "human"
     outcome = common["outcome"]
+    prompt_message = None
     if outcome:
         winner = f"{seat_names.get(outcome.winner, outcome.winner)} wins" if outcome.winner else "A draw"
         prompt = f"Game over. {winner}: {outcome.detail or outcome.reason}"
-        last_line = lines or (game.log(lang, start=log_from - 1) if log_from else [])
+        last_line = [e["t"] for e in lines] or (game.log(lang, start=log_from - 1) if log_from else [])
         if outcome.reason == "resigned":  # ended outside the rules: the log does not say so
             prompt = resigned_text(game, lang)
         elif lang != "en" and last_line:  # the log's last line says who won and why, in the reader's language
             prompt = last_line[-1]
     elif mine:
         prompt = game.prompt
+        prompt_message = message_of(prompt)  # the rules' message, when they keep one: its id and typed arguments
         if lang != "en" and hasattr(ad, "prompt_for"):
             prompt = ad.prompt_for(view, seat, prompt, lang)
     else:  # the same for every waiting seat and spectator of this language
@@ -335,6 +360,7 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
         actions = [action for action, _ in labelled]
         english = lang == "en"  # the adapter's methods called directly: in_language costs a call per choice
         for action, label in labelled:
+            said = message_of(label)  # the rules' message, when they keep one: its id and typed arguments
             if not english and hasattr(ad, "label_for"):
                 label = ad.label_for(view, action, seat, label, lang)
             item: dict[str, Any] = {"action": action.to_json(), "label": label,
@@ -344,6 +370,8 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
                        else in_language(ad.warning, lang, view, action, seat, actions))
             if warning:
                 item["confirm"] = warning
+            if said is not None:
+                item["message"] = said
             legal.append(item)
         if getattr(ad, "confirm_commits", False) and seat is not None:
             _confirm_commits(game, seat, legal, lang)
@@ -369,6 +397,7 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
         "round": view.get("round"),
         "phase": by_lang[0],
         "prompt": prompt,
+        "prompt_message": prompt_message,
         "help": in_language(ad.decision_help, lang, view) if mine else "",
         "legal": legal,
         "can_undo": bool(mine and game.can_undo(seat)),
@@ -381,8 +410,6 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
         "fallbacks": by_lang[2],
         "log_from": log_from,
         "log": lines,
-        # a translated log keeps the English lines beside it: the board module reads its structure from them
-        **({"log_en": _log_lines(game, "en", log_from, shared)} if lang != "en" else {}),
     }
 
 
@@ -447,4 +474,4 @@ def card_info(number: int, game: str) -> dict[str, Any]:
     return next(c for c in adapter(game).static_data()["cards"] if c["number"] == number)
 
 
-__all__ = ["card_info", "last_moves", "phase_of", "players", "seat_payload"]
+__all__ = ["card_info", "last_moves", "phase_of", "players", "seat_payload", "wire_log"]

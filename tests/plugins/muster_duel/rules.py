@@ -152,6 +152,10 @@ class DuelRules(NumberedActions):
         return [text.format(**{k: NAMES.get(v, v) if isinstance(v, str) else v for k, v in args.items()})
                 for text, args in state["log"]]
 
+    def log_entries(self, state: dict[str, Any], start: int = 0) -> list[dict[str, Any]]:
+        """The log's messages from the ``start``-th on, each its text and arguments (seats by id)."""
+        return [{"m": text, "a": dict(args)} for text, args in state["log"][start:]]
+
     def private_info(self, state: dict[str, Any]) -> dict[str, frozenset[Any]]:
         """Each seat's hand, with the card it picked but has not played (playing it shows it to the other)."""
         out = {s: frozenset(state["hands"][s]) for s in SEATS}

@@ -95,6 +95,11 @@ class FreedomRules(FrameRules):
         """The game so far, in words of ``lang`` (English by default)."""
         return _render_log(state.log, lang)
 
+    def log_entries(self, state: State, start: int = 0) -> list[Any]:
+        """The log's message entries from the ``start``-th on (what :meth:`log` renders), for front ends
+        that classify lines by message id and read their arguments."""
+        return state.log[start:]
+
     def log_from(self, state: State, start: int, lang: str | None = None) -> list[str]:
         """The log's lines from the ``start``-th on (a server pushing new lines renders only those)."""
         return _render_log(state.log[start:], lang)

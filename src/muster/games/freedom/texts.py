@@ -16,8 +16,7 @@ from muster.games.freedom.board import board
 from muster.games.freedom.constants import IMPERIAL, INSURGENT
 from muster.games.freedom.datafiles import areas_file, cards_file, design
 from muster.games.freedom.guide import OPPONENT_COLOUR, VERB_HELP, decision_help
-from muster.i18n import N_, Names, Translator, render, translator
-from muster.reword import Templates
+from muster.i18n import N_, Names, Translator, message_of, render, translator
 
 # Words the rules put into log arguments (a move's kind, a result, a reason): translated when shown.
 TERMS = (
@@ -131,6 +130,22 @@ class FreedomNames(Names):
         return f"{c.number}{c.deck} „{card_face(number, 'pl')['name']}”" if self.tr.lang == "pl" else \
             f"{c.number}{c.deck} {c.name}"
 
+    def arg_src(self, value: Any) -> str:
+        """Where from: a space (by index) in the log, a place in words ("the pool") in a prompt."""
+        return self.space(value) if isinstance(value, int) else self.tr.gettext(str(value))
+
+    def arg_where(self, value: Any) -> str:
+        """Where, in words ("Row 4 or Row 5")."""
+        return self.tr.gettext(str(value))
+
+    def arg_whose(self, value: Any) -> str:
+        """Whose unit, in words ("your", "an enemy")."""
+        return self.tr.gettext(str(value))
+
+    def arg_bonus(self, value: Any) -> str:
+        """A modifier to a roll, with its sign ("+1")."""
+        return f"{int(value):+d}"
+
     def side(self, seat: str) -> Any:
         """A side with its forms."""
         forms = SIDE_FORMS.get(seat.lower())
@@ -173,7 +188,6 @@ PLAIN_VERBS = {
 }
 UNIT_KINDS = {"E": N_("an Expeditionary unit"), "A": N_("an Allied unit")}
 MORALE_CHOICES = {"own": N_("raise my Morale by 1"), "enemy": N_("lower my opponent's Morale by 1")}
-LOSING_AP = re.compile(r"losing (\d+) AP")
 
 
 def label_in(action: Any, seat: str | None, english: str, lang: str) -> str:
@@ -181,6 +195,9 @@ def label_in(action: Any, seat: str | None, english: str, lang: str) -> str:
     if lang == "en":
         return english
     names = FreedomNames(translator(lang))
+    message = message_of(english)
+    if message is not None:  # worded by the rules from a message: rendered again in the reader's language
+        return render(message, names)
     tr = names.tr
     verb, arg = action.verb, action.arg
     b = board()
@@ -197,9 +214,6 @@ def label_in(action: Any, seat: str | None, english: str, lang: str) -> str:
             ap = next(c.ap for c in cards_file().cards if c.number == arg)
             return tr.fmt("play {card} for {n} AP", card=card, n=ap)
         return tr.fmt("discard {card} to use the event just played", card=card)
-    if verb == "end":
-        m = LOSING_AP.search(english)
-        return tr.fmt("end the turn (losing {n} AP)", n=m.group(1)) if m else tr.gettext("end the turn")
     if verb == "unit" and arg in UNIT_KINDS:
         return tr.gettext(UNIT_KINDS[str(arg)])
     if verb == "unit" and str(arg).isdigit():  # a unit told apart by the attacks it already made with this card
@@ -218,84 +232,25 @@ def label_in(action: Any, seat: str | None, english: str, lang: str) -> str:
     return english
 
 
-PROMPTS = (
-    N_("{side}: play card {n} of {total}. You may discard a card to use the event of {card}."),
-    N_("You may discard your last card to use the event of {card}."),
-    N_("Place an Allied unit within two rows of the Camp ({n} left)."),
-    N_("{side} cannons: choose the next cannon to fire."),
-    N_("Choose the target of the cannon in {space}."),
-    N_("The last enemy unit in a space fell: raise your Morale by 1 or lower your opponent's by 1."),
-    N_("Opening: advance a unit one space forward ({n} left), or be done."),
-    N_("Opening: you may Regroup one unit for free."),
-    N_("Remove {whose} unit ({why}; {n} left)."),
-    N_("Place a new {what} in {where} ({n} left)."),
-    N_("Choose an area for Support ({n} left)."),
-    N_("Choose an Imperial unit to send back to the Camp ({n} left)."),
-    N_("Move a unit out of the Camp one space ({n} left)."),
-    N_("Choose the cannon to fire."),
-    N_("Choose the Wall section to fire at."),
-    N_("Night Works: choose a Row 6 space with your cannon."),
-    N_("Night Works: may a unit move forward with the cannon?"),
-    N_("Grenades: choose a Row 5 space with Allied units."),
-    N_("Remove an {side} unit from {where} ({n} left)."),
-    N_("Send an Imperial unit in {where} back to the Camp ({n} left)."),
-    N_("Place a unit from {src} in {where} ({n} left), or stop."),
-    N_("Choose a Wall section to damage ({n} left)."),
-    N_("Choose a Wall section to repair ({n} left)."),
-    N_("Train a Civilian: choose where the new unit stands ({n} left)."),
-    N_("Choose an {side} cannon in {where} to remove."),
-    N_("Choose a space in {where} with your unit for a new cannon."),
-    N_("Move an Imperial unit one space forward ({n} left), or stop."),
-    N_("Choose where the unit moves."),
-    N_("Free attack ({n} left, {bonus} to the roll): choose the attacker, or stop."),
-    N_("Choose the target of the attack."),
-    N_("Free Raid ({n} left, {bonus} to the roll): choose the raider, or stop."),
-    N_("Choose the target of the Raid."),
-    N_("Free Regroup ({n} left): choose a unit, or stop."),
-    N_("Choose where."),
-    N_("Fire a cannon ({n} left, {bonus} to each die), or stop."),
-    N_("Choose the target."),
-)
-"""The engine's prompts (English, made where the rules are) that :func:`prompt_in` rewords."""
 PROMPT_WORDS = (
     N_("any space"), N_("any space or the Camp"), N_("Row 4 or Row 5"), N_("Rows 4–6"), N_("Row 5 or Row 6"),
     N_("Row 7 or Row 8"), N_("the mainland"), N_("an island"), N_("the Lagoon waters"), N_("Klisova and its waters"),
     N_("the Wall"), N_("the Camp"), N_("the pool"), N_("the City"), N_("the City or an island"), N_("your"),
     N_("an enemy"), N_("unpaid troops leave"), N_("deserters"), N_("event"), N_("unit"), N_("cannon"),
 )
-"""Words the engine puts into its prompts (where-filters, whose unit, why)."""
-CARD_NAME = re.compile(r"^(\d+)[AB] ")
-
-
-def _prompt_value(name: str, value: str, lang: str) -> str:
-    tr = translator(lang)
-    if name == "card" and CARD_NAME.match(value):
-        return FreedomNames(tr).card(int(CARD_NAME.match(value).group(1)))  # type: ignore[union-attr]
-    if name == "space" and value in board().names:
-        return FreedomNames(tr).space(board().names.index(value))
-    if name == "side":
-        forms = {"Imperial": IMPERIAL, "Insurgent": INSURGENT}
-        return str(FreedomNames(tr).side(forms[value])) if value in forms else value
-    if name in ("n", "total"):
-        return value
-    return tr.gettext(value)
-
-
-_PROMPTS = Templates(PROMPTS, _prompt_value)
-
-
+"""Words the rules put into their prompts (where-filters, whose unit, why): translated when shown."""
 def prompt_in(view: dict[str, Any], seat: str | None, english: str, lang: str) -> str:
     """The prompt of the decision in ``lang``: rebuilt for the card and AP turns, else the decision's help."""
     if lang == "en":
         return english
     names = FreedomNames(translator(lang))
+    message = message_of(english)
+    if message is not None:  # worded by the rules from a message: rendered again in the reader's language
+        return render(message, names)
     tr = names.tr
     top = (view.get("stack") or [{}])[-1]
     kind = top.get("kind") if isinstance(top, dict) else None
     side = names.side(seat) if seat else ""
-    found = _PROMPTS.find(english, lang)
-    if found is not None:
-        return found
     if kind == "card_turn" and seat and isinstance(view.get("played"), dict):
         total = design()["cards_per_action_phase"]
         return tr.fmt("{side}: play card {n} of {total}.", side=side, n=int(view["played"].get(seat, 0)) + 1,

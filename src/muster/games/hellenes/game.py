@@ -70,6 +70,11 @@ class HellenesRules(FrameRules):
         """The game so far, in words of ``lang`` (English by default; an older game's English lines as they are)."""
         return log_lines(state.log, lang or "en")
 
+    def log_entries(self, state: State, start: int = 0) -> list[Any]:
+        """The log's message entries from the ``start``-th on (what :meth:`log` renders), for front ends
+        that classify lines by message id and read their arguments."""
+        return state.log[start:]
+
     def log_from(self, state: State, start: int, lang: str | None = None) -> list[str]:
         """The log's lines from the ``start``-th on (a server pushing new lines renders only those)."""
         return log_lines(state.log[start:], lang or "en")

@@ -1,5 +1,6 @@
-// The log, grouped by round › phase › card and coloured by side. Game-agnostic: the board module
-// says what each line is (classify), fixes its wording (polish, reorder) and finds dice in it.
+// The log, grouped by round › phase › card and coloured by side. Game-agnostic: each entry comes with its
+// message id, arguments and text in the reader's language; the board module says from the id and arguments
+// what an entry is (classify), which dice it rolled (dice) and in which order to show causes (reorder).
 import { el } from "./common.js";
 import { cardLink } from "./cards.js";
 import { t } from "./i18n.js";
@@ -61,7 +62,7 @@ const signed = (n) => (n > 0 ? `+${n}` : `−${-n}`);
 export function diceView(d) {
   const sides = d.sides || 6;
   const faces = d.dice.map((n) => dieFace(n, sides));
-  const word = (d.miss ?? /^(miss|no hit|0 hit|refused|no answer)/.test(d.result)) ? "miss" : "hit";
+  const word = d.miss ? "miss" : "hit";
   const parts = [];
   if (d.total !== undefined || d.sum) { // a sum of dice and a track
     const total = d.total ?? d.dice.reduce((a, b) => a + b, 0) + d.modifier;
@@ -83,36 +84,42 @@ export function diceView(d) {
     el("strong", { class: `dice-result ${word}` }, d.result));
 }
 
-/** Dice of a line: read from its English twin when the log is translated, worded from the line itself. */
-function diceOf(game, raw, en) {
-  if (!en) return game.mod.parseDice(game.mod.polish(raw));
-  const d = game.mod.parseDice(game.mod.polish(en));
+/** The dice of a log entry, drawn from its message and arguments (the board module's ``dice``), or null. A dice
+ * line reads "<who>: <the roll>: <result>" in every language, so the words before the roll and the result are
+ * taken from the line's own text in the reader's language. */
+export function diceOf(game, entry) {
+  const d = entry.m && game.mod.dice ? game.mod.dice(entry) : null;
   if (!d) return null;
-  const cut = raw.indexOf(": "), last = raw.lastIndexOf(": ");
-  return { ...d, before: cut > 0 ? raw.slice(0, cut) : raw, result: last > 0 ? raw.slice(last + 2).replace(/[.!]$/, "") : d.result,
-    miss: /^(miss|no hit|0 hit|refused|no answer)/.test(d.result) };
+  const text = entry.t, cut = text.indexOf(": "), last = text.lastIndexOf(": ");
+  return { ...d, before: cut > 0 ? text.slice(0, cut) : text, result: last > 0 ? text.slice(last + 2).replace(/[.!]$/, "") : "" };
 }
 
-function lineItem(game, raw, onSpace, en) {
-  const text = en ? raw : game.mod.polish(raw);
-  const info = game.mod.classify(en || raw);
-  const d = diceOf(game, raw, en);
+const PLAIN = { level: null, side: null };
+
+/** What an entry is ({level, side, ...}): the board module reads it from the message id and arguments; a line
+ * without a message (an older game's) is a plain line. */
+function classifyEntry(game, entry) {
+  return entry.m ? game.mod.classify(entry) : PLAIN;
+}
+
+function lineItem(game, entry, onSpace) {
+  const info = classifyEntry(game, entry);
+  const d = diceOf(game, entry);
   const li = el("li", { class: `entry${info.side ? ` side-${info.side}` : ""}${d ? " dice-line" : ""}` });
   if (d) li.append(...richText(game, `${d.before}: `, onSpace), diceView(d));
-  else li.append(...richText(game, text, onSpace));
+  else li.append(...richText(game, entry.t, onSpace));
   return li;
 }
 
-/** Render the whole log into ``root`` (an <ol>): rounds › phases › cards, causes before effects. */
 /** A server notice in the log (a bot's move played at random): not a line of the game's own log. */
 function noticeItem(notice) {
   return el("li", { class: "log-notice", role: "note", "data-step": notice.step }, notice.text);
 }
 
-export function renderLog(root, game, lines, onSpace, english = null, notices = []) {
-  // a translated log keeps the engine's order (causes are moved first only by reading English lines)
-  const ordered = english ? lines : game.mod.reorder(lines);
-  const en = (k) => (english ? english[k] : null);
+/** Render the whole log into ``root`` (an <ol>): rounds › phases › cards, causes before effects. ``entries``:
+ * the log as the server sends it, ``{m, a, t}`` each (see :func:`muster.server.views.wire_log`). */
+export function renderLog(root, game, entries, onSpace, notices = []) {
+  const ordered = game.mod.reorder ? game.mod.reorder(entries) : entries;
   const rounds = [];
   let round = null, phase = null, card = null;
   const newRound = (title) => {
@@ -133,13 +140,13 @@ export function renderLog(root, game, lines, onSpace, english = null, notices = 
       else { if (!round) newRound(t("Setup")); round.lastChild.append(item); }
     }
   };
-  for (const [k, raw] of ordered.entries()) {
+  for (const [k, entry] of ordered.entries()) {
     placeNotices(k);
-    const info = game.mod.classify(en(k) || raw);
-    const item = () => lineItem(game, raw, onSpace, en(k));
+    const info = classifyEntry(game, entry);
+    const item = () => lineItem(game, entry, onSpace);
     if (info.level === "round") {
       newRound(info.round ? t("Round {n}", { n: info.round }) : t(info.title));
-      if (/^Setup/.test(en(k) || raw)) round.lastChild.append(item());
+      if (info.keep) round.lastChild.append(item());
       continue;
     }
     if (info.level === "phase") {
@@ -149,7 +156,7 @@ export function renderLog(root, game, lines, onSpace, english = null, notices = 
     }
     if (!phase) newPhase(round ? "Start" : "Setup");
     if (info.level === "card") {
-      card = el("li", { class: `log-card side-${info.side}` }, el("div", { class: "log-card-head" }, ...richText(game, en(k) ? raw : game.mod.polish(raw), onSpace)), el("ol", {}));
+      card = el("li", { class: `log-card side-${info.side}` }, el("div", { class: "log-card-head" }, ...richText(game, entry.t, onSpace)), el("ol", {}));
       phase.lastChild.append(card);
       continue;
     }
@@ -160,9 +167,9 @@ export function renderLog(root, game, lines, onSpace, english = null, notices = 
 }
 
 /** The latest dice line of the log, drawn as dice (null if none yet). */
-export function latestDice(game, lines, onSpace, english = null) {
-  for (let k = lines.length - 1; k >= 0; k--) {
-    const d = diceOf(game, lines[k], english ? english[k] : null);
+export function latestDice(game, entries, onSpace) {
+  for (let k = entries.length - 1; k >= 0; k--) {
+    const d = diceOf(game, entries[k]);
     if (d) return el("div", { class: "latest-dice" }, ...richText(game, `${d.before}: `, onSpace), diceView(d));
   }
   return null;

@@ -17,8 +17,7 @@ let game = null; // {data, mod}
 let board = null;
 let zoom = null;
 let state = null; // the newest state message
-let log = []; // every log line so far
-let logEn = null; // the same lines in English when the log is translated (the board module reads them)
+let log = []; // every log entry so far ({m, a, t}: see log.js)
 let socket = null;
 let gameId = ""; // the game's id, known once the first state arrives
 let pending = false; // an action is on its way: ignore further clicks until the answer
@@ -326,9 +325,9 @@ function offscreenTargets() {
 
 function renderSide(s) {
   $("tracks").replaceChildren(game.mod.drawTracks(game.data, s.view));
-  renderLog($("log"), game, log, spotlight, logEn, s.fallbacks?.notices || []);
+  renderLog($("log"), game, log, spotlight, s.fallbacks?.notices || []);
   $("log").scrollTop = $("log").scrollHeight;
-  const dice = latestDice(game, log, spotlight, logEn);
+  const dice = latestDice(game, log, spotlight);
   $("dice").replaceChildren(...(dice ? [el("h2", { class: "dice-title" }, t("Latest roll")), dice] : []));
 }
 
@@ -373,7 +372,7 @@ function renderGameOver(s) {
   $("go-analysis").href = `/analysis/${encodeURIComponent(s.game_id)}`;
   $("go-analysis").hidden = !game.data.analysis;
   $("go-replay").href = $("replay-link").getAttribute("href");
-  const history = game.mod.trackHistory ? game.mod.trackHistory(logEn || log, s.view) : null;
+  const history = game.mod.trackHistory ? game.mod.trackHistory(log, s.view) : null;
   $("go-history").replaceChildren(...(history ? [historyChart(history, (name) => t(name), seatName),
     el("figcaption", {}, history.caption || "")] : []));
   $("go-history").hidden = !history;
@@ -469,7 +468,6 @@ $("save-name").addEventListener("click", async () => {
 // --- state and connection -----------------------------------------------------------------------
 function onState(message) {
   log = log.slice(0, message.log_from).concat(message.log);
-  logEn = message.log_en ? (logEn || []).slice(0, message.log_from).concat(message.log_en) : null;
   state = { ...message, log: undefined };
   pending = false;
   closeMenu();

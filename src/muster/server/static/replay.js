@@ -26,15 +26,15 @@ async function setup(name) {
   $("zoom-fit").addEventListener("click", () => zoom.fit());
 }
 
-async function draw(frame, lines, last, english = null) {
+async function draw(frame, lines, last) {
   boardReady = boardReady || setup(frame.game);
   await boardReady;
   const spot = (id, on) => board.highlight(id, on);
   board.update(frame.view, { targets: new Set(), selected: game.mod.selectedSpace(frame.view), last });
   $("tracks").replaceChildren(game.mod.drawTracks(game.data, frame.view));
-  renderLog($("log"), game, lines, spot, english);
+  renderLog($("log"), game, lines, spot);
   $("log").scrollTop = $("log").scrollHeight;
-  const dice = latestDice(game, lines, spot, english);
+  const dice = latestDice(game, lines, spot);
   $("dice").replaceChildren(...(dice ? [el("h2", { class: "dice-title" }, t("Latest roll")), dice] : []));
 }
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
@@ -61,8 +61,7 @@ async function show(n) {
     $("slider").max = total;
     $("slider").value = step;
     $("step").textContent = t("step {n} / {total}", { n: step, total });
-    await draw(frame, frame.log, frame.last_action ? { actions: [{ seat: null, action: frame.last_action }], changes: {} } : null,
-      frame.log_en || null);
+    await draw(frame, frame.log, frame.last_action ? { actions: [{ seat: null, action: frame.last_action }], changes: {} } : null);
     const who = frame.seat ? t("{side}'s view", { side: seatWord(frame.seat) }) : t("spectator view");
     $("status").textContent = frame.round
       ? t("Game {id} · {who} · Round {n} · {phase}", { id: gameId, who, n: frame.round, phase: t(frame.phase) })
@@ -70,7 +69,7 @@ async function show(n) {
     const detail = frame.outcome?.detail; // why it ended, in the reader's language (the server words it)
     $("outcome").textContent = frame.outcome ? t("{side} wins: {detail}", { side: seatWord(frame.outcome.winner) || t("Nobody"), detail })
       : frame.active_seat ? t("{side} to decide", { side: seatWord(frame.active_seat) }) : "";
-    $("last-line").textContent = frame.log.length ? `${t("Last:")} ${frame.log_en ? frame.log[frame.log.length - 1] : game.mod.polish(frame.log[frame.log.length - 1])}` : "";
+    $("last-line").textContent = frame.log.length ? `${t("Last:")} ${frame.log[frame.log.length - 1].t}` : "";
     showError("");
   } catch (err) {
     showError(err.message);
@@ -124,7 +123,6 @@ async function refreshLiveCurve() {
 /** A game between bots still running: watch it live, then open its replay when it ends. */
 function watchLive() {
   let lines = [];
-  let linesEn = [];
   setControls(false); // nothing to step through until the game is over
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   watching = new WebSocket(`${scheme}://${location.host}/ws/watch/${encodeURIComponent(gameId)}`);
@@ -132,8 +130,7 @@ function watchLive() {
     const m = JSON.parse(event.data);
     if (m.type !== "state") return;
     lines = lines.slice(0, m.log_from).concat(m.log);
-    linesEn = m.log_en ? linesEn.slice(0, m.log_from).concat(m.log_en) : null;
-    draw(m, lines, m.last, linesEn).catch((err) => showError(err.message));
+    draw(m, lines, m.last).catch((err) => showError(err.message));
     $("status").textContent = m.round
       ? t("Game {id} · live: the bots are playing · Round {n} · {phase}", { id: gameId, n: m.round, phase: t(m.phase) })
       : `${t("Game {id} · live: the bots are playing", { id: gameId })} · ${t(m.phase)}`;

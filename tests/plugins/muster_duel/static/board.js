@@ -78,12 +78,9 @@ export function drawTracks(data, view) {
 }
 
 /** The log: a heading per trick won, each line by its seat. */
-export function classify(line) {
-  const m = line.match(/^(North|South)\b/);
-  return { level: null, side: m ? m[1].toLowerCase() : null };
+export function classify(entry) {
+  return { level: null, side: entry.a?.seat ?? null };
 }
-export function reorder(lines) { return lines; }
-export function polish(line) { return line; }
-export function parseDice() { return null; }
+export function dice() { return null; }
 export function playingCard(view) { return view.picked ?? null; }
 export function describe() { return ""; }

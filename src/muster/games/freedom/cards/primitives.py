@@ -15,7 +15,6 @@ from muster.games.freedom.engine import ACTIONS, Decision, auto, count_down, fra
 from muster.games.freedom.rules.cannons import can_fire, cannon_targets, fire
 from muster.games.freedom.rules.combat import imperial_attack, imperial_loses_unit, insurgent_hit_needed
 from muster.games.freedom.rules.common import (
-    SIDE_NAME,
     TRACK_NAME,
     add_imperial,
     adjust,
@@ -31,6 +30,7 @@ from muster.games.freedom.rules.common import (
     remove_imperial,
     remove_insurgent,
     roll,
+    said,
     set_damage,
     split_unit_arg,
     support,
@@ -96,7 +96,7 @@ class ChooseSupport(Decision):
     kind = "ev_choose_support"
 
     def prompt(self, s: State, f: Frame) -> str:
-        return f"Choose an area for Support ({f['left']} left)."
+        return said("Choose an area for Support ({n} left).", n=f["left"])
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         if f["left"] <= 0:
@@ -135,7 +135,7 @@ class UnitsToCamp(Decision):
     kind = "ev_to_camp"
 
     def prompt(self, s: State, f: Frame) -> str:
-        return f"Choose an Imperial unit to send back to the Camp ({f['left']} left)."
+        return said("Choose an Imperial unit to send back to the Camp ({n} left).", n=f["left"])
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         b = board()
@@ -174,7 +174,7 @@ class MarchFromCamp(Decision):
     kind = "ev_from_camp"
 
     def prompt(self, s: State, f: Frame) -> str:
-        return f"Move a unit out of the Camp one space ({f['left']} left)."
+        return said("Move a unit out of the Camp one space ({n} left).", n=f["left"])
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         b = board()
@@ -217,7 +217,9 @@ class FireOne(Decision):
         return list(REVERSE_ORDINARY[i])
 
     def prompt(self, s: State, f: Frame) -> str:
-        return "Choose the cannon to fire." if f["src"] is None else "Choose the Wall section to fire at."
+        if f["src"] is None:
+            return said("Choose the cannon to fire.")
+        return said("Choose the Wall section to fire at.")
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         b = board()
@@ -269,8 +271,8 @@ class NightWorks(Decision):
 
     def prompt(self, s: State, f: Frame) -> str:
         if f["src"] is None:
-            return "Night Works: choose a Row 6 space with your cannon."
-        return "Night Works: may a unit move forward with the cannon?"
+            return said("Night Works: choose a Row 6 space with your cannon.")
+        return said("Night Works: may a unit move forward with the cannon?")
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         b = board()
@@ -330,7 +332,7 @@ class Grenades(Decision):
     kind = "ev_grenades"
 
     def prompt(self, s: State, f: Frame) -> str:
-        return "Grenades: choose a Row 5 space with Allied units."
+        return said("Grenades: choose a Row 5 space with Allied units.")
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         b = board()
@@ -504,7 +506,8 @@ class RemoveWhere(_Picker):
     words = "remove a unit from"
 
     def prompt(self, s: State, f: Frame) -> str:
-        return f"Remove an {SIDE_NAME[f['side']]} unit from {WHERE_WORDS[f['where']]} ({f['left']} left)."
+        return said("Remove an {side} unit from {where} ({n} left).", side=f["side"], where=WHERE_WORDS[f["where"]],
+                    n=f["left"])
 
     def spaces(self, s: State, f: Frame) -> list[str]:
         out: list[str] = []
@@ -520,7 +523,7 @@ class RemoveWhere(_Picker):
             remove_imperial(s, i, kind or None)
         else:
             remove_insurgent(s, i)
-        log(s, "A {side} unit is removed from {space}.", side=f["side"], space=i)
+        log(s, "An {side} unit is removed from {space}.", side=f["side"], space=i)
 
 
 def send_back(chooser: str, count: int, where: str) -> Frame:
@@ -535,7 +538,8 @@ class SendBack(_Picker):
     words = "send back to the Camp a unit from"
 
     def prompt(self, s: State, f: Frame) -> str:
-        return f"Send an Imperial unit in {WHERE_WORDS[f['where']]} back to the Camp ({f['left']} left)."
+        return said("Send an Imperial unit in {where} back to the Camp ({n} left).", where=WHERE_WORDS[f["where"]],
+                    n=f["left"])
 
     def spaces(self, s: State, f: Frame) -> list[str]:
         return [x for i in spaces_where(f["where"]) for x in _unit_choices(s, i, None)]
@@ -565,7 +569,8 @@ class PlaceImperial(_Picker):
 
     def prompt(self, s: State, f: Frame) -> str:
         src = "the Camp" if f["from_camp"] else "the pool"
-        return f"Place a unit from {src} in {WHERE_WORDS[f['where']]} ({f['left']} left), or stop."
+        return said("Place a unit from {src} in {where} ({n} left), or stop.", src=src, where=WHERE_WORDS[f["where"]],
+                    n=f["left"])
 
     def spaces(self, s: State, f: Frame) -> list[str]:
         kind = f["unit"]
@@ -597,7 +602,7 @@ class DamageWall(_Picker):
     words = "damage"
 
     def prompt(self, s: State, f: Frame) -> str:
-        return f"Choose a Wall section to damage ({f['left']} left)."
+        return said("Choose a Wall section to damage ({n} left).", n=f["left"])
 
     def spaces(self, s: State, f: Frame) -> list[str]:
         b = board()
@@ -620,7 +625,7 @@ class RepairWall(_Picker):
     words = "repair"
 
     def prompt(self, s: State, f: Frame) -> str:
-        return f"Choose a Wall section to repair ({f['left']} left)."
+        return said("Choose a Wall section to repair ({n} left).", n=f["left"])
 
     def spaces(self, s: State, f: Frame) -> list[str]:
         b = board()
@@ -643,7 +648,7 @@ class TrainFree(_Picker):
     words = "train a Civilian in"
 
     def prompt(self, s: State, f: Frame) -> str:
-        return f"Train a Civilian: choose where the new unit stands ({f['left']} left)."
+        return said("Train a Civilian: choose where the new unit stands ({n} left).", n=f["left"])
 
     def spaces(self, s: State, f: Frame) -> list[str]:
         if s.civilians <= 0 or s.pools["insurgent"] <= 0:
@@ -671,7 +676,7 @@ class SpikeCannon(_Picker):
     words = "remove the cannon in"
 
     def prompt(self, s: State, f: Frame) -> str:
-        return f"Choose an {SIDE_NAME[f['side']]} cannon in {WHERE_WORDS[f['where']]} to remove."
+        return said("Choose an {side} cannon in {where} to remove.", side=f["side"], where=WHERE_WORDS[f["where"]])
 
     def spaces(self, s: State, f: Frame) -> list[str]:
         b = board()
@@ -694,7 +699,7 @@ class BuildFree(_Picker):
     words = "build a cannon in"
 
     def prompt(self, s: State, f: Frame) -> str:
-        return f"Choose a space in {WHERE_WORDS[f['where']]} with your unit for a new cannon."
+        return said("Choose a space in {where} with your unit for a new cannon.", where=WHERE_WORDS[f["where"]])
 
     def spaces(self, s: State, f: Frame) -> list[str]:
         if s.camp_cannons <= 0 and s.pools["cannons"] <= 0:
@@ -723,8 +728,8 @@ class Advance(Decision):
 
     def prompt(self, s: State, f: Frame) -> str:
         if f["src"] is None:
-            return f"Move an Imperial unit one space forward ({f['left']} left), or stop."
-        return "Choose where the unit moves."
+            return said("Move an Imperial unit one space forward ({n} left), or stop.", n=f["left"])
+        return said("Choose where the unit moves.")
 
     def _targets(self, s: State, i: int, kind: str) -> list[int]:
         return opening_destinations(s, i, kind)
@@ -802,8 +807,9 @@ class FreeAttack(Decision):
 
     def prompt(self, s: State, f: Frame) -> str:
         if f["src"] is None:
-            return f"Free attack ({f['left']} left, {f['bonus']:+d} to the roll): choose the attacker, or stop."
-        return "Choose the target of the attack."
+            return said("Free attack ({n} left, {bonus} to the roll): choose the attacker, or stop.", n=f["left"],
+                        bonus=f["bonus"])
+        return said("Choose the target of the attack.")
 
     def _targets(self, s: State, f: Frame, i: int) -> list[int]:
         enemy = s.ins if f["seat"] == IMPERIAL else [imperial_units(s, j) for j in range(len(s.ins))]
@@ -880,8 +886,9 @@ class FreeRaid(Decision):
 
     def prompt(self, s: State, f: Frame) -> str:
         if f["src"] is None:
-            return f"Free Raid ({f['left']} left, {f['bonus']:+d} to the roll): choose the raider, or stop."
-        return "Choose the target of the Raid."
+            return said("Free Raid ({n} left, {bonus} to the roll): choose the raider, or stop.", n=f["left"],
+                        bonus=f["bonus"])
+        return said("Choose the target of the Raid.")
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         b = board()
@@ -932,7 +939,8 @@ class FreeRegroup(Decision):
     kind = "ev_regroup"
 
     def prompt(self, s: State, f: Frame) -> str:
-        return f"Free Regroup ({f['left']} left): choose a unit, or stop." if f["src"] is None else "Choose where."
+        return said("Free Regroup ({n} left): choose a unit, or stop.", n=f["left"]) if f["src"] is None else \
+            said("Choose where.")
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         b = board()
@@ -981,8 +989,8 @@ class FireCannons(Decision):
 
     def prompt(self, s: State, f: Frame) -> str:
         if f["src"] is None:
-            return f"Fire a cannon ({f['left']} left, {f['bonus']:+d} to each die), or stop."
-        return "Choose the target."
+            return said("Fire a cannon ({n} left, {bonus} to each die), or stop.", n=f["left"], bonus=f["bonus"])
+        return said("Choose the target.")
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         b = board()

@@ -17,7 +17,7 @@ from muster.core.interface import Action
 from muster.games.freedom.constants import COLOUR_OF_SEAT, GREY, IMPERIAL, INSURGENT, other
 from muster.games.freedom.datafiles import CardData, cards_file, design
 from muster.games.freedom.engine import ACTIONS, Decision, auto, frame, push
-from muster.games.freedom.rules.common import SIDE_NAME, log, track_range
+from muster.games.freedom.rules.common import log, said, track_range
 from muster.games.freedom.state import Frame, State
 
 
@@ -101,10 +101,11 @@ class CardTurn(Decision):
 
     def prompt(self, s: State, f: Frame) -> str:
         n = s.played[f["seat"]] + 1
-        text = f"{SIDE_NAME[f['seat']]}: play card {n} of {design()['cards_per_action_phase']}."
+        total = design()["cards_per_action_phase"]
         if s.trigger and s.trigger["seat"] == f["seat"]:
-            text += f" You may discard a card to use the event of {card_name(s.trigger['card'])}."
-        return text
+            return said("{side}: play card {n} of {total}. You may discard a card to use the event of {card}.",
+                        side=f["seat"], n=n, total=total, card=s.trigger["card"])
+        return said("{side}: play card {n} of {total}.", side=f["seat"], n=n, total=total)
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         seat = f["seat"]
@@ -151,9 +152,9 @@ class CardTurn(Decision):
     def label(self, s: State, f: Frame, a: Action) -> str:
         number = int(a.arg)  # type: ignore[arg-type]
         if a.verb == "event":
-            return f"play {card_name(number)} as its event"
+            return said("play {card} as its event", card=number)
         if a.verb == "ap":
-            return f"play {card_name(number)} for {card(number).ap} AP"
+            return said("play {card} for {n} AP", card=number, n=card(number).ap)
         assert s.trigger is not None
         return f"discard {card_name(number)} to use the event of {card_name(s.trigger['card'])}"
 
@@ -195,7 +196,7 @@ class FinalTrigger(Decision):
 
     def prompt(self, s: State, f: Frame) -> str:
         assert s.trigger is not None
-        return f"You may discard your last card to use the event of {card_name(s.trigger['card'])}."
+        return said("You may discard your last card to use the event of {card}.", card=s.trigger["card"])
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         if not s.trigger:
@@ -304,8 +305,10 @@ class SpendAP(Decision):
 
     def prompt(self, s: State, f: Frame) -> str:
         prep = s.tracks[f["seat"]]["preparation"]
-        what = "Captain Mahmud's Lagoon actions" if f["mode"] == "mahmud" else "actions"
-        return f"{SIDE_NAME[f['seat']]}: choose {what} ({f['ap']} AP left, {prep} stored)."
+        if f["mode"] == "mahmud":
+            return said("{side}: choose Captain Mahmud's Lagoon actions ({n} AP left, {stored} stored).",
+                        side=f["seat"], n=f["ap"], stored=prep)
+        return said("{side}: choose actions ({n} AP left, {stored} stored).", side=f["seat"], n=f["ap"], stored=prep)
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         menu = MENUS.get(f["seat"])
@@ -328,7 +331,7 @@ class SpendAP(Decision):
 
     def label(self, s: State, f: Frame, a: Action) -> str:
         if a.verb == "end":
-            return "end the turn" + (f" (losing {f['ap']} AP)" if f["ap"] else "")
+            return said("end the turn (losing {n} AP)", n=f["ap"]) if f["ap"] else said("end the turn")
         for v in VERBS[f["seat"]]:
             if v.name == a.verb:
                 return v.label

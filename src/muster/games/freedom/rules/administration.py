@@ -14,6 +14,7 @@ from muster.games.freedom.rules.common import (
     imperial_units,
     log,
     name,
+    said,
     support,
 )
 from muster.games.freedom.state import Frame, State
@@ -134,7 +135,7 @@ class PlaceAllied(Decision):
     kind = "place_allied"
 
     def prompt(self, s: State, f: Frame) -> str:
-        return f"Place an Allied unit within two rows of the Camp ({f['left']} left)."
+        return said("Place an Allied unit within two rows of the Camp ({n} left).", n=f["left"])
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         if f["left"] <= 0 or s.pools["allied"] <= 0:

@@ -15,7 +15,6 @@ from muster.games.freedom.datafiles import design
 from muster.games.freedom.engine import ACTIONS, Decision, auto, frame, push
 from muster.games.freedom.rules.combat import imperial_loses_unit, insurgent_loses_unit
 from muster.games.freedom.rules.common import (
-    SIDE_NAME,
     imperial_units,
     log,
     morale_choice,
@@ -23,6 +22,7 @@ from muster.games.freedom.rules.common import (
     remove_cannon,
     roll_dice,
     ruleset,
+    said,
     set_damage,
 )
 from muster.games.freedom.state import Frame, State
@@ -196,8 +196,8 @@ class Cannons(Decision):
 
     def prompt(self, s: State, f: Frame) -> str:
         if f["src"] is None:
-            return f"{SIDE_NAME[f['seat']]} cannons: choose the next cannon to fire."
-        return f"Choose the target of the cannon in {name(board().index[f['src']])}."
+            return said("{side} cannons: choose the next cannon to fire.", side=f["seat"])
+        return said("Choose the target of the cannon in {space}.", space=board().index[f["src"]])
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         if f["src"] is None:

@@ -21,6 +21,7 @@ from muster.games.freedom.rules.common import (
     remove_insurgent,
     roll,
     roll_dice,
+    said,
 )
 from muster.games.freedom.state import Frame, State
 
@@ -31,7 +32,7 @@ class MoraleChoice(Decision):
     kind = "morale_choice"
 
     def prompt(self, s: State, f: Frame) -> str:
-        return "The last enemy unit in a space fell: raise your Morale by 1 or lower your opponent's by 1."
+        return said("The last enemy unit in a space fell: raise your Morale by 1 or lower your opponent's by 1.")
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         return [Action("morale", "own"), Action("morale", "enemy")]

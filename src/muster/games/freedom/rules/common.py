@@ -17,7 +17,8 @@ from muster.games.freedom.constants import (
 from muster.games.freedom.datafiles import areas_file, design
 from muster.games.freedom.engine import frame, push
 from muster.games.freedom.state import State
-from muster.i18n import entry
+from muster.games.freedom.texts import names as words_of
+from muster.i18n import Said, entry
 
 SIDE_NAME: Final = {IMPERIAL: "Imperial", INSURGENT: "Insurgent"}
 TRACK_NAME: Final = {
@@ -51,6 +52,12 @@ def log(s: State, msgid: str, plural: str | None = None, /, **args: Any) -> None
     """
     if not s.quiet:
         s.log.append(entry(msgid, plural, **args))
+
+
+def said(msgid: str, plural: str | None = None, /, **args: Any) -> str:
+    """A prompt or a choice's label: its English words, keeping its message (id and typed arguments, as for the
+    log), from which every front end renders it in its reader's language."""
+    return Said(entry(msgid, plural, **args), words_of("en"))
 
 
 def name(i: int) -> str:
@@ -303,7 +310,7 @@ def support(s: State, side: str, i: int) -> None:
     if effect == "add":
         s.area_markers[i] += 1
         s.pools["support_markers"] -= 1
-        log(s, "{side} Support in {area}: a marker is added ({n}).", side=side, area=i, n=s.area_markers[i])
+        log(s, "{side} Support in {area}: a marker is added (now {n}).", side=side, area=i, n=s.area_markers[i])
     elif effect == "remove":
         s.area_markers[i] -= 1
         s.pools["support_markers"] += 1

@@ -28,6 +28,7 @@ from muster.games.freedom.rules.common import (
     insurgent_room,
     log,
     ruleset,
+    said,
     set_damage,
     track_range,
 )
@@ -85,7 +86,7 @@ class OpeningRegroupOp(RegroupOp):
     optional = True
 
     def prompt(self, s: State, f: Frame) -> str:
-        return "Opening: you may Regroup one unit for free."
+        return said("Opening: you may Regroup one unit for free.")
 
     def decline(self, s: State, f: Frame) -> None:
         log(s, "The Insurgent player does not regroup.")

@@ -10,7 +10,7 @@ from muster.games.freedom.board import board
 from muster.games.freedom.constants import IMPERIAL, INSURGENT
 from muster.games.freedom.datafiles import design
 from muster.games.freedom.engine import Op, auto, push, select
-from muster.games.freedom.rules.common import imperial_units, log, ruleset
+from muster.games.freedom.rules.common import imperial_units, log, ruleset, said
 from muster.games.freedom.rules.movement import can_advance, kinds_at, move_unit, opening_destinations
 from muster.games.freedom.state import Frame, State
 
@@ -46,7 +46,7 @@ class AdvanceOp(Op):
     optional = True
 
     def prompt(self, s: State, f: Frame) -> str:
-        return f"Opening: advance a unit one space forward ({f['left']} left), or be done."
+        return said("Opening: advance a unit one space forward ({n} left), or be done.", n=f["left"])
 
     def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
         b = board()

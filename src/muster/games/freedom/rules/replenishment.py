@@ -27,6 +27,7 @@ from muster.games.freedom.rules.common import (
     remove_insurgent,
     roll_dice,
     ruleset,
+    said,
     split_unit_arg,
     unit_words,
 )
@@ -56,10 +57,10 @@ def track_rewards(s: State, side: str, r: Reward) -> list[Any]:
     got = []
     if r.supplies:
         adjust(s, side, "supplies", r.supplies)
-        got.append(entry("{n} supplies", n=r.supplies))
+        got.append(entry("{n} Supply", "{n} Supplies", n=r.supplies))
     if r.morale:
         adjust(s, side, "morale", r.morale)
-        got.append(entry("{n} morale", n=r.morale))
+        got.append(entry("{n} Morale", n=r.morale))
     return got
 
 
@@ -143,7 +144,7 @@ class RemoveUnits(Decision):
 
     def prompt(self, s: State, f: Frame) -> str:
         whose = "your" if f["seat"] == f["side"] else "an enemy"
-        return f"Remove {whose} unit ({f['why']}; {f['left']} left)."
+        return said("Remove {whose} unit ({why}; {n} left).", whose=whose, why=f["why"], n=f["left"])
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         if f["left"] <= 0:
@@ -223,7 +224,7 @@ class PlaceInsurgent(Decision):
 
     def prompt(self, s: State, f: Frame) -> str:
         where = "the City" if f["where"] == "city" else "the City or an island"
-        return f"Place a new {f['what']} in {where} ({f['left']} left)."
+        return said("Place a new {what} in {where} ({n} left).", what=f["what"], where=where, n=f["left"])
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         return [ACTIONS["to", board().ids[i]] for i in self._spaces(s, f)]

@@ -552,98 +552,93 @@ export function drawTracks(data, view) {
 
 function trackValue(v) { return typeof v === "number" && v >= 0 ? v : "✓"; }
 
-// --- the log: structure, wording, tokens --------------------------------------------------------
+// --- the log: structure and dice, read from each entry's message id and arguments ---------------
+// An entry is {m: message id, a: arguments, t: the line in the reader's language}; nothing is read out of t.
+const HEADINGS = {
+  "Setup ({edition} edition rules). Round 1 begins: Period A.": () => ({ level: "round", round: 1, keep: true }),
+  "Round {n} begins.": (a) => ({ level: "round", round: a.n }),
+  "Opening of round {n}.": () => ({ level: "phase", title: "Opening" }),
+  "Action phase: {side} player starts (Morale {imp} vs {ins}).": () => ({ level: "phase", title: "Action phase", keep: true }),
+  "Cannons phase.": () => ({ level: "phase", title: "Cannon fire" }),
+  "Replenishment phase.": () => ({ level: "phase", title: "Replenishment" }),
+  "Round {n} ends.": () => ({ level: "phase", title: "End of the round" }),
+  "Game over: {winner.gen} victory. {detail}": () => ({ level: "phase", title: "Game over", keep: true }),
+  "Period B: Ibrahim arrives with Egyptian troops and ships.": () => ({ level: "phase", title: "Period B", keep: true }),
+  "{side} draws {n} card from deck {deck}.": (a) => ({ level: "phase", title: "Administration", keep: true, side: a.side }),
+};
+const CARD_LINES = new Set(["{side} plays {card} as an event.", "{side} plays {card} for {n} AP.",
+  "{side} discards {card} to use the event of {other_card}."]);
+const WALL_SIDE = { "{space} is damaged.": "imperial", "{space} is destroyed.": "imperial",
+  "{space} is repaired: now {state}.": "insurgent", "{space} is repaired: now intact.": "insurgent",
+  "{space} is repaired: now damaged.": "insurgent" };
+
+/** The side an entry is about: its side argument, else the side its message names (a message about one side
+ * only, such as "Imperial reward from {area}: {got}."), else the side that damages or repairs the Wall. */
+function sideOfEntry(e) {
+  const a = e.a || {};
+  const seat = a.side ?? a.winner;
+  if (seat === "imperial" || seat === "insurgent") return seat;
+  const named = ["Imperial", "Insurgent"].map((w) => [w, e.m.indexOf(w)]).filter(([, at]) => at >= 0);
+  if (named.length) return named.sort((x, y) => x[1] - y[1])[0][0].toLowerCase();
+  return WALL_SIDE[e.m] || null;
+}
+
 /**
- * What a log line is: {level: "round"|"phase"|"card"|null, side, title}. Rounds, then phases, then
+ * What a log entry is: {level: "round"|"phase"|"card"|null, side, title}. Rounds, then phases, then
  * the card a side plays head the groups; every other line is an effect of the heading above it.
  */
-export function classify(line) {
-  let m = line.match(/^(?:Setup \(.*?\)\. )?Round (\d+) begins/);
-  if (m) return { level: "round", title: `Round ${m[1]}`, round: Number(m[1]) };
-  if (/^Opening of round/.test(line)) return { level: "phase", title: "Opening" };
-  if (/^Action phase/.test(line)) return { level: "phase", title: "Action phase", keep: true };
-  if (/^Cannons phase/.test(line)) return { level: "phase", title: "Cannon fire" };
-  if (/^Replenishment phase/.test(line)) return { level: "phase", title: "Replenishment" };
-  if (/^Round \d+ ends/.test(line)) return { level: "phase", title: "End of the round" };
-  if (/^Game over/.test(line)) return { level: "phase", title: "Game over", keep: true };
-  if (/^(Period B|The siege enters Period B)/.test(line)) return { level: "phase", title: "Period B", keep: true };
-  if (/^(Imperial|Insurgent) draws /.test(line)) return { level: "phase", title: "Administration", keep: true, side: sideOf(line) };
-  m = line.match(/^(Imperial|Insurgent) (plays|discards) (\d+)([AB]) /);
-  if (m) return { level: "card", side: m[1].toLowerCase(), card: Number(m[3]) };
-  return { level: null, side: sideOf(line) };
+export function classify(e) {
+  const heading = HEADINGS[e.m];
+  if (heading) return { side: null, ...heading(e.a || {}) };
+  if (CARD_LINES.has(e.m)) return { level: "card", side: e.a.side, card: e.a.card };
+  return { level: null, side: sideOfEntry(e) };
 }
 
-function sideOf(line) {
-  const m = line.match(/\b(Imperial|Insurgent)\b/);
-  if (!m) return null;
-  if (/^(An? |The last )?(Imperial|Insurgent)\b/.test(line) || /^(Government|Plea)/.test(line)) return m[1].toLowerCase();
-  if (/^Wall \d+ is (damaged|destroyed)/.test(line)) return "imperial";
-  if (/^Wall \d+ is repaired/.test(line)) return "insurgent";
-  return m[1].toLowerCase();
-}
-
-const TRACK_LINE = /^(Imperial|Insurgent) [A-Z][a-z]+ -?\d+ → -?\d+\.$/;
-const CAUSE_LINE = /^(Imperial|Insurgent) (reward from|pays )/;
+const TRACK_LINE = "{side} {track} {old} → {new}.";
+const CAUSE_LINES = new Set(["Imperial reward from {area}: {got}.", "Insurgent reward from {area}: {got}.",
+  "Imperial pays {paid} of {cost} Money upkeep.", "Imperial pays {paid} of {cost} Supplies upkeep.",
+  "Insurgent pays {paid} of {cost} Supplies upkeep."]);
 
 /** Put causes before their effects: the engine writes a reward's track changes before the reward. */
-export function reorder(lines) {
+export function reorder(entries) {
   const out = [];
   let run = [];
-  for (const line of lines) {
-    if (TRACK_LINE.test(line)) { run.push(line); continue; }
-    if (CAUSE_LINE.test(line) && run.length) { out.push(line, ...run); run = []; continue; }
-    out.push(...run, line);
+  for (const e of entries) {
+    if (e.m === TRACK_LINE) { run.push(e); continue; }
+    if (CAUSE_LINES.has(e.m) && run.length) { out.push(e, ...run); run = []; continue; }
+    out.push(...run, e);
     run = [];
   }
   return out.concat(run);
 }
 
-/** Wording as a wargamer reads it: plurals, articles, track names, causes named. */
-export function polish(line) {
-  return line
-    .replace(/\b(\d+) ((?:[A-Z][a-z]+ )?)unit\(s\)( arrive\b)?/g,
-      (_, n, kind, verb) => `${n} ${kind}${n === "1" ? "unit" : "units"}${verb ? (n === "1" ? " arrives" : " arrive") : ""}`)
-    .replace(/\b1 card\(s\)/g, "1 card").replace(/card\(s\)/g, "cards")
-    .replace(/\b0 hit\(s\)/g, "no hit").replace(/\b1 hit\(s\)/g, "1 hit").replace(/hit\(s\)/g, "hits")
-    .replace(/\bA Imperial\b/g, "An Imperial").replace(/\bA Insurgent\b/g, "An Insurgent")
-    .replace(/\b1 supplies\b/g, "1 Supply").replace(/\b(\d+) supplies\b/g, "$1 Supplies")
-    .replace(/\b(\d+) morale\b/g, "$1 Morale")
-    .replace(/^(Imperial|Insurgent) preparation cannot change\.$/, "$1 Preparation track is already at its limit.")
-    .replace(/: a marker is added \((\d+)\)\.$/, ": a marker is added (now $1).")
-    .replace(/^(Imperial|Insurgent) unit removed from (.*) \(event\)\.$/, "The event removes an $1 unit from $2.")
-    .replace(/^Imperial unit removed from (.*) \(unpaid troops leave\)\.$/, "Unpaid, an Imperial unit leaves $1.");
-}
+const modifier = (text) => Number(String(text || "").replace(/[^\d+-]/g, "")) || 0;
 
-/**
- * Dice in a line: {before, dice: [n...], sides, best, sum, modifier, need, total, result, cannon} or null. The engine
- * writes "rolls 5 and 3, best 5 -1, needs 8: miss" (an Imperial attack: the better die counts),
- * "rolls 4 +1, needs 6: hit" (one die), "rolls 6 and 4, +1 each, needs 5: 2 hits" (a cannon: each
- * die on its own). Lines of older games ("rolls [5, 3]-1", "1 hit(s)") are read too.
- */
-export function parseDice(line) {
-  // "Government check: rolls [5, 6] + 4 = 15: help arrives!" and the Plea for Funds: two d6 and a sum
-  const sum = line.match(/^(.*?): rolls \[(\d+), (\d+)\] \+ (\d+) = (\d+): ([^.!]+)[.!]?$/);
-  if (sum) {
-    // the Government answers at 12 or more (2d6 + Pressure); the Porte grants a Plea below 12 (2d6 + Plea)
-    const plea = /^Plea for Funds/.test(sum[1]);
-    return { before: sum[1], dice: [Number(sum[2]), Number(sum[3])], modifier: Number(sum[4]), total: Number(sum[5]),
-      result: sum[6], cannon: false, best: false, sum: true, sides: 6, track: plea ? "Plea" : "Pressure",
-      need: 12, below: plea };
-  }
-  // attacks and Raids roll d8 (rule 6.2); cannons roll d6 (rule 7)
-  let m = line.match(/^(.*?): rolls ([\d]+(?: and \d+)*)(, best \d+)?( [+-]\d+|, [+-]\d+ each)?, needs (\d+): ([^.]+)\.?$/);
-  if (m) {
-    const mod = m[4] ? Number(m[4].replace(/[^\d+-]/g, "")) : 0;
-    const cannon = /fires at/.test(m[1]);
-    return { before: m[1], dice: m[2].split(" and ").map(Number), best: Boolean(m[3]), modifier: mod,
-      need: Number(m[5]), result: m[6], cannon, sides: cannon ? 6 : 8 };
-  }
-  m = line.match(/^(.*?): rolls (\[[\d, ]+\]|\d+)\s*([+-]\d+)?, needs (\d+): ([^.]+)\.?$/);
-  if (!m) return null;
-  const dice = m[2].startsWith("[") ? JSON.parse(m[2]) : [Number(m[2])];
-  const cannon = /fires at/.test(m[1]);
-  return { before: m[1], dice, best: dice.length > 1 && !cannon, modifier: m[3] ? Number(m[3]) : 0,
-    need: Number(m[4]), result: m[5], cannon, sides: cannon ? 6 : 8 };
+/** Dice rolled by an entry: attacks and Raids roll d8 (rule 6.2), cannons 2d6 each die on its own (rule 7),
+ * the Government check and the Plea for Funds 2d6 plus a track. */
+const DICE = {
+  "Imperial attack from {src} on {dst}: rolls {dice}, best {best}{mod}, needs {need}: {result}.": (a) => ({
+    dice: a.dice, best: true, modifier: modifier(a.mod), need: a.need, miss: a.result !== "hit", sides: 8 }),
+  "Insurgent attack from {src} on {dst}: rolls {die}{mod}, needs {need}: {result}.": (a) => ({
+    dice: [a.die], modifier: modifier(a.mod), need: a.need, miss: a.result !== "hit", sides: 8 }),
+  "Insurgent raid from {src} on {dst}: rolls {die}{mod}, needs {need}: {result}.": (a) => ({
+    dice: [a.die], modifier: modifier(a.mod), need: a.need, miss: a.result !== "hit", sides: 8 }),
+  "{side} cannon in {src} fires at {dst}: rolls {dice}{extra}, needs {need}: {result}.": (a) => ({
+    dice: a.dice, cannon: true, modifier: a.extra?.a?.n ?? 0, need: a.need, miss: a.result?.m === "no hit", sides: 6 }),
+  // the Porte grants a Plea below 12 (2d6 + Plea); the Government answers at 12 or more (2d6 + Pressure)
+  "Plea for Funds: rolls {rolled} + {track} = {total}: {verdict}.": (a) => ({
+    dice: a.rolled, sum: true, modifier: a.track, total: a.total, track: "Plea", need: 12, below: true,
+    miss: a.verdict !== "granted", sides: 6 }),
+  "Government check: rolls {rolled} + {track} = {total}: help arrives!": (a) => ({
+    dice: a.rolled, sum: true, modifier: a.track, total: a.total, track: "Pressure", need: 12, miss: false, sides: 6 }),
+  "Government check: rolls {rolled} + {track} = {total}: no answer.": (a) => ({
+    dice: a.rolled, sum: true, modifier: a.track, total: a.total, track: "Pressure", need: 12, miss: true, sides: 6 }),
+};
+
+/** The dice an entry rolled, {dice: [n...], sides, best, sum, cannon, modifier, need, total, miss}, or null. */
+export function dice(e) {
+  const read = DICE[e.m];
+  return read ? { best: false, sum: false, cannon: false, ...read(e.a || {}) } : null;
 }
 
 /** The card whose action points are being spent now (shown beside the prompt), or null. */
@@ -670,27 +665,28 @@ export function targetBox(data, id) {
 }
 
 /**
- * How the tracks that decide the game moved, read from the (English) log: both Morale tracks, as
- * [{name, side, start, points: [[line index, value]]}], with the line indices where rounds begin.
+ * How the tracks that decide the game moved, read from the log's entries: both Morale tracks, as
+ * [{name, side, start, points: [[entry index, value]]}], with the entry indices where rounds begin.
  */
-export function trackHistory(lines, view) {
-  const series = [["Imperial", "Morale", "imperial"], ["Insurgent", "Morale", "insurgent"]].map(([who, track, side]) => ({
-    name: `${who} ${track}`, side, key: `${who} ${track} `, points: [] }));
+export function trackHistory(entries, view) {
+  const series = [["Imperial", "imperial"], ["Insurgent", "insurgent"]].map(([who, side]) => ({
+    name: `${who} Morale`, side, points: [] }));
   const rounds = [];
-  lines.forEach((line, k) => {
-    if (/^(?:Setup \(.*?\)\. )?Round \d+ begins/.test(line)) rounds.push(k);
-    const m = line.match(/^(Imperial|Insurgent) (Morale) (-?\d+) → (-?\d+)\./);
-    if (!m) return;
-    const s = series.find((x) => x.name === `${m[1]} ${m[2]}`);
-    if (!s.points.length) s.points.push([0, Number(m[3])]);
-    s.points.push([k, Number(m[4])]);
+  entries.forEach((e, k) => {
+    const heading = HEADINGS[e.m];
+    if (heading && heading(e.a || {}).level === "round") rounds.push(k);
+    if (e.m !== TRACK_LINE || e.a.track !== "Morale") return;
+    const s = series.find((x) => x.side === e.a.side);
+    if (!s) return;
+    if (!s.points.length) s.points.push([0, e.a.old]);
+    s.points.push([k, e.a.new]);
   });
   for (const s of series) {
     const now = view.tracks?.[s.side]?.morale;
     if (!s.points.length && typeof now === "number") s.points.push([0, now]);
-    if (typeof now === "number") s.points.push([lines.length, now]);
+    if (typeof now === "number") s.points.push([entries.length, now]);
   }
-  return { series, rounds, length: lines.length, range: [0, 20],
+  return { series, rounds, length: entries.length, range: [0, 20],
     caption: t("Morale over the game; the vertical lines mark the rounds.") };
 }
 

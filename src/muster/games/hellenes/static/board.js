@@ -445,31 +445,21 @@ export function drawTracks(data, view) {
 }
 
 // --- the log ----------------------------------------------------------------------------------------
-// The log's structure is read from its English lines; a heading shows in the reader's language.
-const SEASON_WORD = { "Spring": () => t("Spring"), "Early Summer": () => t("Early Summer"), "Late Summer": () => t("Late Summer"),
-  "Fall": () => t("Fall"), "Winter": () => t("Winter") };
-const seasonWord = (english) => (SEASON_WORD[english] ? SEASON_WORD[english]() : english);
-export function classify(line) {
-  let m = line.match(/^— (.+?) (\d+) BC —$/);
-  if (m) return m[1] === "New Year" ? { level: "round", title: TEXT.bc(m[2]) } : { level: "phase", title: `${seasonWord(m[1])} ${TEXT.bc(m[2])}` };
-  m = line.match(/^(Athens|Sparta) (plays|New-Year card:) #(\d+) /);
-  if (m) return { level: "card", side: m[1].toLowerCase(), card: Number(m[3]) };
-  m = line.match(/^(Athens|Sparta)\b/);
-  return { level: null, side: m ? m[1].toLowerCase() : null };
+// Each entry comes as {m: message id, a: arguments, t: its line in the reader's language}: what it is is read
+// from m and a, and a heading shows in the reader's language.
+const SEASON_WORD = [() => t("Spring"), () => t("Early Summer"), () => t("Late Summer"), () => t("Fall"), () => t("Winter")];
+const CARD_LINES = new Set(["{side} plays {card} for its Event.", "{side} plays {card} for its Actions.",
+  "{side} New-Year card: {card} as its Event.", "{side} New-Year card: {card} as a Sacrifice."]);
+export function classify(e) {
+  const a = e.a || {};
+  if (e.m === "— New Year {year} BC —") return { level: "round", title: TEXT.bc(a.year) };
+  if (e.m === "— {season} {year} BC —") return { level: "phase", title: `${SEASON_WORD[a.season]?.() ?? ""} ${TEXT.bc(a.year)}` };
+  if (CARD_LINES.has(e.m)) return { level: "card", side: a.side, card: a.card };
+  // a line led by a side ("{side} pillages {city} ...") is that side's
+  return { level: null, side: e.m.startsWith("{side") && typeof a.side === "string" ? a.side : null };
 }
 
-export function reorder(lines) { return lines; }
-
-export function polish(line) {
-  return line.replace(/\b1 Year\(s\)/g, "1 Year").replace(/Year\(s\)/g, "Years")
-    .replace(/\b1 Action\(s\)/g, "1 Action").replace(/Action\(s\)/g, "Actions")
-    .replace(/\b0 loss\(es\)/g, "no losses").replace(/\b1 loss\(es\)/g, "1 loss").replace(/loss\(es\)/g, "losses")
-    .replace(/\b0 (\w+) fleet\(s\)/g, "no $1 fleet").replace(/fleet\(s\)/g, "fleets")
-    .replace(/\b0 block\(s\)/g, "no blocks").replace(/\b1 block\(s\)/g, "1 block").replace(/block\(s\)/g, "blocks")
-    .replace(/\ba Athens\b/g, "an Athenian").replace(/\ba Sparta\b/g, "a Spartan");
-}
-
-export function parseDice() { return null; }
+export function dice() { return null; }
 
 export function playingCard(view) {
   const r = view.revealed || {};
