@@ -104,10 +104,12 @@ def bench_heuristic(games: int) -> float:
     return decisions / spent
 
 
-def card_think_times(spec: str, games: int, wall: list[float] | None = None) -> list[float]:
+def card_think_times(spec: str, games: int, wall: list[float] | None = None,
+                     moves: list[str] | None = None) -> list[float]:
     """CPU seconds ``spec`` spends per card: from choosing a card to just before choosing its next one. A bot
     with worker processes (``ismcts:workers=2``) reports their CPU as ``last_worker_cpu``, which is counted
-    too; the wall-clock seconds per card go to ``wall`` if given."""
+    too; the wall-clock seconds per card go to ``wall`` if given, and every action played to ``moves`` (to
+    check that two builds or two specs play the same games)."""
     rules = get_rules("freedom")
     times: list[float] = []
     walls: list[float] = [] if wall is None else wall
@@ -139,6 +141,8 @@ def card_think_times(spec: str, games: int, wall: list[float] | None = None) -> 
                     pending, pending_wall = 0.0, 0.0
                 pending = (pending or 0.0) + spent
                 pending_wall += time.perf_counter() - w0
+            if moves is not None:
+                moves.append(str(action))
             rules.apply(state, action)
         if pending is not None:
             times.append(pending)
