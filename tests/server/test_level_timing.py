@@ -23,7 +23,8 @@ def level_of(meta: dict, game: str, level_id: str) -> dict:
 
 def test_a_fresh_install_measures_its_levels_and_the_lobby_says_how_long_they_think(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
-    server = Server(database_url("sqlite", tmp_path), tmp_path, env={"MUSTER_CACHE_DIR": str(cache)})
+    server = Server(database_url("sqlite", tmp_path), tmp_path, env={"MUSTER_CACHE_DIR": str(cache),
+                                                                    "MUSTER_TIMING_DECISIONS": "2"})
     server.start()
     try:
         with server.client() as c:

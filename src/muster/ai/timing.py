@@ -2,9 +2,9 @@
 
 The lobby says how long a level's bot thinks from what this install measured: a level's speed depends on
 whether the rules are compiled and on the machine, so a fixed sentence would be wrong somewhere. :func:`measure`
-times a level's bot on fixed positions (the same seeds everywhere: the openings of two games against the Heuristic) and
-reports the CPU seconds of its searched decisions, those in which it played playouts; a level that never
-searches (it answers at once) reports nothing. :func:`measure_all` does every level of every game, and
+times a level's bot on fixed positions (the same seeds everywhere: the openings of two games against the game's
+Standard level) and reports the CPU seconds of its searched decisions, those in which it played playouts; a
+level that never searches (it answers at once) reports nothing. :func:`measure_all` does every level of every game, and
 ``python -m muster.ai.timing`` prints that as JSON, which is how the web server measures: in a child process
 at start-up, off the request path and outside the server's own process (:class:`LevelTimings`).
 
@@ -41,7 +41,8 @@ log = logging.getLogger("muster.ai.timing")
 SEEDS = (1, 2)
 """The games the measure plays (fixed, so every install times the same positions)."""
 SEARCHED = 6
-"""Searched decisions timed per level: enough for a typical figure, few enough to take seconds."""
+"""Searched decisions timed per level: enough for a typical figure, few enough to take seconds
+(``MUSTER_TIMING_DECISIONS`` sets another number, e.g. fewer for a quick test)."""
 MAX_ACTIONS = 600
 """A measuring game stops after this many actions (the bot's decisions come well before)."""
 
@@ -49,12 +50,14 @@ MAX_ACTIONS = 600
 def measure(game: str, spec: str, searched: int = SEARCHED) -> float | None:
     """The median CPU seconds ``spec`` spends on a searched decision of ``game`` (None if it never searched)."""
     rules = get_rules(game)
+    standard = [found for found in levels_for(game) if found.id == "standard"]
+    opponent = standard[0].spec_for(game) if standard else "random"
     times: list[float] = []
     for g, seed in enumerate(SEEDS):
         state = rules.setup(seed, {})
         mine = rules.info.seats[g % len(rules.info.seats)]
         bot = make_bot(spec, seed=seed, game=game)
-        other = make_bot("heuristic", seed=seed, game=game)
+        other = make_bot(opponent, seed=seed, game=game)
         for _ in range(MAX_ACTIONS):
             if rules.outcome(state) is not None or len(times) >= searched:
                 break
@@ -76,10 +79,18 @@ def measure(game: str, spec: str, searched: int = SEARCHED) -> float | None:
 
 def measure_all() -> dict[str, dict[str, float]]:
     """Every searching level of every game: ``{game: {level id: median CPU seconds a searched decision}}``."""
+    try:
+        searched = max(1, min(50, int(os.environ.get("MUSTER_TIMING_DECISIONS", str(SEARCHED)))))
+    except ValueError:
+        searched = SEARCHED
     out: dict[str, dict[str, float]] = {}
     for game in game_names():
         for found in levels_for(game):
-            seconds = measure(game, found.spec_for(game))
+            try:
+                seconds = measure(game, found.spec_for(game), searched)
+            except Exception:  # a game's bot that cannot be timed here: the lobby says nothing of its time
+                log.exception("could not time the %s level of %s", found.id, game)
+                continue
             if seconds is not None:
                 out.setdefault(game, {})[found.id] = round(seconds, 3)
     return out
