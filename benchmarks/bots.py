@@ -9,7 +9,10 @@ strongest bot (``--strongest``, default :data:`STRONGEST`) spends on one card â€
 the card and every decision of its own until its next card, its worker processes' CPU included â€” over
 ``--card-games`` games against the Heuristic, with seats swapped (issue 15's target: at most 1.0), and
 ``strongest_card_wall_p95_s``, the same in wall-clock seconds (what a player waits; less than the CPU for a bot
-whose playouts run in worker processes on several cores).
+whose playouts run in worker processes on several cores). ``install`` says which rules ran (``compiled`` or
+``pure``: ``MUSTER_PURE_PYTHON=1`` runs the pure-Python rules beside a compiled build), ``load_average`` the
+machine's one-minute load when the run ended (CPU time on a shared machine still varies with it), and
+``strongest_card_think_median_s`` the median of the per-card CPU times.
 """
 
 from __future__ import annotations
@@ -17,12 +20,14 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import random
 import statistics
 import time
 
 from rich.progress import track
 
+from muster import _native
 from muster.ai import make_bot
 from muster.core import get_rules
 from muster.core.registry import game_module
@@ -104,10 +109,12 @@ def bench_heuristic(games: int) -> float:
     return decisions / spent
 
 
-def card_think_times(spec: str, games: int, wall: list[float] | None = None) -> list[float]:
+def card_think_times(spec: str, games: int, wall: list[float] | None = None,
+                     moves: list[str] | None = None) -> list[float]:
     """CPU seconds ``spec`` spends per card: from choosing a card to just before choosing its next one. A bot
     with worker processes (``ismcts:workers=2``) reports their CPU as ``last_worker_cpu``, which is counted
-    too; the wall-clock seconds per card go to ``wall`` if given."""
+    too; the wall-clock seconds per card go to ``wall`` if given, and every action played to ``moves`` (to
+    check that two builds or two specs play the same games)."""
     rules = get_rules("freedom")
     times: list[float] = []
     walls: list[float] = [] if wall is None else wall
@@ -139,6 +146,8 @@ def card_think_times(spec: str, games: int, wall: list[float] | None = None) -> 
                     pending, pending_wall = 0.0, 0.0
                 pending = (pending or 0.0) + spent
                 pending_wall += time.perf_counter() - w0
+            if moves is not None:
+                moves.append(str(action))
             rules.apply(state, action)
         if pending is not None:
             times.append(pending)
@@ -178,7 +187,10 @@ def main() -> None:
           f"95th percentile {card_p95:.3f} s, max {max(card_times):.3f} s of CPU per card (worker processes "
           f"included); wall clock: median {statistics.median(card_walls):.3f} s, 95th percentile "
           f"{p95(card_walls):.3f} s")
-    print(json.dumps({"ismcts_iterations_per_s": round(cards, 1), "ismcts_actions_iterations_per_s": round(actions, 1),
+    print(json.dumps({"install": "compiled" if _native.ACTIVE else "pure",
+                      "load_average": round(os.getloadavg()[0], 2),
+                      "strongest_card_think_median_s": round(statistics.median(card_times), 3),
+                      "ismcts_iterations_per_s": round(cards, 1), "ismcts_actions_iterations_per_s": round(actions, 1),
                       "heuristic_decisions_per_s": round(heuristic, 1),
                       "strongest_card_think_p95_s": round(card_p95, 3),
                       "strongest_card_wall_p95_s": round(p95(card_walls), 3),

@@ -201,3 +201,29 @@ def test_a_turning_point_never_advises_a_worse_choice_for_the_advised_seat() -> 
         expected_move = abs(tp["played_estimate"] - tp["before"])
         assert tp["luck"] == (abs(tp["after"] - tp["played_estimate"]) > expected_move)
         assert ("luck" in tp["note"]) == tp["luck"]
+
+
+def test_an_analysis_reports_its_progress_from_the_curve_on_and_ends_at_all_done(tmp_path: Path) -> None:
+    from muster.games.freedom.analysis.postgame import CURVE_SHARE, analyze_save
+
+    game = Game(RULES, 5)
+    chooser = random.Random(5)
+    while game.active_seat is not None:
+        game.apply(chooser.choice(game.legal_actions()))
+    heard: list[float] = []
+    analyze_save(game.dumps(), tmp_path / "out", progress=heard.append)
+    assert heard == sorted(heard) and heard[-1] == 1.0
+    # the replay of the curve is heard too, not only its end and the turning points
+    assert len([share for share in heard if share < CURVE_SHARE]) >= 2
+    # and a turning point is heard before its last part: the search, then the two choices' estimates
+    assert len([share for share in heard if share > CURVE_SHARE]) > len(analyze_save(
+        game.dumps(), tmp_path / "again")["turning_points"])
+
+
+def test_the_analysis_asks_the_strongest_level_without_its_cpu_budget() -> None:
+    from muster.games.freedom.analysis.advice import strongest_spec
+    from muster.games.freedom.module import MODULE
+
+    assert "cpu=" in MODULE.levels["strongest"].spec  # the level thinks within a budget…
+    # …but the analysis asks what it plays where its whole search fits, the same on every install and load
+    assert "cpu=" not in strongest_spec() and strongest_spec().startswith("ismcts:")

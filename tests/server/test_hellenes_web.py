@@ -55,7 +55,7 @@ def test_levels_resolve_per_game_and_bad_bodies_are_refused(web: Server) -> None
     with web.client() as c:
         made = _create(c, game="hellenes", athens="human", sparta="strongest", seed=5)
         status = c.get(f"/api/games/{made['game_id']}/status").json()
-        assert status["players"]["sparta"] == "ismcts"  # Hellenes Strongest: the search (issue 16)
+        assert status["players"]["sparta"] == "ismcts:cpu=0.9"  # Hellenes Strongest: the search, within a CPU budget
         assert c.post("/api/games", json={"game": "hellenes", "imperial": "human", "insurgent": "beginner"}
                       ).status_code == 400
         assert c.post("/api/games", json={"game": "chess", "athens": "human", "sparta": "beginner"}).status_code == 400
@@ -259,7 +259,7 @@ def test_every_level_has_a_bot_for_every_web_game() -> None:
         for lv in LEVELS:
             assert make_bot(lv.spec_for(game), seed=0, rules=get_rules(game)) is not None
     # ISMCTS beat the heuristic in docs/hellenes-balance.md: it is the Hellenes Strongest level
-    assert level("strongest").spec_for("hellenes") == "ismcts"
+    assert level("strongest").spec_for("hellenes") == "ismcts:cpu=0.9"
     assert level_name("heuristic", "hellenes") == "Standard"
     assert level_name("ismcts", "hellenes") == "Strongest"
     with pytest.raises(BotSpecError):

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from muster.core import JSON, Action, Rules
 from muster.core.bots import BotSpecError
+from muster.core.budget import budget_plan, cpu_now, overrun, playout_cost, round_sizes
 from muster.core.registry import game_module
 
 
@@ -69,7 +70,11 @@ class GameIsmctsBot:
     more milestones have passed (default 1), and keeps the better half by the mean squashed value
     (``1 / (1 + exp(-points / scale))``, ``scale`` default 30; a finished game counts 1, 0 or ½).
     Budget: ``iterations`` playouts per decision (default 12; deterministic for a seed) or ``seconds``
-    (wall clock, split evenly over the rounds)."""
+    (wall clock, split evenly over the rounds). ``cpu`` adds a budget of CPU seconds per decision with
+    ``iterations`` as the cap: where the cap fits (by what playouts measured in this process cost), the play
+    is the cap's exactly; otherwise fewer determinizations a round, then fewer candidates
+    (:func:`muster.core.budget.budget_plan`), and no new determinization or round once half as much again is
+    spent (:data:`muster.core.budget.OVERRUN`)."""
 
     def __init__(self, rules: Rules, seed: int = 0, options: dict[str, str] | None = None,
                  knowledge: KnowledgeFactory | None = None) -> None:
@@ -83,6 +88,7 @@ class GameIsmctsBot:
         try:
             self.iterations = int(opts.pop("iterations", "12"))
             self.seconds = float(opts.pop("seconds", "0"))
+            self.cpu = float(opts.pop("cpu", "0"))
             self.width = max(1, int(opts.pop("width", "3")))
             self.horizon = max(0, int(opts.pop("horizon", "1")))
             self.scale = float(opts.pop("scale", "30"))
@@ -90,21 +96,27 @@ class GameIsmctsBot:
             raise BotSpecError(f"bad ismcts option: {exc}") from exc
         if opts:
             raise BotSpecError(f"unknown ismcts option(s) {sorted(opts)} for {game}; known: iterations, seconds, "
-                               "width, horizon, scale and the game's own")
+                               "cpu, width, horizon, scale and the game's own")
         if self.iterations < 1 and self.seconds <= 0:
             raise BotSpecError("ismcts needs iterations >= 1 or seconds > 0")
+        if not (math.isfinite(self.cpu) and self.cpu >= 0):
+            raise BotSpecError("ismcts cpu is a number of CPU seconds >= 0")
         if self.scale <= 0:
             raise BotSpecError("ismcts scale must be positive")
         self.name = "ismcts"
         self.rules = rules
         self._rng = random.Random(seed)
         self.last_iterations = 0
+        budget_free = {k: v for k, v in (options or {}).items() if k not in ("iterations", "seconds", "cpu")}
+        self._cost = playout_cost(("ismcts", game, tuple(sorted(budget_free.items()))))
+        self._decision_start = 0.0
 
     def choose(self, view: dict[str, JSON], legal: list[Action], seat: str) -> Action:
         """The searched choice, made from determinizations of ``view`` alone."""
         self.last_iterations = 0
         if len(legal) == 1:
             return legal[0]
+        self._decision_start = cpu_now()
         state = self.rules.determinize(view, seat, self._rng.getrandbits(62))
         if not self.knowledge.searched(state):
             return self.knowledge.policy(state, legal, seat)
@@ -114,25 +126,41 @@ class GameIsmctsBot:
         return self._halving(view, alive, seat)
 
     def _halving(self, view: dict[str, JSON], alive: list[Action], seat: str) -> Action:
+        affordable = None
+        estimate = self._cost.estimate()
+        if self.cpu > 0 and estimate:
+            affordable = max(0.0, self.cpu - (cpu_now() - self._decision_start)) / estimate
+        width, per_round = budget_plan(len(alive), self.iterations, affordable)
+        if width < 2:
+            return alive[0]  # not even one fair comparison fits: the knowledge's best
+        alive = alive[:width]
         totals = {a: 0.0 for a in alive}
         counts = {a: 0 for a in alive}
-        rounds = max(1, math.ceil(math.log2(len(alive))))
+        sizes = round_sizes(width, self.iterations, per_round)
         start = time.perf_counter()
-        for r in range(rounds):
-            deadline = start + self.seconds * (r + 1) / rounds if self.seconds > 0 else None
-            per = max(1, self.iterations // (len(alive) * rounds))
+        for r, (_alive, per) in enumerate(sizes):
+            if r > 0 and self._over_budget():
+                break  # the leader so far (``alive`` is sorted)
+            deadline = start + self.seconds * (r + 1) / len(sizes) if self.seconds > 0 else None
             k = 0
             while (k < per) if deadline is None else (k == 0 or time.perf_counter() < deadline):
+                if k > 0 and self._over_budget():
+                    break
+                t0 = cpu_now()
                 base = self.rules.determinize(view, seat, self._rng.getrandbits(62))
                 for a in alive:
                     totals[a] += self._playout_value(base, a, seat)
                     counts[a] += 1
                     self.last_iterations += 1
+                self._cost.record(cpu_now() - t0, len(alive))
                 k += 1
             # a stable sort: equal means keep the knowledge's order
             alive.sort(key=lambda a: -totals[a] / counts[a])
             alive = alive[: math.ceil(len(alive) / 2)]
         return alive[0]
+
+    def _over_budget(self) -> bool:
+        return overrun(self.cpu, lambda: cpu_now() - self._decision_start)
 
     def _playout_value(self, base: Any, first: Action, seat: str) -> float:
         rules, knowledge = self.rules, self.knowledge

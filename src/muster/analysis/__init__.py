@@ -51,8 +51,10 @@ class GameAnalysis(Protocol):
         """The estimated chance at the start and after each card or turn of ``game``, JSON-ready."""
         ...
 
-    def analyze_save(self, text: str | bytes, out: Path, lang: str = "en") -> dict[str, Any]:
-        """Review a save file, writing the review's files (its words in ``lang``) into ``out``."""
+    def analyze_save(self, text: str | bytes, out: Path, lang: str = "en",
+                     progress: Callable[[float], None] | None = None) -> dict[str, Any]:
+        """Review a save file, writing the review's files (its words in ``lang``) into ``out``; ``progress``
+        hears the share done (0 to 1)."""
         ...
 
     def hints(self, view: dict[str, Any], legal: list[Action], seat: str, top: int = 3,

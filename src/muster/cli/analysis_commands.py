@@ -9,6 +9,7 @@ import typer
 from babel.numbers import format_percent
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
 from muster.cli.engine_commands import load_error, read_save_file
 from muster.cli.games import check_game, fail
@@ -41,8 +42,12 @@ def analyze_command(
     if analysis is None:
         fail(tr.fmt("{game} has no analysis.", game=get_rules(name).info.title), console)
     try:
-        with console.status(tr.gettext("Replaying the game, estimating each card and asking the strongest bot…")):
-            data = analysis.analyze_save(text, out, tr.lang)
+        with Progress(TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(), TimeElapsedColumn(),
+                      console=console, transient=True) as bar:
+            task = bar.add_task(tr.gettext("Replaying the game, estimating each card and asking the strongest bot…"),
+                                total=1.0)
+            data = analysis.analyze_save(text, out, tr.lang,
+                                         progress=lambda share: bar.update(task, completed=min(1.0, share)))
     except (OSError, CorruptStateError) as exc:
         console.print(escape(load_error(save, exc)), style="red", highlight=False)
         raise typer.Exit(1) from exc

@@ -24,6 +24,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
 from muster.ai.levels import DEFAULT_LEVEL, LEVELS, level_name
+from muster.ai.timing import LevelTimings
 from muster.core import game_names, get_rules
 from muster.core.registry import default_game, game_module
 from muster.i18n import N_, json_catalog, translator
@@ -173,9 +174,22 @@ def lobby_options(game: str) -> tuple[str, ...]:
     return tuple(o for o in getattr(web, "lobby_options", ()) if o in options)
 
 
-def game_meta(name: str, tr: Any) -> dict[str, Any]:
+# How long a level's bot thinks, as this install measured it (muster.ai.timing), after the level's sentence.
+THINKS = N_("On this server it thinks about %(seconds)s s over a move.")
+
+
+def think_sentence(tr: Any, seconds: float | None) -> str | None:
+    """The lobby's sentence on how long a level thinks here (None until measured, or for a level that answers at
+    once): tenths of a second, at least one, written the language's way."""
+    if seconds is None:
+        return None
+    return str(tr.gettext(THINKS) % {"seconds": tr.number(max(0.1, round(seconds, 1)))})
+
+
+def game_meta(name: str, tr: Any, timings: LevelTimings | None = None) -> dict[str, Any]:
     """What the lobby offers for one game: its title, seats, the options it lets players choose, its bot levels
-    (named for players, each with the game's sentence on how it plays), and where its browser files are."""
+    (named for players, each with the game's sentence on how it plays and, once ``timings`` measured it, how
+    long it thinks on this install), and where its browser files are."""
     module = game_module(name)
     info = get_rules(name).info
     web = web_adapter(name)
@@ -185,7 +199,8 @@ def game_meta(name: str, tr: Any) -> dict[str, Any]:
     return {"name": name, "title": tr.gettext(module.title), "seats": list(info.seats), "web": web is not None,
             "seat_names": {s: seat_word(tr, s, english) for s in info.seats},
             "options": {o: list(info.options[o]) for o in offered},
-            "levels": [{"id": lv.id, "name": lv.name, "description": module.levels[lv.id].description}
+            "levels": [{"id": lv.id, "name": lv.name, "description": module.levels[lv.id].description,
+                        "think": think_sentence(tr, timings.of(name, lv.id) if timings else None)}
                        for lv in LEVELS if lv.id in module.levels],
             "default_level": DEFAULT_LEVEL if DEFAULT_LEVEL in module.levels else next(iter(module.levels), None),
             "analysis": analysis_of(name) is not None, "paces": clocks.table(name),
@@ -199,7 +214,7 @@ async def meta(request: Request) -> Response:
     """What can be chosen when creating a game: every registered game (see :func:`game_meta`), listed first the
     default one, and the bot pace."""
     tr = translator(request_lang(request))
-    games = [game_meta(n, tr) for n in game_names()]
+    games = [game_meta(n, tr, getattr(request.app.state, "level_timings", None)) for n in game_names()]
     first = next((g for g in games if g["web"]), games[0])
     return JSONResponse({"games": games, "game": first["name"], "default_level": first["default_level"],
                          "bot_delay_ms": hub_of(request).default_bot_delay_ms}, headers={"Vary": VARY_LANG})
@@ -706,10 +721,13 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None,
         await app.state.hub.resume_bots()
         app.state.sampler = Sampler(app.state.hub)
         app.state.sampler.start()
+        app.state.level_timings = LevelTimings()  # the lobby says how long each level thinks here, once measured
+        app.state.level_timings.start()
         tune_gc()
         try:
             yield
         finally:
+            await app.state.level_timings.stop()
             await app.state.sampler.stop()
             await app.state.clocks.stop()
             await app.state.hub.close()

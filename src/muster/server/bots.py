@@ -34,7 +34,7 @@ log = logging.getLogger("muster.server.bots")
 # Upper bounds of the numeric bot options the server accepts (the web lobby offers named levels only;
 # these hold whatever spec reaches the server: an API call, or a game stored before the limits).
 NUMERIC_LIMITS: dict[str, tuple[float, float]] = {
-    "seconds": (0.0, 10.0), "iterations": (0, 20_000), "per_action": (0, 2_000), "width": (1, 16),
+    "seconds": (0.0, 10.0), "cpu": (0.0, 10.0), "iterations": (0, 20_000), "per_action": (0, 2_000), "width": (1, 16),
     "horizon": (0, 4), "samples": (1, 32), "nodes": (10, 20_000), "beam": (1, 32), "branch": (1, 16),
     "completions": (1, 32), "c": (0.0, 100.0), "scale": (0.0, 1_000.0), "card_ap": (-100.0, 100.0),
     "beach_threat": (-1_000.0, 1_000.0), "reach_threat": (-1_000.0, 1_000.0), "trigger_penalty": (-1_000.0, 1_000.0),
@@ -57,7 +57,7 @@ def check_spec(spec: str, game: str, max_seconds: float = 10.0) -> None:
         if key not in NUMERIC_LIMITS:
             continue  # word options (tree=cards, plan=all…) are checked by the bot itself
         low, high = NUMERIC_LIMITS[key]
-        if key == "seconds":
+        if key in ("seconds", "cpu"):
             high = min(high, max_seconds)
         try:
             value = float(text)

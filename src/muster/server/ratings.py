@@ -11,12 +11,14 @@ by two different accounts, and it ended with a winner. Its ratings are settled o
 first sees it finished (:func:`settle`): one conditional update decides which, on SQLite and PostgreSQL alike,
 and every change is kept in ``rating_changes``.
 
-Bots are not rated by games: they are shown with fixed ratings (:data:`BOT_RATINGS`), so a person can see
-roughly where the levels stand.
+Bots are not rated by games: they are shown with fixed ratings, per game and per level, from the lab's arena
+between the levels (:func:`bot_ratings`), so a person can see roughly where the levels stand.
 """
 
 from __future__ import annotations
 
+import json
+from functools import cache
 from typing import Any
 
 from openskill.models import PlackettLuce
@@ -24,6 +26,9 @@ from sqlalchemy import select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
+from muster.ai.levels import levels_for
+from muster.core import game_names
+from muster.core.registry import game_module
 from muster.server.accounts import name_key
 from muster.server.db import (
     AccountRow,
@@ -43,8 +48,30 @@ MODEL = PlackettLuce()
 """The rating model (OpenSkill's defaults: mu 25, sigma 25/3)."""
 PROVISIONAL_SIGMA = 6.0
 """A rating whose sigma is above this is shown as provisional (about the first ten games)."""
-BOT_RATINGS = {"beginner": 1000, "standard": 1500, "strongest": 1800}
-"""The bot levels' shown ratings: fixed, never changed by games (bots play unrated)."""
+ARENA_FILE = "arena.json"
+"""The arena between a game's levels, committed in the game's ``data/`` folder (``muster arena``'s summary)."""
+ANCHOR_LEVEL = "standard"
+"""The level shown at :data:`ANCHOR_RATING`; the others are placed from it by the arena's rating differences."""
+ANCHOR_RATING = 1500
+"""Where the anchor level is shown: a new person's rating, the Heuristic being a fair first opponent."""
+
+
+@cache
+def bot_ratings(game: str) -> dict[str, int]:
+    """The fixed ratings of ``game``'s bot levels (level id → rating), never changed by games (bots play
+    unrated): the arena's Bradley–Terry ratings (Elo scale) of the specs the levels play, shifted so that the
+    Standard level shows :data:`ANCHOR_RATING`. A level the arena did not play (or a game without an arena) is
+    left out; if the anchor was not played, so is everything."""
+    try:
+        arena = json.loads((game_module(game).data_dir / ARENA_FILE).read_text(encoding="utf-8"))
+        elo = {str(r["bot"]): float(r["elo"]) for r in arena["ratings"]}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+    specs = {found.id: found.spec_for(game) for found in levels_for(game)}
+    anchor = elo.get(specs.get(ANCHOR_LEVEL, ""))
+    if anchor is None:
+        return {}
+    return {level_id: round(ANCHOR_RATING + elo[spec] - anchor) for level_id, spec in specs.items() if spec in elo}
 
 
 def shown(mu: float, sigma: float) -> int:
@@ -161,7 +188,8 @@ def profile(engine: Engine, name: str) -> dict[str, Any] | None:
     won = sum(r["result"] == "won" for r in results)
     return {"name": account.name, "ratings": of_account(engine, account.id), "results": results,
             "won": won, "lost": sum(r["result"] == "lost" for r in results),
-            "bots": [{"level": level, "rating": value} for level, value in BOT_RATINGS.items()]}
+            "bots": [{"game": g, "level": level, "rating": value}
+                     for g in game_names() for level, value in bot_ratings(g).items()]}
 
 
 async def profile_endpoint(request: Any) -> Any:

@@ -3,11 +3,12 @@
 
 from muster.core.plugin import GameModule, LevelPlay
 
-STRONGEST = "ismcts:playout_plan=all,reach_threat=10,iterations=12,money_ahead=0.6"
-"""The spec of the strongest bot that answers a card within a second of CPU at the 95th percentile
-(``benchmarks/bots.py``, with the compiled rules): what the "strongest" level plays. Its playouts plan whole
-cards, its evaluation counts how close the Imperial side is to a capture, it plays ten playouts a card, and as
-the Imperial it keeps Money for the next upkeep (docs/bots.md, docs/balance.md)."""
+STRONGEST = "ismcts:playout_plan=all,reach_threat=10,iterations=12,money_ahead=0.6,cpu=0.9"
+"""The spec of the strongest bot that answers a card within about a second of CPU at the 95th percentile
+(``benchmarks/bots.py``): what the "strongest" level plays. Its playouts plan whole cards, its evaluation counts
+how close the Imperial side is to a capture, it plays twelve playouts a card, and as the Imperial it keeps Money
+for the next upkeep (docs/bots.md, docs/balance.md). ``cpu=0.9`` is its budget of CPU seconds a card: where its
+twelve playouts fit it plays as without it; a slower install plays fewer (docs/bots.md "Time budgets")."""
 
 MODULE = GameModule(
     name="freedom",
@@ -20,8 +21,9 @@ MODULE = GameModule(
     levels={
         "beginner": LevelPlay("random", "Plays any legal move: good for learning the rules."),
         "standard": LevelPlay("heuristic", "Weighs the board and plans the last card of each phase; answers at once."),
-        "strongest": LevelPlay(STRONGEST, "Looks ahead through the cards you might hold; about a second per card.",
-                               former=("ismcts",)),
+        "strongest": LevelPlay(STRONGEST, "Looks ahead through the cards you might hold.",
+                               former=("ismcts",
+                                       "ismcts:playout_plan=all,reach_threat=10,iterations=12,money_ahead=0.6")),
     },
     web="muster.games.freedom.web:ADAPTER",
     analysis="muster.games.freedom.analysis:ANALYSIS",

@@ -40,7 +40,7 @@ GAME_OVER = N_("Game over")
 LEVEL_WORDS = (
     N_("Plays any legal move: good for learning the rules."),
     N_("Weighs the board and plans the last card of each phase; answers at once."),
-    N_("Looks ahead through the cards you might hold; about a second per card."),
+    N_("Looks ahead through the cards you might hold."),
 )
 # The other headings the board module gives log groups (static/games/freedom/board.js classify), translated there
 LOG_HEADINGS = (N_("End of the round"), N_("Period B"), N_("Start"))

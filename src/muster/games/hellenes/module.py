@@ -14,8 +14,8 @@ MODULE = GameModule(
     levels={
         "beginner": LevelPlay("random", "Plays any legal move: good for learning the rules."),
         "standard": LevelPlay("heuristic", "Weighs the map, the battle odds and Prestige; answers at once."),
-        "strongest": LevelPlay("ismcts", "Tries its best few choices against the blocks you might have and the "
-                                         "dice, and keeps the one that works out; under a second a move."),
+        "strongest": LevelPlay("ismcts:cpu=0.9", "Tries its best few choices against the blocks you might have and "
+                                                 "the dice, and keeps the one that works out.", former=("ismcts",)),
     },
     web="muster.games.hellenes.web:ADAPTER",
     terminal="muster.games.hellenes.terminal:TERMINAL",

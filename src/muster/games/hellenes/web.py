@@ -41,7 +41,7 @@ SEATS = {"athens": {"name": "Athens", "colour": "blue", "people": N_("the Delian
 LEVEL_WORDS = (
     N_("Weighs the map, the battle odds and Prestige; answers at once."),
     N_("Tries its best few choices against the blocks you might have and the dice, and keeps the one that works "
-       "out; under a second a move."),
+       "out."),
 )
 
 # One line per verb, in our words (the engine's label already names the block or area).

@@ -58,7 +58,7 @@ function showGame(game) {
   const box = document.getElementById("levels");
   box.replaceChildren(el("legend", {}, t("Computer strength")), ...g.levels.map((level) => el("label", { class: "choice" },
     el("input", { type: "radio", name: "level", value: level.id, id: `level-${level.id}`, checked: level.id === chosen ? "" : null }),
-    el("span", {}, t(level.name), el("small", {}, t(level.description))))));
+    el("span", {}, t(level.name), el("small", {}, t(level.description), level.think ? ` ${level.think}` : "")))));
   if (!form.querySelector("input[name=level]:checked") && g.levels.length) { // the level chosen before is not this game's
     (form.querySelector(`#level-${g.default_level}`) || form.querySelector("input[name=level]")).checked = true;
   }

@@ -24,7 +24,7 @@ async function start() {
     el("td", {}, String(r.games)))));
   $("no-ratings").hidden = profile.ratings.length > 0;
   const levels = (meta.games || []).flatMap((g) => g.levels || []);
-  $("bots").replaceChildren(...profile.bots.map((b) => el("li", { class: "game-line" },
+  $("bots").replaceChildren(...profile.bots.map((b) => el("li", { class: "game-line" }, `${info(b.game).title}, `,
     t("the {level} bot", { level: t(levels.find((l) => l.id === b.level)?.name || b.level) }), ": ", String(b.rating))));
   $("results").replaceChildren(...profile.results.map((r) => {
     const result = r.result === "won" ? t("Won") : r.result === "lost" ? t("Lost") : t("A draw");

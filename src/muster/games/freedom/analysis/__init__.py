@@ -29,9 +29,11 @@ class FreedomAnalysis:
         """The Imperial win chance card by card (see :func:`.postgame.curve`)."""
         return postgame.curve(game)
 
-    def analyze_save(self, text: str | bytes, out: Path, lang: str = "en") -> dict[str, Any]:
-        """Review a save file into ``out`` (see :func:`.postgame.analyze_save`)."""
-        return postgame.analyze_save(text, out, lang)
+    def analyze_save(self, text: str | bytes, out: Path, lang: str = "en",
+                     progress: postgame.Progress | None = None) -> dict[str, Any]:
+        """Review a save file into ``out`` (see :func:`.postgame.analyze_save`); ``progress`` hears the share of
+        the work done."""
+        return postgame.analyze_save(text, out, lang, progress)
 
     def hints(self, view: dict[str, Any], legal: list[Action], seat: str, top: int = 3,
               rules: Rules | None = None) -> list[advice.Advice]:

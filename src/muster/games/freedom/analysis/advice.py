@@ -66,14 +66,25 @@ def _finish_card(rules: Rules, s: State, seed: int) -> State:
     return s
 
 
-def choice_chance(view: dict[str, Any], seat: str, action: Action, rules: Rules | None = None,
-                  samples: int = SAMPLES) -> tuple[float, State, State]:
-    """``seat``'s estimated win chance after ``action``; also one determinization before and after."""
+def determinizations(view: dict[str, Any], seat: str, rules: Rules | None = None,
+                     samples: int = SAMPLES) -> list[State]:
+    """The ``samples`` determinizations of ``view`` every choice is tried in (seeded from the view): built once
+    and copied for each choice, since building one from a view costs more than copying it."""
     rules = rules or get_rules("freedom")
+    return [rules.determinize(view, seat, _seed(view) + k) for k in range(samples)]
+
+
+def choice_chance(view: dict[str, Any], seat: str, action: Action, rules: Rules | None = None,
+                  samples: int = SAMPLES, bases: list[State] | None = None) -> tuple[float, State, State]:
+    """``seat``'s estimated win chance after ``action``; also one determinization before and after. ``bases``
+    are :func:`determinizations` of ``view`` already built (the same ones this would build)."""
+    rules = rules or get_rules("freedom")
+    if bases is None:
+        bases = determinizations(view, seat, rules, samples)
     total = 0.0
     before = after = None
     for k in range(samples):
-        s = rules.determinize(view, seat, _seed(view) + k)
+        s = rules.clone(bases[k])
         if before is None:
             before = rules.clone(s)
         rules.apply(s, action)
@@ -101,12 +112,20 @@ def reason(before: State, after: State, seat: str) -> str:
     return words
 
 
+def strongest_spec() -> str:
+    """The strongest level's spec without its CPU budget: the analysis asks what the level plays on an install
+    where its whole search fits (a compiled one), the same answer on every install and at any load."""
+    name, _sep, options = MODULE.levels["strongest"].spec.partition(":")
+    kept = [o for o in options.split(",") if o and not o.startswith("cpu=")]
+    return f"{name}:{','.join(kept)}" if kept else name
+
+
 def strongest_choice(view: dict[str, Any], legal: list[Action], seat: str, rules: Rules | None = None) -> Action:
     """What the strongest bot level plays here (seeded from the view, so repeatable)."""
     rules = rules or get_rules("freedom")
     if len(legal) == 1:
         return legal[0]
-    return own_bot(MODULE.levels["strongest"].spec, seed=_seed(view), rules=rules).choose(view, legal, seat)
+    return own_bot(strongest_spec(), seed=_seed(view), rules=rules).choose(view, legal, seat)
 
 
 def hints(view: dict[str, Any], legal: list[Action], seat: str, top: int = 3,
@@ -123,8 +142,9 @@ def hints(view: dict[str, Any], legal: list[Action], seat: str, top: int = 3,
     if pick not in candidates:
         candidates.append(pick)
     out = []
+    bases = determinizations(view, seat, rules)
     for action in candidates:
-        chance, before, after = choice_chance(view, seat, action, rules)
+        chance, before, after = choice_chance(view, seat, action, rules, bases=bases)
         label = rules.label(before, action)
         out.append(Advice(action, label, chance, reason(before, after, seat), action == pick))
     out.sort(key=lambda a: (not a.strongest, -a.chance, a.label))

@@ -10,10 +10,13 @@ from typing import Any
 from muster.core import Game, get_rules
 from muster.core.interface import Action
 from muster.games.freedom.analysis import texts
-from muster.games.freedom.analysis.advice import choice_chance, strongest_choice
+from muster.games.freedom.analysis.advice import choice_chance, determinizations, strongest_choice
 from muster.games.freedom.analysis.features import is_card_point
 from muster.games.freedom.analysis.winprob import imperial_chance, state_probability
 from muster.games.freedom.constants import IMPERIAL
+
+Progress = Callable[[float], None]
+"""Told the share of the work done so far (0 to 1) as an analysis advances."""
 
 TURNING_POINTS = 3
 """How many of the largest swings are reported."""
@@ -22,8 +25,9 @@ BETTER_BY = 0.01
 choice played for it to be recommended instead (smaller differences are within the estimate's noise)."""
 
 
-def curve(game: Game) -> dict[str, Any]:
-    """Replay a game and estimate Imperial's chance at the start and after each card.
+def curve(game: Game, progress: Progress | None = None) -> dict[str, Any]:
+    """Replay a game and estimate Imperial's chance at the start and after each card (``progress``, if given,
+    hears the share of the actions replayed every few cards).
 
     Each estimate is read from the Imperial seat's view at the moment the next card is chosen (the
     estimate reads only public facts, so either seat's view gives the same figure).
@@ -33,11 +37,14 @@ def curve(game: Game) -> dict[str, Any]:
     start = state_probability(replay.state)
     cards: list[dict[str, Any]] = []
     current: dict[str, Any] | None = None
-    for action in game.actions:
+    total = max(1, len(game.actions))
+    for step, action in enumerate(game.actions):
         seat = replay.active_seat
         assert seat is not None
         view = replay.view(seat)
         if is_card_point(view):
+            if progress is not None and len(cards) % 8 == 0:
+                progress(step / total)
             if current is not None:
                 current["after"] = imperial_chance(replay.view(IMPERIAL), IMPERIAL, rules)
                 cards.append(current)
@@ -54,10 +61,6 @@ def curve(game: Game) -> dict[str, Any]:
             "winner": outcome.winner if outcome else None, "reason": outcome.reason if outcome else None}
 
 
-Progress = Callable[[float], None]
-"""Told the share of the work done so far (0 to 1) as an analysis advances."""
-
-
 def turning_points(game: Game, cards: list[dict[str, Any]], count: int = TURNING_POINTS,
                    progress: Progress | None = None) -> list[dict[str, Any]]:
     """The ``count`` cards with the largest swings, with what the strongest bot would have played there
@@ -70,19 +73,26 @@ def turning_points(game: Game, cards: list[dict[str, Any]], count: int = TURNING
     rules = game.rules
     ranked = sorted(range(len(cards)), key=lambda i: -abs(cards[i]["after"] - cards[i]["before"]))[:count]
     out = []
+    # One replay serves every turning point (they are visited in the order they were played).
+    replay = Game(rules, game.seed, game.options)
+    replayed = 0
     for done, i in enumerate(sorted(ranked)):
         card = cards[i]
-        replay = Game(rules, game.seed, game.options)
-        for action in game.actions[:card["step"]]:
+        for action in game.actions[replayed:card["step"]]:
             replay.apply(action)
+        replayed = card["step"]
         seat = card["seat"]
         view = replay.view(seat)
         legal = replay.legal_actions()
         played = Action.from_json(card["action"])
         best = strongest_choice(view, legal, seat, rules)
-        # both chances are the advised seat's own (choice_chance), compared before turning them into Imperial's
-        played_chance, before, _a = choice_chance(view, seat, played, rules)
-        best_chance = choice_chance(view, seat, best, rules)[0] if best != played else played_chance
+        if progress is not None:
+            progress((done + 0.6) / len(ranked))  # the search is most of a turning point's work
+        # both chances are the advised seat's own (choice_chance), compared before turning them into Imperial's;
+        # both choices are tried in the same determinizations, built once
+        bases = determinizations(view, seat, rules)
+        played_chance, before, _a = choice_chance(view, seat, played, rules, bases=bases)
+        best_chance = choice_chance(view, seat, best, rules, bases=bases)[0] if best != played else played_chance
         better = best != played and best_chance >= played_chance + BETTER_BY
         if not better:  # never advise a choice no better for the advised seat, by the same estimate
             best, best_chance = played, played_chance
@@ -112,7 +122,7 @@ CURVE_SHARE = 0.05
 def analyze(game: Game, progress: Progress | None = None) -> dict[str, Any]:
     """The whole analysis of a game as JSON-ready data (estimates are Imperial's chance); ``progress``, if
     given, hears the share of the work done (0 to 1) as it advances."""
-    data = curve(game)
+    data = curve(game, None if progress is None else (lambda share: progress(CURVE_SHARE * share)))
     if progress is not None:
         progress(CURVE_SHARE)
     data["turning_points"] = turning_points(
@@ -163,11 +173,11 @@ def plot(data: dict[str, Any], path: Path, lang: str = "en") -> None:
     plt.close(fig)
 
 
-def analyze_save(text: str | bytes, out: Path, lang: str = "en") -> dict[str, Any]:
+def analyze_save(text: str | bytes, out: Path, lang: str = "en", progress: Progress | None = None) -> dict[str, Any]:
     """Load a save file, analyze it and write ``analysis.json`` and ``win-probability.png`` (its words in
-    ``lang``) into ``out``."""
+    ``lang``) into ``out``; ``progress`` hears the share of the work done as it advances."""
     game = Game.loads(get_rules("freedom"), text)
-    data = analyze(game)
+    data = analyze(game, progress)
     out.mkdir(parents=True, exist_ok=True)
     (out / "analysis.json").write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     plot(data, out / "win-probability.png", lang)

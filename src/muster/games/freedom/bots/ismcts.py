@@ -30,7 +30,15 @@ Two trees (option ``tree``):
 
 Budget: ``iterations=N`` (deterministic for a given seed) or ``seconds=T`` per decision (wall-clock,
 so not reproducible; it replaces ``iterations``, and ``cards`` splits it evenly over the halving
-rounds). ``playout_plan`` (``off``, ``last`` or ``all``) is the plan used by the quick
+rounds). ``cpu=T`` (``cards`` only) adds a budget of CPU seconds per card (its choice and the bot's own decisions
+until its next card) on top of ``iterations``, which stays the cap: where the cap's playouts fit in ``T`` (by what
+the bot measured its playouts and the rest of its cards to cost in this process), the bot plays exactly as with
+``iterations`` alone, reproducibly; on a slower install it plans fewer determinizations a round, then fewer
+candidates (see :func:`muster.core.budget.budget_plan`), and it starts no new determinization or round once the
+card's choice has spent half as much again (:data:`muster.core.budget.OVERRUN`). Only CPU time counts (the
+thread's own and its worker processes'), so a busy machine does not weaken the bot, and the rules never see a
+clock.
+``playout_plan`` (``off``, ``last`` or ``all``) is the plan used by the quick
 heuristic of the ``cards`` playouts. ``beach_threat`` (12) is the evaluation's weight for Imperial
 units close to a Beach space no Insurgent unit blocks (see :mod:`muster.games.freedom.bots.evaluation`): with it the
 playouts show the Insurgent what an unguarded Lagoon costs, and the Imperial what it offers.
@@ -62,6 +70,7 @@ from typing import Any
 from muster.core import JSON, Action, Rules
 from muster.core import rng as rng_mod
 from muster.core.bots import BotSpecError
+from muster.core.budget import budget_plan, cpu_now, overrun, playout_cost, round_sizes
 from muster.games.freedom import RULES
 from muster.games.freedom.bots.evaluation import ap_left, evaluate, reward_pending, value
 from muster.games.freedom.bots.heuristic import HeuristicBot, threat_weights
@@ -93,6 +102,7 @@ class IsmctsBot:
             cards = self.tree == "cards"
             self.iterations = int(opts.pop("iterations", "8" if cards else "300"))
             self.seconds = float(opts.pop("seconds", "0"))
+            self.cpu = float(opts.pop("cpu", "0"))
             self.c = float(opts.pop("c", "0.1"))
             self.scale = float(opts.pop("scale", "8"))
             self.rollout = opts.pop("rollout", "none")
@@ -110,7 +120,7 @@ class IsmctsBot:
         except ValueError as exc:
             raise BotSpecError(f"bad ismcts option: {exc}") from exc
         if opts:
-            known = ("tree, iterations, seconds, width, horizon, playout_plan, plan, beach_threat, reach_threat, "
+            known = ("tree, iterations, seconds, cpu, width, horizon, playout_plan, plan, beach_threat, reach_threat, "
                      "money_ahead, answers, plan_answers, workers, per_action, card_ap, c, scale, rollout")
             raise BotSpecError(f"unknown ismcts option(s) {sorted(opts)}; known: {known}")
         if answers not in ("on", "off") or plan_answers not in ("on", "off"):
@@ -123,6 +133,8 @@ class IsmctsBot:
             raise BotSpecError("ismcts plan and playout_plan must be 'all', 'last' or 'off'")
         if self.iterations < 1 and self.seconds <= 0:
             raise BotSpecError("ismcts needs iterations >= 1 or seconds > 0")
+        if not (math.isfinite(self.cpu) and self.cpu >= 0) or (self.cpu and self.tree != "cards"):
+            raise BotSpecError("ismcts cpu is a number of CPU seconds >= 0, for tree=cards")
         if self.workers and self.tree != "cards":
             raise BotSpecError("ismcts workers needs tree=cards")
         self.name = "ismcts"
@@ -130,7 +142,16 @@ class IsmctsBot:
         self._rng = random.Random(seed)
         # What a worker process needs to rebuild this bot's playouts (everything but the budget and workers).
         self._task_options = tuple(sorted((k, v) for k, v in (options or {}).items()
-                                          if k not in ("iterations", "seconds", "workers")))
+                                          if k not in ("iterations", "seconds", "cpu", "workers")))
+        # Bots that play out alike share what their playouts cost (a budget plans with it).
+        self._cost = playout_cost(("freedom-ismcts", self._task_options))
+        # The budget is a card's: its choice and the bot's own decisions until its next card (the planner's
+        # moves inside the card, its answers to the opponent's), which cost what they cost; the search gets
+        # what they typically leave.
+        self._rest = playout_cost(("freedom-ismcts-rest", self._task_options))
+        self._rest_spent: float | None = None
+        self._card_turn = False
+        self._decision_start = 0.0
         self._dets: dict[tuple[int, str], Any] = {}
         self.last_worker_cpu = 0.0
         # The heuristics inside the search share its evaluation weights.
@@ -162,9 +183,14 @@ class IsmctsBot:
         """The searched choice (see the module docstring), made from ``view`` alone."""
         if len(legal) == 1:
             return legal[0]
+        self._decision_start = cpu_now()
         self._take_seat(seat)
         if self.tree == "cards":
-            return self._choose_macro(view, legal, seat)
+            self._card_turn = False
+            chosen = self._choose_macro(view, legal, seat)
+            if not self._card_turn and self._rest_spent is not None:
+                self._rest_spent += self._spent()
+            return chosen
         return self._search_actions(view, legal, seat)
 
     # --- tree=cards: search over whole cards ---------------------------------------------
@@ -177,6 +203,10 @@ class IsmctsBot:
         top = state.stack[-1] if state.stack else None
         if top is None or top["kind"] != "card_turn":
             return self._planner.choose_in(state, legal, seat)
+        self._card_turn = True
+        if self._rest_spent is not None:
+            self._rest.record(self._rest_spent, 1)  # what the previous card cost after its choice
+        self._rest_spent = 0.0
         scores = self._planner.scores(state, legal, seat)
         ranked = sorted(range(len(legal)), key=lambda i: -scores[i])
         alive = [legal[i] for i in ranked[: self.width]]
@@ -188,29 +218,63 @@ class IsmctsBot:
     def _halving(self, view: dict[str, JSON], alive: list[Action], seat: str) -> Action:
         """Sequential halving over ``alive`` (Karnin, Koren & Somekh 2013): each round scores every
         surviving card on the same fresh determinizations (so they meet the same hidden hands and
-        dice), then keeps the better half, until one is left."""
+        dice), then keeps the better half, until one is left (or the CPU budget is spent: the leader)."""
+        planned = self.cpu <= 0 or self._cost.estimate() is not None
+        width, per_round = self._plan(len(alive), 0) if planned else (len(alive), None)
+        if width < 2:
+            return alive[0]  # not even one fair comparison fits: the planner's best card
+        alive = alive[:width]
         totals = {a: 0.0 for a in alive}
         counts = {a: 0 for a in alive}
-        rounds = max(1, math.ceil(math.log2(len(alive))))
+        sizes = round_sizes(width, self.iterations, per_round)
         start = time.perf_counter()
-        for r in range(rounds):
+        r = -1
+        while (r := r + 1) < len(sizes):  # the first search of a process may shorten ``sizes`` as it goes
+            if r > 0 and self._over_budget():
+                break  # the leader so far (``alive`` is sorted)
             # A time budget is shared out like the iterations: an equal slice per round.
-            deadline = start + self.seconds * (r + 1) / rounds if self.seconds > 0 else None
-            per = max(1, self.iterations // (len(alive) * rounds))
+            deadline = start + self.seconds * (r + 1) / len(sizes) if self.seconds > 0 else None
             if self.workers:
-                self._seeded_round(view, seat, alive, per, deadline, totals, counts)
+                self._seeded_round(view, seat, alive, sizes[r][1], deadline, totals, counts)
             else:
                 k = 0
-                while (k < per) if deadline is None else (k == 0 or time.perf_counter() < deadline):
+                while (k < sizes[r][1]) if deadline is None else (k == 0 or time.perf_counter() < deadline):
+                    if k > 0 and self._over_budget():
+                        break
+                    t0 = cpu_now()
                     base = self._determinization(view, seat)
                     for a in alive:
                         totals[a] += self._playout_value(base, a, seat)
                         counts[a] += 1
                         self.last_iterations += 1
+                    self._cost.record(cpu_now() - t0, len(alive))
                     k += 1
+                    if not planned:
+                        # The first search of this process: plan the rest now that a playout's cost is known.
+                        planned = True
+                        fits, per_round = self._plan(width, len(alive))
+                        sizes = round_sizes(width, self.iterations, per_round if fits == width else 1)
+                        if fits < 2:
+                            sizes = sizes[:1]
+                            break
             alive.sort(key=lambda a: -totals[a] / counts[a])
             alive = alive[: math.ceil(len(alive) / 2)]
         return alive[0]
+
+    def _plan(self, width: int, done: int) -> tuple[int, int | None]:
+        """:func:`budget_plan` for ``width`` candidates, ``done`` playouts of which are already played."""
+        estimate = self._cost.estimate()
+        affordable = None
+        if self.cpu > 0 and estimate:
+            affordable = done + max(0.0, self.cpu - self._spent() - (self._rest.estimate() or 0.0)) / estimate
+        return budget_plan(width, self.iterations, affordable)
+
+    def _spent(self) -> float:
+        """CPU seconds this decision has cost so far, its worker processes' included."""
+        return cpu_now() - self._decision_start + self.last_worker_cpu
+
+    def _over_budget(self) -> bool:
+        return overrun(self.cpu, self._spent)
 
     def _seeded_round(self, view: dict[str, JSON], seat: str, alive: list[Action], per: int, deadline: float | None,
                       totals: dict[Action, float], counts: dict[Action, int]) -> None:
@@ -220,6 +284,7 @@ class IsmctsBot:
         time budget, batches of one determinization per worker are played until the round's deadline."""
         batch = per if deadline is None else max(1, self.workers)
         while True:
+            t0, w0 = cpu_now(), self.last_worker_cpu
             tasks: list[tuple[tuple[int, int, int], Action]] = []
             for _ in range(batch):
                 seeds = (self._rng.getrandbits(62), self._rng.getrandbits(62), self._rng.getrandbits(62))
@@ -228,6 +293,7 @@ class IsmctsBot:
                 totals[a] += v
                 counts[a] += 1
                 self.last_iterations += 1
+            self._cost.record(cpu_now() - t0 + self.last_worker_cpu - w0, len(tasks))
             if deadline is None or time.perf_counter() >= deadline:
                 return
 
