@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import hashlib
 import json
 import logging
@@ -143,11 +144,26 @@ def remember(measured: dict[str, dict[str, float]]) -> None:
 
 
 def measure_cached() -> dict[str, dict[str, float]]:
-    """This install's cached measure, measured (and kept) if there is none."""
+    """This install's cached measure, measured (and kept) if there is none. Several server processes starting
+    together measure once: the first takes a lock beside the cache and the others wait for its result."""
     found = cached()
-    if found is None:
+    if found is not None:
+        return found
+    lock = cache_path().with_suffix(".lock")
+    with contextlib.suppress(OSError):
+        lock.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        handle = open(lock, "a")  # noqa: SIM115 - held for the whole measure
+    except OSError:  # no writable cache: measure alone
         found = measure_all()
         remember(found)
+        return found
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)  # released when the handle closes, also if this process dies
+        found = cached()  # measured by another process while this one waited
+        if found is None:
+            found = measure_all()
+            remember(found)
     return found
 
 
