@@ -4,7 +4,8 @@
 A game gets a pace when it is created: ``none`` (no clock, as every game stored before paces existed),
 ``live``, ``fast`` or ``slow``. Each of the last three is a time bank per seat, an increment added when the
 seat's decision is done, a cap on the bank, a reminder before the time runs out and a delay before a bot
-moves, read from ``data/paces.json`` per game (the ``paces`` setting replaces numbers, for tests and trials).
+moves, read from the game's ``data/paces.json`` where it has one, else the server's (the ``paces`` setting
+replaces numbers, for tests and trials).
 
 **Whose time runs**: the seat the rules say must decide (:attr:`muster.core.Game.active_seat`): a seat's whole
 held turn, the opponent's reaction in the middle of a turn. When the decision passes to another seat, the
@@ -52,6 +53,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from muster.core.registry import game_module
 from muster.server import ratings
 from muster.server.accounts import _aware, _needs_account
 from muster.server.db import GameClockRow, GameEndingRow, SeatRow, VacationRow, utcnow
@@ -88,8 +90,11 @@ class Pace:
 
 
 @functools.cache
-def _table_file() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(PACES_FILE.read_text())
+def _numbers(game: str) -> dict[str, Any]:
+    """The paces' numbers for ``game``: its own ``data/paces.json`` where the game ships one (a longer game
+    needs a larger bank), else the server's."""
+    own = game_module(game).data_dir / "paces.json"
+    data: dict[str, Any] = json.loads((own if own.is_file() else PACES_FILE).read_text())
     return data
 
 
@@ -99,8 +104,7 @@ def pace(game: str, name: str) -> Pace | None:
         raise ApiError(400, "malformed", f"unknown pace {name[:20]!r}: choose one of {', '.join(PACE_NAMES)}")
     if name == "none":
         return None
-    table = _table_file()
-    numbers = dict(table.get(game, table["default"])[name])
+    numbers = dict(_numbers(game)[name])
     override = settings().paces
     if override:
         numbers.update(json.loads(override).get(name, {}))
