@@ -27,7 +27,7 @@ from muster.ai.levels import DEFAULT_LEVEL, LEVELS, level_name
 from muster.core import game_names, get_rules
 from muster.core.registry import default_game, game_module
 from muster.i18n import N_, json_catalog, translator
-from muster.server import fallbacks, metrics
+from muster.server import fallbacks, metrics, notify
 from muster.server.accounts import AccountSessions, AccountStore
 from muster.server.accounts import routes as account_routes
 from muster.server.analysis_routes import AnalysisService
@@ -47,6 +47,8 @@ from muster.server.lang import remember, request_lang
 from muster.server.lobby import routes as lobby_routes
 from muster.server.logs import RequestLog
 from muster.server.names import MAX_NAME, clean_name, load_names, names_of_games, set_name
+from muster.server.notify import service as notify_service
+from muster.server.notify.routes import routes as notify_routes
 from muster.server.observe import Sampler, check_database, healthz, readiness_route
 from muster.server.observe import metrics as metrics_endpoint
 from muster.server.ratings import routes as rating_routes
@@ -314,6 +316,7 @@ async def claim_invitation(request: Request) -> Response:
 
     await to_thread.run_sync(refuse_blocked_invitation, hub.store.engine, request.path_params["code"], holder)
     live, seat, token = await hub.claim(request.path_params["code"], holder)
+    notify.joined(hub.store.engine, live.id, seat, live.game.active_seat)
     return seat_answer(request, device, {"game_id": live.id, "game": live.game.rules.info.name, "seat": seat,
                                          "token": token, "link": f"/play/{token}"})
 
@@ -699,12 +702,14 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None,
         await app.state.hub.resume_bots()
         app.state.sampler = Sampler(app.state.hub)
         app.state.sampler.start()
+        app.state.notifier = await notify_service.start(app, engine)
         tune_gc()
         try:
             yield
         finally:
             await app.state.sampler.stop()
             await app.state.hub.close()
+            await app.state.notifier.stop()
             await analysis_pool.close()
             await advice_pool.close()
             engine.dispose()
@@ -714,7 +719,7 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None,
         *analysis_routes(page),
         *hint_routes(),
         *account_routes(page),
-        *lobby_routes(page), *social_routes(), *rating_routes(page),
+        *lobby_routes(page), *social_routes(), *rating_routes(page), *notify_routes(page),
         Route("/", page("index.html")),
         Route("/play/{token}", page("play.html")),
         Route("/join/{code}", page("join.html")),

@@ -323,6 +323,9 @@ class Hub:
         self.bot_games_per_address = bot_games_per_address_from_env()
         """How many games between thinking bots one address may run at once (0: no limit)."""
         self._bot_games: dict[str, set[str]] = {}
+        self.on_move: Callable[[LiveGame, str], None] | None = None
+        """Called after each stored and broadcast move with the game and the seat that moved (it must not
+        wait: the server's notifications queue their work from it)."""
 
     # --- finding games --------------------------------------------------------------------
     async def get(self, game_id: str) -> LiveGame:
@@ -571,6 +574,8 @@ class Hub:
         if not self.bus.in_transaction():
             self.bus.publish(live.id, new_version, "act", [seat, action_json], bot_turn)
         self.changed(live)
+        if self.on_move is not None:  # e.g. notices of the turn passing: queued after the move, off its path
+            self.on_move(live, seat)
         return new_version
 
     async def undo(self, live: LiveGame, seat: str, version: Any, ack: Callable[[int], None] | None = None,

@@ -1,0 +1,24 @@
+"""Starting the notifications with the server: the delivery task, and the events it hears of."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from anyio import to_thread
+from sqlalchemy.engine import Engine
+
+from muster.server.notify import moved
+from muster.server.notify.keys import server_key
+from muster.server.notify.routes import verify_new_account_email
+from muster.server.notify.worker import Notifier
+
+
+async def start(app: Any, engine: Engine) -> Notifier:
+    """Start this process's notifier and connect the server's events to it: moves (through
+    :attr:`muster.server.hub.Hub.on_move`) and sign-ups that gave an address (``app.state.on_signup``)."""
+    await to_thread.run_sync(server_key, engine)  # made once, before any request needs it
+    app.state.hub.on_move = lambda live, seat: moved(engine, live, seat)
+    app.state.on_signup = lambda account, email, lang: verify_new_account_email(engine, account, email, lang)
+    notifier = Notifier(engine)
+    notifier.start()
+    return notifier
