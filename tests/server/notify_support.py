@@ -56,7 +56,7 @@ class SmtpServer:
             return []
         box = mailbox.Maildir(self.maildir, create=False)
         found = []
-        for key in box.keys():
+        for key in box.iterkeys():
             with box.get_file(key) as f:
                 found.append(email.message_from_binary_file(f, policy=email.policy.default))
         found.sort(key=lambda m: email.utils.parsedate_to_datetime(m["Date"]).timestamp())
@@ -104,7 +104,7 @@ class Receiver:
         owner = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 - the http.server name
+            def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers.get("content-length", "0"))) or b"{}")
                 owner.received.append((self.path, body))
                 owner.arrived.set()
