@@ -5,11 +5,12 @@ import { setupLanguage, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const CHANNELS = ["email", "webhook"];
-const KIND_NAMES = {
-  your_turn: "Your turn", game_started: "A game begins", invitation: "A rematch offered", chat: "A chat message",
-  resigned: "The opponent resigned", game_over: "A game is over", clock_low: "Your clock runs low",
-  timeout: "Time ran out",
-};
+/** A kind of notice in words (called after the catalog loaded). */
+const kindName = (kind) => ({
+  your_turn: t("Your turn"), game_started: t("A game begins"), invitation: t("A rematch offered"),
+  chat: t("A chat message"), resigned: t("The opponent resigned"), game_over: t("A game is over"),
+  clock_low: t("Your clock runs low"), timeout: t("Time ran out"),
+})[kind] || kind;
 let csrf = "";
 let current = null;
 
@@ -31,7 +32,7 @@ async function post(path, body) {
 function show(settings) {
   current = settings;
   $("kinds").replaceChildren(...settings.kinds.map((kind) => el("tr", {},
-    el("th", { scope: "row", id: `kind-${kind}` }, t(KIND_NAMES[kind] || kind)),
+    el("th", { scope: "row", id: `kind-${kind}` }, kindName(kind)),
     ...CHANNELS.map((channel) => {
       const box = el("input", { type: "checkbox", id: `${channel}-${kind}`, "data-channel": channel, "data-kind": kind,
         "aria-labelledby": `kind-${kind} head-${channel}` });
