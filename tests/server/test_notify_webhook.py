@@ -175,3 +175,30 @@ def test_the_settings_endpoint_refuses_a_private_webhook_by_default(tmp_path: Pa
         srv.stop()
 
 
+
+
+def test_a_turn_whose_notice_was_lost_in_a_crash_is_announced_once_after_the_restart(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'muster.db'}"
+    srv = Server(url, tmp_path, env=NOTIFY_ENV)
+    srv.start()
+    engine = make_engine(url)
+    try:
+        with srv.client() as c, receiver() as hooks:
+            made, token = human_first(c)
+            c.post(f"/api/seat/{token}/notify", json={"webhook_url": hooks.url("/turn")}, headers=device_headers(token))
+            play_one_turn(c, token, wait_for_turn(c, token))
+            wait_for_turn(c, token)
+            hooks.wait_for("/turn", 1)
+            srv.kill()
+            with Session(engine) as s, s.begin():  # as if the process died between the move and its notice
+                s.query(NoticeRow).delete()
+            srv.start()  # the sweep runs before the server answers
+            assert made["game_id"] in hooks.wait_for("/turn", 2)[1]["content"]
+            srv.stop()
+            srv.start()  # and again: the turn was announced, its key is taken
+            with Session(engine) as s:
+                assert len(s.scalars(select(NoticeRow)).all()) == 1
+            assert len(hooks.bodies("/turn")) == 2
+    finally:
+        srv.stop()
+        engine.dispose()

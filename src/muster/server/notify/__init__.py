@@ -20,6 +20,7 @@ import json
 import logging
 import math
 import time
+from datetime import timedelta
 from typing import Any
 
 from anyio import to_thread
@@ -280,7 +281,7 @@ def turn_events(live: Any, seat: str) -> list[tuple[str, str, str | None, dict[s
         return events
     active = game.active_seat
     if active is not None and person(active):
-        events.append(("your_turn", active, str(len(game.actions)), {}))
+        events.append(("your_turn", active, str(live.shown_step()), {}))  # the key the sweep uses too
     return events
 
 
@@ -305,3 +306,30 @@ def joined(engine: Engine, game_id: str, seat: str, active: str | None = None) -
         if active is not None and active != seat:
             enqueue(s, "your_turn", game_id, active, key="0")
     run_soon(engine, work)
+
+
+SWEEP_HOURS = 24
+SWEEP_GAMES = 5000
+
+
+def sweep_turns(engine: Engine) -> int:
+    """Queue the "your turn" a crash may have lost: a move is stored before its notices are written, so a
+    process killed in between leaves a turn unannounced. At start-up, every game changed in the last
+    :data:`SWEEP_HOURS` whose turn is a person's gets its notice, under the same key as the one written
+    after the move (a turn already announced, or dropped, is never announced again). A seat whose player
+    also holds another seat of the game (hot seat) is skipped: that player made the last move."""
+    since = utcnow() - timedelta(hours=SWEEP_HOURS)
+    queued = 0
+    with Session(engine) as s, s.begin():
+        games = s.execute(select(GameRow.id, GameRow.active_seat, GameRow.steps).where(
+            GameRow.status == "active", GameRow.active_seat.is_not(None), GameRow.updated_at >= since)
+            .order_by(GameRow.updated_at.desc()).limit(SWEEP_GAMES)).all()
+        for game_id, active, steps in games:
+            seats = s.scalars(select(SeatRow).where(SeatRow.game_id == game_id)).all()
+            mine = next((r for r in seats if r.seat == active), None)
+            if mine is None or mine.kind != "human" or not mine.holder:
+                continue
+            if any(r.seat != active and r.holder == mine.holder for r in seats):
+                continue
+            queued += enqueue(s, "your_turn", game_id, active, key=str(steps))
+    return queued
