@@ -105,7 +105,11 @@ class Receiver:
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
-                body = json.loads(self.rfile.read(int(self.headers.get("content-length", "0"))) or b"{}")
+                raw = self.rfile.read(int(self.headers.get("content-length", "0")))
+                try:
+                    body = json.loads(raw or b"{}")
+                except ValueError:  # a push message: encrypted bytes
+                    body = {"raw": raw, "headers": dict(self.headers.items())}
                 owner.received.append((self.path, body))
                 owner.arrived.set()
                 if self.path in owner.hold:

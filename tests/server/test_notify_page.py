@@ -1,6 +1,6 @@
 """The notification settings page in a real browser (Debian's Chromium): it saves per-channel choices and the
-digest, shows them again after a reload, and has no serious axe-core violation at phone size or on a
-desktop, in English and in Polish."""
+digest, shows them again after a reload, registers the push service worker, and has no serious axe-core
+violation at phone size or on a desktop, in English and in Polish."""
 
 from __future__ import annotations
 
@@ -33,10 +33,15 @@ def test_the_settings_page_saves_per_channel_choices(web: Server, browser: Any, 
     page.click("a[href='/notifications']")
     page.wait_for_selector("#email-your_turn")
     assert page.is_checked("#email-your_turn") and not page.is_checked("#email-chat")
+    assert page.is_checked("#push-your_turn")
+    # the service worker that shows push notices registers
+    script = page.evaluate("navigator.serviceWorker.ready.then((r) => r.active.scriptURL)")
+    assert script.endswith("/static/sw.js")
     assert serious(page) == []
     page.uncheck("#email-your_turn")
     page.check("#email-chat")
     page.uncheck("#webhook-game_over")
+    page.uncheck("#push-chat")
     page.check("#digest")
     page.select_option("#notify-lang", "pl")
     page.click("#settings-form button[type=submit]")
@@ -46,6 +51,7 @@ def test_the_settings_page_saves_per_channel_choices(web: Server, browser: Any, 
     assert not page.is_checked("#email-your_turn") and page.is_checked("#email-chat")
     assert not page.is_checked("#webhook-game_over") and page.is_checked("#webhook-your_turn")
     assert page.is_checked("#digest") and page.input_value("#notify-lang") == "pl"
+    assert not page.is_checked("#push-chat") and page.is_checked("#push-resigned")
     # a webhook to this machine is refused (the server allows only public addresses by default)
     page.fill("#webhook-url", "http://127.0.0.1:9/hook")
     page.click("#webhook-form button")

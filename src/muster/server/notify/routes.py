@@ -75,6 +75,12 @@ class SettingsBody(BaseModel):
     """A guest seat's address (an account sets its own through ``/api/account/email``)."""
 
 
+class PushBody(BaseModel):
+    """A browser's push subscription (as ``PushSubscription.toJSON()`` gives it), or null to forget it."""
+
+    subscription: dict[str, Any] | None = Field(default=None, max_length=4)
+
+
 class EmailBody(BaseModel):
     """An e-mail address."""
 
@@ -232,6 +238,39 @@ async def send_test(request: Request) -> Response:
                     queued += enqueue(s, "test", None, None, owner=owner, target=(channel, address))
             return queued
     return JSONResponse({"queued": await to_thread.run_sync(work)})
+
+
+# --- Web Push -------------------------------------------------------------------------------------------
+async def push_key(request: Request) -> Response:
+    """The server's VAPID public key, which a page subscribes with."""
+    from muster.server.notify.push import public_key
+
+    return JSONResponse({"key": await to_thread.run_sync(public_key, hub_of(request).store.engine)})
+
+
+async def push_subscribe(request: Request) -> Response:
+    """Store (or, with null, forget) this browser's push subscription for the signed-in account."""
+    from muster.server.notify.push import check_subscription
+
+    found = _needs_account(request)
+    body = parse(PushBody, await read_json(request))
+    if body.subscription is not None:
+        reason = await check_subscription(body.subscription)
+        if reason is not None:
+            raise ApiError(400, "bad_subscription", reason)
+    text = json.dumps(body.subscription) if body.subscription is not None else ""
+    if len(text) > 2000:
+        raise ApiError(400, "bad_subscription", "a subscription is at most 2000 characters")
+    engine = hub_of(request).store.engine
+
+    def store() -> dict[str, Any]:
+        owner = f"account:{found.account_id}"
+        _save(engine, owner, SettingsBody(), request_lang(request))  # the row, if it is the first setting
+        with Session(engine) as s, s.begin():
+            s.execute(update(NotifySettingsRow).where(NotifySettingsRow.owner == owner)
+                      .values(push=text or None, updated_at=utcnow()))
+            return _view(s, owner)
+    return JSONResponse(await to_thread.run_sync(store))
 
 
 # --- the account's address and password reset ---------------------------------------------------------
@@ -407,6 +446,8 @@ def routes(page: Any) -> list[Route]:
         Route("/account/reset", page("reset.html")),
         Route("/api/notify/settings", api(account_settings), methods=["GET", "POST"]),
         Route("/api/notify/test", api(send_test), methods=["POST"]),
+        Route("/api/notify/push/key", api(push_key)),
+        Route("/api/notify/push", api(push_subscribe), methods=["POST"]),
         Route("/api/seat/{token}/notify", api(seat_settings), methods=["GET", "POST"]),
         Route("/api/account/email", api(account_email), methods=["POST"]),
         Route("/api/account/forgot", api(forgot), methods=["POST"]),

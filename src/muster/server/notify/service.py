@@ -9,6 +9,7 @@ from sqlalchemy.engine import Engine
 
 from muster.server.notify import moved, sweep_turns
 from muster.server.notify.keys import server_key
+from muster.server.notify.push import public_key
 from muster.server.notify.routes import verify_new_account_email
 from muster.server.notify.worker import Notifier
 
@@ -17,6 +18,7 @@ async def start(app: Any, engine: Engine) -> Notifier:
     """Start this process's notifier and connect the server's events to it: moves (through
     :attr:`muster.server.hub.Hub.on_move`) and sign-ups that gave an address (``app.state.on_signup``)."""
     await to_thread.run_sync(server_key, engine)  # made once, before any request needs it
+    await to_thread.run_sync(public_key, engine)  # the VAPID key pair of Web Push, made at first start
     await to_thread.run_sync(sweep_turns, engine)
     app.state.hub.on_move = lambda live, seat: moved(engine, live, seat)
     app.state.on_signup = lambda account, email, lang: verify_new_account_email(engine, account, email, lang)

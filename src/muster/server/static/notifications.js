@@ -4,7 +4,7 @@ import { api, el } from "./common.js";
 import { setupLanguage, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
-const CHANNELS = ["email", "webhook"];
+const CHANNELS = ["email", "webhook", "push"];
 /** A kind of notice in words (called after the catalog loaded). */
 const kindName = (kind) => ({
   your_turn: t("Your turn"), game_started: t("A game begins"), invitation: t("A rematch offered"),
@@ -50,13 +50,15 @@ function show(settings) {
   $("email-state").textContent = state;
   $("webhook-url").value = settings.webhook_url || "";
   $("webhook-format").value = settings.webhook_format;
+  $("push-state").textContent = settings.push ? t("Notices reach a browser of yours even when muster is closed.")
+    : t("No browser gets notices yet.");
   say("webhook-state", settings.webhook_error
     ? t("The webhook is disabled after repeated failures ({why}): save it again to turn it back on.", { why: settings.webhook_error })
     : "");
 }
 
 function chosen() {
-  const events = { email: [], webhook: [], push: current ? current.events.push : [] };
+  const events = { email: [], webhook: [], push: [] };
   for (const box of document.querySelectorAll("#kinds input[type=checkbox]")) {
     if (box.checked) events[box.dataset.channel].push(box.dataset.kind);
   }
@@ -93,6 +95,26 @@ $("test").addEventListener("click", async () => {
   try {
     const done = await post("/api/notify/test", {});
     say("notice", done.queued ? t("A test notice is on its way.") : t("Nothing to test: set up an address or a webhook first."));
+  } catch (err) { say("error", err.message); }
+});
+
+/** The service worker that shows push notices; registered on this page, so a subscription can be made. */
+const worker = "serviceWorker" in navigator
+  ? navigator.serviceWorker.register("/static/sw.js").catch(() => null) : Promise.resolve(null);
+
+$("push").addEventListener("click", async () => {
+  say("error", "");
+  try {
+    const registration = await worker;
+    if (!registration || !("PushManager" in window)) throw new Error(t("This browser cannot receive push notices."));
+    if (await Notification.requestPermission() !== "granted") throw new Error(t("Notices are blocked in this browser."));
+    const { key } = await api("/api/notify/push/key");
+    const raw = atob(key.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (key.length % 4)) % 4));
+    const subscription = await registration.pushManager.subscribe({
+      userVisibleOnly: true, applicationServerKey: Uint8Array.from(raw, (c) => c.charCodeAt(0)),
+    });
+    show(await post("/api/notify/push", { subscription: subscription.toJSON() }));
+    say("notice", t("Saved."));
   } catch (err) { say("error", err.message); }
 });
 
