@@ -35,7 +35,15 @@ def test_the_settings_page_saves_per_channel_choices(web: Server, browser: Any, 
     assert page.is_checked("#email-your_turn") and not page.is_checked("#email-chat")
     assert page.is_checked("#push-your_turn")
     # the service worker that shows push notices registers
-    script = page.evaluate("navigator.serviceWorker.ready.then((r) => r.active.scriptURL)")
+    # (its scope is /static/, so ``ready`` of this page never resolves: ask for its registration instead)
+    script = page.evaluate("""async () => {
+      for (let i = 0; i < 600; i += 1) {
+        const found = await navigator.serviceWorker.getRegistration("/static/sw.js");
+        if (found && found.active) return found.active.scriptURL;
+        await new Promise((done) => setTimeout(done, 100));
+      }
+      return "";
+    }""")
     assert script.endswith("/static/sw.js")
     assert serious(page) == []
     page.uncheck("#email-your_turn")
