@@ -509,6 +509,8 @@ async def signup(request: Request) -> Response:
     account_id = await to_thread.run_sync(store.create, name, await _hash_password(body.password), email)
     if account_id is None:
         raise ApiError(409, "name_taken", "that name is taken: choose another")
+    if email and getattr(request.app.state, "on_signup", None):  # the notifications confirm the address
+        request.app.state.on_signup(account_id, email, request_lang(request))
     return await _signed_in_answer(request, account_id, name, status=201)
 
 

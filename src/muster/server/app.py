@@ -28,7 +28,7 @@ from muster.ai.timing import LevelTimings
 from muster.core import game_names, get_rules
 from muster.core.registry import default_game, game_module
 from muster.i18n import N_, json_catalog, translator
-from muster.server import clocks, fallbacks, metrics
+from muster.server import clocks, fallbacks, metrics, notify
 from muster.server.accounts import AccountSessions, AccountStore
 from muster.server.accounts import routes as account_routes
 from muster.server.analysis_routes import AnalysisService
@@ -48,6 +48,8 @@ from muster.server.lang import remember, request_lang
 from muster.server.lobby import routes as lobby_routes
 from muster.server.logs import RequestLog
 from muster.server.names import MAX_NAME, clean_name, load_names, names_of_games, set_name
+from muster.server.notify import service as notify_service
+from muster.server.notify.routes import routes as notify_routes
 from muster.server.observe import Sampler, check_database, healthz, readiness_route
 from muster.server.observe import metrics as metrics_endpoint
 from muster.server.ratings import routes as rating_routes
@@ -333,6 +335,7 @@ async def claim_invitation(request: Request) -> Response:
 
     await to_thread.run_sync(refuse_blocked_invitation, hub.store.engine, request.path_params["code"], holder)
     live, seat, token = await hub.claim(request.path_params["code"], holder)
+    notify.joined(hub.store.engine, live.id, seat, live.game.active_seat)
     return seat_answer(request, device, {"game_id": live.id, "game": live.game.rules.info.name, "seat": seat,
                                          "token": token, "link": f"/play/{token}"})
 
@@ -723,6 +726,7 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None,
         app.state.sampler.start()
         app.state.level_timings = LevelTimings()  # the lobby says how long each level thinks here, once measured
         app.state.level_timings.start()
+        app.state.notifier = await notify_service.start(app, engine)
         tune_gc()
         try:
             yield
@@ -731,6 +735,7 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None,
             await app.state.sampler.stop()
             await app.state.clocks.stop()
             await app.state.hub.close()
+            await app.state.notifier.stop()
             await analysis_pool.close()
             await advice_pool.close()
             engine.dispose()
@@ -740,7 +745,7 @@ def create_app(database_url: str | None = None, bot_delay_ms: int | None = None,
         *analysis_routes(page),
         *hint_routes(),
         *account_routes(page),
-        *lobby_routes(page), *social_routes(), *rating_routes(page), *clocks.routes(),
+        *lobby_routes(page), *social_routes(), *rating_routes(page), *clocks.routes(), *notify_routes(page),
         Route("/", page("index.html")),
         Route("/play/{token}", page("play.html")),
         Route("/join/{code}", page("join.html")),

@@ -165,6 +165,8 @@ class AccountRow(Base):
     """The name folded to compare case-insensitively: two accounts never differ only in case."""
     password_hash: Mapped[str] = mapped_column(String(200))
     email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    email_verified: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Whether the address was confirmed by a link sent to it (only then is mail sent there)."""
     suspended: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
@@ -339,6 +341,69 @@ class VacationRow(Base):
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
     year: Mapped[int] = mapped_column(Integer, primary_key=True)
     used_days: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class NoticeRow(Base):
+    """One notice waiting to be sent, or sent (migration 0012; see muster.server.notify): the outbox a
+    background task of every server process drains, claiming rows so no two processes send one notice."""
+
+    __tablename__ = "notices"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    dedup: Mapped[str | None] = mapped_column(String(200), unique=True, nullable=True)
+    """Two notices with one key are one: e.g. one "your turn" per seat, channel and turn."""
+    recipient: Mapped[str] = mapped_column(String(120), index=True)
+    """Whose settings chose it: ``account:<id>`` or ``seat:<game>:<seat>`` (a guest's seat)."""
+    channel: Mapped[str] = mapped_column(String(16))
+    target: Mapped[str] = mapped_column(Text)
+    """The e-mail address, webhook URL or push subscription (JSON) it goes to."""
+    kind: Mapped[str] = mapped_column(String(32))
+    game_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    seat: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    lang: Mapped[str] = mapped_column(String(8))
+    payload: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    """``pending``, ``sent``, ``dropped`` (no longer true when its time came) or ``failed``."""
+    digest: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_at: Mapped[int] = mapped_column(BigInteger, index=True)
+    """Seconds since the epoch when it is due (an integer compares the same on every database)."""
+    claimed_by: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    claimed_until: Mapped[int] = mapped_column(BigInteger, default=0)
+    """Until when the process that claimed it is sending it; after that another may (it died)."""
+    last_error: Mapped[str | None] = mapped_column(String(300), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class NotifySettingsRow(Base):
+    """What a person wants to hear of, and where (migration 0012): per account, or per guest seat
+    (``seat:<game>:<seat>``). ``events`` is JSON: channel -> the kinds of notice sent on it."""
+
+    __tablename__ = "notify_settings"
+    owner: Mapped[str] = mapped_column(String(120), primary_key=True)
+    events: Mapped[str] = mapped_column(Text)
+    digest: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    lang: Mapped[str] = mapped_column(String(8), default="en")
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    """A guest seat's address (an account's is ``accounts.email``)."""
+    email_verified: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    webhook_url: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    webhook_format: Mapped[str] = mapped_column(String(16), default="discord")
+    webhook_failures: Mapped[int] = mapped_column(Integer, default=0)
+    webhook_error: Mapped[str | None] = mapped_column(String(300), nullable=True)
+    """Why the webhook was disabled after repeated failures; None while it is in use."""
+    push: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """The browser's Web Push subscription (JSON), if any."""
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ServerKeyRow(Base):
+    """A secret the server made for itself at first start and keeps (migration 0012): the key that signs
+    unsubscribe, verification and password-reset links, and the VAPID key pair of Web Push."""
+
+    __tablename__ = "server_keys"
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
 
 
 def normalise_url(url: str) -> str:

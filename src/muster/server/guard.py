@@ -208,7 +208,9 @@ class Guard:
             origin = foreign_origin(scope)
             if origin is not None:
                 return 403, "cross_site", "requests from a page of another site are refused", 0.0
-            if content_type.split(b";", 1)[0].strip().lower() != b"application/json":
+            # (a mail program's one-click unsubscribe, RFC 8058, posts a form: the signed link is its authority)
+            if (content_type.split(b";", 1)[0].strip().lower() != b"application/json"
+                    and not path.startswith("/notify/unsubscribe/")):
                 return 415, "unsupported_media_type", "send the body as JSON (Content-Type: application/json)", 0.0
         bucket = None
         if method == "POST" and path == "/api/games":

@@ -326,6 +326,9 @@ class Hub:
         self.clock: Any = None
         """The game clocks (:class:`muster.server.clocks.Clocks`, set by the app): told of every change, and
         asked how long a bot waits."""
+        self.on_move: Callable[[LiveGame, str], None] | None = None
+        """Called after each stored and broadcast move with the game and the seat that moved (it must not
+        wait: the server's notifications queue their work from it)."""
 
     # --- finding games --------------------------------------------------------------------
     async def get(self, game_id: str) -> LiveGame:
@@ -576,6 +579,8 @@ class Hub:
         if not self.bus.in_transaction():
             self.bus.publish(live.id, new_version, "act", [seat, action_json], bot_turn)
         self.changed(live)
+        if self.on_move is not None:  # e.g. notices of the turn passing: queued after the move, off its path
+            self.on_move(live, seat)
         return new_version
 
     async def undo(self, live: LiveGame, seat: str, version: Any, ack: Callable[[int], None] | None = None,

@@ -30,7 +30,7 @@ from starlette.routing import Route
 
 from muster.core import game_names, get_rules
 from muster.core.registry import default_game
-from muster.server import clocks, ratings
+from muster.server import clocks, notify, ratings
 from muster.server.accounts import _aware, signed_in
 from muster.server.db import GameRow, LobbyPostRow, SeatRow, utcnow
 from muster.server.endpoints import api, hub_of, parse, read_json, seat_answer, web_adapter
@@ -227,6 +227,7 @@ async def join(request: Request) -> Response:
     live = await hub.get(game_id)
     await hub.seats_changed(live)
     await hub.names_changed(live)
+    notify.joined(engine, game_id, seat, live.game.active_seat)
     return seat_answer(request, device, {"game_id": game_id, "seat": seat, "token": token,
                                          "link": f"/play/{token}"})
 

@@ -26,7 +26,8 @@ from typing import Any
 REQUEST_ID: contextvars.ContextVar[str | None] = contextvars.ContextVar("muster_request_id", default=None)
 """The id of the request or websocket being handled (None outside one)."""
 
-_SECRET_PATH = re.compile(r"(/(?:play|ws|join|api/seat|api/invitations)/)(?!watch/)([^/?#]{4})[^/?#]*")
+_SECRET_PATH = re.compile(r"(/(?:play|ws|join|api/seat|api/invitations|notify/unsubscribe|notify/verify)/)"
+                          r"(?!watch/)([^/?#]{4})[^/?#]*")
 _SECRET_QUERY = re.compile(r"((?:^|[?&])token=)([^&#]{0,4})[^&#]*")
 _SANE_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 _STANDARD = set(vars(logging.makeLogRecord({})))

@@ -104,6 +104,34 @@ class Settings(BaseSettings):
     allowed_origins: str = Field(default="", description="Other origins whose pages may send requests "
                                  "(comma-separated, e.g. `https://play.example.org`).")
 
+    # --- notifications (muster.server.notify) -----------------------------------------------------------
+    public_url: str = Field(default="", max_length=200, description="The address people reach this server at "
+                            "(`https://play.example.org`), for the links in e-mails and webhooks; empty: "
+                            "`http://<host>:<port>`.")
+    smtp_host: str = Field(default="", max_length=200, description="SMTP server that sends e-mail notices, "
+                           "verification and password-reset links; empty: no e-mail.")
+    smtp_port: int = Field(default=587, ge=1, le=65535, description="Port of the SMTP server.")
+    smtp_user: str = Field(default="", max_length=200, description="SMTP login name (empty: no login).")
+    smtp_password: str = Field(default="", max_length=500, description="SMTP password.")
+    smtp_tls: Literal["starttls", "tls", "none"] = Field(default="starttls", description="`starttls` (port 587), "
+                                                       "`tls` (implicit, port 465) or `none` (a local relay).")
+    mail_from: str = Field(default="muster@localhost", max_length=254, description="The sender of every e-mail.")
+    notify_turn_delay_s: float = Field(default=30.0, ge=0, le=3600, description="Seconds a \"your turn\" notice "
+                                       "waits before it is sent (it is dropped if the turn was taken back).")
+    notify_digest_s: int = Field(default=6 * 3600, ge=1, le=7 * 86400, description="A digest e-mail gathers the "
+                                 "notices of this many seconds into one.")
+    notify_retry_s: float = Field(default=5.0, gt=0, le=3600, description="First pause before a failed notice is "
+                                  "tried again (doubling each time).")
+    notify_attempts: int = Field(default=4, ge=1, le=20, description="Tries of a notice before it fails; a webhook "
+                                 "whose notice failed this often is disabled until its owner saves it again.")
+    notify_timeout_s: float = Field(default=10.0, gt=0, le=120, description="Seconds one e-mail or webhook "
+                                    "delivery may take.")
+    notify_poll_s: float = Field(default=1.0, gt=0, le=60, description="How often each server process looks for "
+                                 "notices that are due.")
+    webhook_allow_private: bool = Field(default=False, description="Allow webhooks to private, loopback and "
+                                        "link-local addresses (refused by default: a user could make the server "
+                                        "call inside your network).")
+
     # --- watching it ---------------------------------------------------------------------------------
     log_level: Literal["debug", "info", "warning", "error"] = Field(default="info", description="`info` logs one "
                                                                     "event per request and action; `warning` "

@@ -42,7 +42,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from muster.core import get_rules
-from muster.server import clocks, ratings
+from muster.server import clocks, notify, ratings
 from muster.server.accounts import _aware, _needs_account, name_key
 from muster.server.db import (
     AccountBlockRow,
@@ -185,6 +185,7 @@ async def resign(request: Request) -> Response:
         with Session(engine) as s, s.begin():
             if s.get(GameEndingRow, live.id) is None:
                 s.add(GameEndingRow(game_id=live.id, seat=seat, reason="resigned", created_at=utcnow()))
+                notify.enqueue_others(s, "resigned", live.id, seat, key="end")
 
     def forget() -> None:
         with Session(engine) as s, s.begin():
@@ -210,6 +211,7 @@ def _offer(engine: Engine, game_id: str, seat: str) -> RematchRow:
             try:
                 with s.begin_nested():
                     s.add(RematchRow(game_id=game_id, offered_by=seat, created_at=utcnow()))
+                    notify.enqueue_others(s, "invitation", game_id, seat, key="rematch")
             except IntegrityError:
                 pass
             row = s.get(RematchRow, game_id)
@@ -342,6 +344,8 @@ def _post_chat(engine: Engine, game_id: str, seat: str, text: str) -> int:
         row = ChatMessageRow(game_id=game_id, seat=seat, text=text, created_at=now)
         s.add(row)
         s.flush()
+        # one notice per ten minutes of talk, not one per message
+        notify.enqueue_others(s, "chat", game_id, seat, key=str(int(now.timestamp()) // 600), text=text[:300])
         return int(row.id)
 
 
