@@ -47,7 +47,9 @@ MAX_SPEC_LENGTH = 200
 def check_spec(spec: str, game: str, max_seconds: float = 10.0) -> None:
     """Refuse a bot spec the server will not run: unknown bot, a bot that does not play ``game``, or a
     numeric option that is not a finite number within :data:`NUMERIC_LIMITS` (``inf``, ``nan``,
-    ``1e20``…), or a time budget (``seconds``) beyond ``max_seconds``. Raises :class:`BotSpecError`."""
+    ``1e20``…), or a time budget (``seconds``) beyond ``max_seconds``. A CPU budget (``cpu``) is only held to
+    its range: it is what a level promises to think, and the server's own bound still falls back past
+    ``max_seconds``, so a server with a tight bound keeps offering every level. Raises :class:`BotSpecError`."""
     if not isinstance(spec, str) or not spec.strip() or len(spec) > MAX_SPEC_LENGTH:
         raise BotSpecError(f"a bot spec is a name with options, at most {MAX_SPEC_LENGTH} characters")
     name, options = parse_spec(spec)
@@ -57,7 +59,7 @@ def check_spec(spec: str, game: str, max_seconds: float = 10.0) -> None:
         if key not in NUMERIC_LIMITS:
             continue  # word options (tree=cards, plan=all…) are checked by the bot itself
         low, high = NUMERIC_LIMITS[key]
-        if key in ("seconds", "cpu"):
+        if key == "seconds":  # a wall-clock budget past the server's bound could only end in a fallback move
             high = min(high, max_seconds)
         try:
             value = float(text)

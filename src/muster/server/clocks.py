@@ -21,7 +21,7 @@ needed). A process killed after taking a timeout leaves it "flagged"; another ta
 
 **Timeout**: in a rated game the player out of time loses (stored as a game ending, like a resignation, and
 rated); in an unrated game the opponent may claim the win until the player out of time moves again. Before
-that, a signed-in player with vacation days left this year gets a day more (:data:`Settings.vacation_days`).
+that, a signed-in player with vacation days left this year gets a day more (the ``vacation_days`` setting).
 **Pause**: a player asks, the opponent accepts; both clocks stop until either player resumes.
 
 Events ("clock_low" before the time runs out, "timeout", "vacation") go to every function in

@@ -167,10 +167,13 @@ class Settings(BaseSettings):
         return tuple(sources)
 
 
-INTERNAL = ("MUSTER_CONFIG", "MUSTER_BUS", "MUSTER_HANDOFF", "MUSTER_WORKER_INDEX", "MUSTER_COMPILE")
+INTERNAL = ("MUSTER_CONFIG", "MUSTER_BUS", "MUSTER_HANDOFF", "MUSTER_WORKER_INDEX", "MUSTER_COMPILE",
+            "MUSTER_CACHE_DIR", "MUSTER_TIMING_DECISIONS")
 """Variables that are not settings of a running server: ``MUSTER_CONFIG`` names the settings file;
-``MUSTER_COMPILE=0`` skips compiling the rules at install time; the others are set by ``muster serve --workers``
-for the processes it starts."""
+``MUSTER_COMPILE=0`` skips compiling the rules at install time; ``MUSTER_CACHE_DIR`` is where muster keeps what
+it measured of this install (the bot levels' think times, :mod:`muster.ai.timing`; default ``~/.cache/muster``)
+and ``MUSTER_TIMING_DECISIONS`` how many decisions that measure takes; the others are set by ``muster serve
+--workers`` for the processes it starts."""
 
 
 @functools.cache

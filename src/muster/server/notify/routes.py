@@ -3,7 +3,8 @@ verification, and password reset by e-mail (docs/web.md, "Notifications"; docs/s
 
 Every state change of an account wants its sign-in's CSRF header (as the account pages send); a guest
 seat's settings are reached only with the seat's secret token, from the device holding it. Links in
-e-mails carry signed tokens (:mod:`.keys`): they work without a sign-in, expire, and serve one purpose.
+e-mails carry signed tokens (:mod:`muster.server.notify.keys`): they work without a sign-in, expire, and serve
+one purpose.
 """
 
 from __future__ import annotations

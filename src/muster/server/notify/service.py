@@ -17,7 +17,7 @@ from muster.server.notify.worker import Notifier
 
 async def start(app: Any, engine: Engine) -> Notifier:
     """Start this process's notifier and connect the server's events to it: moves (through
-    :attr:`muster.server.hub.Hub.on_move`), sign-ups that gave an address (``app.state.on_signup``) and the
+    ``Hub.on_move``), sign-ups that gave an address (``app.state.on_signup``) and the
     clocks' reminders and timeouts (:data:`muster.server.clocks.listeners`)."""
     await to_thread.run_sync(server_key, engine)  # made once, before any request needs it
     await to_thread.run_sync(public_key, engine)  # the VAPID key pair of Web Push, made at first start
