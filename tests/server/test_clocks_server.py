@@ -104,7 +104,9 @@ def test_an_unrated_timeout_lets_the_opponent_claim_the_win(server: Server) -> N
         claimed = _do(c, tokens[other], "claim")
         assert claimed.status_code == 200, claimed.text
         assert claimed.json()["winner"] == other
-        assert state(c, tokens[late])["outcome"]["winner"] == other
+        ended = state(c, tokens[late])
+        assert ended["outcome"]["winner"] == other
+        assert "ran out of time" in ended["prompt"] and "resigned" not in ended["prompt"]  # said as it happened
         assert _clock(c, tokens[other])["state"] == "over"
         ending = _sql(server.database_url, f"SELECT seat, reason FROM game_endings WHERE game_id = '{made['game_id']}'")
         assert [tuple(r) for r in ending] == [(late, "timeout")]

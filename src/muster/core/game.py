@@ -221,8 +221,10 @@ class Game:
         if self.shown_step == len(self.actions):  # states in self.state are never changed in place after
             self._shown = (len(self.actions), self.state)
 
-    def resign(self, seat: str) -> None:
+    def resign(self, seat: str, reason: str = "resigned") -> None:
         """``seat`` gives up: the game is over and, with two seats, the other one wins (with more, nobody).
+        ``reason`` says why the game ended outside the rules: ``"resigned"``, or e.g. ``"timeout"`` when a
+        platform ends it for a player out of time.
 
         Raises :class:`~muster.core.interface.IllegalActionError` if the game is already over or ``seat``
         is not one of its seats."""
@@ -231,7 +233,8 @@ class Game:
         if self.outcome is not None:
             raise IllegalActionError("the game is over")
         others = [s for s in self.rules.info.seats if s != seat]
-        self.ended = Outcome(others[0] if len(others) == 1 else None, "resigned", f"{seat} resigned")
+        detail = f"{seat} resigned" if reason == "resigned" else f"{seat} lost: {reason}"
+        self.ended = Outcome(others[0] if len(others) == 1 else None, reason, detail)
 
     def _undo_target(self) -> int | None:
         if self.ended is not None:

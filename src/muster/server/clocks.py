@@ -575,7 +575,7 @@ class Clocks:
         live = await self.hub.get(game_id)
         try:
             await self.hub.resign(live, seat, functools.partial(_record_timeout, self.engine, game_id, seat),
-                                  functools.partial(_forget_timeout, self.engine, game_id))
+                                  functools.partial(_forget_timeout, self.engine, game_id), reason="timeout")
         except ApiError as exc:
             if exc.code != "over":
                 raise

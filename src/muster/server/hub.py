@@ -404,7 +404,7 @@ class Hub:
         for raw in stored.actions:
             game.apply(Action.from_json(raw))
         if stored.resigned is not None:
-            game.resign(stored.resigned)
+            game.resign(stored.resigned, stored.ending_reason)
         return LiveGame(stored.id, game, stored.version, stored.seats, stored.bot_delay_ms)
 
     async def by_token(self, token: str, holder: str | None) -> tuple[LiveGame, str]:
@@ -612,9 +612,10 @@ class Hub:
         return new_version
 
     async def resign(self, live: LiveGame, seat: str, record: Callable[[], None],
-                     forget: Callable[[], None]) -> int:
-        """``seat`` resigns: the game ends as its loss. ``record`` stores the resignation (in a worker
-        thread) before the game's version moves on; ``forget`` takes it back if that move is refused."""
+                     forget: Callable[[], None], reason: str = "resigned") -> int:
+        """``seat`` resigns (or, with ``reason`` ``"timeout"``, ran out of time): the game ends as its loss.
+        ``record`` stores the ending (in a worker thread) before the game's version moves on; ``forget`` takes
+        it back if that move is refused."""
         async with live.lock:
             await self._catch_up(live)
             game, expected = live.game, live.version
@@ -622,7 +623,7 @@ class Hub:
                 raise ApiError(409, "over", "the game is over")
             await to_thread.run_sync(record)
             old_state, old_actions = game.state, game.actions
-            game.resign(seat)
+            game.resign(seat, reason)
             keep = len(game.actions)
             try:  # stored as an undo that keeps every action: the other processes rebuild the game, ended
                 await self._commit(live, old_state, old_actions,

@@ -117,7 +117,9 @@ class StoredGame:
     seats: dict[str, SeatInfo]
     actions: list[Any]
     resigned: str | None = None
-    """The seat that resigned, ending the game (see :meth:`muster.core.Game.resign`)."""
+    """The seat that resigned or ran out of time, ending the game (see :meth:`muster.core.Game.resign`)."""
+    ending_reason: str = "resigned"
+    """Why that seat lost: ``"resigned"`` or ``"timeout"``."""
 
 
 class Store:
@@ -157,9 +159,11 @@ class Store:
             actions = [json.loads(a) for a in s.scalars(
                 select(ActionRow.action).where(ActionRow.game_id == game_id).order_by(ActionRow.step))]
             seed = int(row.secret_seed) if row.secret_seed else row.seed
-            resigned = s.scalars(select(GameEndingRow.seat).where(GameEndingRow.game_id == game_id)).first()
+            ending = s.execute(select(GameEndingRow.seat, GameEndingRow.reason)
+                               .where(GameEndingRow.game_id == game_id)).first()
             return StoredGame(row.id, row.game, seed, json.loads(row.options), row.rules_version, row.version,
-                              row.bot_delay_ms, seats, actions, resigned)
+                              row.bot_delay_ms, seats, actions, ending[0] if ending else None,
+                              str(ending[1] or "resigned") if ending else "resigned")
 
     def version_of(self, game_id: str) -> int | None:
         """The stored version of a game (None if there is no such game)."""

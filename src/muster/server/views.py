@@ -339,7 +339,7 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
         winner = f"{seat_names.get(outcome.winner, outcome.winner)} wins" if outcome.winner else "A draw"
         prompt = f"Game over. {winner}: {outcome.detail or outcome.reason}"
         last_line = [e["t"] for e in lines] or (game.log(lang, start=log_from - 1) if log_from else [])
-        if outcome.reason == "resigned":  # ended outside the rules: the log does not say so
+        if outcome.reason in ENDED_OUTSIDE:  # ended outside the rules: the log does not say so
             prompt = resigned_text(game, lang)
         elif lang != "en" and last_line:  # the log's last line says who won and why, in the reader's language
             prompt = last_line[-1]
@@ -446,7 +446,7 @@ def outcome_in(game: Game, lang: str) -> dict[str, Any] | None:
     if outcome is None:
         return None
     data = outcome.to_json()
-    if outcome.reason == "resigned":
+    if outcome.reason in ENDED_OUTSIDE:
         data["detail"] = resigned_text(game, lang)
         return data
     detail_in = getattr(adapter(game.rules.info.name), "outcome_detail_in", None) if lang != "en" else None
@@ -455,12 +455,20 @@ def outcome_in(game: Game, lang: str) -> dict[str, Any] | None:
     return data
 
 
+ENDED_OUTSIDE = ("resigned", "timeout")
+"""Reasons a game ends outside its rules (:meth:`muster.core.Game.resign`): a player gave up, or ran out of time."""
+
+
 def resigned_text(game: Game, lang: str) -> str:
-    """"Game over: <side> resigned." in ``lang``, for a game a player gave up."""
+    """"Game over: <side> resigned." (or "… ran out of time.") in ``lang``, for a game a player gave up or lost
+    on time."""
     tr = translator(lang)
     quitter = next((s for s in game.rules.info.seats if s != (game.outcome and game.outcome.winner)), "")
     english = {s: d["name"] for s, d in adapter(game.rules.info.name).static_data()["seats"].items()}
-    return tr.gettext("Game over: {side} resigned.").format(side=seat_name(tr, quitter, english))
+    side = seat_name(tr, quitter, english)
+    if game.outcome is not None and game.outcome.reason == "timeout":
+        return tr.gettext("Game over: {side} ran out of time.").format(side=side)
+    return tr.gettext("Game over: {side} resigned.").format(side=side)
 
 
 def phase_of(view: dict[str, Any], game: str, lang: str = "en") -> str:
