@@ -81,3 +81,34 @@ def test_the_settings_and_reset_pages_in_polish(web: Server, browser: Any) -> No
     assert page.text_content("#forgot-title") == "Nie pamiętasz hasła?"
     assert serious(page) == []
     context.close()
+
+
+def test_a_guest_chooses_the_notices_of_a_seat_from_its_game(web: Server, browser: Any) -> None:
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(web.url + "/")
+    made = page.evaluate("""async () => {
+      const r = await fetch("/api/games", {method: "POST", headers: {"Content-Type": "application/json"},
+        body: JSON.stringify({imperial: "human", insurgent: "beginner", bot_delay_ms: 0})});
+      return r.json();
+    }""")
+    token = made["tokens"]["imperial"]
+    page.goto(f"{web.url}/play/{token}")
+    page.click("details.menu summary")
+    page.wait_for_selector("#notices-link[href*='#seat=']")
+    page.click("#notices-link")
+    page.wait_for_selector("#email-your_turn")
+    assert page.is_visible("#seat-note") and not page.is_visible("#push")  # a guest seat: no browser push
+    assert page.locator("#push-your_turn").count() == 0
+    assert serious(page) == []
+    page.uncheck("#webhook-chat")
+    page.check("#digest")
+    page.click("#settings-form button[type=submit]")
+    page.wait_for_selector("#notice:not([hidden])")
+    page.reload()
+    page.wait_for_selector("#email-your_turn")
+    assert not page.is_checked("#webhook-chat") and page.is_checked("#webhook-your_turn") and page.is_checked("#digest")
+    # the choices are the seat's own, read back through the seat's API (the device that holds it)
+    saved = page.evaluate(f"""async () => (await fetch("/api/seat/{token}/notify")).json()""")
+    assert "chat" not in saved["events"]["webhook"] and saved["digest"] is True
+    context.close()

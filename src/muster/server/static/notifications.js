@@ -1,10 +1,15 @@
 // The notification settings page: which notices go to which channel, the digest, the e-mail address
 // (confirmed by a link) and the webhook (shown as disabled, with the reason, after repeated failures).
+// Signed in, the choices are the account's; opened from a game as /notifications#seat=<token>, they are that
+// guest seat's own (e-mail and webhook; push notices need an account).
 import { api, el } from "./common.js";
 import { setupLanguage, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
-const CHANNELS = ["email", "webhook", "push"];
+/** A guest seat's secret token, from the fragment (never sent to the server in a request line or a referrer). */
+const seatToken = new URLSearchParams(location.hash.slice(1)).get("seat");
+const SETTINGS = seatToken ? `/api/seat/${encodeURIComponent(seatToken)}/notify` : "/api/notify/settings";
+const CHANNELS = seatToken ? ["email", "webhook"] : ["email", "webhook", "push"];
 /** A kind of notice in words (called after the catalog loaded). */
 const kindName = (kind) => ({
   your_turn: t("Your turn"), game_started: t("A game begins"), invitation: t("A rematch offered"),
@@ -50,7 +55,7 @@ function show(settings) {
   $("email-state").textContent = state;
   $("webhook-url").value = settings.webhook_url || "";
   $("webhook-format").value = settings.webhook_format;
-  $("push-state").textContent = settings.push ? t("Notices reach a browser of yours even when muster is closed.")
+  if (!seatToken) $("push-state").textContent = settings.push ? t("Notices reach a browser of yours even when muster is closed.")
     : t("No browser gets notices yet.");
   say("webhook-state", settings.webhook_error
     ? t("The webhook is disabled after repeated failures ({why}): save it again to turn it back on.", { why: settings.webhook_error })
@@ -75,18 +80,24 @@ function onSubmit(id, handler) {
 }
 
 onSubmit("settings-form", async () => {
-  show(await post("/api/notify/settings", { events: chosen(), digest: $("digest").checked, lang: $("notify-lang").value }));
+  show(await post(SETTINGS, { events: chosen(), digest: $("digest").checked, lang: $("notify-lang").value }));
   say("notice", t("Saved."));
 });
 
 onSubmit("email-form", async () => {
+  if (seatToken) {  // a guest seat keeps its own address; saving a new one sends the link to confirm it
+    const saved = await post(SETTINGS, { email: $("email").value });
+    show(saved);
+    say("notice", saved.email && !saved.email_verified ? t("A link to confirm the address is on its way.") : t("Saved."));
+    return;
+  }
   const done = await post("/api/account/email", { email: $("email").value });
   show(await api("/api/notify/settings"));
   say("notice", done.sent ? t("A link to confirm the address is on its way.") : t("Saved."));
 });
 
 onSubmit("webhook-form", async () => {
-  show(await post("/api/notify/settings", { webhook_url: $("webhook-url").value, webhook_format: $("webhook-format").value }));
+  show(await post(SETTINGS, { webhook_url: $("webhook-url").value, webhook_format: $("webhook-format").value }));
   say("notice", t("Saved."));
 });
 
@@ -119,6 +130,14 @@ $("push").addEventListener("click", async () => {
 });
 
 async function start() {
+  if (seatToken) {
+    $("seat-note").hidden = false;
+    $("account-only").hidden = true;
+    document.querySelector(".notify-table thead th:nth-child(4)").remove();  // push: an account's only
+    $("choices").hidden = false;
+    show(await api(SETTINGS));
+    return;
+  }
   const me = await api("/api/account");
   if (!me.signed_in) {
     $("signed-out").hidden = false;

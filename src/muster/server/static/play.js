@@ -524,6 +524,9 @@ async function start() {
     rememberSeat({ token, game_id: first.game_id, seat: first.seat });
     $("replay-link").href = `/replay/${first.game_id}?token=${encodeURIComponent(token)}`;
     $("export-link").href = `/api/games/${first.game_id}/export?token=${encodeURIComponent(token)}`;
+    // this seat's notices (a guest's own; the account's page for a signed-in seat); the token stays in the
+    // fragment, which the browser never sends to the server
+    $("notices-link").href = `/notifications#seat=${encodeURIComponent(token)}`;
     $("my-name").value = first.seats[first.seat]?.name || "";
     game = await loadGame(first.game);
     $("rules-link").hidden = !game.data.rules; // a game without a rules page links none
