@@ -98,9 +98,9 @@ def open_seat(page: Page, base: str, token: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="docs/screenshots", type=Path)
-    parser.add_argument("--only", choices=("all", "hellenes", "polish", "hellenes-pl"), default="all",
+    parser.add_argument("--only", choices=("all", "hellenes", "polish", "hellenes-pl", "online"), default="all",
                         help="take every picture, or only the Hellenes ones, or only the Polish ones (pl-*.png), "
-                             "or only Hellenes in Polish")
+                             "or only Hellenes in Polish, or only the pages of play over days (clock, notices)")
     args = parser.parse_args()
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
@@ -125,6 +125,8 @@ def main() -> None:
             polish_shots(base, out)
         if args.only in ("all", "polish", "hellenes-pl"):
             hellenes_polish_shots(base, out)
+        if args.only in ("all", "online"):
+            online_shots(base, out)
     finally:
         server.terminate()
         server.wait(10)
@@ -293,6 +295,40 @@ def shots(base: str, out: Path) -> None:
         open_seat(phone, base, over)
         phone.wait_for_selector("#game-over", state="visible")
         shot(phone, out, "mobile-game-over.png")
+        browser.close()
+
+
+def online_shots(base: str, out: Path) -> None:
+    """Play over days: a game with a live clock, and the notification settings of an account (desktop, phone)."""
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        page = browser.new_page(viewport=DESKTOP)
+        page.goto(base + "/")
+        token = page.evaluate("""async () => {
+          const post = (path, body) => fetch(path, {method: "POST", headers: {"Content-Type": "application/json"},
+            body: JSON.stringify(body)}).then((r) => r.json());
+          const made = await post("/api/games", {imperial: "human", insurgent: "human", seat: "imperial",
+            pace: "live", bot_delay_ms: 0});
+          await post(`/api/invitations/${made.invitations.insurgent}/claim`, {});
+          return made.tokens.imperial;
+        }""")
+        page.goto(f"{base}/play/{token}")  # this browser holds both seats (it made the game and took the invitation)
+        settle(page)
+        page.wait_for_selector("#clock .clock-seat.running .clock-time")
+        settle(page)
+        shot(page, out, "clock.png")
+        for name, viewport in (("notifications.png", DESKTOP), ("mobile-notifications.png", PHONE)):
+            context = browser.new_context(viewport=viewport)
+            page = context.new_page()
+            page.goto(base + "/account")
+            page.fill("#signup-name", "n" + secrets.token_hex(4))
+            page.fill("#signup-password", "pw-" + secrets.token_hex(8))
+            page.click("#signup-form button")
+            page.wait_for_selector("#settings:not([hidden])")
+            page.goto(base + "/notifications")
+            page.wait_for_selector("#email-your_turn")
+            shot(page, out, name, full_page=viewport is PHONE)
+            context.close()
         browser.close()
 
 
