@@ -69,10 +69,15 @@ def load(engine: Engine, game_id: str) -> list[Fallback]:
     return found
 
 
-def add(engine: Engine, game_id: str, fallback: Fallback) -> None:
-    """Store one fallback move (blocking: call from a thread); the cache has it at once."""
+def note(game_id: str, fallback: Fallback) -> None:
+    """Put one fallback move in the cache (at once, under the game's lock, so the move's own state
+    message already carries its notice); :func:`store` writes it down."""
     with _lock:
         _cache.setdefault(game_id, []).append(fallback)
+
+
+def store(engine: Engine, game_id: str, fallback: Fallback) -> None:
+    """Write one fallback move to the database (blocking: call from a thread)."""
     with engine.begin() as conn:
         conn.execute(insert(BotFallbackRow).values(game_id=game_id, step=fallback.step, seat=fallback.seat,
                                                    log_at=fallback.log_at, reason=fallback.reason[:200]))

@@ -544,11 +544,12 @@ class Hub:
                                          "reload the state and choose again")
 
     async def act(self, live: LiveGame, seat: str, version: Any, raw_action: Any,
-                  ack: Callable[[int], None] | None = None) -> int:
+                  ack: Callable[[int], None] | None = None, fallback: str | None = None) -> int:
         """Validate and apply one action for ``seat``; stored durably before returning the new version.
 
         ``ack`` (if given) is called with the new version right after the commit, before anyone
-        else is told: the acting client hears first."""
+        else is told: the acting client hears first. ``fallback`` (a bot's move played at random) is
+        why: its notice is recorded with the move, so the players are told both at once."""
         started = time.perf_counter()
         try:
             action = Action.from_json(raw_action)
@@ -570,6 +571,15 @@ class Hub:
             bot_turn = await self._commit(live, old_state, None, lambda new: Write(
                 live.id, expected, new, step=step, seat=seat, action=action_json), "act", [seat, action_json])
             new_version = live.version
+            notice = (fallbacks.Fallback(step, seat, len(game.log()), fallback) if fallback is not None
+                      else None)
+            if notice is not None:
+                fallbacks.note(live.id, notice)
+        if notice is not None:
+            try:
+                await to_thread.run_sync(fallbacks.store, self.store.engine, live.id, notice)
+            except Exception:  # the notice is shown all the same; only a restart would forget it
+                log.exception("could not store a fallback notice of game %s", live.id)
         if ack:
             ack(new_version)
         observe_action(live.game.rules.info.name, live.seats[seat].kind, started)
@@ -817,31 +827,17 @@ class Hub:
                 if seat is None or live.seats[seat].kind != "bot":
                     return
                 legal, version = live.game.legal_actions(), live.version
-                step = len(live.game.actions)
                 view = live.game.view(seat) if len(legal) > 1 else {}
             # with a pace, the bot plays at that pace (waiting here holds no lock: nothing else waits on it)
             await asyncio.sleep(await self.clock.bot_wait(live) if self.clock else live.bot_delay_ms / 1000)
             choice = await self._choose(live, seat, view, legal)
             try:
-                await self.act(live, seat, version, choice.action.to_json())
+                await self.act(live, seat, version, choice.action.to_json(), fallback=choice.fallback)
             except ApiError as exc:
                 if exc.code != "stale":
                     log.error("bot move refused in game %s: %s", live.id, exc.message)
                     return
                 continue
-            if choice.fallback is not None:
-                await self._fell_back(live, seat, step, choice.fallback)
-
-    async def _fell_back(self, live: LiveGame, seat: str, step: int, why: str) -> None:
-        """A bot's move was played at random: record it and tell the game's players (in its log)."""
-        async with live.lock:  # the notice follows the log's lines so far (the move's own, as a rule)
-            log_at = len(live.game.log())
-        notice = fallbacks.Fallback(step, seat, log_at, why)
-        try:
-            await to_thread.run_sync(fallbacks.add, self.store.engine, live.id, notice)
-        except Exception:  # the notice is shown all the same; only a restart would forget it
-            log.exception("could not store a fallback notice of game %s", live.id)
-        self.broadcast(live)
 
     async def _choose(self, live: LiveGame, seat: str, view: dict[str, Any], legal: list[Action]) -> Choice:
         """The bot's choice, made in a worker process within the pool's time limit (never in this process,
