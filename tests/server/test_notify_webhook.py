@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 import threading
 import time
 from pathlib import Path
@@ -202,3 +203,52 @@ def test_a_turn_whose_notice_was_lost_in_a_crash_is_announced_once_after_the_res
     finally:
         srv.stop()
         engine.dispose()
+
+
+def rebinding_resolver(monkeypatch: pytest.MonkeyPatch, answers: list[str]) -> list[str]:
+    """Make every ``*.test`` name resolve to the next of ``answers`` (the last one repeats), as a DNS server
+    that rebinds a name between two lookups would; the names asked are returned. (The operating system's
+    resolver is replaced: asyncio's and httpx's lookups both go through it.)"""
+    asked: list[str] = []
+    real = socket.getaddrinfo
+
+    def resolve(host: Any, port: Any, *args: Any, **kwargs: Any) -> Any:
+        name = host.decode() if isinstance(host, bytes) else str(host)  # anyio asks with IDNA bytes
+        if not name.endswith(".test"):
+            return real(host, port, *args, **kwargs)
+        address = answers[min(len(asked), len(answers) - 1)]
+        asked.append(name)
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, int(port or 80)))]
+
+    monkeypatch.setattr(socket, "getaddrinfo", resolve)
+    return asked
+
+
+def test_a_webhook_goes_to_the_address_that_was_checked_not_to_a_second_lookup(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from muster.server.notify.senders import DeliveryError, send_webhook
+
+    monkeypatch.delenv("MUSTER_WEBHOOK_ALLOW_PRIVATE", raising=False)
+    monkeypatch.setenv("MUSTER_NOTIFY_TIMEOUT_S", "3")
+    reload()
+    try:
+        with receiver() as hooks:
+            port = hooks.server.server_address[1]
+            # public at the check, this machine at a second lookup: the request must not reach the receiver
+            asked = rebinding_resolver(monkeypatch, ["93.184.216.34", "127.0.0.1"])
+            with pytest.raises(DeliveryError):
+                asyncio.run(send_webhook(f"http://rebind.test:{port}/inside", {"content": "x"}))
+            assert asked == ["rebind.test"]  # one lookup: the connection used the address it checked
+            time.sleep(0.3)
+            assert hooks.bodies("/inside") == []
+            # allowed private addresses: the request still goes to the looked-up address, named as the host
+            monkeypatch.setenv("MUSTER_WEBHOOK_ALLOW_PRIVATE", "true")
+            reload()
+            asked = rebinding_resolver(monkeypatch, ["127.0.0.1"])
+            asyncio.run(send_webhook(f"http://hook.test:{port}/named", {"content": "hello"}))
+            assert hooks.wait_for("/named", 1) == [{"content": "hello"}]
+            assert asked == ["hook.test"]
+    finally:
+        monkeypatch.delenv("MUSTER_WEBHOOK_ALLOW_PRIVATE", raising=False)
+        monkeypatch.delenv("MUSTER_NOTIFY_TIMEOUT_S", raising=False)
+        reload()

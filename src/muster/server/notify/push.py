@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import base64
 import json
+import time
 from typing import Any
+from urllib.parse import urlsplit
 
 from anyio import to_thread
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from py_vapid import Vapid02  # type: ignore[import-untyped]
-from pywebpush import WebPushException, webpush  # type: ignore[import-untyped]
+from pywebpush import WebPusher  # type: ignore[import-untyped]
 from sqlalchemy.engine import Engine
 
 from muster.server.notify.keys import server_key
-from muster.server.notify.senders import DeliveryError, check_webhook_host
+from muster.server.notify.senders import DeliveryError, check_webhook_host, post_checked
 from muster.server.settings import settings
 
 _VAPID: dict[int, Vapid02] = {}
@@ -62,17 +64,20 @@ async def send_push(engine: Engine, subscription: str, text: str, link: str | No
     if reason is not None:
         raise DeliveryError(reason)
     key = await to_thread.run_sync(vapid, engine)
-    claims = {"sub": "mailto:" + settings().mail_from}
-    body = json.dumps({"title": "muster", "body": text, "url": link or "/"})
+    endpoint = urlsplit(sub["endpoint"])
+    claims = {"sub": "mailto:" + settings().mail_from, "aud": f"{endpoint.scheme}://{endpoint.netloc}",
+              "exp": int(time.time()) + 12 * 3600}
+    body = json.dumps({"title": "muster", "body": text, "url": link or "/"}).encode()
 
-    def send() -> None:
-        webpush({"endpoint": sub["endpoint"], "keys": {"p256dh": sub["keys"]["p256dh"], "auth": sub["keys"]["auth"]}},
-                data=body, vapid_private_key=key, vapid_claims=dict(claims), timeout=settings().notify_timeout_s,
-                ttl=86400)
+    def seal() -> tuple[bytes, dict[str, str]]:  # encrypted for the browser, signed by the server
+        encoded = WebPusher({"endpoint": sub["endpoint"], "keys": {"p256dh": sub["keys"]["p256dh"],
+                                                                   "auth": sub["keys"]["auth"]}}).encode(body)
+        return encoded["body"], {**key.sign(claims), "content-encoding": "aes128gcm", "ttl": "86400"}
     try:
-        await to_thread.run_sync(send)
-    except WebPushException as exc:
-        status = exc.response.status_code if exc.response is not None else "no answer"
-        raise DeliveryError(f"the push service answered {status}") from exc
-    except OSError as exc:
-        raise DeliveryError(f"no answer: {type(exc).__name__}") from exc
+        content, headers = await to_thread.run_sync(seal)
+    except (ValueError, TypeError, KeyError) as exc:
+        raise DeliveryError("the browser's subscription keys are not usable") from exc
+    # sent like a webhook: only to the address that was checked (pywebpush's own sender would look it up again)
+    status = await post_checked(sub["endpoint"], content, headers)
+    if status > 202:
+        raise DeliveryError(f"the push service answered {status}")

@@ -48,6 +48,23 @@ def check_webhook_form(url: str) -> str | None:
     return None
 
 
+async def _resolve(url: str) -> list[str] | str:
+    """The addresses a webhook URL's host resolves to, or why it is refused (unknown, or private/local
+    unless the ``webhook_allow_private`` setting allows private ones)."""
+    parts = urlsplit(url)
+    try:
+        found = await asyncio.wait_for(asyncio.get_running_loop().getaddrinfo(
+            parts.hostname, parts.port or (443 if parts.scheme == "https" else 80), type=socket.SOCK_STREAM), 5)
+    except (OSError, TimeoutError):
+        return "the webhook's host is unknown"
+    addresses = [str(info[4][0]) for info in found]
+    if not addresses:
+        return "the webhook's host is unknown"
+    if not settings().webhook_allow_private and any(_private(address) for address in addresses):
+        return "webhooks to private or local addresses are refused"
+    return addresses
+
+
 async def check_webhook_host(url: str) -> str | None:
     """Why a webhook URL is refused by where it leads (None: acceptable): every address its host resolves
     to must be public, unless the ``webhook_allow_private`` setting allows private ones."""
@@ -56,15 +73,24 @@ async def check_webhook_host(url: str) -> str | None:
         return reason
     if settings().webhook_allow_private:
         return None
+    found = await _resolve(url)
+    return found if isinstance(found, str) else None
+
+
+def pinned(url: str, address: str) -> tuple[str, dict[str, str], dict[str, Any]]:
+    """The request for ``url`` sent to the already checked ``address``: the URL with the address for its
+    host, the original ``Host`` header, and TLS told the original name (SNI and certificate check).
+
+    Connecting to the address that was checked, not resolving the name a second time, is what keeps a
+    host that answers with a public address to the check and a private one to the request (DNS
+    rebinding) from reaching inside the server's network."""
     parts = urlsplit(url)
-    try:
-        found = await asyncio.wait_for(asyncio.get_running_loop().getaddrinfo(
-            parts.hostname, parts.port or (443 if parts.scheme == "https" else 80), type=socket.SOCK_STREAM), 5)
-    except (OSError, TimeoutError):
-        return "the webhook's host is unknown"
-    if not found or any(_private(str(info[4][0])) for info in found):
-        return "webhooks to private or local addresses are refused"
-    return None
+    host = f"[{address.split('%', 1)[0]}]" if ":" in address else address
+    netloc = f"{host}:{parts.port}" if parts.port else host
+    target = parts._replace(netloc=netloc).geturl()
+    original = parts.hostname or ""
+    host_header = f"{original}:{parts.port}" if parts.port else original
+    return target, {"host": host_header}, {"sni_hostname": original} if parts.scheme == "https" else {}
 
 
 def webhook_body(fmt: str, text: str, details: dict[str, Any]) -> dict[str, Any]:
@@ -76,21 +102,32 @@ def webhook_body(fmt: str, text: str, details: dict[str, Any]) -> dict[str, Any]
     return {"content": text, "allowed_mentions": {"parse": []}}
 
 
-async def send_webhook(url: str, body: dict[str, Any]) -> None:
-    """POST one webhook message; any answer but 2xx, a timeout or a refused address is a failure."""
-    reason = await check_webhook_host(url)  # again at sending: the host may resolve elsewhere by now
+async def post_checked(url: str, content: bytes, headers: dict[str, str]) -> int:
+    """POST to a webhook or push endpoint, only to an address its check accepted, within the notice
+    deadline; the answer's status. A refused address or no answer raises :class:`DeliveryError`."""
+    reason = check_webhook_form(url)
     if reason is not None:
         raise DeliveryError(reason)
+    found = await _resolve(url)  # again at sending: the host may resolve elsewhere by now
+    if isinstance(found, str):
+        raise DeliveryError(found)
+    target, host, extensions = pinned(url, found[0])  # and the request goes where the check looked
     timeout = settings().notify_timeout_s
     try:
         async with httpx.AsyncClient(timeout=timeout, follow_redirects=False) as client:
-            answer = await asyncio.wait_for(client.post(url, content=json.dumps(body).encode(),
-                                                        headers={"content-type": "application/json",
-                                                                 "user-agent": "muster-notify"}), timeout)
+            answer = await asyncio.wait_for(client.post(
+                target, content=content, extensions=extensions,
+                headers={**headers, **host, "user-agent": "muster-notify"}), timeout)
     except (httpx.HTTPError, TimeoutError, OSError) as exc:
         raise DeliveryError(f"no answer: {type(exc).__name__}") from exc
-    if not 200 <= answer.status_code < 300:
-        raise DeliveryError(f"the webhook answered {answer.status_code}")
+    return answer.status_code
+
+
+async def send_webhook(url: str, body: dict[str, Any]) -> None:
+    """POST one webhook message; any answer but 2xx, a timeout or a refused address is a failure."""
+    status = await post_checked(url, json.dumps(body).encode(), {"content-type": "application/json"})
+    if not 200 <= status < 300:
+        raise DeliveryError(f"the webhook answered {status}")
 
 
 def mail(to: str, subject: str, text: str, unsubscribe: str | None) -> EmailMessage:
