@@ -16,6 +16,7 @@ move, and a person gets at most one "your turn" per turn (a key per turn makes a
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import math
@@ -104,17 +105,63 @@ def email_of(s: Session, owner: str, row: NotifySettingsRow | None) -> str | Non
     return row.email if row is not None and row.email and row.email_verified else None
 
 
-def target_of(s: Session, owner: str, row: NotifySettingsRow | None, channel: str) -> str | None:
-    """Where an owner's notices on ``channel`` go, or None (not set up, unverified, disabled)."""
+MAX_BROWSERS = 10
+"""Browsers of one account that receive push notices (a new one past this replaces the oldest)."""
+
+
+def push_subscriptions(row: NotifySettingsRow | None) -> list[str]:
+    """The push subscriptions (each a JSON text) of an owner's browsers, oldest first."""
+    if row is None or not row.push:
+        return []
+    try:
+        found = json.loads(row.push)
+    except ValueError:
+        return []
+    if isinstance(found, dict):  # one subscription, as stored before several browsers were kept
+        found = [found]
+    return [json.dumps(sub, sort_keys=True) for sub in found if isinstance(sub, dict) and sub.get("endpoint")]
+
+
+def add_push(row: NotifySettingsRow, subscription: dict[str, Any]) -> None:
+    """Keep one more browser's subscription (replacing one with its endpoint; past :data:`MAX_BROWSERS`,
+    the oldest goes)."""
+    text = json.dumps(subscription, sort_keys=True)
+    kept = [json.loads(t) for t in push_subscriptions(row) if json.loads(t)["endpoint"] != subscription["endpoint"]]
+    row.push = json.dumps([*kept, json.loads(text)][-MAX_BROWSERS:])
+
+
+def remove_push(row: NotifySettingsRow, endpoint: str | None) -> None:
+    """Forget one browser's subscription by its endpoint (None: every browser's)."""
+    kept = [] if endpoint is None else [json.loads(t) for t in push_subscriptions(row)
+                                        if json.loads(t)["endpoint"] != endpoint]
+    row.push = json.dumps(kept) if kept else None
+
+
+def forget_push(engine: Engine, owner: str, subscription: str) -> None:
+    """Forget a subscription its push service says has ended (blocking: call from a thread)."""
+    try:
+        endpoint = json.loads(subscription).get("endpoint")
+    except (ValueError, AttributeError):
+        return
+    with Session(engine) as s, s.begin():
+        row = s.get(NotifySettingsRow, owner)
+        if row is not None and isinstance(endpoint, str):
+            remove_push(row, endpoint)
+
+
+def targets_of(s: Session, owner: str, row: NotifySettingsRow | None, channel: str) -> list[str]:
+    """Where an owner's notices on ``channel`` go (empty: not set up, unverified, disabled); a push
+    notice goes to each browser that subscribed."""
     if channel == "email":
-        return email_of(s, owner, row) if settings().smtp_host else None
+        address = email_of(s, owner, row) if settings().smtp_host else None
+        return [address] if address else []
     if row is None:
-        return None
+        return []
     if channel == "webhook":
-        return row.webhook_url if row.webhook_url and row.webhook_error is None else None
+        return [row.webhook_url] if row.webhook_url and row.webhook_error is None else []
     if channel == "push":
-        return row.push or None
-    return None
+        return push_subscriptions(row)
+    return []
 
 
 def digest_due(s: Session, owner: str, address: str, now: float) -> int:
@@ -147,6 +194,13 @@ def blocked(s: Session, owner: str, by_holder: str | None) -> bool:
     if mine is None or theirs is None:
         return False
     return s.get(AccountBlockRow, (mine, theirs)) is not None
+
+
+def _dedup(kind: str, game_id: str | None, seat: str | None, key: str, channel: str, owner: str,
+           address: str) -> str:
+    """The key that makes one event one notice per channel and address (a push to each browser)."""
+    where = f":{hashlib.sha256(address.encode()).hexdigest()[:16]}" if channel == "push" else ""
+    return f"{kind}:{game_id}:{seat}:{key}:{channel}:{owner}{where}"[:200]
 
 
 def enqueue(session: Session, kind: str, game_id: str | None, seat: str | None, *, key: str | None = None,
@@ -182,15 +236,14 @@ def enqueue(session: Session, kind: str, game_id: str | None, seat: str | None, 
     else:
         chosen = events_of(row)
         for channel in CHANNELS:
-            address = target_of(session, owner, row, channel) if kind in chosen[channel] else None
-            if address:
-                routes.append((channel, address))
+            if kind in chosen[channel]:
+                routes.extend((channel, address) for address in targets_of(session, owner, row, channel))
     queued = 0
     for channel, address in routes:
         digest = channel == "email" and row is not None and row.digest and kind in KINDS
         delay = settings().notify_turn_delay_s if kind == "your_turn" else 0.0
         queued += _insert(session, {
-            "dedup": None if key is None else f"{kind}:{game_id}:{seat}:{key}:{channel}:{owner}"[:200],
+            "dedup": None if key is None else _dedup(kind, game_id, seat, key, channel, owner, address),
             "recipient": owner, "channel": channel, "target": address, "kind": kind, "game_id": game_id,
             "seat": seat, "lang": lang, "payload": json.dumps(payload), "status": "pending", "digest": digest,
             "attempts": 0, "next_at": digest_due(session, owner, address, now) if digest else math.ceil(now + delay),

@@ -22,7 +22,7 @@ from pywebpush import WebPusher  # type: ignore[import-untyped]
 from sqlalchemy.engine import Engine
 
 from muster.server.notify.keys import server_key
-from muster.server.notify.senders import DeliveryError, check_webhook_host, post_checked
+from muster.server.notify.senders import DeliveryError, GoneError, check_webhook_host, post_checked
 from muster.server.settings import settings
 
 _VAPID: dict[int, Vapid02] = {}
@@ -79,5 +79,7 @@ async def send_push(engine: Engine, subscription: str, text: str, link: str | No
         raise DeliveryError("the browser's subscription keys are not usable") from exc
     # sent like a webhook: only to the address that was checked (pywebpush's own sender would look it up again)
     status = await post_checked(sub["endpoint"], content, headers)
+    if status in (404, 410):
+        raise GoneError(f"the push service answered {status}: the browser's subscription has ended")
     if status > 202:
         raise DeliveryError(f"the push service answered {status}")

@@ -43,11 +43,15 @@ from muster.server.notify import (
     KINDS,
     WEBHOOK_FORMATS,
     account_id,
+    add_push,
     base_url,
     enqueue,
     events_of,
     owner_of_seat,
+    push_subscriptions,
+    remove_push,
     run_soon,
+    targets_of,
 )
 from muster.server.notify.keys import server_key, sign, verify
 from muster.server.notify.senders import check_webhook_host
@@ -77,9 +81,11 @@ class SettingsBody(BaseModel):
 
 
 class PushBody(BaseModel):
-    """A browser's push subscription (as ``PushSubscription.toJSON()`` gives it), or null to forget it."""
+    """A browser's push subscription (as ``PushSubscription.toJSON()`` gives it) to add; or null to forget
+    the one with ``endpoint`` (this browser's), or every browser's when no endpoint is given."""
 
     subscription: dict[str, Any] | None = Field(default=None, max_length=4)
+    endpoint: str | None = Field(default=None, max_length=1000)
 
 
 class EmailBody(BaseModel):
@@ -107,7 +113,8 @@ def _view(s: Session, owner: str) -> dict[str, Any]:
         "events": events_of(row), "digest": bool(row and row.digest), "lang": row.lang if row else "en",
         "email": email, "email_verified": bool(verified), "mail_configured": bool(settings().smtp_host),
         "webhook_url": row.webhook_url if row else None, "webhook_format": row.webhook_format if row else "discord",
-        "webhook_error": row.webhook_error if row else None, "push": bool(row and row.push),
+        "webhook_error": row.webhook_error if row else None, "push": len(push_subscriptions(row)),
+        "push_endpoints": [json.loads(t)["endpoint"] for t in push_subscriptions(row)],
         "kinds": list(KINDS), "channels": list(CHANNELS), "webhook_formats": list(WEBHOOK_FORMATS),
     }
 
@@ -229,15 +236,10 @@ async def send_test(request: Request) -> Response:
     engine = hub_of(request).store.engine
 
     def work() -> int:
-        from muster.server.notify import target_of
         with Session(engine) as s, s.begin():
             row = s.get(NotifySettingsRow, owner)
-            queued = 0
-            for channel in CHANNELS:
-                address = target_of(s, owner, row, channel)
-                if address:
-                    queued += enqueue(s, "test", None, None, owner=owner, target=(channel, address))
-            return queued
+            return sum(enqueue(s, "test", None, None, owner=owner, target=(channel, address))
+                       for channel in CHANNELS for address in targets_of(s, owner, row, channel))
     return JSONResponse({"queued": await to_thread.run_sync(work)})
 
 
@@ -250,7 +252,8 @@ async def push_key(request: Request) -> Response:
 
 
 async def push_subscribe(request: Request) -> Response:
-    """Store (or, with null, forget) this browser's push subscription for the signed-in account."""
+    """Add this browser's push subscription to the signed-in account's (or, with null, forget this
+    browser's, named by its ``endpoint``, or every browser's)."""
     from muster.server.notify.push import check_subscription
 
     found = _needs_account(request)
@@ -259,8 +262,7 @@ async def push_subscribe(request: Request) -> Response:
         reason = await check_subscription(body.subscription)
         if reason is not None:
             raise ApiError(400, "bad_subscription", reason)
-    text = json.dumps(body.subscription) if body.subscription is not None else ""
-    if len(text) > 2000:
+    if body.subscription is not None and len(json.dumps(body.subscription)) > 2000:
         raise ApiError(400, "bad_subscription", "a subscription is at most 2000 characters")
     engine = hub_of(request).store.engine
 
@@ -268,8 +270,14 @@ async def push_subscribe(request: Request) -> Response:
         owner = f"account:{found.account_id}"
         _save(engine, owner, SettingsBody(), request_lang(request))  # the row, if it is the first setting
         with Session(engine) as s, s.begin():
-            s.execute(update(NotifySettingsRow).where(NotifySettingsRow.owner == owner)
-                      .values(push=text or None, updated_at=utcnow()))
+            row = s.get(NotifySettingsRow, owner)
+            assert row is not None  # made just above
+            if body.subscription is not None:
+                add_push(row, body.subscription)
+            else:
+                remove_push(row, body.endpoint)
+            row.updated_at = utcnow()
+            s.flush()
             return _view(s, owner)
     return JSONResponse(await to_thread.run_sync(store))
 

@@ -29,6 +29,11 @@ class DeliveryError(Exception):
     """A notice could not be delivered this time (the message says why, briefly)."""
 
 
+class GoneError(DeliveryError):
+    """The address is gone for good (a push service's 404 or 410: the browser unsubscribed), so the
+    notice is dropped and the address forgotten rather than retried."""
+
+
 def _private(address: str) -> bool:
     ip = ipaddress.ip_address(address.split("%", 1)[0])
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:

@@ -30,9 +30,9 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
 from muster.server.db import GameRow, NoticeRow, NotifySettingsRow, utcnow
-from muster.server.notify import KINDS, base_url, events_of, target_of, texts
+from muster.server.notify import KINDS, base_url, events_of, forget_push, targets_of, texts
 from muster.server.notify.keys import server_key, sign
-from muster.server.notify.senders import DeliveryError, mail, send_mail, send_webhook, webhook_body
+from muster.server.notify.senders import DeliveryError, GoneError, mail, send_mail, send_webhook, webhook_body
 from muster.server.settings import settings
 
 log = logging.getLogger("muster.notify")
@@ -139,7 +139,7 @@ class Notifier:
             row = s.get(NotifySettingsRow, notice.recipient)
             if notice.kind not in events_of(row)[notice.channel]:
                 return False
-            if target_of(s, notice.recipient, row, notice.channel) != notice.target:
+            if notice.target not in targets_of(s, notice.recipient, row, notice.channel):
                 return False
             if notice.kind == "your_turn" and notice.game_id:
                 game = s.get(GameRow, notice.game_id)
@@ -210,6 +210,11 @@ class Notifier:
                 return
             try:
                 await self.send(wanted)
+            except GoneError as exc:  # the browser unsubscribed or its subscription expired: forget it
+                for notice in wanted:
+                    await to_thread.run_sync(forget_push, self.engine, notice.recipient, notice.target)
+                await to_thread.run_sync(self.finish, [n.id for n in wanted], "dropped", str(exc))
+                return
             except DeliveryError as exc:
                 for notice in wanted:
                     await to_thread.run_sync(self.failed, notice, str(exc))

@@ -55,8 +55,7 @@ function show(settings) {
   $("email-state").textContent = state;
   $("webhook-url").value = settings.webhook_url || "";
   $("webhook-format").value = settings.webhook_format;
-  if (!seatToken) $("push-state").textContent = settings.push ? t("Notices reach a browser of yours even when muster is closed.")
-    : t("No browser gets notices yet.");
+  if (!seatToken) showPush(settings);
   say("webhook-state", settings.webhook_error
     ? t("The webhook is disabled after repeated failures ({why}): save it again to turn it back on.", { why: settings.webhook_error })
     : "");
@@ -112,6 +111,36 @@ $("test").addEventListener("click", async () => {
 /** The service worker that shows push notices; registered on this page, so a subscription can be made. */
 const worker = "serviceWorker" in navigator
   ? navigator.serviceWorker.register("/static/sw.js").catch(() => null) : Promise.resolve(null);
+
+/** This browser's push subscription, if it has one. */
+async function thisSubscription() {
+  const registration = await worker;
+  return registration && "PushManager" in window ? registration.pushManager.getSubscription().catch(() => null) : null;
+}
+
+/** Which of the account's browsers get push notices, and whether this one does (it may stop). */
+async function showPush(settings) {
+  const mine = await thisSubscription();
+  const here = Boolean(mine && settings.push_endpoints.includes(mine.endpoint));
+  let state = t("No browser gets notices yet.");
+  if (here) state = settings.push > 1 ? t("This browser and {n} others of yours get notices, even when muster is closed.", { n: settings.push - 1 })
+    : t("This browser gets notices, even when muster is closed.");
+  else if (settings.push) state = t("{n} browsers of yours get notices; this one does not.", { n: settings.push });
+  $("push-state").textContent = state;
+  $("push").hidden = here;
+  $("push-stop").hidden = !here;
+}
+
+$("push-stop").addEventListener("click", async () => {
+  say("error", "");
+  try {
+    const mine = await thisSubscription();
+    const endpoint = mine ? mine.endpoint : null;
+    if (mine) await mine.unsubscribe().catch(() => null);
+    show(await post("/api/notify/push", { subscription: null, endpoint }));
+    say("notice", t("Saved."));
+  } catch (err) { say("error", err.message); }
+});
 
 $("push").addEventListener("click", async () => {
   say("error", "");
