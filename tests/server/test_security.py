@@ -1,4 +1,4 @@
-"""The attacks of issue 13 (docs/security.md), each tried against a real server process."""
+"""The attacks docs/security.md defends against, each tried against a real server process."""
 
 from __future__ import annotations
 
