@@ -40,6 +40,7 @@ from muster.games.freedom.rules.movement import (
     normal_destinations,
     single_step_destinations,
     slow_destinations,
+    slow_steps,
     used_counts,
 )
 from muster.games.freedom.state import Frame, State
@@ -446,9 +447,15 @@ _ADJ: Final = board().adj
 _INSURGENT_SPACES: Final = board().insurgent_spaces
 _LAGOON: Final = board().lagoon
 _SLOW_FRONTIER: Final = slow_frontier()
+_SLOW_STEPS: Final = slow_steps()
 _PREP_HIGH: Final = design()["tracks"]["preparation"][1]
 _AREA_LIMIT: Final = areas_file().support_limit
 _MENU: Final = {v.name: ACTIONS[v.name, None] for v in VERBS[IMPERIAL]}
+_BUILD_SITES: Final = build_sites()
+_IS_WALL: Final = tuple(kind == "wall" for kind in board().kind)
+_THICK: Final = board().thick
+_LIMIT: Final = board().limit
+_CAMP: Final = board().camp
 
 
 def afford_with(ap: int, printed: int, stored: int, cost: int) -> bool:
@@ -473,10 +480,29 @@ def _can_move(s: State) -> bool:
 
 
 def _can_slow(s: State, lagoon_only: bool) -> bool:
-    """:class:`SlowOp` has a source: only spaces next to a slow space can start a Slow Movement."""
-    exp, ally = s.exp, s.ally
-    return any((exp[i] and slow_destinations(s, i, "E", lagoon_only))
-               or (ally[i] and slow_destinations(s, i, "A", lagoon_only)) for i in _SLOW_FRONTIER)
+    """:class:`SlowOp` has a source: only spaces next to a slow space can start a Slow Movement.
+
+    ``slow_destinations`` of each kind present, up to the first destination, with its tests inlined
+    (and the edition's switch read once): the AP menu asks this at every Imperial choice."""
+    exp, ally, ins, damage = s.exp, s.ally, s.ins, s.damage
+    min_damage: int = ruleset(s)["wall_entry_min_damage"]
+    for a in _SLOW_FRONTIER:
+        e, al = exp[a], ally[a]
+        if not e and not al:
+            continue
+        from_wall = _IS_WALL[a]
+        for b in _SLOW_STEPS[a]:
+            if ins[b] or exp[b] + ally[b] >= _LIMIT[b] or (lagoon_only and not _LAGOON[b]):
+                continue
+            if not from_wall and _IS_WALL[b] and damage[b] < min_damage:
+                continue
+            thick = _THICK[b]
+            if thick >= 0 and exp[thick] + ally[thick] == 0:
+                continue
+            # _room(): in the Camp any kind; elsewhere Expeditionary and Allied units never share a space
+            if b == _CAMP or (e and ally[b] == 0) or (al and exp[b] == 0):
+                return True
+    return False
 
 
 def _can_attack(s: State, f: Frame) -> bool:
@@ -503,8 +529,10 @@ def _can_build(s: State, ap: int, printed: int, stored: int) -> bool:
     if s.camp_cannons <= 0:
         return False
     exp, ally, cannon = s.exp, s.ally, s.cannon
-    return any((exp[i] or ally[i]) and not cannon[i] and afford_with(ap, printed, stored, cost)
-               for i, cost in build_sites())
+    for i, cost in _BUILD_SITES:
+        if (exp[i] or ally[i]) and not cannon[i] and afford_with(ap, printed, stored, cost):
+            return True
+    return False
 
 
 def imperial_menu(s: State, f: Frame) -> list[Action]:
