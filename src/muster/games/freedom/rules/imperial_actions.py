@@ -452,6 +452,7 @@ _PREP_HIGH: Final = design()["tracks"]["preparation"][1]
 _AREA_LIMIT: Final = areas_file().support_limit
 _MENU: Final = {v.name: ACTIONS[v.name, None] for v in VERBS[IMPERIAL]}
 _BUILD_SITES: Final = build_sites()
+_BUILD_COSTS: Final = tuple(sorted({cost for _i, cost in _BUILD_SITES}))
 _IS_WALL: Final = tuple(kind == "wall" for kind in board().kind)
 _THICK: Final = board().thick
 _LIMIT: Final = board().limit
@@ -528,9 +529,14 @@ def _can_attack(s: State, f: Frame) -> bool:
 def _can_build(s: State, ap: int, printed: int, stored: int) -> bool:
     if s.camp_cannons <= 0:
         return False
+    # the few distinct prices first (affordability is not monotonic in the price: stored AP pays only
+    # for an action dearer than the card's printed AP), then the sites at a price that can be paid
+    paid = [cost for cost in _BUILD_COSTS if afford_with(ap, printed, stored, cost)]
+    if not paid:
+        return False
     exp, ally, cannon = s.exp, s.ally, s.cannon
-    for i, cost in _BUILD_SITES:
-        if (exp[i] or ally[i]) and not cannon[i] and afford_with(ap, printed, stored, cost):
+    for i, cost in _BUILD_SITES:  # noqa: SIM110 - a plain loop: any() over a generator is slower in pure Python
+        if (exp[i] or ally[i]) and not cannon[i] and cost in paid:
             return True
     return False
 

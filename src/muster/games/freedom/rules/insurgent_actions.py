@@ -40,7 +40,9 @@ COST: Final = design()["actions"]["insurgent"]
 
 def regroup_targets(s: State, src: int) -> list[int]:
     """Rule 4.3.2 Regroup: any City space (Rows 2–3) or island with room and no Imperial unit."""
-    return [j for j in board().insurgent_spaces if j != src and insurgent_room(s, j)]
+    ins, exp, ally, limit = s.ins, s.exp, s.ally, board().limit
+    # insurgent_room() inlined: every one of these spaces is one an Insurgent unit may stand in
+    return [j for j in board().insurgent_spaces if j != src and ins[j] < limit[j] and not exp[j] and not ally[j]]
 
 
 class RegroupOp(Op):
@@ -101,10 +103,19 @@ class InsurgentAttackOp(Op):
         return "Attack: choose the attacking unit's space, then the target."
 
     def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
+        return iter(self.sources(s, f))
+
+    def sources(self, s: State, f: Frame) -> list[str]:
         b = board()
+        ins, exp, ally, adj, ids = s.ins, s.exp, s.ally, b.adj, b.ids
+        out: list[str] = []
         for i in b.insurgent_spaces:
-            if s.ins[i] and any(s.exp[j] or s.ally[j] for j in b.adj[i]):
-                yield b.ids[i]
+            if ins[i]:
+                for j in adj[i]:
+                    if exp[j] or ally[j]:
+                        out.append(ids[i])
+                        break
+        return out
 
     def targets(self, s: State, f: Frame, src: str | None) -> list[str]:
         b = board()
@@ -486,7 +497,12 @@ def _can_regroup(s: State) -> bool:
 
 def _can_attack(s: State) -> bool:
     ins, exp, ally = s.ins, s.exp, s.ally
-    return any(ins[i] and any(exp[j] or ally[j] for j in _ADJ[i]) for i in _INSURGENT_SPACES)
+    for i in _INSURGENT_SPACES:  # plain loops: nested any() over generators costs a frame per space
+        if ins[i]:
+            for j in _ADJ[i]:
+                if exp[j] or ally[j]:
+                    return True
+    return False
 
 
 def insurgent_menu(s: State, f: Frame) -> list[Action]:
