@@ -226,6 +226,7 @@ _WALLS: Final = board().walls
 _RAID_SOURCES: Final = tuple(i for i in board().insurgent_spaces
                              if board().kind[i] == "wall" or board().ids[i] == "klisova")
 """The spaces :func:`raid_targets` may give targets from (the Wall sections and Klisova)."""
+_IS_WALL: Final = tuple(kind == "wall" for kind in board().kind)
 _OTHER_RAID_SOURCES: Final = tuple(i for i in _RAID_SOURCES if board().kind[i] != "wall")
 
 
@@ -283,10 +284,28 @@ class RaidOp(Op):
         return [j for j, cost in raid_targets(s, src, reach) if affordable(s, ap, cost)]
 
     def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
+        return iter(self.sources(s, f))
+
+    def sources(self, s: State, f: Frame) -> list[str]:
+        # the AP frame and the reach found once, and each source's walk stopped at its first affordable target
+        ap = find_ap(s)
+        assert ap is not None
+        reach = self._reach(s, ap)
+        if reach < _CHEAPEST_RAID:
+            return []
         b = board()
-        for i in b.insurgent_spaces:
-            if s.ins[i] and self._affordable(s, i):
-                yield b.ids[i]
+        ins, ids = s.ins, b.ids
+        path_raids = ruleset(s)["raid_paths"] != "column"
+        out: list[str] = []
+        for i in _RAID_SOURCES:  # raid_targets() is empty from every other space
+            if not ins[i]:
+                continue
+            walk = _raid_walk(s, (i,), reach) if path_raids and _IS_WALL[i] else raid_targets(s, i, reach)
+            for _j, cost in walk:
+                if affordable(s, ap, cost):
+                    out.append(ids[i])
+                    break
+        return out
 
     def targets(self, s: State, f: Frame, src: str | None) -> list[str]:
         b = board()
