@@ -185,6 +185,25 @@ class SlowOp(UnitMoveOp):
         ap = find_ap(s)
         return slow_destinations(s, i, kind, lagoon_only=bool(ap and ap["mode"] == "mahmud"))
 
+    def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
+        return iter(self.sources(s, f))
+
+    def sources(self, s: State, f: Frame) -> list[str]:
+        # UnitMoveOp's sources with the paying AP frame found once, not once per unit kind and space
+        ap = find_ap(s)
+        lagoon_only = bool(ap and ap["mode"] == "mahmud")
+        exp, ally = s.exp, s.ally
+        moved_to = f.get("moved_to")
+        out: list[str] = []
+        for i in _SLOW_FRONTIER:
+            n = exp[i] + ally[i]
+            if not n or (n == 1 and moved_to == _IDS[i]):
+                continue
+            if ((exp[i] and slow_destinations(s, i, "E", lagoon_only))
+                    or (ally[i] and slow_destinations(s, i, "A", lagoon_only))):
+                out.append(_IDS[i])
+        return out
+
     def pay(self, s: State, ap: Frame | None) -> None:
         assert ap is not None
         spend(s, ap, COST["slow"])
@@ -205,14 +224,25 @@ class ImperialAttackOp(Op):
         return "Attack: choose the attacking unit's space, then the target."
 
     def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
+        return iter(self.sources(s, f))
+
+    def sources(self, s: State, f: Frame) -> list[str]:
         b = board()
         ap = find_ap(s)
         assert ap is not None
         lagoon = ap["mode"] == "mahmud"
-        near = sorted({j for i in b.insurgent_spaces if s.ins[i] for j in b.adj[i]})
+        ins, exp, ally, adj = s.ins, s.exp, s.ally, b.adj
+        spent, limit = ap["spent"], ap["attack_limit"]
+        near = sorted({j for i in b.insurgent_spaces if ins[i] for j in adj[i]})
+        out: list[str] = []
         for i in near:
-            if (s.exp[i] or s.ally[i]) and (not lagoon or b.lagoon[i]) and attackers(s, ap, i) > 0:
-                yield b.ids[i]
+            units = exp[i] + ally[i]
+            if not units or (lagoon and not b.lagoon[i]):
+                continue
+            # attackers() > 0; where no unit has attacked yet every one may, without building its list
+            if (limit > 0 if b.ids[i] not in spent else attackers(s, ap, i) > 0):
+                out.append(b.ids[i])
+        return out
 
     def targets(self, s: State, f: Frame, src: str | None) -> list[str]:
         b = board()
