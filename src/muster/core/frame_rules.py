@@ -46,6 +46,30 @@ class FrameRules(NumberedActions):
     state_class: ClassVar[StateClass]
     """The game's state class (a :class:`MachineState` with ``clone``, ``to_json`` and ``from_json``)."""
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        machine = cls.__dict__.get("machine")
+        if machine is not None:
+            # The playout fast path is called once per decision of every simulated game: the rules' own
+            # methods are the machine's, bound once, so a call costs no extra Python frame (the machine is
+            # compiled with the rules; this class is not).
+            cls.legal_count = staticmethod(machine.legal_count)  # type: ignore[method-assign]
+            cls.apply_nth = staticmethod(machine.apply_nth)  # type: ignore[method-assign]
+
+    def legal_count(self, state: MachineState) -> int:
+        """How many legal actions there are now (0: the game is over).
+
+        With :meth:`apply_nth`, the fast path for playouts (random games, a bot's simulations): one call per
+        decision, no legal list copied. ``legal_actions(state)[i]`` is the action :meth:`apply_nth` applies
+        for ``i``, so a player choosing an index from ``range(legal_count(state))`` plays the same game as one
+        choosing from the list."""
+        return self.machine.legal_count(state)
+
+    def apply_nth(self, state: MachineState, index: int) -> int:
+        """Apply ``legal_actions(state)[index]`` in place and return the next :meth:`legal_count` (0: the game
+        is over). An index out of range raises IllegalActionError, state untouched."""
+        return self.machine.apply_nth(state, index)
+
     def active_seat(self, state: MachineState) -> str | None:
         """Whose decision it is (None: the game is over)."""
         return self.machine.active_seat(state)

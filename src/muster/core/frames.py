@@ -243,6 +243,27 @@ class FrameMachine(Generic[S]):
         else:
             if a not in acts:
                 raise IllegalActionError(f"illegal action {list(a)}")
+        self._apply_legal(s, a)
+
+    def legal_count(self, s: MachineState) -> int:
+        """How many legal actions there are now (0: the game is over); the playout fast path's first half."""
+        return len(self.legal_actions(s))
+
+    def apply_nth(self, s: MachineState, index: int) -> int:
+        """Apply the legal action at ``index`` of :meth:`legal_actions` (``0 <= index < legal_count``) and
+        return the next decision's :meth:`legal_count`.
+
+        The same as ``apply_action(s, legal_actions(s)[index])``, without looking the action up again in the
+        list it came from: a playout (a random game, a bot's simulation) then costs one call per decision
+        and never copies a legal list. An index out of range raises :class:`IllegalActionError`."""
+        acts = self.legal_actions(s)
+        if index < 0 or index >= len(acts):
+            raise IllegalActionError(f"no legal action number {index} (there are {len(acts)})")
+        self._apply_legal(s, acts[index])
+        return len(self.legal_actions(s))
+
+    def _apply_legal(self, s: MachineState, a: Action) -> None:
+        """Apply an action known to be legal, then run the automatic steps that follow."""
         f = s.stack[-1]
         decision = self.decisions[f["kind"]]
         seat = decision.seat(s, f)

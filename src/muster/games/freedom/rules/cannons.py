@@ -99,6 +99,11 @@ def _insurgent_reach(bombard: bool, wall_to_wall: bool) -> tuple[tuple[tuple[int
 _INSURGENT_REACH: Final = tuple(_insurgent_reach(bombard, w2w) for bombard in (False, True) for w2w in (False, True))
 """Indexed by 2 × (the Bombard) + (Wall to Wall allowed), then by space."""
 _SPACES: Final = range(len(board().ids))
+_CAN_FIRE_FROM: Final = tuple(i for i in _SPACES
+                              if (_KIND[i] == "mainland" and (REVERSE_ORDINARY[i] or _REVERSE_MARMAROU[i]))
+                              or any(table[i] for table in _INSURGENT_REACH))
+"""The spaces from which a cannon may ever have a target (:func:`cannon_targets` is empty elsewhere), in board
+order."""
 _IDS: Final = board().ids
 _INDEX: Final = board().index
 _CANNONS: Final[dict[str, int]] = design()["cannons"]
@@ -186,13 +191,15 @@ class Cannons(Decision):
 
     def _ready(self, s: State, f: Frame) -> list[int]:
         fired: list[str] = f["fired"]
-        seat = f["seat"]
         cannon = s.cannon
-        return [
-            i
-            for i in _SPACES
-            if cannon[i] and _IDS[i] not in fired and can_fire(s, i, seat) and cannon_targets(s, i)
-        ]
+        # can_fire() inlined, over the spaces a cannon there can ever hit something from
+        if f["seat"] == IMPERIAL:
+            exp, ally = s.exp, s.ally
+            return [i for i in _CAN_FIRE_FROM if cannon[i] == IMPERIAL_CANNON and (exp[i] or ally[i])
+                    and _IDS[i] not in fired and cannon_targets(s, i)]
+        ins = s.ins
+        return [i for i in _CAN_FIRE_FROM if ins[i] and cannon[i] in _INSURGENT_CODES
+                and _IDS[i] not in fired and cannon_targets(s, i)]
 
     def prompt(self, s: State, f: Frame) -> str:
         if f["src"] is None:

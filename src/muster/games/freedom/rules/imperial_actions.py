@@ -40,6 +40,7 @@ from muster.games.freedom.rules.movement import (
     normal_destinations,
     single_step_destinations,
     slow_destinations,
+    slow_steps,
     used_counts,
 )
 from muster.games.freedom.state import Frame, State
@@ -184,6 +185,25 @@ class SlowOp(UnitMoveOp):
         ap = find_ap(s)
         return slow_destinations(s, i, kind, lagoon_only=bool(ap and ap["mode"] == "mahmud"))
 
+    def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
+        return iter(self.sources(s, f))
+
+    def sources(self, s: State, f: Frame) -> list[str]:
+        # UnitMoveOp's sources with the paying AP frame found once, not once per unit kind and space
+        ap = find_ap(s)
+        lagoon_only = bool(ap and ap["mode"] == "mahmud")
+        exp, ally = s.exp, s.ally
+        moved_to = f.get("moved_to")
+        out: list[str] = []
+        for i in _SLOW_FRONTIER:
+            n = exp[i] + ally[i]
+            if not n or (n == 1 and moved_to == _IDS[i]):
+                continue
+            if ((exp[i] and slow_destinations(s, i, "E", lagoon_only))
+                    or (ally[i] and slow_destinations(s, i, "A", lagoon_only))):
+                out.append(_IDS[i])
+        return out
+
     def pay(self, s: State, ap: Frame | None) -> None:
         assert ap is not None
         spend(s, ap, COST["slow"])
@@ -204,14 +224,25 @@ class ImperialAttackOp(Op):
         return "Attack: choose the attacking unit's space, then the target."
 
     def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
+        return iter(self.sources(s, f))
+
+    def sources(self, s: State, f: Frame) -> list[str]:
         b = board()
         ap = find_ap(s)
         assert ap is not None
         lagoon = ap["mode"] == "mahmud"
-        near = sorted({j for i in b.insurgent_spaces if s.ins[i] for j in b.adj[i]})
+        ins, exp, ally, adj = s.ins, s.exp, s.ally, b.adj
+        spent, limit = ap["spent"], ap["attack_limit"]
+        near = sorted({j for i in b.insurgent_spaces if ins[i] for j in adj[i]})
+        out: list[str] = []
         for i in near:
-            if (s.exp[i] or s.ally[i]) and (not lagoon or b.lagoon[i]) and attackers(s, ap, i) > 0:
-                yield b.ids[i]
+            units = exp[i] + ally[i]
+            if not units or (lagoon and not b.lagoon[i]):
+                continue
+            # attackers() > 0; where no unit has attacked yet every one may, without building its list
+            if (limit > 0 if b.ids[i] not in spent else attackers(s, ap, i) > 0):
+                out.append(b.ids[i])
+        return out
 
     def targets(self, s: State, f: Frame, src: str | None) -> list[str]:
         b = board()
@@ -446,9 +477,16 @@ _ADJ: Final = board().adj
 _INSURGENT_SPACES: Final = board().insurgent_spaces
 _LAGOON: Final = board().lagoon
 _SLOW_FRONTIER: Final = slow_frontier()
+_SLOW_STEPS: Final = slow_steps()
 _PREP_HIGH: Final = design()["tracks"]["preparation"][1]
 _AREA_LIMIT: Final = areas_file().support_limit
 _MENU: Final = {v.name: ACTIONS[v.name, None] for v in VERBS[IMPERIAL]}
+_BUILD_SITES: Final = build_sites()
+_BUILD_COSTS: Final = tuple(sorted({cost for _i, cost in _BUILD_SITES}))
+_IS_WALL: Final = tuple(kind == "wall" for kind in board().kind)
+_THICK: Final = board().thick
+_LIMIT: Final = board().limit
+_CAMP: Final = board().camp
 
 
 def afford_with(ap: int, printed: int, stored: int, cost: int) -> bool:
@@ -473,10 +511,29 @@ def _can_move(s: State) -> bool:
 
 
 def _can_slow(s: State, lagoon_only: bool) -> bool:
-    """:class:`SlowOp` has a source: only spaces next to a slow space can start a Slow Movement."""
-    exp, ally = s.exp, s.ally
-    return any((exp[i] and slow_destinations(s, i, "E", lagoon_only))
-               or (ally[i] and slow_destinations(s, i, "A", lagoon_only)) for i in _SLOW_FRONTIER)
+    """:class:`SlowOp` has a source: only spaces next to a slow space can start a Slow Movement.
+
+    ``slow_destinations`` of each kind present, up to the first destination, with its tests inlined
+    (and the edition's switch read once): the AP menu asks this at every Imperial choice."""
+    exp, ally, ins, damage = s.exp, s.ally, s.ins, s.damage
+    min_damage: int = ruleset(s)["wall_entry_min_damage"]
+    for a in _SLOW_FRONTIER:
+        e, al = exp[a], ally[a]
+        if not e and not al:
+            continue
+        from_wall = _IS_WALL[a]
+        for b in _SLOW_STEPS[a]:
+            if ins[b] or exp[b] + ally[b] >= _LIMIT[b] or (lagoon_only and not _LAGOON[b]):
+                continue
+            if not from_wall and _IS_WALL[b] and damage[b] < min_damage:
+                continue
+            thick = _THICK[b]
+            if thick >= 0 and exp[thick] + ally[thick] == 0:
+                continue
+            # _room(): in the Camp any kind; elsewhere Expeditionary and Allied units never share a space
+            if b == _CAMP or (e and ally[b] == 0) or (al and exp[b] == 0):
+                return True
+    return False
 
 
 def _can_attack(s: State, f: Frame) -> bool:
@@ -502,9 +559,16 @@ def _can_attack(s: State, f: Frame) -> bool:
 def _can_build(s: State, ap: int, printed: int, stored: int) -> bool:
     if s.camp_cannons <= 0:
         return False
+    # the few distinct prices first (affordability is not monotonic in the price: stored AP pays only
+    # for an action dearer than the card's printed AP), then the sites at a price that can be paid
+    paid = [cost for cost in _BUILD_COSTS if afford_with(ap, printed, stored, cost)]
+    if not paid:
+        return False
     exp, ally, cannon = s.exp, s.ally, s.cannon
-    return any((exp[i] or ally[i]) and not cannon[i] and afford_with(ap, printed, stored, cost)
-               for i, cost in build_sites())
+    for i, cost in _BUILD_SITES:  # noqa: SIM110 - a plain loop: any() over a generator is slower in pure Python
+        if (exp[i] or ally[i]) and not cannon[i] and cost in paid:
+            return True
+    return False
 
 
 def imperial_menu(s: State, f: Frame) -> list[Action]:

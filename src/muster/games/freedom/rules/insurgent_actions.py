@@ -40,7 +40,9 @@ COST: Final = design()["actions"]["insurgent"]
 
 def regroup_targets(s: State, src: int) -> list[int]:
     """Rule 4.3.2 Regroup: any City space (Rows 2–3) or island with room and no Imperial unit."""
-    return [j for j in board().insurgent_spaces if j != src and insurgent_room(s, j)]
+    ins, exp, ally, limit = s.ins, s.exp, s.ally, board().limit
+    # insurgent_room() inlined: every one of these spaces is one an Insurgent unit may stand in
+    return [j for j in board().insurgent_spaces if j != src and ins[j] < limit[j] and not exp[j] and not ally[j]]
 
 
 class RegroupOp(Op):
@@ -101,10 +103,19 @@ class InsurgentAttackOp(Op):
         return "Attack: choose the attacking unit's space, then the target."
 
     def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
+        return iter(self.sources(s, f))
+
+    def sources(self, s: State, f: Frame) -> list[str]:
         b = board()
+        ins, exp, ally, adj, ids = s.ins, s.exp, s.ally, b.adj, b.ids
+        out: list[str] = []
         for i in b.insurgent_spaces:
-            if s.ins[i] and any(s.exp[j] or s.ally[j] for j in b.adj[i]):
-                yield b.ids[i]
+            if ins[i]:
+                for j in adj[i]:
+                    if exp[j] or ally[j]:
+                        out.append(ids[i])
+                        break
+        return out
 
     def targets(self, s: State, f: Frame, src: str | None) -> list[str]:
         b = board()
@@ -215,6 +226,7 @@ _WALLS: Final = board().walls
 _RAID_SOURCES: Final = tuple(i for i in board().insurgent_spaces
                              if board().kind[i] == "wall" or board().ids[i] == "klisova")
 """The spaces :func:`raid_targets` may give targets from (the Wall sections and Klisova)."""
+_IS_WALL: Final = tuple(kind == "wall" for kind in board().kind)
 _OTHER_RAID_SOURCES: Final = tuple(i for i in _RAID_SOURCES if board().kind[i] != "wall")
 
 
@@ -272,10 +284,28 @@ class RaidOp(Op):
         return [j for j, cost in raid_targets(s, src, reach) if affordable(s, ap, cost)]
 
     def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
+        return iter(self.sources(s, f))
+
+    def sources(self, s: State, f: Frame) -> list[str]:
+        # the AP frame and the reach found once, and each source's walk stopped at its first affordable target
+        ap = find_ap(s)
+        assert ap is not None
+        reach = self._reach(s, ap)
+        if reach < _CHEAPEST_RAID:
+            return []
         b = board()
-        for i in b.insurgent_spaces:
-            if s.ins[i] and self._affordable(s, i):
-                yield b.ids[i]
+        ins, ids = s.ins, b.ids
+        path_raids = ruleset(s)["raid_paths"] != "column"
+        out: list[str] = []
+        for i in _RAID_SOURCES:  # raid_targets() is empty from every other space
+            if not ins[i]:
+                continue
+            walk = _raid_walk(s, (i,), reach) if path_raids and _IS_WALL[i] else raid_targets(s, i, reach)
+            for _j, cost in walk:
+                if affordable(s, ap, cost):
+                    out.append(ids[i])
+                    break
+        return out
 
     def targets(self, s: State, f: Frame, src: str | None) -> list[str]:
         b = board()
@@ -486,7 +516,12 @@ def _can_regroup(s: State) -> bool:
 
 def _can_attack(s: State) -> bool:
     ins, exp, ally = s.ins, s.exp, s.ally
-    return any(ins[i] and any(exp[j] or ally[j] for j in _ADJ[i]) for i in _INSURGENT_SPACES)
+    for i in _INSURGENT_SPACES:  # plain loops: nested any() over generators costs a frame per space
+        if ins[i]:
+            for j in _ADJ[i]:
+                if exp[j] or ally[j]:
+                    return True
+    return False
 
 
 def insurgent_menu(s: State, f: Frame) -> list[Action]:

@@ -118,6 +118,18 @@ _SLOW_STEPS: Final = tuple(tuple(b for b in board().adj[a] if board().slow[b] an
 """Per space, the slow neighbours a unit may step into whatever the pieces (never backwards)."""
 
 
+def forward_steps() -> tuple[tuple[int, ...], ...]:
+    """Per space, the neighbours one space forward a unit may step into whatever the pieces (from the Camp:
+    every mainland neighbour): where :func:`opening_destinations` looks."""
+    return _FORWARD
+
+
+def slow_steps() -> tuple[tuple[int, ...], ...]:
+    """Per space, the slow neighbours a unit may step into whatever the pieces (never backwards): where
+    :func:`slow_destinations` looks."""
+    return _SLOW_STEPS
+
+
 def opening_destinations(s: State, a: int, kind: str) -> list[int]:
     """Rule 4.2: one space forward (from the Camp: to any adjacent space), no slow movement."""
     return [b for b in _FORWARD[a] if _room(s, b, kind)]

@@ -11,7 +11,7 @@ from muster.games.freedom.constants import IMPERIAL, INSURGENT
 from muster.games.freedom.datafiles import design
 from muster.games.freedom.engine import Op, auto, push, select
 from muster.games.freedom.rules.common import imperial_units, log, ruleset, said
-from muster.games.freedom.rules.movement import can_advance, kinds_at, move_unit, opening_destinations
+from muster.games.freedom.rules.movement import forward_steps, kinds_at, move_unit, opening_destinations
 from muster.games.freedom.state import Frame, State
 
 
@@ -37,6 +37,10 @@ def _row_key(i: int) -> str:
 
 
 _ADVANCE_SOURCES: Final = (board().camp, *board().mainland)
+_IDS: Final = board().ids
+_LIMIT: Final = board().limit
+_CAMP: Final = board().camp
+_FORWARD: Final = forward_steps()
 
 
 class AdvanceOp(Op):
@@ -49,18 +53,28 @@ class AdvanceOp(Op):
         return said("Opening: advance a unit one space forward ({n} left), or be done.", n=f["left"])
 
     def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
-        b = board()
-        ids, exp, ally, arrived = b.ids, s.exp, s.ally, f["arrived"]
-        one_row = ruleset(s)["opening_single_row"] and f.get("row") is not None
+        return iter(self.sources(s, f))
+
+    def sources(self, s: State, f: Frame) -> list[str]:
+        # a list built in one pass (the Opening asks it at each of its choices), with can_advance() inlined
+        ids, exp, ally, ins, arrived = _IDS, s.exp, s.ally, s.ins, f["arrived"]
+        row = f.get("row")
+        one_row = row is not None and ruleset(s)["opening_single_row"]
+        out: list[str] = []
         for i in _ADVANCE_SOURCES:
-            n = exp[i] + ally[i]
-            if not n or (one_row and _row_key(i) != f["row"]):
+            e, al = exp[i], ally[i]
+            if not e and not al:
                 continue
-            # any(can_advance(k) for k in kinds_at(s, i)), without building the list
-            if n > arrived.get(ids[i], 0) and (
-                (exp[i] and can_advance(s, i, "E")) or (ally[i] and can_advance(s, i, "A"))
-            ):
-                yield ids[i]
+            if (one_row and _row_key(i) != row) or e + al <= arrived.get(ids[i], 0):
+                continue
+            for j in _FORWARD[i]:
+                # movement._room() for each kind present (the room and the enemy do not depend on the kind)
+                if ins[j] or exp[j] + ally[j] >= _LIMIT[j]:
+                    continue
+                if j == _CAMP or (e and ally[j] == 0) or (al and exp[j] == 0):
+                    out.append(ids[i])
+                    break
+        return out
 
     def classes(self, s: State, f: Frame, src: str) -> list[str]:
         kinds = kinds_at(s, board().index[src])

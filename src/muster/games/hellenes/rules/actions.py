@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from muster.core.frames import VERB_ACTIONS
 from muster.core.interface import Action
 from muster.games.hellenes.datafiles import game_map
 from muster.games.hellenes.engine import Decision, act, default_label, frame, push
@@ -63,6 +64,10 @@ def muster_cities(s: State, side: str, occ: tuple[Occupancy, Occupancy] | None =
                  or (a in by_sea and enemy not in fields.get(a, ()) and a not in neutral and a not in no_entry))]
 
 
+_MOVE, _MUSTER, _BUILD = VERB_ACTIONS["move"], VERB_ACTIONS["muster"], VERB_ACTIONS["build"]
+_GARRISON, _PILLAGE, _SUPPLY = VERB_ACTIONS["garrison"], VERB_ACTIONS["pillage"], VERB_ACTIONS["supply"]
+
+
 class ActionMenu(Decision):
     """4.0: spend the next Action, or end the Action phase."""
 
@@ -78,14 +83,15 @@ class ActionMenu(Decision):
             return []
         occ = occupancy(s)
         pool = movers(s, side)  # the blocks that may still move: both checks start from them
-        acts = [act("move", a) for a in group_areas(s, side, occ, pool)]
-        acts += [act("muster", a) for a in muster_cities(s, side, occ, pool)]
-        acts += [act("build", b) for b in buildable(s, side)]
+        # the shared actions looked up by argument (VERB_ACTIONS): no call per action at every menu
+        acts = list(map(_MOVE.__getitem__, group_areas(s, side, occ, pool)))
+        acts += map(_MUSTER.__getitem__, muster_cities(s, side, occ, pool))
+        acts += map(_BUILD.__getitem__, buildable(s, side))
         if pool_has(s, side):
             acts.append(act("recruit"))
-        acts += [act("garrison", a) for a in garrison_sites(s, side)]
-        acts += [act("pillage", a) for a in pillage_sites(s, side)]
-        acts += [act("supply", b) for b in needs_supply(s, side)]
+        acts += map(_GARRISON.__getitem__, garrison_sites(s, side))
+        acts += map(_PILLAGE.__getitem__, pillage_sites(s, side))
+        acts += map(_SUPPLY.__getitem__, needs_supply(s, side))
         acts.append(act("end"))
         return acts
 
