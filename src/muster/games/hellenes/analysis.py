@@ -30,10 +30,10 @@ from muster.i18n import N_, translator
 Progress = Callable[[float], None]
 """Told the share of the work done so far (0 to 1) as an analysis advances."""
 
-SCALE = 30.0
+SCALE = 80.0
 """The evaluation's units (a Prestige point is 12) per unit of log-odds: Athens' chance is
-``1 / (1 + exp(-evaluate(state, "athens") / SCALE))``. Fitted by maximum likelihood on the turns of 60
-Heuristic-vs-Heuristic games on the 25-City map (seeds 100–159; docs/hellenes-design.md, "Analysis")."""
+``1 / (1 + exp(-evaluate(state, "athens") / SCALE))``. Fitted by maximum likelihood on the 559 turns of 25
+Heuristic-vs-Heuristic games on the 25-City map (seeds 100–124); see docs/hellenes-design.md, "Analysis"."""
 SAMPLES = 3
 """Determinizations a view is estimated in, and each choice tried in."""
 MAX_CANDIDATES = 6
