@@ -135,6 +135,9 @@ def test_a_year_played_on_the_drawn_map_at_desktop_size(web: Server, browser: An
     assert dice.count() >= 1 and page.locator("#log .dice-line .die-hit, #log .dice-line .die-miss, "
                                               "#log .dice-line .die-rout").count() == dice.count()
     shot(page, "hellenes-desktop-year")
+    from .test_a11y import serious
+
+    assert serious(page) == []  # axe-core, with the battle dice in the log
     assert "click to to" not in (page.text_content("body") or "")
     assert not errors
     page.close()
