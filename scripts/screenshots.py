@@ -10,6 +10,7 @@ phone (390×844) sizes. Run from the repository root:
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import secrets
 import socket
@@ -333,7 +334,8 @@ def online_shots(base: str, out: Path) -> None:
 
 
 def hellenes_shots(base: str, out: Path) -> None:
-    """Hellenes: the lobby with the game chosen, the map in a Season, and the battle odds before engaging."""
+    """Hellenes: the lobby with the game chosen, the map in a Season, the battle odds before engaging, the battle
+    dice in the log and a finished game's review."""
     api = httpx.Client(base_url=base, timeout=30, cookies=DEVICE)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
@@ -358,8 +360,28 @@ def hellenes_shots(base: str, out: Path) -> None:
             page.click(f"#card-menu .menu-item[data-verb={item['action'][0]}]")
         page.wait_for_selector("#card-menu [data-confirm=yes]")
         shot(page, out, "hellenes-odds.png")
+        page.click("#card-menu [data-confirm=yes]")
+        # the battle dice in the log, each die marked as a hit, a rout or a miss
+        driver.until(lambda st: "fires: rolls" in json.dumps(st.get("log", [])), limit=300)
+        open_seat(page, base, token)
+        page.locator("#log .dice-line").last.scroll_into_view_if_needed()
+        shot(page, out, "hellenes-dice.png")
+        hellenes_analysis_shot(page, base, api, out)
         sortie_shots(browser, base, api, out)
         browser.close()
+
+
+def hellenes_analysis_shot(page: Any, base: str, api: httpx.Client, out: Path) -> None:
+    """The review of a finished Hellenes game between bots: Athens' chance turn by turn and the turning points."""
+    watched = api.post("/api/games", json={"game": "hellenes", "athens": "beginner", "sparta": "beginner", "seed": 3,
+                                           "bot_delay_ms": 0}).json()["game_id"]
+    for _ in range(1200):
+        if api.get(f"/api/games/{watched}/status").json()["status"] == "finished":
+            break
+        time.sleep(0.5)
+    page.goto(f"{base}/analysis/{watched}")
+    page.wait_for_selector("body[data-ready='1']", timeout=900_000)
+    shot(page, out, "hellenes-analysis.png", full_page=True)
 
 
 def sortie_shots(browser: Any, base: str, api: httpx.Client, out: Path) -> None:

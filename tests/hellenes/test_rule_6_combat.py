@@ -171,3 +171,57 @@ def test_combat_rounds_follow_one_another_until_a_side_is_gone_with_no_round_lim
     log = said(s)
     assert not any("undecided" in line for line in log)
     assert any("Sparta wins the battle in Phocis" in line for line in log)
+
+
+def test_each_firing_is_logged_with_its_dice_faces() -> None:
+    # rule 6.3.1: a block rolls its CV in dice; the log keeps every face rolled (typed arguments a front end
+    # draws as dice), the firepower a hit needs and the face a rout needs, besides the hits and routs counted
+    s = empty()
+    put(s, "ath_hop4", "phocis", 4)
+    put(s, "ath_hop2a", "phocis", 2)
+    put(s, "boe_hop4", "phocis", 2)
+    combat_only(s, "athens")
+    s.log = []
+    dice(s, 1, 6)
+    act(s, "fight")
+    fired = [e for e in s.log if e["m"].startswith("{block} fires")]
+    assert len(fired) == 1
+    args = fired[0]["a"]
+    assert args["block"] == "boe_hop4" and args["rolled"] == [1, 6]
+    assert (args["hit"], args["rout"]) == (2, 5)  # C2: a hit on 1-2, a rout on 5-6
+    assert any(line.endswith("fires: rolls [1, 6]: 1 hit, 1 rout.") for line in said(s))
+
+
+def test_an_assault_logs_the_sixes_that_rout_nobody() -> None:
+    # rule 6.3.3: defenders inside a City are not routed, so the firing at them names no routs and no rout face
+    s = empty()
+    put(s, "ath_hop4", "boeotia", 4)
+    put(s, "boe_hop4", "boeotia", 3, inside=True)
+    s.sieges["boeotia"] = {"since": -1, "by": "athens"}
+    combat_only(s, "athens")
+    dice(s, 1, 3, 4)
+    act(s, ("assault", "boeotia"))
+    dice(s, 1, 1, 6, 3, 4)
+    s.log = []
+    act(s, "fight")
+    athens = [e for e in s.log if e["m"].startswith("{block} fires") and e["a"]["block"] == "ath_hop4"]
+    assert athens[0]["a"]["rolled"] == [1, 1, 6] and athens[0]["a"]["rout"] == 0
+    assert athens[0]["m"] == "{block} fires: rolls {rolled}: {hits}."
+
+
+def test_the_dice_log_leaves_the_game_unchanged() -> None:
+    # the firing lines only describe: a game played with its log and the same game played quietly (no log, as
+    # simulations run) reach the same state, dice and all
+    from muster.core import Game
+
+    loud = Game(RULES, 11, {})
+    quiet = RULES.setup(11)
+    quiet.quiet = True
+    for _ in range(600):
+        if loud.outcome is not None:
+            break
+        action = loud.legal_actions()[0] if len(loud.legal_actions()) < 3 else loud.legal_actions()[2]
+        loud.apply(action)
+        RULES.apply(quiet, action)
+    assert any(e.get("m", "").endswith("fires: rolls {rolled}: {hits}, {routs}.") for e in loud.state.log)
+    assert quiet.rng == loud.state.rng and quiet.units == loud.state.units

@@ -27,7 +27,7 @@ def test_meta_lists_seats_rulesets_and_named_bot_levels(server: Server) -> None:
     assert "bots" not in meta  # the web offers named levels only, never free bot specs
     assert freedom["web"] is True and games["hellenes"]["seats"] == ["athens", "sparta"]
     assert freedom["board"] == "/static/games/freedom/board.js" and freedom["rules"] == "/rules/freedom"
-    assert freedom["analysis"] is True and games["hellenes"]["analysis"] is False
+    assert freedom["analysis"] is True and games["hellenes"]["analysis"] is True
 
 
 def test_game_creation_accepts_level_ids_only(server: Server) -> None:

@@ -65,16 +65,23 @@ def click_map(page: Any) -> str:
     return what
 
 
-def play_a_season(page: Any, name: str, limit: int = 80) -> dict[str, int]:
-    """Click through the New Year and the first Season until the second Season begins; count the clicks by kind,
-    taking screenshots on the way. Asserts the odds badge whenever an Assault or an engagement is offered."""
-    counts = {"block": 0, "area": 0, "card": 0, "button": 0, "odds": 0}
+def play_a_season(page: Any, name: str, limit: int = 80, year: bool = False) -> dict[str, int]:
+    """Click through the New Year and the first Season until the second Season begins (``year``: through the
+    whole Year, until the next New Year or the game's end); count the clicks by kind, taking screenshots on the
+    way. Asserts the odds badge whenever an Assault or an engagement is offered."""
+    counts = {"block": 0, "area": 0, "card": 0, "button": 0, "odds": 0, "seasons": 0}
     seen_spring = False
+    last = ""
     for turn in range(limit):
         page.wait_for_function("() => document.body.classList.contains('my-turn') || "
                                "document.querySelector('#status').textContent.startsWith('Game over')", timeout=60000)
         season = season_word(page)
-        if season != "New" and seen_spring and season != "Spring":
+        if season != last:
+            counts["seasons"] += season not in ("New", "Game")
+            last = season
+        if year and seen_spring and season in ("New", "Game"):
+            break  # the Year is over
+        if not year and season != "New" and seen_spring and season != "Spring":
             break  # the first Season is over
         seen_spring = seen_spring or season == "Spring"
         hints = page.evaluate("() => [...document.querySelectorAll('#board g.space.legal')].length")
@@ -91,7 +98,7 @@ def play_a_season(page: Any, name: str, limit: int = 80) -> dict[str, int]:
     return counts
 
 
-def test_the_drawn_map_and_its_blocks_at_desktop_size(web: Server, browser: Any) -> None:
+def test_a_year_played_on_the_drawn_map_at_desktop_size(web: Server, browser: Any) -> None:
     page = browser.new_page(viewport=DESKTOP)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -118,9 +125,19 @@ def test_the_drawn_map_and_its_blocks_at_desktop_size(web: Server, browser: Any)
     assert page.locator("#board g.hl-block.upright circle").count() == 0
     assert svg.count() == 1
     shot(page, "hellenes-map-desktop")
-    counts = play_a_season(page, "hellenes-desktop")
-    assert counts["block"] >= 1, counts  # a Group chosen by clicking its block on the map
+    # a whole Year (the New Year, then Spring to Winter) played by clicking blocks and areas on the map
+    counts = play_a_season(page, "hellenes-desktop", limit=400, year=True)
+    assert counts["seasons"] >= 5 or season_word(page) == "Game", counts
+    assert counts["block"] >= 3, counts  # Groups chosen by clicking their blocks on the map
     assert counts["odds"] >= 1, counts  # the Assault on Potidaea (or an engagement) showed its odds first
+    # the battles' dice are drawn in the log, each die marked by what it did
+    dice = page.locator("#log .dice-line .die.d6")
+    assert dice.count() >= 1 and page.locator("#log .dice-line .die-hit, #log .dice-line .die-miss, "
+                                              "#log .dice-line .die-rout").count() == dice.count()
+    shot(page, "hellenes-desktop-year")
+    from .test_a11y import serious
+
+    assert serious(page) == []  # axe-core, with the battle dice in the log
     assert "click to to" not in (page.text_content("body") or "")
     assert not errors
     page.close()

@@ -325,3 +325,29 @@ def test_hellenes_reads_polish_in_the_browser(web: Server, browser: Any) -> None
     assert page.get_attribute("html", "lang") == "pl" and "Rok, pora po porze" in (page.text_content("main") or "")
     assert not errors
     context.close()
+
+
+def test_hellenes_post_game_analysis_and_hints(web: Server, browser: Any) -> None:
+    """A finished Hellenes game has its review (Athens' chance turn by turn, the turning points) on the analysis
+    page, in Hellenes' words; a player who asked for hints against a bot gets them on their turn."""
+    from .helpers import wait_finished
+    from .test_analysis_page import serious
+
+    with web.client() as c:
+        bots = _create(c, game="hellenes", athens="beginner", sparta="beginner", seed=3)
+        wait_finished(c, bots["game_id"], timeout=300)
+        solo = _create(c, game="hellenes", athens="human", sparta="beginner", hints="athens", seed=4)
+        answer = c.get(f"/api/seat/{solo['tokens']['athens']}/hints", timeout=120)
+        assert answer.status_code == 200, answer.text
+        suggestions = answer.json()["hints"]
+        assert 1 <= len(suggestions) <= 3 and suggestions[0]["strongest"]
+        assert all(0 <= h["chance"] <= 1 and h["reason"] for h in suggestions)
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(f"{web.url}/analysis/{bots['game_id']}")
+    page.wait_for_function("() => document.body.dataset.ready === '1'", timeout=600000)
+    assert page.locator("#curve svg polyline").count() == 1
+    summary = page.text_content("#summary") or ""
+    assert "Athens: the estimated chance" in summary and "Imperial" not in (page.text_content("main") or "")
+    assert 1 <= page.locator("#turning li.turning-point").count() <= 3
+    assert serious(page) == []
+    page.close()

@@ -19,6 +19,7 @@ MODULE = GameModule(
     },
     web="muster.games.hellenes.web:ADAPTER",
     terminal="muster.games.hellenes.terminal:TERMINAL",
+    analysis="muster.games.hellenes.analysis:ANALYSIS",
     lab="muster.games.hellenes.lab:LAB",
     drawing="muster.games.hellenes.svg:draw",
     invariants="muster.games.hellenes.invariants:violations",

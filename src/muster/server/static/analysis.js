@@ -1,6 +1,6 @@
 // The post-game page: the win-probability curve and the turning points, each linked into the replay.
 import { el } from "./common.js";
-import { setupLanguage } from "./i18n.js";
+import { setupLanguage, t } from "./i18n.js";
 import { TEXT, drawCurve } from "./winprob.js";
 
 const $ = (id) => document.getElementById(id);
@@ -32,16 +32,20 @@ async function start() {
   $("summary").textContent = TEXT.loading;
   $("replay-link").href = `/replay/${encodeURIComponent(gameId)}`;
   const data = await analysis();
-  const winner = TEXT[data.winner] || TEXT.nobody;
-  $("summary").textContent = TEXT.summary(winner, data.win_probability.length);
+  // an analysis naming its subject (a game other than Freedom!) names the sides by their keyed names
+  const sideName = (seat) => t(`side:${seat}`);
+  const subject = data.subject ? sideName(data.subject) : null;
+  const winner = subject ? (data.winner ? sideName(data.winner) : TEXT.nobody) : TEXT[data.winner] || TEXT.nobody;
+  $("summary").textContent = subject ? TEXT.summaryOf(winner, subject, data.win_probability.length)
+    : TEXT.summary(winner, data.win_probability.length);
   drawCurve($("curve"), data.start_probability, data.win_probability, data.cards.map((c) => c.round),
     data.turning_points.map((tp) => tp.card));
-  $("caption").textContent = TEXT.caption;
+  $("caption").textContent = subject ? TEXT.captionOf(subject) : TEXT.caption;
   $("turning").replaceChildren(...data.turning_points.map((tp) => {
     const same = JSON.stringify(tp.strongest.action) === JSON.stringify(data.cards[tp.card - 1].action);
     return el("li", { class: "turning-point", "data-step": tp.step },
-      el("p", {}, TEXT.turning(tp)),
-      el("p", { class: "muted" }, same ? TEXT.sameAsBot : TEXT.strongest(tp)),
+      el("p", {}, subject ? TEXT.turningOf(tp, sideName(tp.seat), subject) : TEXT.turning(tp)),
+      el("p", { class: "muted" }, same ? TEXT.sameAsBot : subject ? TEXT.strongestOf(tp, subject) : TEXT.strongest(tp)),
       tp.luck ? el("p", { class: "luck" }, TEXT.luck) : null,
       el("a", { href: `/replay/${encodeURIComponent(gameId)}?step=${tp.step}`, class: "jump" }, TEXT.showInReplay));
   }));

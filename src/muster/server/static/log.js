@@ -69,6 +69,11 @@ export function diceView(d) {
     const track = d.track ? ` ${t(d.track)}` : "";
     parts.push(el("span", { class: "dice-mod" }, `${d.modifier || track ? `${d.modifier >= 0 ? "+" : "−"}${Math.abs(d.modifier)}${track} ` : ""}= ${total}`));
     if (d.need) parts.push(el("span", { class: "dice-need" }, d.below ? t("needs under {need}", d) : t("needs {need}+", d)));
+  } else if (d.bands) { // each die on its own: a hit at or under one face, a rout at or over another
+    faces.forEach((face, k) => face.classList.add(
+      d.dice[k] <= d.hit ? "die-hit" : d.rout && d.dice[k] >= d.rout ? "die-rout" : "die-miss"));
+    parts.push(el("span", { class: "dice-need" }, d.rout
+      ? t("hit on {hit} or less, rout on {rout} or more", d) : t("hit on {hit} or less", d)));
   } else if (d.cannon) { // each die on its own
     const totals = d.dice.map((n) => n + d.modifier);
     parts.push(el("span", { class: "dice-mod" }, d.modifier ? `${t("{mod} each", { mod: signed(d.modifier) })} = ${totals.join(", ")}` : ""));

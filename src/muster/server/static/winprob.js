@@ -21,6 +21,15 @@ export const TEXT = {
   get luck() { return t("The swing was mostly luck: the dice and the cards that followed moved the chance more than the choice itself did."); },
   get showInReplay() { return t("Show in the replay"); },
   get method() { return t("Estimates come from the bots' evaluation calibrated on bot-vs-bot games (see docs/analysis.md); they read only what both sides could see."); },
+  // a game whose analysis names its subject side (its estimates are that side's chance, turn by turn, Years as
+  // rounds): the same sentences with the side named
+  summaryOf: (winner, side, turns) => tn("{winner} won. {side}: the estimated chance of winning after each of the {n} turns.",
+    "{winner} won. {side}: the estimated chance of winning after each of the {n} turns.", turns, { winner, side }),
+  captionOf: (side) => t("{side}: the win chance (0–100%) turn by turn; dots mark the turning points, vertical lines the Years.", { side }),
+  turningOf: (tp, side, subject) => t("Turn {card}, {year} BC: {side} played “{played}”. {subject}: the chance went from {before} to {after}.",
+    { card: tp.card, year: tp.round, side, subject, played: tp.played, before: pct(tp.before), after: pct(tp.after) }),
+  strongestOf: (tp, subject) => t("The strongest bot would have played “{label}” ({subject}: {estimate}; the move played: {played}).",
+    { label: tp.strongest.label, subject, estimate: pct(tp.strongest.estimate), played: pct(tp.played_estimate) }),
   get liveTitle() { return t("Imperial win chance (live)"); },
   get nobody() { return t("Nobody"); },
   get imperial() { return t("Imperial"); },

@@ -86,18 +86,44 @@ def fire(s: State, f: Frame, key: str, token: int, ask: bool = True) -> tuple[in
     equally strong (hits) or equally weak (routs) blocks, so the battle may pause for that decision."""
     _, power, cv = stats(s, f, token)
     hits = routs = 0
+    faces: list[int] = []
     for _ in range(cv):
         die = roll(s)
+        faces.append(die)
         if die <= power:
             hits += 1
         elif die >= 7 - power:
             routs += 1
     enemy = "dfn" if key == "att" else "att"
     # 6.3.3: defenders inside a City cannot be routed; Pursuit (6.3.4) counts hits only
-    kept_routs = 0 if f.get("pursuit") or (f["assault"] and enemy == "dfn") else routs
+    no_routs = bool(f.get("pursuit") or (f["assault"] and enemy == "dfn"))
+    kept_routs = 0 if no_routs else routs
+    say_fire(s, f, token, faces, power, hits, None if no_routs else kept_routs)
     f["pending"] = {"key": enemy, "hits": hits, "routs": kept_routs, "ready": False}
     allocate(s, f, ask)
     return hits, routs
+
+
+def say_fire(s: State, f: Frame, token: int, faces: list[int], power: int, hits: int, routs: int | None) -> None:
+    """Log one firing with its dice faces as typed arguments, so that a front end can draw the dice and mark each
+    one, and a reader sees the roll behind every hit: ``rolled`` the faces in the order rolled, ``hit`` the
+    highest face that hits (the firepower), ``rout`` the lowest face that routs (0 where routs do not count: a
+    Pursuit, or firing at the defenders of an Assault); ``routs`` None in that case."""
+    if s.quiet:
+        return  # the log is skipped in quiet simulations: not even the arguments are built
+    rolled: dict[str, Any] = {"rolled": faces, "hit": power, "rout": 0 if routs is None else 7 - power,
+                              "hits": entry("{n} hit", "{n} hits", n=hits)}
+    # one literal message per case, so that the catalog finds each
+    if token == MILITIA and routs is None:
+        s.say("The Militia of {city} fires: rolls {rolled}: {hits}.", city=f["area"], **rolled)
+    elif token == MILITIA:
+        s.say("The Militia of {city} fires: rolls {rolled}: {hits}, {routs}.", city=f["area"], **rolled,
+              routs=entry("{n} rout", "{n} routs", n=routs))
+    elif routs is None:
+        s.say("{block} fires: rolls {rolled}: {hits}.", block=s.tok[token], **rolled)
+    else:
+        s.say("{block} fires: rolls {rolled}: {hits}, {routs}.", block=s.tok[token], **rolled,
+              routs=entry("{n} rout", "{n} routs", n=routs))
 
 
 def hit_candidates(s: State, f: Frame) -> list[int]:

@@ -459,7 +459,16 @@ export function classify(e) {
   return { level: null, side: e.m.startsWith("{side") && typeof a.side === "string" ? a.side : null };
 }
 
-export function dice() { return null; }
+/** A firing's dice (6.3.1): each d6 on its own, a hit at or under the block's firepower, a rout at or over
+ * 7 − firepower (rout 0: routs do not count in a Pursuit or against the defenders of an Assault). */
+const FIRE_LINES = new Set(["{block} fires: rolls {rolled}: {hits}, {routs}.", "{block} fires: rolls {rolled}: {hits}.",
+  "The Militia of {city} fires: rolls {rolled}: {hits}, {routs}.", "The Militia of {city} fires: rolls {rolled}: {hits}."]);
+export function dice(e) {
+  if (!FIRE_LINES.has(e.m) || !Array.isArray(e.a?.rolled)) return null;
+  const a = e.a;
+  return { dice: a.rolled, sides: 6, best: false, sum: false, cannon: false, bands: true, hit: a.hit, rout: a.rout,
+    modifier: 0, miss: !(a.hits?.a?.n > 0 || a.routs?.a?.n > 0) };
+}
 
 export function playingCard(view) {
   const r = view.revealed || {};
