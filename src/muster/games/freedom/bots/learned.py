@@ -1,11 +1,12 @@
 """A learned evaluation of Freedom! and a learned model of how a side picks its cards, both without torch.
 
-**The value.** A small network (one hidden layer beside a linear part) reads public facts of a position — the
-bots' evaluation terms and the public counts of :data:`muster.games.freedom.analysis.features.FEATURES`, the round and which
-side is to play — and gives the chance that the Imperial side wins. Its linear part starts as the hand-written
-evaluation squashed to a chance, and training corrects it and adds the hidden layer. It was trained on the results of
-self-play and search games (:mod:`muster.games.freedom.bots.train`); here it runs in plain numpy. It never
-reads a hand or a draw pile, so in a determinization it gives the same answer whatever hidden cards were dealt.
+**The value.** A small network (one hidden layer beside a linear part) reads public facts of a position —
+the bots' evaluation terms and the public counts of
+:data:`muster.games.freedom.analysis.features.FEATURES`, the round and which side is to play — and gives the
+chance that the Imperial side wins. Its linear part starts as the hand-written evaluation squashed to a chance,
+and training corrects it and adds the hidden layer. It was trained on the results of self-play games
+(:mod:`muster.games.freedom.bots.train`); here it runs in plain numpy. It never reads a hand or a draw pile, so in
+a determinization it gives the same answer whatever hidden cards were dealt.
 
 **The play model.** One number per card and side: how keen that side is to play the card when it holds it
 (a conditional logit fitted on the Heuristic's card choices). The chance of playing card ``c`` from hand ``H``
