@@ -238,6 +238,30 @@ def play_loglik(play: dict[str, dict[int, float]], choices: list[tuple[str, list
     return model / max(n, 1), uniform / max(n, 1)
 
 
+def plot_curve(curve: list[dict[str, float]], report: dict[str, dict[str, Any]], path: Path) -> None:
+    """Validation log-loss and Brier score by training step, against the hand-written evaluation and the base
+    rate (matplotlib, as the lab's plots)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.4))
+    steps = [c["step"] for c in curve]
+    for ax, key, label in ((axes[0], "log_loss", "log-loss"), (axes[1], "brier", "Brier score")):
+        ax.plot(steps, [c[key] for c in curve], marker="o", label="learned value")
+        ax.axhline(report["hand_written_squashed"][key], color="tab:red", ls="--", label="hand-written, squashed")
+        ax.axhline(report["calibrated_estimate"][key], color="tab:green", ls=":", label="calibrated estimate")
+        ax.axhline(report["base_rate"][key], color="grey", ls="-.", label="base rate")
+        ax.set_xlabel("training step")
+        ax.set_ylabel(f"validation {label}")
+    axes[0].legend(fontsize=7)
+    fig.suptitle("Freedom! learned value: validation games (every fifth seed)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+
+
 def main(argv: list[str] | None = None) -> int:
     """The command line (see the module docstring)."""
     ap = argparse.ArgumentParser(prog="python -m muster.games.freedom.bots.train", description=__doc__.split("\n")[0])
@@ -292,11 +316,18 @@ def main(argv: list[str] | None = None) -> int:
     target = out / weights_name(rules, actions)
     target.write_text(json.dumps(final.to_json(rules, actions), separators=(",", ":")) + "\n")
     print(f"wrote {target}")
+    # Step 0 is the starting point: the hand-written evaluation squashed (the hidden layer adds nothing yet).
+    curve = [{"step": 0, **report["hand_written_squashed"]}] if snapshots else []
     for step, snap in snapshots:
         snap_model = replace(snap, play=play, meta={**meta, "steps": step})
         (args.data.parent / f"step-{step}").mkdir(parents=True, exist_ok=True)
         (args.data.parent / f"step-{step}" / weights_name(rules, actions)).write_text(
             json.dumps(snap_model.to_json(rules, actions)))
+        p = 1.0 / (1.0 + np.exp(-snap.logit_x(data["x"][val])))
+        curve.append({"step": step, "log_loss": round(log_loss(p, y), 4), "brier": round(brier(p, y), 4)})
+    if curve:
+        plot_curve(curve, report, args.data.parent / "learning-curve.png")
+        (args.data.parent / "learning-curve.json").write_text(json.dumps(curve) + "\n")
     assert FORMAT == 1 and len(INPUTS) == data["x"].shape[1]
     return 0
 
