@@ -12,7 +12,12 @@ the card and every decision of its own until its next card, its worker processes
 whose playouts run in worker processes on several cores). ``install`` says which rules ran (``compiled`` or
 ``pure``: ``MUSTER_PURE_PYTHON=1`` runs the pure-Python rules beside a compiled build), ``load_average`` the
 machine's one-minute load when the run ended (CPU time on a shared machine still varies with it), and
-``strongest_card_think_median_s`` the median of the per-card CPU times.
+``strongest_card_think_median_s`` the median of the per-card CPU times. ``learned_eval_per_s`` is how many positions
+the learned value (:mod:`muster.games.freedom.bots.learned`, numpy, no torch) evaluates a second on one core, and
+``belief_loglik_vs_uniform`` how much more likely the belief over the opponent's hand
+(:mod:`muster.games.freedom.bots.belief`) makes the true hand than a uniform deal does: the mean over the card turns
+of ``--belief-games`` fresh Heuristic games (seeds from 840000) at which the opponent has played this phase, in nats
+(0: no better than uniform; ``belief_positions`` says over how many turns).
 """
 
 from __future__ import annotations
@@ -155,6 +160,50 @@ def card_think_times(spec: str, games: int, wall: list[float] | None = None,
     return times
 
 
+BELIEF_SEEDS = 840_000
+"""The first seed of the games that measure the belief (never used to train the play model)."""
+
+
+def bench_learned(states: list[object], repeat: int = 20) -> float:
+    """Positions a second the learned value evaluates (the inputs read from the position and the network)."""
+    from muster.games.freedom.bots.learned import load
+
+    model = load()
+    model.imperial_win(states[0])  # type: ignore[arg-type]
+    t0 = time.process_time()
+    for _ in range(repeat):
+        for s in states:
+            model.imperial_win(s)  # type: ignore[arg-type]
+    return repeat * len(states) / (time.process_time() - t0)
+
+
+def bench_belief(games: int) -> tuple[float, int]:
+    """(mean ``log P_belief(true hand) - log P_uniform(true hand)`` in nats, turns measured) at the card turns of
+    Heuristic games where the opponent has played this phase."""
+    from muster.games.freedom.bots.belief import Belief
+    from muster.games.freedom.bots.learned import load
+    from muster.games.freedom.constants import other
+
+    rules = get_rules("freedom")
+    model = load()
+    scores: list[float] = []
+    rnd = random.Random(0)
+    for g in track(range(games), description="belief"):
+        state = rules.setup(BELIEF_SEEDS + g, {"quiet": "1"})
+        bot = make_bot("heuristic", seed=g, game="freedom")
+        while rules.outcome(state) is None:
+            seat = rules.active_seat(state)
+            assert seat is not None
+            legal = rules.legal_actions(state)
+            view = rules.view(state, seat)
+            if bool(state.stack) and state.stack[-1]["kind"] == "card_turn":
+                belief = Belief(view, seat, model)
+                if belief.informed:
+                    scores.append(belief.loglik_vs_uniform(list(state.hands[other(seat)]), rnd, samples=400))
+            rules.apply(state, legal[0] if len(legal) == 1 else bot.choose(view, legal, seat))
+    return (statistics.fmean(scores) if scores else 0.0), len(scores)
+
+
 def p95(values: list[float]) -> float:
     """The 95th percentile (nearest rank)."""
     ordered = sorted(values)
@@ -170,6 +219,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--strongest", default=STRONGEST, help="the bot spec the web app offers as strongest")
     parser.add_argument("--card-games", type=int, default=2, help="games for the strongest bot's time per card")
+    parser.add_argument("--belief-games", type=int, default=4, help="fresh games measuring the belief")
     args = parser.parse_args()
     card_walls: list[float] = []
     card_times = card_think_times(args.strongest, args.card_games, card_walls)
@@ -178,6 +228,10 @@ def main() -> None:
     states = positions(args.positions)
     actions, _ = bench_ismcts(states, f"ismcts:tree=actions,iterations={args.iterations}")
     heuristic = bench_heuristic(args.games)
+    learned = bench_learned(states)
+    belief, belief_turns = bench_belief(args.belief_games)
+    print(f"Learned value: {learned:.0f} positions/s; belief: {belief:+.3f} nats a turn over a uniform deal "
+          f"({belief_turns} turns of {args.belief_games} games)")
     print(f"ISMCTS (tree=cards): {cards:.1f} playouts/s on one core, {per_card:.2f} s per card turn "
           f"({args.positions} card turns, {args.playouts} playouts each)")
     print(f"ISMCTS (tree=actions): {actions:.0f} iterations/s on one core ({len(states)} positions, "
@@ -194,6 +248,8 @@ def main() -> None:
                       "heuristic_decisions_per_s": round(heuristic, 1),
                       "strongest_card_think_p95_s": round(card_p95, 3),
                       "strongest_card_wall_p95_s": round(p95(card_walls), 3),
+                      "learned_eval_per_s": round(learned, 1),
+                      "belief_loglik_vs_uniform": round(belief, 4), "belief_positions": belief_turns,
                       "strongest": args.strongest}))
 
 

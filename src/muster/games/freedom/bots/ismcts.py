@@ -54,6 +54,17 @@ search: in a first small sample ISMCTS with it (and 16 playouts) did not beat IS
 that ranks the candidate cards and plays the bot's own cards — and leaves the cheap playout heuristic as
 ``answers`` says: with it off, an event whose loss the opponent chooses (46A *Deserters*) is never among the
 candidates, so the playouts, which do play the opponent's answer, never get to try it.
+
+Three options of ``tree=cards`` (all off by default, so every existing spec plays exactly as before):
+``value`` says what a playout's end is worth: ``points`` (the evaluation's points, as before), ``prob`` (the
+evaluation squashed to a chance by ``scale``), ``learned`` (the learned value's chance,
+:mod:`muster.games.freedom.bots.learned`) or ``blend`` (the mean of those two chances); a finished game counts
+1, ½ or 0 in the last three, so one deal with a landing no longer outweighs the others a hundredfold.
+``ap_rank`` (``off`` or ``play``): with ``play``, a card played for its AP is ranked among the candidates by
+playing its AP out here (the playout heuristic's plan, in the ranking's determinization) and evaluating where
+that ends, instead of as the position with the AP unspent. ``belief`` (``off`` or ``on``): with ``on``, the
+opponent's hand in each determinization is drawn from a belief that weighs hands by how likely the opponent's
+plays this phase were under the learned play model (:mod:`muster.games.freedom.bots.belief`), not uniformly.
 """
 
 from __future__ import annotations
@@ -117,14 +128,24 @@ class IsmctsBot:
             answers = opts.pop("answers", "off")
             plan_answers = opts.pop("plan_answers", answers)
             self.workers = max(0, int(opts.pop("workers", "0")))
+            self.value_mode = opts.pop("value", "points")
+            self.ap_rank = opts.pop("ap_rank", "off")
+            self.belief_mode = opts.pop("belief", "off")
         except ValueError as exc:
             raise BotSpecError(f"bad ismcts option: {exc}") from exc
         if opts:
             known = ("tree, iterations, seconds, cpu, width, horizon, playout_plan, plan, beach_threat, reach_threat, "
-                     "money_ahead, answers, plan_answers, workers, per_action, card_ap, c, scale, rollout")
+                     "money_ahead, answers, plan_answers, workers, value, ap_rank, belief, per_action, card_ap, c, "
+                     "scale, rollout")
             raise BotSpecError(f"unknown ismcts option(s) {sorted(opts)}; known: {known}")
         if answers not in ("on", "off") or plan_answers not in ("on", "off"):
             raise BotSpecError("ismcts answers and plan_answers must be 'on' or 'off'")
+        if self.value_mode not in ("points", "prob", "learned", "blend") or self.ap_rank not in ("off", "play") \
+                or self.belief_mode not in ("off", "on"):
+            raise BotSpecError("ismcts value must be points, prob, learned or blend; ap_rank off or play; "
+                               "belief off or on")
+        if self.tree != "cards" and (self.value_mode != "points" or self.ap_rank != "off" or self.belief_mode != "off"):
+            raise BotSpecError("ismcts value, ap_rank and belief need tree=cards")
         if self.rollout not in ("none", "greedy"):
             raise BotSpecError("ismcts rollout must be 'none' or 'greedy'")
         if self.tree not in ("cards", "actions"):
@@ -154,6 +175,16 @@ class IsmctsBot:
         self._decision_start = 0.0
         self._dets: dict[tuple[int, str], Any] = {}
         self.last_worker_cpu = 0.0
+        self._learned: Any = None
+        if self.value_mode in ("learned", "blend") or self.belief_mode == "on":
+            from muster.games.freedom.bots.learned import WeightsMismatchError, load
+
+            try:
+                self._learned = load()
+            except WeightsMismatchError as exc:
+                raise BotSpecError(str(exc)) from exc
+        self._belief: Any = None
+        self._belief_view: int | None = None
         # The heuristics inside the search share its evaluation weights.
         threat = {"beach_threat": str(self.weights.beach_threat), "reach_threat": str(self.weights.reach_threat),
                   "answers": answers}
@@ -199,6 +230,13 @@ class IsmctsBot:
         self.last_iterations = 0
         self.last_worker_cpu = 0.0
         self._dets.clear()
+        self._belief = None
+        if self.belief_mode == "on":
+            from muster.games.freedom.bots.belief import Belief
+
+            belief = Belief(view, seat, self._learned)
+            self._belief = belief if belief.informed else None
+            self._belief_view = id(view)
         state = self.rules.determinize(view, seat, self._rng.getrandbits(62))
         top = state.stack[-1] if state.stack else None
         if top is None or top["kind"] != "card_turn":
@@ -208,12 +246,36 @@ class IsmctsBot:
             self._rest.record(self._rest_spent, 1)  # what the previous card cost after its choice
         self._rest_spent = 0.0
         scores = self._planner.scores(state, legal, seat)
+        if self.ap_rank == "play":
+            scores = self._rank_ap(state, legal, scores, seat)
         ranked = sorted(range(len(legal)), key=lambda i: -scores[i])
         alive = [legal[i] for i in ranked[: self.width]]
         self._pool = []
         if len(alive) == 1:
             return alive[0]
         return self._halving(view, alive, seat)
+
+    def _rank_ap(self, state: Any, legal: list[Action], scores: list[float], seat: str) -> list[float]:
+        """The planner's scores, with each card played for its AP scored by playing those AP out here (the
+        playout heuristic's plan) and evaluating where the card ends, in the planner's points: a card whose
+        AP buy a plan (a landing, a storm) shows what the plan is worth, not the AP's flat price."""
+        out = list(scores)
+        rules = self.rules
+        for i, a in enumerate(legal):
+            if a.verb != "ap":
+                continue
+            s = rules.clone(state)
+            rules.apply(s, a)
+            while rules.outcome(s) is None:
+                top = s.stack[-1] if s.stack else None
+                if top is not None and top["kind"] == "card_turn":
+                    break
+                moves = rules.legal_actions(s)
+                mover = rules.active_seat(s)
+                assert mover is not None
+                rules.apply(s, moves[0] if len(moves) == 1 else self._playout.choose_in(s, moves, mover))
+            out[i] = value(s, seat, self.weights)
+        return out
 
     def _halving(self, view: dict[str, JSON], alive: list[Action], seat: str) -> Action:
         """Sequential halving over ``alive`` (Karnin, Koren & Somekh 2013): each round scores every
@@ -336,6 +398,8 @@ class IsmctsBot:
             if len(self._dets) >= 4 * POOL:
                 self._dets.clear()  # determinizations of earlier decisions: never asked for again
             base = self._dets[key] = self.rules.determinize(view, seat, det_seed)
+            if self.belief_mode == "on":
+                self._deal_belief(view, seat, base, random.Random(det_seed))
         s = self.rules.clone(base)
         s.rng = rng_mod.seed_state(dice_seed)
         self._playout._rng.seed(play_seed)
@@ -358,7 +422,30 @@ class IsmctsBot:
             mover = rules.active_seat(s)
             assert mover is not None
             rules.apply(s, legal[0] if len(legal) == 1 else self._playout.choose_in(s, legal, mover))
-        return value(s, seat, self.weights)
+        return self._end_value(s, seat)
+
+    def _end_value(self, s: Any, seat: str) -> float:
+        """What the end of a playout is worth to ``seat``: points, or a chance (option ``value``)."""
+        if self.value_mode == "points":
+            return value(s, seat, self.weights)
+        if self.value_mode == "learned":
+            return float(self._learned.win(s, seat))
+        points = value(s, seat, self.weights)
+        squashed = 1.0 / (1.0 + math.exp(-max(-400.0, min(400.0, points)) / self.scale))
+        if self.value_mode == "prob":
+            return squashed
+        return 0.5 * (squashed + float(self._learned.win(s, seat)))
+
+    def _deal_belief(self, view: dict[str, JSON], seat: str, state: Any, rng: random.Random) -> None:
+        """Deal the opponent's hand in ``state`` from the belief of this view (built once per view)."""
+        from muster.games.freedom.bots.belief import Belief
+
+        key = id(view)
+        if self._belief is None or self._belief_view != key:
+            self._belief = Belief(view, seat, self._learned)
+            self._belief_view = key
+        if self._belief.informed:
+            self._belief.deal(state, self._belief.draw(rng), rng)
 
     # --- tree=actions: search over single moves -------------------------------------------
     def _search_actions(self, view: dict[str, JSON], legal: list[Action], seat: str) -> Action:
@@ -400,6 +487,8 @@ class IsmctsBot:
         rules = self.rules
         if len(self._pool) < POOL:
             s = rules.determinize(view, seat, self._rng.getrandbits(62))
+            if self._belief is not None:
+                self._belief.deal(s, self._belief.draw(self._rng), self._rng)
             self._pool.append(s)
             s = rules.clone(s)
         else:
