@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from muster.core import Game, get_rules
+from muster.i18n import message_of
 from muster.server.views import wire_log
 
 from .helpers import Server, act, create, state, ws_connect, ws_recv
@@ -198,3 +199,15 @@ def test_a_polish_hellenes_seat_gets_polish_prompts_and_labels_and_no_english(se
             choice = chooser.choice(en["legal"])
             assert act(c, token, en["version"], choice["action"]).status_code == 200
         assert len(seen) >= 2, seen
+
+
+def test_every_prompt_of_both_games_keeps_its_message() -> None:
+    """The rules word every prompt from a message (an id and typed arguments): no front end has to put a
+    prompt into another language from its English words, or show something else instead."""
+    for name, options in (("freedom", None), ("hellenes", {"years": "1"})):
+        for seed in (1, 2):
+            g = Game(get_rules(name), seed, options)
+            chooser = random.Random(seed)
+            while g.active_seat is not None and len(g.actions) < 400:
+                assert message_of(g.prompt) is not None, (name, g.prompt)
+                g.apply(chooser.choice(g.legal_actions()))
