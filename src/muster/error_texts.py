@@ -1,15 +1,17 @@
 """Refusals (the server's and the hint consent's) in the reader's language.
 
 An :class:`~muster.server.hub.ApiError` keeps its machine ``code`` and an English message (the message is what
-the server logs and what tests read). When the error is sent, :func:`translate` finds the template the English
-message was made from and fills the reader's translation of that template with the same values; a message no
-template fits (a library's own words, say) is sent as it is.
+the server logs and what tests read). A refusal with values is made with :func:`refusal`: its English words
+keep their message (one of :data:`TEMPLATES` and the values), and :func:`translate` fills the reader's
+translation of that template with the same values. A fixed sentence is its own message id. Nothing is read back
+out of English words: words with no message and no translation (a library's own, say) are sent as they are.
 """
 
 from __future__ import annotations
 
-from muster.i18n import N_, translator
-from muster.reword import Templates
+from typing import Any
+
+from muster.i18n import N_, message_of, translator
 
 TEMPLATES = (
     N_("unknown seat token"),
@@ -117,18 +119,44 @@ TEMPLATES = (
 )
 """Every refusal a player may read, as the English template its message is made from."""
 
-SEATS = {"imperial": N_("side:imperial"), "insurgent": N_("side:insurgent")}
-"""Seat ids inside messages, shown by their names."""
+class Refusal(str):
+    """A refusal's English words that keep the message they were made from (``{"m": template, "a": values}``)."""
+
+    message: dict[str, Any]
 
 
-def _value_in(name: str, value: str, lang: str) -> str:
+def refusal(template: str, /, **values: Any) -> str:
+    """The English words of ``template`` (one of :data:`TEMPLATES`) filled with ``values``, keeping both, so
+    that :func:`translate` fills the template of any language with them."""
+    text = Refusal(template.format(**values))
+    text.message = {"m": template, "a": values}
+    return text
+
+
+def words_of(exc: BaseException) -> str:
+    """What an exception says, keeping the message of a :func:`refusal` (``str(exc)`` of a refusal would be its
+    bare words)."""
+    first = exc.args[0] if len(exc.args) == 1 else None
+    return first if isinstance(first, str) else str(exc)
+
+
+def _value_in(value: Any, lang: str) -> str:
+    """A value as a reader of ``lang`` reads it: a seat (or a list of seats, ", "-separated) by its side's name
+    where the catalog has one; any other value as it is."""
     tr = translator(lang)
-    return ", ".join(tr.gettext(SEATS[part]) if part in SEATS else part for part in value.split(", "))
+    parts = [str(v) for v in value] if isinstance(value, list | tuple) else str(value).split(", ")
+    named = [tr.gettext(f"side:{part}") for part in parts]
+    return ", ".join(name if name != f"side:{part}" else part for name, part in zip(named, parts, strict=True))
 
 
-_TEMPLATES = Templates(TEMPLATES, _value_in)
-
-
-def translate(message: str, lang: str) -> str:
-    """``message`` (made from one of :data:`TEMPLATES`) in ``lang``; unchanged if no template fits."""
-    return _TEMPLATES.translate(message, lang)
+def translate(message: Any, lang: str) -> str:
+    """``message`` in ``lang``: a :func:`refusal` (or its message) fills the translated template with its values,
+    a fixed sentence is looked up as it is; words with neither stay unchanged."""
+    said = message if isinstance(message, dict) else message_of(message)
+    if lang == "en":
+        return str(message) if said is None or not isinstance(message, dict) else \
+            said["m"].format(**said.get("a", {}))
+    tr = translator(lang)
+    if said is None:
+        return tr.gettext(str(message))
+    return tr.gettext(said["m"]).format(**{key: _value_in(value, lang) for key, value in said.get("a", {}).items()})

@@ -404,6 +404,15 @@ def message_of(text: Any) -> dict[str, Any] | None:
     return message
 
 
+def words_in(text: Any, names: Names) -> str:
+    """A prompt or a choice's label in the language of ``names``: rendered from its message (a :class:`Said`);
+    plain words (an older game's, a decision that words none) as they are. Nothing is read back out of words."""
+    message = message_of(text)
+    if message is None or names.tr.lang == "en":
+        return str(text)
+    return render(message, names)
+
+
 NamesFactory = Callable[[Translator], Names]
 
 

@@ -176,7 +176,7 @@ def test_the_reduce_to_board_choice_reads_in_english_and_polish_on_the_terminal_
     english = RULES.label(s, choice)
     assert english.startswith("reduce to CV 2 to board ") and english.endswith("(sea transport)")
     view = RULES.view(s, "athens")
-    polish = texts.label_in(choice, "athens", english, "pl", view)
+    polish = texts.said_in(english, "pl")
     assert polish.startswith("zmniejsz do siły 2, by wejść na pokład: ") and "(transport morski)" in polish
     adapter = HellenesAdapter()
     assert "below the fleet's CV" in adapter.hint(view, choice, "athens", "en")

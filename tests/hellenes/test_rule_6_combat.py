@@ -161,7 +161,7 @@ def test_combat_rounds_follow_one_another_until_a_side_is_gone_with_no_round_lim
             prompt = RULES.prompt(s)
             assert prompt.startswith("Sparta: round 9 in Phocis and Locris: fight on or Retreat?")
             assert "undecided" not in prompt
-            polish = texts.prompt_in(RULES.view(s, "sparta"), "sparta", prompt, "pl")
+            polish = texts.said_in(prompt, "pl")
             assert polish.startswith("Sparta: runda 9 w obszarze Fokida i Lokryda: walczyć dalej")
             assert "bez rozstrzygnięcia" not in polish
         dice(s, 3 if asked <= 16 else 1)  # C2 blocks of CV 1: a 3 neither hits nor routs; then the defender hits

@@ -58,10 +58,9 @@ def test_the_attacker_orders_uncoordinated_forces_and_the_next_fights_the_surviv
     assert legal(s) == [Action("force", "attica"), Action("force", "plataea")]
     assert [RULES.label(s, a) for a in legal(s)] == ["the Force from Attica (1 block)",
                                                     "the Force from Plataea (1 block)"]
-    view = RULES.view(s, "athens")
-    assert texts.prompt_in(view, "athens", RULES.prompt(s), "pl") == ("Ateny: nieskoordynowane oddziały w obszarze "
+    assert texts.said_in(RULES.prompt(s), "pl") == ("Ateny: nieskoordynowane oddziały w obszarze "
                                                                       "Beocja – który walczy pierwszy?")
-    assert texts.label_in(legal(s)[1], "athens", RULES.label(s, legal(s)[1]), "pl", view) == \
+    assert texts.said_in(RULES.label(s, legal(s)[1]), "pl") == \
         "oddział z obszaru Plateje (1 blok)"
     act(s, ("force", "attica"))
     first = s.stack[-2]

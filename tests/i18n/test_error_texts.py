@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-from muster.error_texts import TEMPLATES, translate
+import ast
+import importlib.util
+from pathlib import Path
+
+from muster.error_texts import TEMPLATES, refusal, translate
 from muster.games.freedom.texts import prompt_in
 from muster.i18n import catalog
+
+SRC = Path(__file__).resolve().parents[2] / "src" / "muster"
 
 
 def test_every_refusal_has_a_polish_template() -> None:
@@ -13,17 +19,51 @@ def test_every_refusal_has_a_polish_template() -> None:
         assert pl.get(template) is not None and pl.get(template).string, template
 
 
-def test_a_refusal_is_reworded_with_its_values() -> None:
-    assert translate("it is not imperial's turn (waiting for insurgent)", "pl") == \
-        "to nie jest kolej: Imperium (czekamy na: Grecy)"
-    assert translate("step must be between 0 and 12", "pl") == "krok musi mieścić się między 0 a 12"
+def test_a_refusal_is_translated_from_its_message_never_from_its_words() -> None:
+    turn = refusal("it is not {seat}'s turn (waiting for {active})", seat="imperial", active="insurgent")
+    assert turn == "it is not imperial's turn (waiting for insurgent)"
+    assert translate(turn, "pl") == "to nie jest kolej: Imperium (czekamy na: Grecy)"
+    assert translate(str(turn), "pl") == str(turn)  # the same words without their message: not parsed back
+    step = refusal("step must be between 0 and {n}", n=12)
+    assert translate(step, "pl") == "krok musi mieścić się między 0 a 12"
+    assert translate(step.message, "pl") == translate(step, "pl")  # a message kept apart from its words
     assert translate("unknown seat token", "en") == "unknown seat token"
-    assert translate("too many games created from your address: try again in 12 s", "pl") == \
+    assert translate("unknown seat token", "pl") != "unknown seat token"  # a fixed sentence is its own id
+    assert translate(refusal("too many games created from your address: try again in {n} s", n=12), "pl") == \
         "za dużo gier utworzonych z twojego adresu: spróbuj ponownie za 12 s"
 
 
 def test_an_unknown_message_is_sent_as_it_is() -> None:
     assert translate("something a library said", "pl") == "something a library said"
+
+
+def test_a_long_refusal_is_cut_and_still_translated() -> None:
+    from muster.server.errors import MAX_ERROR_TEXT, ApiError
+
+    error = ApiError(400, "malformed", refusal("bad bot {bot}: {error}", bot="x", error="y" * 2 * MAX_ERROR_TEXT))
+    assert len(error.message) == MAX_ERROR_TEXT and error.message.endswith("…")
+    polish = error.to_json("pl")["error"]
+    assert len(polish) == MAX_ERROR_TEXT and not polish.startswith("bad bot")
+
+
+def test_every_refusal_made_in_the_code_has_a_template() -> None:
+    """Each ``refusal(template, ...)`` names one of :data:`TEMPLATES` (so the catalogs translate it)."""
+    made = set()
+    for path in SRC.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "refusal" and node.args:
+                first = node.args[0]
+                if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                    made.add(first.value)
+    assert len(made) > 25 and made <= set(TEMPLATES), made - set(TEMPLATES)
+
+
+def test_reword_is_gone_and_nothing_imports_it() -> None:
+    """No module rewords English words by parsing them back into a template: ``muster.reword`` is gone."""
+    assert importlib.util.find_spec("muster.reword") is None
+    for path in SRC.rglob("*.py"):
+        text = path.read_text("utf-8")
+        assert "muster.reword" not in text and "Templates(" not in text, path
 
 
 def test_event_prompts_render_from_their_message() -> None:

@@ -10,15 +10,17 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from muster.core import Game, get_rules
+from muster.i18n import message_of
 from muster.server.views import wire_log
 
-from .helpers import Server, create, state, ws_connect, ws_recv
+from .helpers import Server, act, create, state, ws_connect, ws_recv
 from .test_e2e import CHROMIUM
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -167,3 +169,45 @@ def test_board_modules_classify_by_message_whatever_the_words(web: Server, brows
         if name == "freedom":
             assert seen["dice"] > 10
     page.close()
+
+
+def test_a_polish_hellenes_seat_gets_polish_prompts_and_labels_and_no_english(server: Server) -> None:
+    """Hellenes' prompts and choices travel as messages: a Polish seat gets them in Polish, the same message
+    ids and arguments as an English seat, and none of the English words anywhere in its state message."""
+    with server.client() as c:
+        token = create(c, game="hellenes", athens="human", sparta="beginner", seed=7)["tokens"]["athens"]
+        chooser = random.Random(7)
+        seen: set[str] = set()
+        for _ in range(12):
+            en = state(c, token)
+            deadline = time.monotonic() + 120  # the bot's turn: a generous wait on a loaded machine
+            while not en["legal"] and not en["outcome"] and time.monotonic() < deadline:
+                time.sleep(0.05)
+                en = state(c, token)
+            if en["outcome"]:
+                break
+            pl = c.get(f"/api/seat/{token}?lang=pl").json()
+            assert pl["version"] == en["version"]
+            text = json.dumps({k: v for k, v in pl.items() if k != "log"}, ensure_ascii=False)
+            assert pl["prompt_message"] == en["prompt_message"] and en["prompt_message"]["m"]
+            assert pl["prompt"] != en["prompt"] and en["prompt"] not in text, (en["prompt"], pl["prompt"])
+            for mine, english in zip(pl["legal"], en["legal"], strict=True):
+                assert mine["message"] == english["message"] and english["message"]["m"], english
+                if english["label"] != english["message"]["m"]:  # a label with arguments: no English left in it
+                    assert mine["label"] != english["label"] and f'"{english["label"]}"' not in text, english
+            seen.add(pl["view"]["stack"][-1]["kind"])
+            choice = chooser.choice(en["legal"])
+            assert act(c, token, en["version"], choice["action"]).status_code == 200
+        assert len(seen) >= 2, seen
+
+
+def test_every_prompt_of_both_games_keeps_its_message() -> None:
+    """The rules word every prompt from a message (an id and typed arguments): no front end has to put a
+    prompt into another language from its English words, or show something else instead."""
+    for name, options in (("freedom", None), ("hellenes", {"years": "1"})):
+        for seed in (1, 2):
+            g = Game(get_rules(name), seed, options)
+            chooser = random.Random(seed)
+            while g.active_seat is not None and len(g.actions) < 400:
+                assert message_of(g.prompt) is not None, (name, g.prompt)
+                g.apply(chooser.choice(g.legal_actions()))

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from muster.error_texts import refusal
+
 
 class HintsRefusedError(PermissionError):
     """Hints were asked for in a game where they are not (yet) agreed."""
@@ -34,7 +36,7 @@ class HintConsent:
     def accept(self, seat: str) -> None:
         """``seat`` agrees to the hints proposed (ValueError if none were proposed or it plays no seat)."""
         if seat not in self.humans:
-            raise ValueError(f"{seat} is not played by a person")
+            raise ValueError(refusal("{seat} is not played by a person", seat=seat))
         if not self.agreed:
             raise ValueError("no hints were proposed for this game")
         self.agreed.add(seat)
@@ -47,10 +49,10 @@ class HintConsent:
     def check(self, seat: str) -> None:
         """Raise :class:`HintsRefusedError` unless ``seat`` may see hints now."""
         if seat not in self.humans:
-            raise HintsRefusedError(f"{seat} is not played by a person")
+            raise HintsRefusedError(refusal("{seat} is not played by a person", seat=seat))
         if not self.hinted:
             missing = sorted(set(self.humans) - self.agreed)
-            raise HintsRefusedError("hints need the agreement of " + ", ".join(missing))
+            raise HintsRefusedError(refusal("hints need the agreement of {seats}", seats=", ".join(missing)))
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready (the game shows ``hinted`` to both seats)."""

@@ -45,6 +45,7 @@ from starlette.routing import Route
 
 from muster.ai.levels import level_name
 from muster.core import game_names, get_rules
+from muster.error_texts import refusal
 from muster.server.db import (
     AccountRow,
     AccountSeatTokenRow,
@@ -433,7 +434,8 @@ def _address(request: Request) -> str:
 
 def _check_password_form(password: str) -> None:
     if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
-        raise ApiError(400, "bad_password", f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters")
+        raise ApiError(400, "bad_password", refusal("a password has {min} to {max} characters",
+                                                            min=MIN_PASSWORD, max=MAX_PASSWORD))
 
 
 async def _hash_password(password: str) -> str:
@@ -504,7 +506,8 @@ async def signup(request: Request) -> Response:
     if limit:
         wait = await to_thread.run_sync(store.throttled, [(key, limit)])
         if wait:
-            raise ApiError(429, "rate_limited", f"too many sign-ups from your address: try again in {wait:.0f} s")
+            raise ApiError(429, "rate_limited", refusal(
+                "too many sign-ups from your address: try again in {wait} s", wait=round(wait)))
         await to_thread.run_sync(store.count, [key])
     account_id = await to_thread.run_sync(store.create, name, await _hash_password(body.password), email)
     if account_id is None:
@@ -522,7 +525,8 @@ async def login(request: Request) -> Response:
     wait = await to_thread.run_sync(store.throttled, [(name_throttle, FAILURES_PER_NAME),
                                                       (address_throttle, FAILURES_PER_ADDRESS)])
     if wait:
-        raise ApiError(429, "rate_limited", f"too many failed logins: try again in {wait:.0f} s")
+        raise ApiError(429, "rate_limited", refusal("too many failed logins: try again in {wait} s",
+                                                            wait=round(wait)))
     account = await to_thread.run_sync(store.by_name, body.name.strip()[:100])
     ok = await _verify_password(account.password_hash if account else None, body.password)
     if not ok or account is None:

@@ -30,6 +30,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from muster.core import Action
+from muster.error_texts import refusal
 from muster.server.compute import Answer, ComputePool, PoolBusyError, Task, TaskFailedError, work_log
 from muster.server.db import AnalysisRow
 from muster.server.endpoints import error_response, hub_of
@@ -146,8 +147,8 @@ class AnalysisService:
                 raise ApiError(500, "failed", "the analysis of this game could not be worked out; try again later")
         mine = sum(1 for who in self.under_way.values() if who == address)
         if mine >= self.per_address:
-            raise ApiError(429, "rate_limited", f"{mine} analyses asked from your address are still being worked "
-                                                "out: wait for them")
+            raise ApiError(429, "rate_limited", refusal(
+                "{n} analyses asked from your address are still being worked out: wait for them", n=mine))
         if self.pool.pending >= self.pool.max_waiting + self.pool.size:
             raise ApiError(503, "busy", "the analysis queue is full: try again in a minute")
         if not await to_thread.run_sync(claim, self.engine, game_id, stale_before):

@@ -27,6 +27,7 @@ from muster.ai.levels import DEFAULT_LEVEL, LEVELS, level_name
 from muster.ai.timing import LevelTimings
 from muster.core import game_names, get_rules
 from muster.core.registry import default_game, game_module
+from muster.error_texts import refusal
 from muster.i18n import N_, json_catalog, translator
 from muster.server import clocks, fallbacks, metrics, notify
 from muster.server.accounts import AccountSessions, AccountStore
@@ -259,13 +260,14 @@ def player_spec(seat: str, choice: str | None, game: str) -> str:
     """A seat's player from the lobby: "human" or a level id (never a free bot spec), as the bot playing
     ``game`` at that level (the game's module says which)."""
     if choice is None:
-        raise ApiError(400, "malformed", f"{seat}: choose \"human\" or a bot level")
+        raise ApiError(400, "malformed", refusal("{seat}: choose \"human\" or a bot level", seat=seat))
     if choice == "human":
         return choice
     levels = game_module(game).levels
     if choice not in levels:
         ids = ", ".join(lv.id for lv in LEVELS if lv.id in levels)
-        raise ApiError(400, "malformed", f"{seat}: choose \"human\" or a bot level ({ids})")
+        raise ApiError(400, "malformed", refusal("{seat}: choose \"human\" or a bot level ({levels})", seat=seat,
+                                                 levels=ids))
     return levels[choice].spec
 
 
@@ -274,11 +276,12 @@ async def create_game(request: Request) -> Response:
     """Start a game; the answer holds one secret token per human seat."""
     body = parse(CreateGame, await read_json(request))
     if body.game not in game_names() or web_adapter(body.game) is None:
-        raise ApiError(400, "malformed", f"unknown game {body.game!r}; web games: "
-                                         f"{', '.join(n for n in game_names() if web_adapter(n))}")
+        raise ApiError(400, "malformed", refusal("unknown game {game}; web games: {games}", game=repr(body.game),
+                                                 games=", ".join(n for n in game_names() if web_adapter(n))))
     seats = get_rules(body.game).info.seats
     if any(key not in seats for key in body.model_extra or {}):
-        raise ApiError(400, "malformed", f"{body.game} has the seats {', '.join(seats)}")
+        raise ApiError(400, "malformed", refusal("{game} has the seats {seats}", game=body.game,
+                                                 seats=", ".join(seats)))
     players = {seat: player_spec(seat, body.choice(seat), body.game) for seat in seats}
     if any(seat not in players or players[seat] != "human" for seat in body.names):
         raise ApiError(400, "malformed", "names may be given only for seats played by people")
@@ -287,7 +290,8 @@ async def create_game(request: Request) -> Response:
     people = [seat for seat in seats if players[seat] == "human"]
     creator = body.seat or (people[0] if people else None)
     if creator is not None and creator not in people:
-        raise ApiError(400, "malformed", f"your seat must be one played by a person ({', '.join(people) or 'none'})")
+        raise ApiError(400, "malformed", refusal("your seat must be one played by a person ({seats})",
+                                                 seats=", ".join(people) or "none"))
     if body.hints and body.hints != creator:
         raise ApiError(400, "malformed", "hints are proposed by the creator, for the creator's own seat")
     clocks.pace(body.game, body.pace)  # an unknown pace is refused before anything is created
@@ -575,7 +579,8 @@ async def _ws_message(hub: Hub, live: LiveGame, seat: str, conn: Connection, tex
             else:
                 _push_full_state(live, seat, conn)
         else:
-            raise ApiError(400, "malformed", f"unknown message type {kind!r} (use action, undo or sync)")
+            raise ApiError(400, "malformed", refusal("unknown message type {kind} (use action, undo or sync)",
+                                                     kind=repr(kind)))
     except ApiError as exc:
         conn.push({**exc.to_json(conn.lang), "id": msg_id})
 

@@ -6,6 +6,8 @@ import logging
 from typing import Any
 
 from muster.error_texts import translate as translate_error
+from muster.error_texts import words_of as words_of
+from muster.i18n import message_of
 from muster.server.observe import rejected
 
 log = logging.getLogger("muster.server")
@@ -20,6 +22,8 @@ class ApiError(Exception):
     :data:`MAX_ERROR_TEXT` characters: a longer one is cut, marked with an ellipsis)."""
 
     def __init__(self, status: int, code: str, message: str) -> None:
+        self.said = message_of(message)
+        """The message a :func:`muster.error_texts.refusal` keeps (its template and values), or None."""
         if len(message) > MAX_ERROR_TEXT:
             message = message[:MAX_ERROR_TEXT - 1] + "…"
         super().__init__(message)
@@ -32,5 +36,7 @@ class ApiError(Exception):
         if log.isEnabledFor(logging.INFO):
             log.info("refused (%s): %s", self.code, self.message[:200],
                      extra={"event": "refused", "code": self.code, "status": self.status})
-        message = self.message if lang == "en" else translate_error(self.message, lang)
+        message = self.message if lang == "en" else translate_error(self.said or self.message, lang)
+        if len(message) > MAX_ERROR_TEXT:  # a translation quoting what the client sent is cut like the English
+            message = message[:MAX_ERROR_TEXT - 1] + "…"
         return {"type": "error", "code": self.code, "error": message}

@@ -24,6 +24,7 @@ import orjson
 from starlette.requests import ClientDisconnect
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from muster.error_texts import refusal
 from muster.server.hub import ApiError
 from muster.server.sockets import foreign_origin
 from muster.server.wire import RAW_SEND
@@ -80,15 +81,16 @@ def load_json(raw: str | bytes, what: str = "body") -> Any:
         value = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
         if "depth limit" in str(exc):
-            raise ApiError(400, "malformed", f"{what} nests deeper than {MAX_DEPTH} levels") from exc
-        raise ApiError(400, "malformed", f"{what} is not JSON: {exc}") from exc
+            raise ApiError(400, "malformed", refusal("{what} nests deeper than {n} levels", what=what,
+                                                     n=MAX_DEPTH)) from exc
+        raise ApiError(400, "malformed", refusal("{what} is not JSON: {error}", what=what, error=str(exc))) from exc
     except (ValueError, TypeError, RecursionError) as exc:
-        raise ApiError(400, "malformed", f"{what} is not JSON: {exc}") from exc
+        raise ApiError(400, "malformed", refusal("{what} is not JSON: {error}", what=what, error=str(exc))) from exc
     # every level of nesting opens with a bracket, so a text with few brackets cannot nest too deeply: most
     # messages (an action is one object holding a list or two) are let through without walking the value
     brackets = raw.count(b"[") + raw.count(b"{") if isinstance(raw, bytes) else raw.count("[") + raw.count("{")
     if brackets > MAX_DEPTH and json_depth(value) > MAX_DEPTH:
-        raise ApiError(400, "malformed", f"{what} nests deeper than {MAX_DEPTH} levels")
+        raise ApiError(400, "malformed", refusal("{what} nests deeper than {n} levels", what=what, n=MAX_DEPTH))
     return value
 
 
@@ -184,11 +186,12 @@ class Guard:
         except _BodyTooLargeError:
             if not started:
                 await self._answer(send_with_headers, 413, "too_large",
-                                   _in_reader_language(f"request body over {self.max_body} bytes", scope), close=True)
+                                   _in_reader_language(refusal("request body over {n} bytes", n=self.max_body), scope),
+                                   close=True)
         except _BodyTimeoutError as exc:
             if not started:
-                why = (f"the request body did not arrive within {self.body_deadline_s:g} s" if exc.args and exc.args[0]
-                       else "the request body stopped arriving")
+                why = (refusal("the request body did not arrive within {n} s", n=f"{self.body_deadline_s:g}")
+                       if exc.args and exc.args[0] else "the request body stopped arriving")
                 await self._answer(send_with_headers, 408, "timeout", _in_reader_language(why, scope), close=True)
 
     def _refusal(self, scope: Any) -> tuple[int, str, str, float] | None:
@@ -196,7 +199,7 @@ class Guard:
         content_type = b""
         for name, value in scope.get("headers", []):
             if name == b"content-length" and (not value.isdigit() or int(value) > self.max_body):
-                return 413, "too_large", f"request body over {self.max_body} bytes", 0.0
+                return 413, "too_large", refusal("request body over {n} bytes", n=self.max_body), 0.0
             if name == b"content-type":
                 content_type = value
         client = (scope.get("client") or ("?", 0))[0]
@@ -214,13 +217,13 @@ class Guard:
                 return 415, "unsupported_media_type", "send the body as JSON (Content-Type: application/json)", 0.0
         bucket = None
         if method == "POST" and path == "/api/games":
-            bucket, what = self.creating, "games created"
+            bucket, what = self.creating, "too many games created from your address: try again in {n} s"
         elif path.startswith("/api/games/") and path.endswith("/replay"):
-            bucket, what = self.replaying, "replay steps"
+            bucket, what = self.replaying, "too many replay steps from your address: try again in {n} s"
         if bucket is not None:
             wait = bucket.take(client)
             if wait > 0:
-                return 429, "rate_limited", f"too many {what} from your address: try again in {wait:.0f} s", wait
+                return 429, "rate_limited", refusal(what, n=round(wait)), wait
         return None
 
     def _bounded(self, receive: Any) -> Any:

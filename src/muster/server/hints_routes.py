@@ -29,6 +29,7 @@ from starlette.routing import BaseRoute, Route
 
 from muster.analysis.consent import HintConsent, HintsRefusedError
 from muster.core import Action
+from muster.error_texts import refusal, words_of
 from muster.server.compute import Answer, ComputePool, PoolBusyError, Task, TaskFailedError, work_log
 from muster.server.db import HintConsentRow
 from muster.server.endpoints import error_response, hub_of
@@ -77,12 +78,14 @@ class HintService:
         """How many hint lists the workers computed (the rest came from the cache)."""
 
     def _take(self, seat_key: str, address: str) -> None:
-        for buckets, who, what in ((self.seats, seat_key, "this seat"), (self.addresses, address, "your address")):
+        for buckets, who, what in ((self.seats, seat_key, "too many hints asked from this seat: try again in {n} s"),
+                                   (self.addresses, address,
+                                    "too many hints asked from your address: try again in {n} s")):
             if buckets is None:
                 continue
             wait = buckets.take(who)
             if wait > 0:
-                raise ApiError(429, "rate_limited", f"too many hints asked from {what}: try again in {wait:.0f} s")
+                raise ApiError(429, "rate_limited", refusal(what, n=round(wait)))
 
     async def hints(self, live: LiveGame, seat: str, address: str) -> tuple[int, list[dict[str, Any]]]:
         """(version, hints) for ``seat``'s current decision: from the cache, or computed by the pool."""
@@ -189,7 +192,7 @@ async def hint_accept(request: Request) -> Response:
         try:
             consent.accept(seat)
         except ValueError as exc:
-            raise ApiError(409, "conflict", str(exc)) from exc
+            raise ApiError(409, "conflict", words_of(exc)) from exc
         await to_thread.run_sync(add_agreement, hub.store.engine, live.id, seat)
         return JSONResponse({**consent.to_json(), "seat": seat, "proposed": True})
     except ApiError as exc:
@@ -206,7 +209,7 @@ async def hint_get(request: Request) -> Response:
         try:
             consent.check(seat)
         except HintsRefusedError as exc:
-            raise ApiError(403, "forbidden", str(exc)) from exc
+            raise ApiError(403, "forbidden", words_of(exc)) from exc
         hints_of: HintService = request.app.state.hints
         address = request.client.host if request.client else "?"
         version, found = await hints_of.hints(live, seat, address)

@@ -28,16 +28,18 @@ from muster.core import (
     Action,
     Game,
     GameError,
+    IllegalActionError,
     MalformedActionError,
     UndoError,
     game_names,
     get_rules,
 )
 from muster.core.rng import KEYED_SEED_MIN
+from muster.error_texts import refusal
 from muster.server import fallbacks
 from muster.server.bots import BotPool, Choice, Job, check_spec
 from muster.server.bus import Bus
-from muster.server.errors import ApiError
+from muster.server.errors import ApiError, words_of
 from muster.server.names import load_names
 from muster.server.observe import GAMES_CREATED, observe_action
 from muster.server.sockets import STATES
@@ -357,20 +359,22 @@ class Hub:
         """Read a game from the database and rebuild it by replaying its actions."""
         stored = await to_thread.run_sync(self.store.load, game_id)
         if stored is None:
-            raise ApiError(404, "not_found", f"no game {game_id!r}")
+            raise ApiError(404, "not_found", refusal("no game {game}", game=repr(game_id)))
         current = get_rules(stored.game).info.version
         if stored.rules_version != current:
             # Replaying under other rules could fail, or worse, succeed with a position the players never saw.
-            raise ApiError(409, "outdated", f"game {game_id} was recorded under rules version {stored.rules_version}, "
-                                            f"and this server plays {current}: it can only be continued by the "
-                                            "muster release that recorded it (the stored game is kept unchanged)")
+            raise ApiError(409, "outdated", refusal(
+                "game {game} was recorded under rules version {recorded}, and this server plays {current}: it can only "
+                "be continued by the muster release that recorded it (the stored game is kept unchanged)",
+                game=game_id, recorded=stored.rules_version, current=current))
         try:
             live = await to_thread.run_sync(self._rebuild, stored)
         except GameError as exc:  # e.g. recorded under rules that have changed since
             log.error("game %s does not replay: %s", game_id, exc)
             # the details stay in the server log: they may describe the other seat's decision
-            raise ApiError(500, "corrupt", f"game {game_id} cannot be rebuilt from its stored actions with "
-                                           "the current rules (was it recorded by an older version?)") from exc
+            raise ApiError(500, "corrupt", refusal(
+                "game {game} cannot be rebuilt from its stored actions with the current rules (was it recorded by an "
+                "older version?)", game=game_id)) from exc
         await to_thread.run_sync(fallbacks.load, self.store.engine, game_id)
         return live
 
@@ -379,8 +383,8 @@ class Hub:
         memory stays bounded however many games are opened at once."""
         self._evict(room_for=1)
         if len(self.games) >= self.keep_games:
-            raise ApiError(503, "busy", f"the server holds {len(self.games)} busy games, its limit: try again "
-                                        "in a minute")
+            raise ApiError(503, "busy", refusal(
+                "the server holds {n} busy games, its limit: try again in a minute", n=len(self.games)))
 
     def _evict(self, room_for: int = 0) -> None:
         """Forget the oldest idle games beyond ``keep_games`` (they are rebuilt from the database on demand).
@@ -468,8 +472,8 @@ class Hub:
             still = await to_thread.run_sync(self.store.active_among, list(running))
             running.intersection_update(still)
         if len(running) >= self.bot_games_per_address:
-            raise ApiError(429, "rate_limited", f"your address already runs {len(running)} games between bots: "
-                                                "wait until one is over")
+            raise ApiError(429, "rate_limited", refusal(
+                "your address already runs {n} games between bots: wait until one is over", n=len(running)))
 
     def note_bot_game(self, address: str, game_id: str, players: dict[str, str]) -> None:
         """A game between bots was created from ``address`` (counted by :meth:`check_bot_games`)."""
@@ -489,7 +493,8 @@ class Hub:
         every other seat played by a person gets a one-use invitation instead (see :meth:`claim`)."""
         rules = get_rules(game_name)
         if set(players) != set(rules.info.seats):
-            raise ApiError(400, "malformed", f"give a player for each seat: {', '.join(rules.info.seats)}")
+            raise ApiError(400, "malformed", refusal("give a player for each seat: {seats}",
+                                                             seats=", ".join(rules.info.seats)))
         for name, value in options.items():
             if name not in rules.info.options:
                 raise ApiError(400, "malformed", f"{game_name} has no option {name[:40]!r}")
@@ -511,7 +516,8 @@ class Hub:
                 try:
                     check_spec(who, rules.info.name, max_seconds=self.bots.time_limit * 0.8)
                 except Exception as exc:  # an unknown bot or a bad option: tell the player why
-                    raise ApiError(400, "malformed", f"bad bot {who[:200]!r}: {exc}") from exc
+                    raise ApiError(400, "malformed", refusal("bad bot {bot}: {error}", bot=repr(who[:200]),
+                                                                     error=str(exc))) from exc
                 seats.append(NewSeat(SeatInfo(seat, "bot", who)))
         if seed is not None and all(new.info.kind == "human" for new in seats):
             # Whoever picks the seed of a game between people could compute the other's hand from it.
@@ -540,8 +546,9 @@ class Hub:
         if not isinstance(version, int) or isinstance(version, bool):
             raise ApiError(400, "malformed", "send the version of the state you are acting on (an integer)")
         if version != live.version:
-            raise ApiError(409, "stale", f"the game has moved on (version {live.version}, you sent {version}); "
-                                         "reload the state and choose again")
+            raise ApiError(409, "stale", refusal(
+                "the game has moved on (version {version}, you sent {sent}); reload the state and choose again",
+                version=live.version, sent=version))
 
     async def act(self, live: LiveGame, seat: str, version: Any, raw_action: Any,
                   ack: Callable[[int], None] | None = None, fallback: str | None = None) -> int:
@@ -554,19 +561,25 @@ class Hub:
         try:
             action = Action.from_json(raw_action)
         except MalformedActionError as exc:
-            raise ApiError(400, "malformed", str(exc)) from exc
+            raise ApiError(400, "malformed", refusal("not an action: {value}", value=repr(raw_action))) from exc
         async with live.lock:
             await self._catch_up(live, version)
             self._check_version(live, version)
             active = live.game.active_seat
             if active is not None and seat != active:
-                raise ApiError(409, "wrong_seat", f"it is not {seat}'s turn (waiting for {active})")
+                raise ApiError(409, "wrong_seat", refusal("it is not {seat}'s turn (waiting for {active})", seat=seat,
+                                                          active=active))
             game, expected = live.game, live.version
             old_state, step = game.state, len(game.actions)
             try:
                 game.apply(action, seat=seat)
+            except IllegalActionError as exc:
+                if game.active_seat is None:
+                    raise ApiError(409, "illegal", "the game is over") from exc
+                raise ApiError(409, "illegal", refusal("illegal action {action} (prompt: {prompt})",
+                                                       action=action.to_json(), prompt=str(game.prompt))) from exc
             except GameError as exc:
-                raise ApiError(409, "illegal", str(exc)) from exc
+                raise ApiError(409, "illegal", words_of(exc)) from exc
             action_json = action.to_json()
             bot_turn = await self._commit(live, old_state, None, lambda new: Write(
                 live.id, expected, new, step=step, seat=seat, action=action_json), "act", [seat, action_json])
@@ -701,7 +714,7 @@ class Hub:
             return
         stored = await to_thread.run_sync(self.store.load, live.id)
         if stored is None:
-            raise ApiError(404, "not_found", f"no game {live.id!r}")
+            raise ApiError(404, "not_found", refusal("no game {game}", game=repr(live.id)))
         fresh = await to_thread.run_sync(self._rebuild, stored)
         live.game, live.version, live.stale = fresh.game, fresh.version, False
         if fresh.shown_at[0] != live.shown_at[0]:  # else the others still see what they saw, at its version

@@ -30,6 +30,7 @@ from starlette.routing import Route
 
 from muster.core import game_names, get_rules
 from muster.core.registry import default_game
+from muster.error_texts import refusal
 from muster.server import clocks, notify, ratings
 from muster.server.accounts import _aware, signed_in
 from muster.server.db import GameRow, LobbyPostRow, SeatRow, utcnow
@@ -107,10 +108,11 @@ async def post(request: Request) -> Response:
     if len(info.seats) != 2:
         raise ApiError(400, "malformed", "the lobby has games for two players")
     if body.side != "random" and body.side not in info.seats:
-        raise ApiError(400, "malformed", f"choose a side of {', '.join(info.seats)} or random")
+        raise ApiError(400, "malformed", refusal("choose a side of {seats} or random",
+                                                          seats=", ".join(info.seats)))
     ruleset = body.ruleset or (info.options["ruleset"][0] if "ruleset" in info.options else "")  # the game's default
     if "ruleset" in info.options and ruleset not in info.options["ruleset"]:
-        raise ApiError(400, "malformed", f"unknown ruleset {ruleset!r}")
+        raise ApiError(400, "malformed", refusal("unknown ruleset {ruleset}", ruleset=repr(ruleset)))
     clocks.pace(game, body.pace)  # an unknown pace is refused before anything is created
     account = signed_in(request)
     if body.rated and account is None:

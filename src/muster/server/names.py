@@ -14,6 +14,7 @@ from sqlalchemy import delete, insert, select
 from sqlalchemy.engine import Engine
 
 from muster.core import game_names, get_rules
+from muster.error_texts import refusal
 from muster.i18n import LANGS, catalog, domains
 from muster.server.db import PlayerNameRow
 from muster.server.errors import ApiError
@@ -57,7 +58,8 @@ def clean_name(raw: str) -> str:
             kept.append(ch)
     name = " ".join("".join(kept).split())[:MAX_NAME]
     if name and _folded(name) in side_names():
-        raise ApiError(400, "malformed", f"{name} is the name of a side: choose another name")
+        raise ApiError(400, "malformed", refusal("{name} is the name of a side: choose another name",
+                                                         name=name))
     return name
 
 

@@ -15,6 +15,7 @@ from collections import OrderedDict
 from typing import Any
 
 from muster.core import Action, Game
+from muster.error_texts import refusal
 from muster.server.games import adapter
 from muster.server.hub import ApiError, LiveGame
 from muster.server.views import outcome_in, phase_of, wire_log
@@ -86,7 +87,7 @@ class Replays:
               lang: str = "en") -> dict[str, Any]:
         """The position after ``step`` actions as ``seat`` saw it, with the action that led there, in ``lang``."""
         if not 0 <= step <= len(actions):
-            raise ApiError(400, "malformed", f"step must be between 0 and {len(actions)}")
+            raise ApiError(400, "malformed", refusal("step must be between 0 and {n}", n=len(actions)))
         game = self._game_at(live, actions, step)
         view = game.view(seat)
         view.pop("log", None)

@@ -42,6 +42,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from muster.core import get_rules
+from muster.error_texts import refusal
 from muster.server import clocks, notify, ratings
 from muster.server.accounts import _aware, _needs_account, name_key
 from muster.server.db import (
@@ -135,7 +136,7 @@ def _set_block(engine: Engine, account_id: int, name: str, block: bool) -> str:
         count = s.scalar(select(func.count()).select_from(AccountBlockRow)
                          .where(AccountBlockRow.account_id == account_id)) or 0
         if count >= MAX_BLOCKS:
-            raise ApiError(429, "too_many", f"you can block at most {MAX_BLOCKS} accounts")
+            raise ApiError(429, "too_many", refusal("you can block at most {n} accounts", n=MAX_BLOCKS))
         if s.get(AccountBlockRow, (account_id, other.id)) is None:
             try:
                 with s.begin_nested():

@@ -26,7 +26,7 @@ from muster.ai.base import Bot
 from muster.analysis.consent import HintConsent, HintsRefusedError
 from muster.core import Game, GameError
 from muster.core.registry import game_module
-from muster.error_texts import translate
+from muster.error_texts import translate, words_of
 from muster.i18n import N_, translator
 from muster.tui.part import terminal_part
 
@@ -301,7 +301,7 @@ class Session:
                 raise HintsRefusedError(HINTS_OFF)
             self.hints.check(seat)
         except HintsRefusedError as exc:
-            self.message = Text(translate(str(exc), self.lang), style="yellow")
+            self.message = Text(translate(words_of(exc), self.lang), style="yellow")
             return
         legal = self.game.legal_actions()
         lines = [tr.fmt(HINT_HEADER, side=analysis.side_in(seat, self.lang))]

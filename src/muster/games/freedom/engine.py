@@ -23,6 +23,8 @@ from muster.core.frames import push as push
 from muster.core.interface import Action
 from muster.games.freedom.board import board
 from muster.games.freedom.state import Frame, State
+from muster.games.freedom.texts import names as english_names
+from muster.i18n import Said, entry
 
 OPS: Final[dict[str, Op]] = {}
 
@@ -31,8 +33,12 @@ def default_label(a: Action) -> str:
     """Label an action from its verb and argument, naming spaces by their board names."""
     b = board()
     if isinstance(a.arg, str) and a.arg in b.index:
-        where = b.names[b.index[a.arg]]
-        return {"from": f"from {where}", "to": f"to {where}"}.get(a.verb, f"{a.verb} {where}")
+        i = b.index[a.arg]
+        if a.verb == "from":  # words keeping their message: rendered in any reader's language
+            return Said(entry("from {space}", space=i), english_names("en"))
+        if a.verb == "to":
+            return Said(entry("to {space}", space=i), english_names("en"))
+        return f"{a.verb} {b.names[i]}"
     if a.arg is None:
         return a.verb.replace("_", " ")
     return f"{a.verb.replace('_', ' ')} {a.arg}"

@@ -7,7 +7,7 @@ short finite list.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from muster.core import frames
 from muster.core.frames import FrameMachine
@@ -17,12 +17,34 @@ from muster.core.frames import push as push
 from muster.core.interface import Action
 from muster.games.hellenes.datafiles import blocks, game_map
 from muster.games.hellenes.state import Frame, State
+from muster.games.hellenes.texts import names as english_names
+from muster.i18n import Said, entry
+
+
+def said(msgid: str, plural: str | None = None, /, **args: Any) -> str:
+    """A prompt or a choice's label: its English words, keeping its message (id and typed arguments: ``side``,
+    ``area``, ``city``, ``block``, ``unit``, ``card``, ``season``, numbers), from which every front end renders it
+    in its reader's language (:func:`muster.games.hellenes.texts.said_in`)."""
+    return Said(entry(msgid, plural, **args), english_names())
+
+
+def unit(s: State, bid: str) -> list[Any]:
+    """A block as a label names it, with its CV now (``{unit}``: 'Athenian hoplites C2 (3/4)')."""
+    return [bid, int(s.units[bid]["cv"])]
 
 
 def default_label(s: State, a: Action) -> str:
     """Label an action from its verb and argument, naming areas and blocks in words."""
     g = game_map()
-    verb = a.verb.replace("_", " ")
+    if a.verb == "block" and isinstance(a.arg, str) and a.arg in blocks():
+        return said("block {unit}", unit=unit(s, a.arg))
+    if a.verb == "city" and isinstance(a.arg, str) and a.arg in g.names:
+        return said("the City of {city} ({area})", city=a.arg, area=a.arg)
+    if a.verb == "to" and isinstance(a.arg, str) and a.arg in g.names:
+        return said("to {area}", area=a.arg)
+    if a.verb in ("done", "stay") and a.arg is None:
+        return said("done") if a.verb == "done" else said("stay")
+    verb = a.verb.replace("_", " ")  # a decision that words no label of its own: English only
     if isinstance(a.arg, str) and a.arg in g.names:
         return f"{verb} {g.names[a.arg]}"
     if isinstance(a.arg, str) and a.arg in blocks():

@@ -22,10 +22,9 @@ from muster.games.hellenes.texts import (
     block_name,
     card_face,
     city_name,
-    label_in,
     leader_name,
     prestige_words,
-    prompt_in,
+    said_in,
     season_word,
     side_forms,
 )
@@ -207,8 +206,16 @@ class HellenesTerminal:
     tracks_panel = staticmethod(tracks_panel)
     hand_panel = staticmethod(hand_panel)
     phase_help = staticmethod(phase_help)
-    label_in = staticmethod(label_in)
-    prompt_in = staticmethod(prompt_in)
+
+    @staticmethod
+    def label_in(action: Action, seat: str | None, english: str, lang: str) -> str:
+        """A choice's label in ``lang``, rendered from the message the rules keep with it."""
+        return said_in(english, lang)
+
+    @staticmethod
+    def prompt_in(view: dict[str, Any], seat: str | None, english: str, lang: str) -> str:
+        """The decision's prompt in ``lang``, rendered from the message the rules keep with it."""
+        return said_in(english, lang)
 
 
 TERMINAL = HellenesTerminal()

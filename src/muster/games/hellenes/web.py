@@ -23,9 +23,8 @@ from muster.games.hellenes.texts import (
     block_name,
     card_face,
     city_name,
-    label_in,
-    prompt_in,
     region_name,
+    said_in,
     season_word,
     side_forms,
 )
@@ -287,12 +286,12 @@ class HellenesAdapter:
                                     year=view.get("year"))
 
     def label_for(self, view: dict[str, Any], action: Action, seat: str | None, label: str, lang: str) -> str:
-        """A choice's label in ``lang``."""
-        return label_in(action, seat, label, lang, view)
+        """A choice's label in ``lang``, rendered from the message the rules keep with it."""
+        return said_in(label, lang)
 
     def prompt_for(self, view: dict[str, Any], seat: str | None, prompt: str, lang: str) -> str:
-        """The decision's prompt in ``lang``."""
-        return prompt_in(view, seat, prompt, lang)
+        """The decision's prompt in ``lang``, rendered from the message the rules keep with it."""
+        return said_in(prompt, lang)
 
     def odds(self, view: dict[str, Any], seat: str, area: str) -> Any:
         """The battle odds if the moving block engages in ``area``, or the besieged there make a Sortie (from the

@@ -18,7 +18,6 @@ from muster.games.freedom.rules.common import (
     imperial_units,
     log,
     morale_choice,
-    name,
     remove_cannon,
     roll_dice,
     ruleset,
@@ -226,6 +225,5 @@ class Cannons(Decision):
         b = board()
         i = b.index[str(a.arg)]
         if a.verb == "cannon":
-            return f"fire the cannon in {name(i)}"
-        need = dict(cannon_targets(s, b.index[f["src"]]))[i]
-        return f"fire at {name(i)} (hits on {need}+)"
+            return said("fire the cannon in {space}", space=i)
+        return said("fire at {space} (hits on {n}+)", space=i, n=dict(cannon_targets(s, b.index[f["src"]]))[i])

@@ -30,6 +30,7 @@ from muster.games.freedom.rules.common import (
     log,
     roll_dice,
     ruleset,
+    said,
     support,
     support_effect,
 )
@@ -143,7 +144,7 @@ class MoveOp(UnitMoveOp):
     name = "move"
 
     def prompt(self, s: State, f: Frame) -> str:
-        return "Normal Movement: choose a unit, then where it goes (1 or 2 spaces)."
+        return said("Normal Movement: choose a unit, then where it goes (1 or 2 spaces).")
 
     def destinations(self, s: State, f: Frame, i: int, kind: str) -> list[int]:
         return normal_destinations(s, i, kind)
@@ -163,7 +164,7 @@ class MoveSecondOp(UnitMoveOp):
     optional = True
 
     def prompt(self, s: State, f: Frame) -> str:
-        return "Normal Movement: you may move a second unit 1 space (or be done)."
+        return said("Normal Movement: you may move a second unit 1 space (or be done).")
 
     def destinations(self, s: State, f: Frame, i: int, kind: str) -> list[int]:
         return single_step_destinations(s, i, kind)
@@ -176,7 +177,7 @@ class SlowOp(UnitMoveOp):
     moved = "moves slowly"
 
     def prompt(self, s: State, f: Frame) -> str:
-        return "Slow Movement: choose a unit, then the slow space it enters."
+        return said("Slow Movement: choose a unit, then the slow space it enters.")
 
     def candidates(self) -> Iterable[int]:
         return slow_frontier()
@@ -221,7 +222,7 @@ class ImperialAttackOp(Op):
     name = "imperial_attack"
 
     def prompt(self, s: State, f: Frame) -> str:
-        return "Attack: choose the attacking unit's space, then the target."
+        return said("Attack: choose the attacking unit's space, then the target.")
 
     def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
         return iter(self.sources(s, f))
@@ -290,7 +291,7 @@ class ImperialBuildOp(Op):
     single = True
 
     def prompt(self, s: State, f: Frame) -> str:
-        return "Build Cannon: choose the space (Row 6: 3 AP, Row 5: 5 AP, Row 4: 7 AP)."
+        return said("Build Cannon: choose the space (Row 6: 3 AP, Row 5: 5 AP, Row 4: 7 AP).")
 
     def targets(self, s: State, f: Frame, src: str | None) -> list[str]:
         b = board()
@@ -329,7 +330,7 @@ class SupportOp(Op):
     single = True
 
     def prompt(self, s: State, f: Frame) -> str:
-        return "Support Area: choose an area."
+        return said("Support Area: choose an area.")
 
     def targets(self, s: State, f: Frame, src: str | None) -> list[str]:
         return [a.id for i, a in enumerate(areas_file().areas) if support_effect(s, f["seat"], i)]

@@ -51,7 +51,7 @@ class RegroupOp(Op):
     name = "regroup"
 
     def prompt(self, s: State, f: Frame) -> str:
-        return "Regroup: choose a unit, then its new space in the City or on an island."
+        return said("Regroup: choose a unit, then its new space in the City or on an island.")
 
     def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
         b = board()
@@ -100,7 +100,7 @@ class InsurgentAttackOp(Op):
     name = "insurgent_attack"
 
     def prompt(self, s: State, f: Frame) -> str:
-        return "Attack: choose the attacking unit's space, then the target."
+        return said("Attack: choose the attacking unit's space, then the target.")
 
     def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
         return iter(self.sources(s, f))
@@ -236,7 +236,7 @@ class RaidOp(Op):
     name = "raid"
 
     def prompt(self, s: State, f: Frame) -> str:
-        return "Raid: choose the raiding unit, then the target (AP = length of the clear path to it)."
+        return said("Raid: choose the raiding unit, then the target (AP = length of the clear path to it).")
 
     def available(self, s: State, f: Frame) -> bool:
         # iter_sources() stopping at the first affordable target: the AP menu asks this at every choice
@@ -328,7 +328,7 @@ class RepairOp(Op):
     single = True
 
     def prompt(self, s: State, f: Frame) -> str:
-        return "Repair Wall: choose a damaged section that holds one of your units."
+        return said("Repair Wall: choose a damaged section that holds one of your units.")
 
     def targets(self, s: State, f: Frame, src: str | None) -> list[str]:
         b = board()
@@ -356,7 +356,7 @@ class TrainOp(Op):
     single = True
 
     def prompt(self, s: State, f: Frame) -> str:
-        return "Train Civilians: choose where the new unit stands."
+        return said("Train Civilians: choose where the new unit stands.")
 
     def targets(self, s: State, f: Frame, src: str | None) -> list[str]:
         if s.civilians <= 0 or s.pools["insurgent"] <= 0:
@@ -389,7 +389,7 @@ class InsurgentBuildOp(Op):
     single = True
 
     def prompt(self, s: State, f: Frame) -> str:
-        return "Build Cannon: choose a space holding one of your units."
+        return said("Build Cannon: choose a space holding one of your units.")
 
     def targets(self, s: State, f: Frame, src: str | None) -> list[str]:
         if s.pools["cannons"] <= 0 or s.tracks[INSURGENT]["supplies"] < COST["build_supplies"]:

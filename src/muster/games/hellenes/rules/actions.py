@@ -8,9 +8,9 @@ from functools import lru_cache
 from muster.core.frames import VERB_ACTIONS
 from muster.core.interface import Action
 from muster.games.hellenes.datafiles import game_map
-from muster.games.hellenes.engine import Decision, act, default_label, frame, push
+from muster.games.hellenes.engine import Decision, act, frame, push, said, unit
 from muster.games.hellenes.rules.build import buildable, detach_garrison, garrison_sites, pool_has, reinforce
-from muster.games.hellenes.rules.common import Occupancy, occupancy, other, season_name
+from muster.games.hellenes.rules.common import Occupancy, occupancy, other
 from muster.games.hellenes.rules.movement import Mover, can_move, fleet_reach, land_reach, movers
 from muster.games.hellenes.rules.pillage import pillage_sites
 from muster.games.hellenes.rules.winter import needs_supply, supply
@@ -74,8 +74,8 @@ class ActionMenu(Decision):
     kind = "actions"
 
     def prompt(self, s: State, f: Frame) -> str:
-        n = s.actions_left
-        return f"{f['seat'].title()}: {season_name(s)} {s.year}: {n} Action{'s' if n != 1 else ''} left"
+        return said("{side.name}: {season} {year}: {n} Action left", "{side.name}: {season} {year}: {n} Actions left",
+                    side=f["seat"], season=s.season, year=s.year, n=s.actions_left)
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         side = f["seat"]
@@ -123,19 +123,18 @@ class ActionMenu(Decision):
             supply(s, str(a.arg))
 
     def label(self, s: State, f: Frame, a: Action) -> str:
-        names = game_map().names
         if a.verb == "move":
-            return f"Group Move from {names[str(a.arg)]}"
+            return said("Group Move from {area}", area=str(a.arg))
         if a.verb == "muster":
-            return f"Muster at {names[str(a.arg)]}"
+            return said("Muster at {area}", area=str(a.arg))
         if a.verb == "build":
-            return "Build: " + default_label(s, Action("", a.arg)).strip()
+            return said("Build: {unit}", unit=unit(s, str(a.arg)))
         if a.verb == "recruit":
-            return "Recruit (draw 3 blocks, place 1)"
+            return said("Recruit (draw 3 blocks, place 1)")
         if a.verb == "garrison":
-            return f"detach a garrison in {names[str(a.arg)]}"
+            return said("detach a garrison in {area}", area=str(a.arg))
         if a.verb == "pillage":
-            return f"Pillage {names[str(a.arg)]}"
+            return said("Pillage {area}", area=str(a.arg))
         if a.verb == "supply":
-            return "Winter supply: " + default_label(s, Action("", a.arg)).strip()
-        return "end the Action phase"
+            return said("Winter supply: {unit}", unit=unit(s, str(a.arg)))
+        return said("end the Action phase")

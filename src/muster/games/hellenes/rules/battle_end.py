@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from muster.core.interface import Action
 from muster.games.hellenes.datafiles import blocks, design, game_map
-from muster.games.hellenes.engine import Decision, auto, frame, push
+from muster.games.hellenes.engine import Decision, auto, frame, push, said
 from muster.games.hellenes.rules.combat import (
     MILITIA,
     alive,
@@ -201,8 +201,8 @@ class RetreatTo(Decision):
 
     def prompt(self, s: State, f: Frame) -> str:
         moves = s.stack[-2]
-        d = blocks()[s.tok[moves["movers"][0]]]
-        return f"{f['seat'].title()}: {d.name} retreats from {game_map().names[moves['area']]}: where to?"
+        return said("{side.name}: {block} retreats from {area}: where to?", side=f["seat"],
+                    block=s.tok[moves["movers"][0]], area=moves["area"])
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         return [Action("to", x) for x in retreat_options(s, s.stack[-2])]
@@ -213,14 +213,17 @@ class RetreatTo(Decision):
         _relocate(s, s.tok[moves["movers"].pop(0)], str(a.arg), "")
 
     def label(self, s: State, f: Frame, a: Action) -> str:
-        g = game_map()
         area = str(a.arg)
-        city = g.cities.get(area)
-        friendly = city is not None and friendly_city(s, area, f["seat"])
+        friendly = game_map().cities.get(area) is not None and friendly_city(s, area, f["seat"])
         mates = len(in_area(s, area, f["seat"]))
-        blocks_word = "block" if mates == 1 else "blocks"
-        notes = [*(["friendly City"] if friendly else []), *([f"{mates} friendly {blocks_word}"] if mates else [])]
-        return f"retreat to {g.names[area]}" + (f" ({', '.join(notes)})" if notes else "")
+        if friendly and mates:
+            return said("retreat to {area} (friendly City, {n} friendly block)",
+                        "retreat to {area} (friendly City, {n} friendly blocks)", area=area, n=mates)
+        if mates:
+            return said("retreat to {area} ({n} friendly block)", "retreat to {area} ({n} friendly blocks)",
+                        area=area, n=mates)
+        return said("retreat to {area} (friendly City)", area=area) if friendly else said("retreat to {area}",
+                                                                                          area=area)
 
 
 __all__ = ["blocks", "describe"]

@@ -6,8 +6,8 @@ from functools import cache
 
 from muster.core import rng
 from muster.core.interface import Action
-from muster.games.hellenes.datafiles import blocks, design, game_map
-from muster.games.hellenes.engine import Decision, auto, frame, push
+from muster.games.hellenes.datafiles import blocks, design
+from muster.games.hellenes.engine import Decision, auto, frame, push, said
 from muster.games.hellenes.rules.common import (
     can_build_in,
     gain_prestige,
@@ -109,7 +109,7 @@ class Recruit(Decision):
     kind = "recruit"
 
     def prompt(self, s: State, f: Frame) -> str:
-        return f"{f['seat'].title()}: Recruit: place one of the blocks drawn"
+        return said("{side.name}: Recruit: place one of the blocks drawn", side=f["seat"])
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         if not s.draw:
@@ -146,10 +146,11 @@ class Recruit(Decision):
 
     def label(self, s: State, f: Frame, a: Action) -> str:
         if a.verb == "wasted":
-            return "none can be placed: the Action is wasted"
+            return said("none can be placed: the Action is wasted")
         bid, area = str(a.arg).split("@")
         d = blocks()[bid]
-        return f"place {d.name} {d.letter}{d.fire} (max {d.max_cv}) in {game_map().names[area]}"
+        return said("place {block} {letter}{fire} (max {max}) in {area}", block=bid, letter=d.letter, fire=d.fire,
+                    max=d.max_cv, area=area)
 
 
 def reinforce(s: State, bid: str) -> None:

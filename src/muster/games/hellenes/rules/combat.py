@@ -8,7 +8,7 @@ from typing import Any
 
 from muster.core.interface import Action
 from muster.games.hellenes.datafiles import blocks, design, game_map
-from muster.games.hellenes.engine import Decision, default_label, frame, push
+from muster.games.hellenes.engine import Decision, frame, push, said, unit
 from muster.games.hellenes.odds import Fighter, SideOdds, battle_odds
 from muster.games.hellenes.rules.common import lose_step, other, roll
 from muster.games.hellenes.state import Frame, State
@@ -217,12 +217,11 @@ class Allocate(Decision):
     def prompt(self, s: State, f: Frame) -> str:
         battle_f = s.stack[-2]
         p = battle_f["pending"]
-        where = game_map().names[battle_f["area"]]
         if f["verb"] == "hit":
-            return (f"{f['seat'].title()}: a hit in {where} ({p['hits']} to take): which of your equally strong "
-                    f"blocks loses 1 CV?")
-        return (f"{f['seat'].title()}: a rout in {where} ({p['routs']} to take): which of your equally weak "
-                f"blocks is routed?")
+            return said("{side.name}: a hit in {area} ({n} to take): which of your equally strong blocks loses 1 CV?",
+                        side=f["seat"], area=battle_f["area"], n=p["hits"])
+        return said("{side.name}: a rout in {area} ({n} to take): which of your equally weak blocks is routed?",
+                    side=f["seat"], area=battle_f["area"], n=p["routs"])
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         return [Action(f["verb"], token_arg(s, t)) for t in self._candidates(s, f)]
@@ -237,10 +236,11 @@ class Allocate(Decision):
             apply_rout(battle_f, token)
 
     def label(self, s: State, f: Frame, a: Action) -> str:
-        what = "loses 1 CV" if f["verb"] == "hit" else "is routed"
+        hit = f["verb"] == "hit"
         if a.arg == "militia":
-            return f"the Militia {what}"
-        return f"{default_label(s, Action('', a.arg)).strip()} {what}"
+            return said("the Militia loses 1 CV") if hit else said("the Militia is routed")
+        bid = str(a.arg)
+        return said("{unit} loses 1 CV", unit=unit(s, bid)) if hit else said("{unit} is routed", unit=unit(s, bid))
 
 
 def describe(s: State, f: Frame, key: str) -> str:
@@ -291,10 +291,12 @@ class BattleRetreat(Decision):
     def prompt(self, s: State, f: Frame) -> str:
         battle_f = s.stack[-2]
         p = odds_for_frame(s, battle_f, f["key"])
-        what = "call off the Assault" if battle_f["assault"] else "Retreat"
-        return (f"{f['seat'].title()}: round {battle_f['round']} in {game_map().names[battle_f['area']]}: fight on "
-                f"or {what}? (fighting on: win {p.win:.0%}, lose {p.lose:.0%}; "
-                f"expected losses {p.my_loss:.1f} vs {p.enemy_loss:.1f} CV)")
+        what = entry("call off the Assault") if battle_f["assault"] else entry("Retreat")
+        # percentages and losses as the English words rounded them (the same figures in every language)
+        return said("{side.name}: round {round} in {area}: fight on or {what}? (fighting on: win {win}%, lose "
+                    "{lose}%; expected losses {mine} vs {theirs} CV)", side=f["seat"], round=battle_f["round"],
+                    area=battle_f["area"], what=what, win=int(f"{p.win * 100:.0f}"), lose=int(f"{p.lose * 100:.0f}"),
+                    mine=f"{p.my_loss:.1f}", theirs=f"{p.enemy_loss:.1f}")
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         return [Action("fight"), Action("retreat")]
@@ -305,7 +307,7 @@ class BattleRetreat(Decision):
             s.stack[-1]["leave"] = f["seat"]
 
     def label(self, s: State, f: Frame, a: Action) -> str:
-        return "fight on" if a.verb == "fight" else "retreat from the battle"
+        return said("fight on") if a.verb == "fight" else said("retreat from the battle")
 
 
 def fighters_of(s: Any, f: dict[str, Any], key: str) -> list[Fighter]:

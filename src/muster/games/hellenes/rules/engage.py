@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from muster.core.interface import Action
 from muster.games.hellenes.datafiles import game_map
-from muster.games.hellenes.engine import Decision, act, auto, frame, push
+from muster.games.hellenes.engine import Decision, act, auto, frame, push, said
 from muster.games.hellenes.rules.combat import battle_frame
 from muster.games.hellenes.rules.common import field, occupancy, other
 from muster.games.hellenes.rules.siege import can_fortify, lay_sieges, sieges_to_resolve, sortie_questions, upkeep
@@ -79,7 +79,7 @@ class BattlePick(Decision):
     kind = "battle_pick"
 
     def prompt(self, s: State, f: Frame) -> str:
-        return f"{f['seat'].title()}: battles of equal size: which is fought first?"
+        return said("{side.name}: battles of equal size: which is fought first?", side=f["seat"])
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         return [act("battle", a) for a in next_battles(s, s.stack[-2])]
@@ -90,8 +90,8 @@ class BattlePick(Decision):
 
     def label(self, s: State, f: Frame, a: Action) -> str:
         area = str(a.arg)
-        n = len(field(s, area, f["seat"]))
-        return f"the battle in {game_map().names[area]} first (your {n} block{'s' if n != 1 else ''})"
+        return said("the battle in {area} first (your {n} block)", "the battle in {area} first (your {n} blocks)",
+                    area=area, n=len(field(s, area, f["seat"])))
 
 
 def force_arg(area: str, key: str) -> str:
@@ -138,8 +138,8 @@ class ForcePick(Decision):
     kind = "force_pick"
 
     def prompt(self, s: State, f: Frame) -> str:
-        where = game_map().names[s.stack[-2]["area"]]
-        return f"{f['seat'].title()}: uncoordinated Forces in {where}: which Force fights first?"
+        return said("{side.name}: uncoordinated Forces in {area}: which Force fights first?", side=f["seat"],
+                    area=s.stack[-2]["area"])
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         area_f = s.stack[-2]
@@ -155,11 +155,10 @@ class ForcePick(Decision):
         area_f = s.stack[-2]
         key = "" if a.arg == area_f["area"] else str(a.arg)
         n = len(untried_forces(s, area_f).get(key, []))
-        names = game_map().names
-        blocks_word = f"{n} block{'s' if n != 1 else ''}"
         if not key:
-            return f"the Force already in {names[area_f['area']]} ({blocks_word})"
-        return f"the Force from {names[key]} ({blocks_word})"
+            return said("the Force already in {area} ({n} block)", "the Force already in {area} ({n} blocks)",
+                        area=area_f["area"], n=n)
+        return said("the Force from {area} ({n} block)", "the Force from {area} ({n} blocks)", area=key, n=n)
 
 
 @auto("after_battles")

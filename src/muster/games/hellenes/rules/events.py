@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from muster.core.interface import Action
 from muster.games.hellenes.datafiles import EVENTS, cards, design, game_map
-from muster.games.hellenes.engine import Decision, auto, frame, push
+from muster.games.hellenes.engine import Decision, auto, frame, push, said
 from muster.games.hellenes.rules.common import (
     SEATS,
     established,
@@ -64,8 +64,9 @@ class EventCity(Decision):
     kind = "ev_city"
 
     def prompt(self, s: State, f: Frame) -> str:
-        name = {"civil_war": "Civil War", "revolt": "Revolt of the Allies", "treachery": "Treachery"}[f["event"]]
-        return f"{f['seat'].title()}: {name}: choose a City"
+        event = {"civil_war": N_("Civil War"), "revolt": N_("Revolt of the Allies"),
+                 "treachery": N_("Treachery")}[f["event"]]
+        return said("{side.name}: {event}: choose a City", side=f["seat"], event=entry(event))
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         return [Action("city", a) for a in targets(s, f["event"], f["seat"])]

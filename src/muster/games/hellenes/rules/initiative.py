@@ -7,8 +7,8 @@ from typing import Any
 
 from muster.core.interface import Action
 from muster.games.hellenes.datafiles import cards, design
-from muster.games.hellenes.engine import Decision, act, auto, frame, push
-from muster.games.hellenes.rules.common import other, season_name
+from muster.games.hellenes.engine import Decision, act, auto, frame, push, said
+from muster.games.hellenes.rules.common import other
 from muster.games.hellenes.rules.events import event_frames, event_playable
 from muster.games.hellenes.rules.new_year import card_label
 from muster.games.hellenes.state import Frame, State
@@ -46,8 +46,9 @@ class Commit(Decision):
 
     def prompt(self, s: State, f: Frame) -> str:
         if f["card"] is None:
-            return f"{f['seat'].title()}: {season_name(s)} {s.year}: choose a card (face down)"
-        return f"{f['seat'].title()}: play {card_label(f['card'])} for its Event or its Actions"
+            return said("{side.name}: {season} {year}: choose a card (face down)", side=f["seat"], season=s.season,
+                        year=s.year)
+        return said("{side.name}: play {card} for its Event or its Actions", side=f["seat"], card=f["card"])
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         if f["card"] is None:
@@ -69,9 +70,9 @@ class Commit(Decision):
         if a.verb == "card":
             return card_label(int(a.arg))  # type: ignore[arg-type]
         if a.arg == "event":
-            return f"its Event: {cards()[f['card']].name} (Initiative 0)"
-        n = cards()[f["card"]].actions
-        return f"{n} Action(s) (+{leader_bonus(s, f['seat'])} Leader)"
+            return said("its Event: {title} (Initiative 0)", title=f["card"])
+        return said("{n} Action (+{bonus} Leader)", "{n} Actions (+{bonus} Leader)", n=cards()[f["card"]].actions,
+                    bonus=leader_bonus(s, f["seat"]))
 
 
 @auto("reveal")

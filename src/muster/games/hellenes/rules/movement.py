@@ -8,7 +8,7 @@ from functools import cache, lru_cache, partial
 
 from muster.core.interface import Action
 from muster.games.hellenes.datafiles import blocks, game_map
-from muster.games.hellenes.engine import Decision, act, default_label
+from muster.games.hellenes.engine import Decision, act, default_label, said, unit
 from muster.games.hellenes.rules.common import (
     Occupancy,
     blocks_at,
@@ -298,13 +298,12 @@ def can_move(s: State, bid: str, occ: tuple[Occupancy, Occupancy] | None = None)
 
 def move_label(s: State, a: Action, side: str) -> str:
     """'to Attica (Engage)', 'forced march to …'."""
-    g = game_map()
     dest = str(a.arg)
-    engage = enemy_fleet_at(s, dest, side) if g.is_sea(dest) else enemy_field(s, dest, side)
-    tail = " (Engage)" if engage else ""
+    engage = enemy_fleet_at(s, dest, side) if game_map().is_sea(dest) else enemy_field(s, dest, side)
     if a.verb == "forced":
-        return f"forced march to {g.names[dest]}{tail} (needs the roll)"
-    return f"to {g.names[dest]}{tail}"
+        return said("forced march to {area} (Engage) (needs the roll)", area=dest) if engage else said(
+            "forced march to {area} (needs the roll)", area=dest)
+    return said("to {area} (Engage)", area=dest) if engage else said("to {area}", area=dest)
 
 
 class GroupMove(Decision):
@@ -313,11 +312,10 @@ class GroupMove(Decision):
     kind = "group"
 
     def prompt(self, s: State, f: Frame) -> str:
-        where = game_map().names[f["area"]]
         if f["cur"] is None:
-            return f"{f['seat'].title()}: Group Move from {where}: choose a block, or done"
-        bid = by_token(s, f["cur"])
-        return f"{f['seat'].title()}: move {blocks()[bid].name} from {where}"
+            return said("{side.name}: Group Move from {area}: choose a block, or done", side=f["seat"], area=f["area"])
+        return said("{side.name}: move {block} from {area}", side=f["seat"], block=by_token(s, f["cur"]),
+                    area=f["area"])
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         if f["cur"] is None:
@@ -360,12 +358,12 @@ class GroupMove(Decision):
         if a.verb in ("to", "forced"):
             return move_label(s, a, f["seat"])
         if a.verb == "board":
-            return f"board {default_label(s, Action('', a.arg)).strip()} (sea transport)"
+            return said("board {unit} (sea transport)", unit=unit(s, str(a.arg)))
         if a.verb == "board_reduce":
-            cv = int(s.units[str(a.arg)]["cv"]) - 1
-            return f"reduce to CV {cv} to board {default_label(s, Action('', a.arg)).strip()} (sea transport)"
+            return said("reduce to CV {cv} to board {unit} (sea transport)", cv=int(s.units[str(a.arg)]["cv"]) - 1,
+                        unit=unit(s, str(a.arg)))
         if a.verb == "stay":
-            return "stay"
+            return said("stay")
         return default_label(s, a)
 
 
@@ -375,7 +373,7 @@ class Muster(Decision):
     kind = "muster"
 
     def prompt(self, s: State, f: Frame) -> str:
-        return f"{f['seat'].title()}: Muster to {game_map().names[f['city']]}: choose a block, or done"
+        return said("{side.name}: Muster to {area}: choose a block, or done", side=f["seat"], area=f["city"])
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         return [*(act("block", b) for b in self.candidates(s, f)), act("done")]
@@ -623,7 +621,7 @@ class FreeMove(Decision):
     kind = "free_move"
 
     def prompt(self, s: State, f: Frame) -> str:
-        return f"{f['seat'].title()}: free move of {blocks()[by_token(s, f['token'])].name}"
+        return said("{side.name}: free move of {block}", side=f["seat"], block=by_token(s, f["token"]))
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         if f["token"] not in s.tok:
@@ -638,4 +636,4 @@ class FreeMove(Decision):
             move_block(s, bid, dest, destinations(s, bid, only=dest)[dest])
 
     def label(self, s: State, f: Frame, a: Action) -> str:
-        return move_label(s, a, f["seat"]) if a.verb == "to" else "stay"
+        return move_label(s, a, f["seat"]) if a.verb == "to" else said("stay")

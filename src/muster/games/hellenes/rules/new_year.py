@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from muster.core import rng
 from muster.core.interface import Action
-from muster.games.hellenes.datafiles import cards, design, game_map
-from muster.games.hellenes.engine import Decision, auto, frame, push
+from muster.games.hellenes.datafiles import design, game_map
+from muster.games.hellenes.engine import Decision, auto, frame, push, said
 from muster.games.hellenes.rules.events import event_frames, event_playable
 from muster.games.hellenes.rules.victory import tribute, victory_check
 from muster.games.hellenes.state import Frame, State
@@ -48,9 +48,7 @@ def deal(s: State) -> None:
 
 def card_label(n: int) -> str:
     """A card in words."""
-    c = cards()[n]
-    who = "" if c.side == "any" else f", {c.side.title()} only"
-    return f"#{n} {c.name} ({c.actions} Action{'s' if c.actions > 1 else ''}{who})"
+    return said("{card}", card=n)
 
 
 class NewYearCard(Decision):
@@ -60,8 +58,9 @@ class NewYearCard(Decision):
 
     def prompt(self, s: State, f: Frame) -> str:
         if f["card"] is None:
-            return f"{f['seat'].title()}: New Year {s.year}: choose the New-Year card (face down)"
-        return f"{f['seat'].title()}: play {card_label(f['card'])} as an Event or Sacrifice it"
+            return said("{side.name}: New Year {year}: choose the New-Year card (face down)", side=f["seat"],
+                        year=s.year)
+        return said("{side.name}: play {card} as an Event or Sacrifice it", side=f["seat"], card=f["card"])
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         if f["card"] is None:
@@ -82,7 +81,7 @@ class NewYearCard(Decision):
     def label(self, s: State, f: Frame, a: Action) -> str:
         if a.verb == "card":
             return card_label(int(a.arg))  # type: ignore[arg-type]
-        return "play it as its Event" if a.arg == "event" else "sacrifice it (discard)"
+        return said("play it as its Event") if a.arg == "event" else said("sacrifice it (discard)")
 
 
 @auto("ny_reveal")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from muster.core.interface import Action
 from muster.games.hellenes.datafiles import design, game_map
-from muster.games.hellenes.engine import Decision
+from muster.games.hellenes.engine import Decision, said
 from muster.games.hellenes.rules.common import (
     enemy_field,
     enemy_fleet_at,
@@ -68,7 +68,7 @@ class PillageTo(Decision):
     kind = "pillage_to"
 
     def prompt(self, s: State, f: Frame) -> str:
-        return f"{f['seat'].title()}: Pillage {game_map().cities[f['area']].name}: withdraw to"
+        return said("{side.name}: Pillage {city}: withdraw to", side=f["seat"], city=f["area"])
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         return [Action("to", a) for a in withdrawals(s, f["area"], f["seat"])]

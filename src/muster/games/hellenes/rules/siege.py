@@ -8,7 +8,7 @@ from functools import cache
 
 from muster.core.interface import Action
 from muster.games.hellenes.datafiles import blocks, design, game_map
-from muster.games.hellenes.engine import Decision, act, auto, default_label, frame, push
+from muster.games.hellenes.engine import Decision, act, auto, frame, push, said, unit
 from muster.games.hellenes.rules.battle_end import retreat_frame
 from muster.games.hellenes.rules.combat import battle_frame
 from muster.games.hellenes.rules.common import (
@@ -76,9 +76,9 @@ class Fortify(Decision):
     kind = "fortify"
 
     def prompt(self, s: State, f: Frame) -> str:
-        city = game_map().cities[f["area"]]
-        return f"{f['seat'].title()}: enemy blocks enter {game_map().names[f['area']]}: fortify {city.name} " \
-               f"(room for {city.value - len(inside(s, f['area'], f['seat']))}) or fight in the field?"
+        room = game_map().cities[f["area"]].value - len(inside(s, f["area"], f["seat"]))
+        return said("{side.name}: enemy blocks enter {area}: fortify {city} (room for {n}) or fight in the field?",
+                    side=f["seat"], area=f["area"], city=f["area"], n=room)
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         # 8.3 (DESIGN): Fortifying may also answer the coming Sortie questions at once ("hold")
@@ -91,8 +91,8 @@ class Fortify(Decision):
 
     def label(self, s: State, f: Frame, a: Action) -> str:
         if a.verb == "hold":
-            return "fortify the City, and no Sortie until its Siege changes"
-        return "fight in the field" if a.verb == "fight" else "fortify the City (a Siege begins, no battle)"
+            return said("fortify the City, and no Sortie until its Siege changes")
+        return said("fight in the field") if a.verb == "fight" else said("fortify the City (a Siege begins, no battle)")
 
 
 def fortify_candidates(s: State, area: str, side: str) -> list[str]:
@@ -136,9 +136,9 @@ class FortifyPick(Decision):
     kind = "fortify_pick"
 
     def prompt(self, s: State, f: Frame) -> str:
-        city = game_map().cities[f["area"]]
-        places = "1 place" if f["left"] == 1 else f"{f['left']} places"
-        return f"{f['seat'].title()}: fortify {city.name}: choose a block to go inside ({places} left)"
+        return said("{side.name}: fortify {city}: choose a block to go inside ({n} place left)",
+                    "{side.name}: fortify {city}: choose a block to go inside ({n} places left)", side=f["seat"],
+                    city=f["area"], n=f["left"])
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         return [Action("inside", b) for b in fortify_candidates(s, f["area"], f["seat"])]
@@ -152,7 +152,7 @@ class FortifyPick(Decision):
             fortified(s, f["area"], f["seat"], bool(f.get("hold")))
 
     def label(self, s: State, f: Frame, a: Action) -> str:
-        return f"{default_label(s, Action('', a.arg)).strip()} goes inside"
+        return said("{unit} goes inside", unit=unit(s, str(a.arg)))
 
 
 @auto("assault")
@@ -212,8 +212,8 @@ class AttritionLoss(Decision):
     kind = "attrition_loss"
 
     def prompt(self, s: State, f: Frame) -> str:
-        city = game_map().cities[f["area"]]
-        return f"{f['seat'].title()}: Siege Attrition at {city.name}: which block loses 1 CV ({f['left']} to take)?"
+        return said("{side.name}: Siege Attrition at {city}: which block loses 1 CV ({n} to take)?", side=f["seat"],
+                    city=f["area"], n=f["left"])
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         return [Action("lose", b) for b in inside(s, f["area"], f["seat"])]
@@ -226,7 +226,7 @@ class AttritionLoss(Decision):
         attrition_steps(s, f)
 
     def label(self, s: State, f: Frame, a: Action) -> str:
-        return f"{default_label(s, Action('', a.arg)).strip()} loses 1 CV"
+        return said("{unit} loses 1 CV", unit=unit(s, str(a.arg)))
 
 
 class SiegeChoice(Decision):
@@ -235,7 +235,7 @@ class SiegeChoice(Decision):
     kind = "siege_choice"
 
     def prompt(self, s: State, f: Frame) -> str:
-        return f"{f['seat'].title()}: the Siege of {game_map().cities[f['area']].name}"
+        return said("{side.name}: the Siege of {city}", side=f["seat"], city=f["area"])
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         area = f["area"]
@@ -257,9 +257,10 @@ class SiegeChoice(Decision):
             attrition(s, f["area"], f["seat"])
 
     def label(self, s: State, f: Frame, a: Action) -> str:
-        name = game_map().cities[f["area"]].name
-        return {"assault": f"Assault {name} (Double Defense)", "attrition": f"Siege Attrition at {name}",
-                "skip": f"leave {name} besieged"}[a.verb]
+        if a.verb == "assault":
+            return said("Assault {city} (Double Defense)", city=f["area"])
+        return said("Siege Attrition at {city}", city=f["area"]) if a.verb == "attrition" else said(
+            "leave {city} besieged", city=f["area"])
 
 
 def sortie_sites(s: State, side: str, done: list[str] | tuple[str, ...] = ()) -> list[str]:
@@ -312,7 +313,7 @@ class Sortie(Decision):
     kind = "sortie"
 
     def prompt(self, s: State, f: Frame) -> str:
-        return f"{f['seat'].title()}: Sortie from a besieged City?"
+        return said("{side.name}: Sortie from a besieged City?", side=f["seat"])
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         sites = sortie_questions(s, f["seat"], f["done"])
@@ -334,13 +335,13 @@ class Sortie(Decision):
 
     def label(self, s: State, f: Frame, a: Action) -> str:
         if a.verb == "stay":
-            return "no Sortie this Season"
+            return said("no Sortie this Season")
         area = str(a.arg)
         if a.verb == "hold":
-            return f"no Sortie from {game_map().cities[area].name} until its Siege changes"
+            return said("no Sortie from {city} until its Siege changes", city=area)
         n, m = len(inside(s, area, f["seat"])), len(field(s, area, other(f["seat"])))
-        return (f"Sortie from {game_map().cities[area].name} ({n} block{'s' if n != 1 else ''} against "
-                f"{m} besieging)")
+        return said("Sortie from {city} ({n} block against {m} besieging)",
+                    "Sortie from {city} ({n} blocks against {m} besieging)", city=area, n=n, m=m)
 
 
 def sieges_to_resolve(s: State, side: str) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from muster.core.interface import Action
 from muster.games.hellenes.datafiles import blocks, design, game_map
-from muster.games.hellenes.engine import Decision, auto, frame, push
+from muster.games.hellenes.engine import Decision, auto, frame, push, said
 from muster.games.hellenes.rules.common import eliminate, is_winter, lose_step, roll, season_name
 from muster.games.hellenes.rules.movement import _relocate
 from muster.games.hellenes.state import Frame, State
@@ -54,9 +54,8 @@ class ForcedTake(Decision):
     kind = "forced_take"
 
     def prompt(self, s: State, f: Frame) -> str:
-        d = blocks()[s.tok[f["token"]]]
-        return (f"{f['seat'].title()}: {d.name}'s forced march to {game_map().names[f['dest']]} succeeded: "
-                f"make the extra move?")
+        return said("{side.name}: {block}'s forced march to {area} succeeded: make the extra move?", side=f["seat"],
+                    block=s.tok[f["token"]], area=f["dest"])
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         if f["token"] not in s.tok:
@@ -69,10 +68,9 @@ class ForcedTake(Decision):
             take_forced(s, f["token"], f["dest"], f["last"])
 
     def label(self, s: State, f: Frame, a: Action) -> str:
-        here = game_map().names[str(s.units[s.tok[f["token"]]]["area"])]
         if a.verb == "to":
-            return f"march on to {game_map().names[f['dest']]}"
-        return f"stay in {here}"
+            return said("march on to {area}", area=f["dest"])
+        return said("stay in {area}", area=str(s.units[s.tok[f["token"]]]["area"]))
 
 
 def resolve_storms(s: State) -> None:
