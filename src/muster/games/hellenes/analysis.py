@@ -25,7 +25,7 @@ from muster.games.hellenes.bots import HellenesHeuristicBot, evaluate
 from muster.games.hellenes.datafiles import blocks, design
 from muster.games.hellenes.rules.common import other
 from muster.games.hellenes.state import State
-from muster.i18n import N_, translator
+from muster.i18n import N_, Said, message_of, translator
 
 Progress = Callable[[float], None]
 """Told the share of the work done so far (0 to 1) as an analysis advances."""
@@ -303,7 +303,8 @@ def turning_points(game: Game, turns: list[dict[str, Any]], count: int = TURNING
         luck = abs(turn["after"] - expected) > abs(expected - turn["before"])
         out.append({
             "card": i + 1, "step": turn["step"], "round": turn["round"], "seat": seat,
-            "side": str(seat).capitalize(), "played": turn["label"], "swing": round(swing, 4),
+            "side": str(seat).capitalize(), "played": turn["label"], "played_message": message_of(turn["label"]),
+            "swing": round(swing, 4),
             "before": round(turn["before"], 4), "after": round(turn["after"], 4),
             "played_estimate": round(expected, 4),
             "strongest": {"action": best.to_json(), "label": rules.label(before, best),
@@ -332,7 +333,7 @@ def plot(data: dict[str, Any], path: Path, lang: str = "en") -> None:
     """Draw the curve with the turning points marked, as PNG, its words in ``lang``."""
     import matplotlib
 
-    from muster.games.hellenes.texts import label_in
+    from muster.games.hellenes.texts import names, said_in
 
     tr = translator(lang)
     matplotlib.use("Agg")
@@ -343,9 +344,8 @@ def plot(data: dict[str, Any], path: Path, lang: str = "en") -> None:
     ax.plot(range(len(ys)), ys, color="#2f5d8a", linewidth=1.8)
     ax.axhline(0.5, color="grey", linestyle=":", linewidth=0.8)
     for tp in data["turning_points"]:
-        played = str(tp["played"])
-        if lang != "en":
-            played = label_in(Action.from_json(data["cards"][tp["card"] - 1]["action"]), tp["seat"], played, lang)
+        message = tp.get("played_message")  # the label's message survives the JSON file; its words are English
+        played = said_in(Said(message, names("en")) if message else str(tp["played"]), lang)
         ax.annotate(f"{side_in(tp['seat'], lang)}: {played}"[:40], (tp["card"], tp["after"]), fontsize=7,
                     xytext=(0, 12 if tp["swing"] > 0 else -16), textcoords="offset points", ha="center",
                     arrowprops={"arrowstyle": "-", "color": "#555"})
