@@ -59,7 +59,7 @@ def leaderboard(
             return
         levels = {e.spec: ", ".join(e.levels) for e in board}
         table = Table(title=tr.nfmt("{game}: {n} game", "{game}: {n} games", len(report.records), game=name))
-        for col in (N_("bot"), N_("level"), N_("Elo (BT)"), N_("95% CI"), N_("score")):
+        for col in (N_("bot"), N_("at level"), N_("Elo (BT)"), N_("95% CI"), N_("score")):
             table.add_column(tr.gettext(col))
         for r in report.ratings:
             table.add_row(escape(r.name), levels.get(r.name, ""), f"{r.elo:+.0f}", f"{r.low:+.0f} … {r.high:+.0f}",
