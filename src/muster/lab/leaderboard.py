@@ -12,7 +12,9 @@ without replaying what it holds.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass
+from itertools import combinations
 from pathlib import Path
 from typing import Any
 
@@ -134,4 +136,8 @@ def markdown(report: ArenaReport, board: list[Entry], games: int, seed: int) -> 
             _rate, low, high = wilson(w, n)
             cells.append(f"{w}/{n} ({low:.0%}–{high:.0%})")
         lines.append("| " + " | ".join(cells) + " |")
+    played = Counter(frozenset(r.bots.values()) for r in report.records)
+    missing = [f"`{a}` – `{b}`" for a, b in combinations(report.bots, 2) if played[frozenset((a, b))] < 2 * games]
+    if missing:
+        lines += ["", f"Pairs with fewer than {2 * games} games (an unfinished run): {', '.join(missing)}."]
     return "\n".join(lines) + "\n"
