@@ -79,3 +79,53 @@ def test_bad_openspiel_bot_options_are_refused() -> None:
     for spec in ("openspiel-mcts:worlds=3", "openspiel-ismcts:simulations=0", "openspiel-ismcts:uct=x"):
         with pytest.raises(BotSpecError):
             make_bot(spec, game="freedom")
+
+
+def _saved_midgame(name: str):  # type: ignore[no-untyped-def]
+    from muster.rl.openspiel import load
+
+    game = load(name, seed=5)
+    game.new_initial_state()  # the game's counter of games started is part of what is saved
+    state = game.new_initial_state()
+    rng = np.random.RandomState(2)
+    for _ in range(60):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    return game, state, rng
+
+
+@pytest.mark.parametrize("name", ["freedom", "hellenes"])
+def test_serialize_and_deserialize_game_and_state_round_trip(name: str) -> None:
+    game, state, _rng = _saved_midgame(name)
+    text = pyspiel.serialize_game_and_state(game, state)
+    game2, state2 = pyspiel.deserialize_game_and_state(text)
+    assert game2 is not game and pyspiel.serialize_game_and_state(game2, state2) == text
+    assert str(game2) == str(game) and game2.new_initial_state().serialize() == game.new_initial_state().serialize()
+    assert state2.serialize() == state.serialize() and state2.legal_actions() == state.legal_actions()
+    for player in (0, 1):
+        assert state2.observation_tensor(player) == state.observation_tensor(player)
+
+
+@pytest.mark.parametrize("name", [
+    "freedom",
+    # A Pool rebuilt from JSON lists its blocks in another order, so a later recruit draws other blocks from the
+    # same generator (and the information-state string lists them in another order): the rules' from_json.
+    pytest.param("hellenes", marks=pytest.mark.xfail(strict=True, reason="Pool order changes through JSON")),
+])
+def test_a_deserialized_state_plays_on_with_the_same_dice(name: str) -> None:
+    game, state, rng = _saved_midgame(name)
+    _game2, state2 = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    while not state.is_terminal():
+        assert state2.legal_actions() == state.legal_actions()
+        action = int(rng.choice(state.legal_actions()))
+        state.apply_action(action)
+        state2.apply_action(action)
+    assert state2.serialize() == state.serialize() and state2.returns() == state.returns()
+
+
+def test_other_games_still_serialize_through_openspiel() -> None:
+    register()
+    game = pyspiel.load_game("tic_tac_toe")
+    state = game.new_initial_state()
+    state.apply_action(4)
+    game2, state2 = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert str(game2) == "tic_tac_toe()" and state2.history() == [4]

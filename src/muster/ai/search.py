@@ -107,6 +107,8 @@ class GameIsmctsBot:
         self.rules = rules
         self._rng = random.Random(seed)
         self.last_iterations = 0
+        self.last_search: dict[Action, tuple[int, float]] | None = None
+        """After a searched choice: per candidate, its playouts and their mean value (the bot's own scale)."""
         budget_free = {k: v for k, v in (options or {}).items() if k not in ("iterations", "seconds", "cpu")}
         self._cost = playout_cost(("ismcts", game, tuple(sorted(budget_free.items()))))
         self._decision_start = 0.0
@@ -114,6 +116,7 @@ class GameIsmctsBot:
     def choose(self, view: dict[str, JSON], legal: list[Action], seat: str) -> Action:
         """The searched choice, made from determinizations of ``view`` alone."""
         self.last_iterations = 0
+        self.last_search = None
         if len(legal) == 1:
             return legal[0]
         self._decision_start = cpu_now()
@@ -157,6 +160,8 @@ class GameIsmctsBot:
             # a stable sort: equal means keep the knowledge's order
             alive.sort(key=lambda a: -totals[a] / counts[a])
             alive = alive[: math.ceil(len(alive) / 2)]
+        # What the search saw, for datasets (muster.lab.dataset): playouts and mean value per candidate.
+        self.last_search = {a: (counts[a], totals[a] / counts[a]) for a in totals if counts[a]}
         return alive[0]
 
     def _over_budget(self) -> bool:

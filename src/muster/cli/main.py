@@ -30,7 +30,7 @@ def _main(version: bool = typer.Option(False, "--version", callback=_version, is
     """muster: play, watch and measure card-driven wargames."""
 
 
-COMMAND_MODULES = ("engine_commands", "lab_commands", "play_commands", "serve_commands",
+COMMAND_MODULES = ("engine_commands", "lab_commands", "research_commands", "play_commands", "serve_commands",
                    "analysis_commands", "host_commands", "admin_commands")
 
 

@@ -192,6 +192,8 @@ class IsmctsBot:
         if self.rollout == "greedy":
             self._greedy = HeuristicBot(rules, seed, {"samples": "1", "nodes": "60", **threat})
         self.last_iterations = 0
+        self.last_search: dict[Action, tuple[int, float]] | None = None
+        """After a searched choice: per candidate, its playouts and their mean value (the bot's own scale)."""
         self._pool: list[Any] = []
         self._planner: Any = None
         self._playout: Any = None
@@ -212,6 +214,7 @@ class IsmctsBot:
 
     def choose(self, view: dict[str, JSON], legal: list[Action], seat: str) -> Action:
         """The searched choice (see the module docstring), made from ``view`` alone."""
+        self.last_search = None
         if len(legal) == 1:
             return legal[0]
         self._decision_start = cpu_now()
@@ -321,6 +324,8 @@ class IsmctsBot:
                             break
             alive.sort(key=lambda a: -totals[a] / counts[a])
             alive = alive[: math.ceil(len(alive) / 2)]
+        # What the search saw, for datasets (muster.lab.dataset): playouts and mean value per candidate.
+        self.last_search = {a: (counts[a], totals[a] / counts[a]) for a in totals if counts[a]}
         return alive[0]
 
     def _plan(self, width: int, done: int) -> tuple[int, int | None]:
