@@ -17,9 +17,9 @@ from typing import Any
 from muster.ai import make_bot
 from muster.core import Game, get_rules
 from muster.games.freedom.analysis.advice import hints
-from muster.games.freedom.analysis.features import is_card_point
 from muster.games.freedom.analysis.postgame import analyze
 from muster.games.freedom.analysis.winprob import imperial_chance
+from muster.games.freedom.bots.features import is_card_point
 
 
 def play(seed: int) -> tuple[Game, list[tuple[dict[str, Any], str, list[Any]]]]:

@@ -80,7 +80,7 @@ BOOTSTRAP = 1000
 
 
 def _replayed(game: dict[str, Any]) -> dict[str, Any]:
-    from muster.games.freedom.analysis.features import FEATURES
+    from muster.games.freedom.bots.features import FEATURES
 
     return {"seed": game["seed"], "rules_version": game["rules_version"], "features": list(FEATURES),
             "winner": game["winner"], "positions": replay_positions(game)}
@@ -88,7 +88,7 @@ def _replayed(game: dict[str, Any]) -> dict[str, Any]:
 
 def _positions(records: list[dict[str, Any]], workers: int) -> list[dict[str, Any]]:
     """Each game's positions with this build's features: from the cache, or replayed in worker processes."""
-    from muster.games.freedom.analysis.features import FEATURES
+    from muster.games.freedom.bots.features import FEATURES
 
     cached: dict[tuple[int, str], dict[str, Any]] = {}
     if POSITIONS.exists():
@@ -145,7 +145,7 @@ def _standardise(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _penalty(l2_terms: float, l2_counts: float) -> np.ndarray:
-    from muster.games.freedom.analysis.features import FEATURES, TERMS
+    from muster.games.freedom.bots.features import FEATURES, TERMS
 
     return np.array([l2_terms if f in TERMS else l2_counts for f in FEATURES])
 
@@ -266,8 +266,8 @@ def _speed(records: list[dict[str, Any]], calib: Any, n: int = 200) -> float:
     every card point."""
     from muster.ai import make_bot
     from muster.core import get_rules
-    from muster.games.freedom.analysis.features import is_card_point
     from muster.games.freedom.analysis.winprob import imperial_chance
+    from muster.games.freedom.bots.features import is_card_point
 
     rules = get_rules("freedom")
     state = rules.setup(records[0]["seed"], {"quiet": "1"})
@@ -317,8 +317,8 @@ def fit(games_files: list[Path] = typer.Argument(None, help="JSON-lines files of
     are used (older ones may not replay).
     """
     from muster.core import get_rules
-    from muster.games.freedom.analysis.features import FEATURES, ROUNDS
     from muster.games.freedom.analysis.winprob import FORMAT_VERSION, Calibration, calibration
+    from muster.games.freedom.bots.features import FEATURES, ROUNDS
 
     version = get_rules("freedom").info.version
     files = games_files or sorted(Path("reports/winprob").glob("games*.jsonl"))

@@ -12,11 +12,11 @@ import pytest
 
 from muster.ai import BotSpecError, make_bot
 from muster.core import get_rules
+from muster.games.freedom.analysis.train import brier, fit_play, fit_value, log_loss
 from muster.games.freedom.bots import belief as belief_mod
 from muster.games.freedom.bots import learned
 from muster.games.freedom.bots.belief import Belief, phase_plays
 from muster.games.freedom.bots.learned import INPUTS, LearnedModel, WeightsMismatchError, load, weights_name
-from muster.games.freedom.bots.train import brier, fit_play, fit_value, log_loss
 from muster.games.freedom.constants import IMPERIAL, INSURGENT, other
 
 RULES = get_rules("freedom")

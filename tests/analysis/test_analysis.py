@@ -13,8 +13,8 @@ from muster.analysis.consent import HintConsent, HintsRefusedError
 from muster.cli.main import app
 from muster.core import Game, get_rules
 from muster.games.freedom.analysis.advice import hints
-from muster.games.freedom.analysis.features import is_card_point
 from muster.games.freedom.analysis.winprob import imperial_chance, seat_chance, state_probability
+from muster.games.freedom.bots.features import is_card_point
 from muster.games.freedom.constants import IMPERIAL, INSURGENT
 
 RULES = get_rules("freedom")
@@ -157,8 +157,8 @@ def test_terminal_hint_command() -> None:
 def test_estimate_file_refuses_another_format_or_features() -> None:
     from importlib import resources
 
-    from muster.games.freedom.analysis.features import FEATURES
     from muster.games.freedom.analysis.winprob import FORMAT_VERSION, Calibration
+    from muster.games.freedom.bots.features import FEATURES
 
     data = json.loads(resources.files("muster.games.freedom.analysis").joinpath("data/win_probability.json")
                       .read_text())
@@ -172,7 +172,7 @@ def test_estimate_file_refuses_another_format_or_features() -> None:
 
 def test_estimate_reads_the_public_card_record() -> None:
     """The estimate reads the card clock of the round and the discard piles, which both sides see."""
-    from muster.games.freedom.analysis.features import FEATURES, features
+    from muster.games.freedom.bots.features import FEATURES, features
 
     game = _card_point(11, 9)
     x = features(RULES.determinize(game.view(IMPERIAL), IMPERIAL, 0))

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from muster.core import Game
+from muster.core.bots import SearchMaker
 from muster.core.interface import Action, Rules
 
 
@@ -40,10 +41,13 @@ class GameAnalysis(Protocol):
     """A game's ``analysis`` part: a post-game review with an estimated win chance, and hints.
 
     Every estimate is read from what a seat may see (its view, determinized), never from hidden facts of the
-    true game; ``analyze`` and ``curve`` replay a finished (or stored) game from its start.
+    true game; ``analyze`` and ``curve`` replay a finished (or stored) game from its start. ``search`` is the
+    caller's bot maker (:func:`muster.ai.make_bot`), for a game whose strongest bot is the game-agnostic
+    search, which a game cannot import.
     """
 
-    def analyze(self, game: Game, progress: Callable[[float], None] | None = None) -> dict[str, Any]:
+    def analyze(self, game: Game, progress: Callable[[float], None] | None = None,
+                search: SearchMaker | None = None) -> dict[str, Any]:
         """The whole review of ``game`` as JSON-ready data; ``progress`` hears the share done (0 to 1)."""
         ...
 
@@ -52,13 +56,14 @@ class GameAnalysis(Protocol):
         ...
 
     def analyze_save(self, text: str | bytes, out: Path, lang: str = "en",
-                     progress: Callable[[float], None] | None = None) -> dict[str, Any]:
+                     progress: Callable[[float], None] | None = None,
+                     search: SearchMaker | None = None) -> dict[str, Any]:
         """Review a save file, writing the review's files (its words in ``lang``) into ``out``; ``progress``
         hears the share done (0 to 1)."""
         ...
 
     def hints(self, view: dict[str, Any], legal: list[Action], seat: str, top: int = 3,
-              rules: Rules | None = None) -> Sequence[Hint]:
+              rules: Rules | None = None, search: SearchMaker | None = None) -> Sequence[Hint]:
         """Up to ``top`` suggestions for ``seat`` from its ``view`` alone, the strongest bot's choice first."""
         ...
 

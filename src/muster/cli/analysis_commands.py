@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
+from muster.ai import make_bot
 from muster.cli.engine_commands import load_error, read_save_file
 from muster.cli.games import check_game, fail
 from muster.cli.lang import _, lang_option, tr_of
@@ -47,7 +48,8 @@ def analyze_command(
             task = bar.add_task(tr.gettext("Replaying the game, estimating each card and asking the strongest bot…"),
                                 total=1.0)
             data = analysis.analyze_save(text, out, tr.lang,
-                                         progress=lambda share: bar.update(task, completed=min(1.0, share)))
+                                         progress=lambda share: bar.update(task, completed=min(1.0, share)),
+                                         search=make_bot)
     except (OSError, CorruptStateError) as exc:
         console.print(escape(load_error(save, exc)), style="red", highlight=False)
         raise typer.Exit(1) from exc

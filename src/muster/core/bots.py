@@ -38,6 +38,15 @@ class Bot(Protocol):
 
 
 BotFactory = Callable[[Rules, int, dict[str, str]], Bot]
+
+
+class SearchMaker(Protocol):
+    """Builds any bot from its spec (:func:`muster.ai.make_bot` is one): what an upper layer hands a game's
+    analysis when the analysis needs a bot the game cannot build itself (the game-agnostic search)."""
+
+    def __call__(self, spec: str, seed: int = 0, rules: Rules | None = None) -> Bot:
+        """The bot named by ``spec``, seeded, for ``rules``."""
+        ...
 """Builds a bot: ``factory(rules, seed, options)``; it raises :class:`BotSpecError` for an option it refuses."""
 
 MAX_OPTION_MAGNITUDE = 1e9

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
+from muster.ai import make_bot
 from muster.core import Action, Game, get_rules
 from muster.core.registry import game_module, game_modules
 
@@ -83,7 +84,7 @@ def run_task(task: Task, progress: Callable[[float], None]) -> Any:
     if analysis is None:
         raise ValueError(f"the game {task.game!r} has no analysis")
     if task.kind == "analysis":
-        return analysis.analyze(game, progress=progress)
+        return analysis.analyze(game, progress=progress, search=make_bot)
     if task.kind == "curve":
         data = analysis.curve(game)
         return {"start_probability": data["start_probability"], "win_probability": data["win_probability"],
@@ -93,7 +94,8 @@ def run_task(task: Task, progress: Callable[[float], None]) -> Any:
         seat = task.seat
         if seat is None or game.active_seat != seat:
             return []
-        return [a.to_json() for a in analysis.hints(game.view(seat), game.legal_actions(), seat, rules=game.rules)]
+        return [a.to_json() for a in analysis.hints(game.view(seat), game.legal_actions(), seat, rules=game.rules,
+                                                  search=make_bot)]
     raise ValueError(f"unknown task kind {task.kind!r}")
 
 

@@ -22,7 +22,7 @@ from rich.markup import escape
 from rich.panel import Panel
 from rich.text import Text
 
-from muster.ai.base import Bot
+from muster.ai.base import Bot, make_bot
 from muster.analysis.consent import HintConsent, HintsRefusedError
 from muster.core import Game, GameError
 from muster.core.registry import game_module
@@ -305,7 +305,7 @@ class Session:
             return
         legal = self.game.legal_actions()
         lines = [tr.fmt(HINT_HEADER, side=analysis.side_in(seat, self.lang))]
-        for advice in analysis.hints(self.game.view(seat), legal, seat, rules=self.game.rules):
+        for advice in analysis.hints(self.game.view(seat), legal, seat, rules=self.game.rules, search=make_bot):
             number = legal.index(advice.action) + 1
             mark = f" ({tr.gettext(STRONGEST_PICK)})" if advice.strongest else ""
             label = self.ui.label_in(advice.action, seat, advice.label, self.lang) if self.translated else advice.label

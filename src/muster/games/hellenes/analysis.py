@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from muster.core import Game, get_rules
+from muster.core.bots import SearchMaker, make_own_bot
 from muster.core.interface import Action, Rules
 from muster.games.hellenes.bots import HellenesHeuristicBot, evaluate
 from muster.games.hellenes.datafiles import blocks, design
@@ -198,20 +199,27 @@ def strongest_spec() -> str:
     return f"{name}:{','.join(kept)}" if kept else name
 
 
-def strongest_choice(view: dict[str, Any], legal: list[Action], seat: str, rules: Rules) -> Action:
-    """What the strongest bot level plays here (seeded from the view, so repeatable)."""
+def strongest_choice(view: dict[str, Any], legal: list[Action], seat: str, rules: Rules,
+                     search: SearchMaker | None = None) -> Action:
+    """What the strongest bot level plays here (seeded from the view, so repeatable).
+
+    The strongest level is the game-agnostic search, which sits above the games: whoever asks (the server,
+    the terminal, the command line) hands its bot maker in as ``search``. Without one, the game's own
+    Heuristic answers (the analysis then says what the Heuristic would play)."""
     if len(legal) == 1:
         return legal[0]
-    from muster.ai import make_bot  # the search layer sits above the games: imported only when asked
+    if search is None:
+        from muster.games.hellenes.module import MODULE
 
-    return make_bot(strongest_spec(), seed=_seed(view), rules=rules).choose(view, legal, seat)
+        return make_own_bot(MODULE, "heuristic", seed=_seed(view), rules=rules).choose(view, legal, seat)
+    return search(strongest_spec(), seed=_seed(view), rules=rules).choose(view, legal, seat)
 
 
 def hints(view: dict[str, Any], legal: list[Action], seat: str, top: int = 3,
-          rules: Rules | None = None) -> list[Advice]:
+          rules: Rules | None = None, search: SearchMaker | None = None) -> list[Advice]:
     """The strongest bot's choice and the best other choices (``top`` in all), from ``seat``'s view only."""
     rules = rules or get_rules("hellenes")
-    pick = strongest_choice(view, legal, seat, rules)
+    pick = strongest_choice(view, legal, seat, rules, search)
     bases = determinizations(view, seat, rules)
     candidates = list(legal)
     if len(candidates) > MAX_CANDIDATES:
@@ -269,7 +277,7 @@ def curve(game: Game, progress: Progress | None = None) -> dict[str, Any]:
 
 
 def turning_points(game: Game, turns: list[dict[str, Any]], count: int = TURNING_POINTS,
-                   progress: Progress | None = None) -> list[dict[str, Any]]:
+                   progress: Progress | None = None, search: SearchMaker | None = None) -> list[dict[str, Any]]:
     """The ``count`` turns with the largest swings, with what the strongest bot would have played there.
 
     As in every game's review: the strongest bot's choice is recommended (``better``) only if it gives the
@@ -288,7 +296,7 @@ def turning_points(game: Game, turns: list[dict[str, Any]], count: int = TURNING
         seat = turn["seat"]
         view = replay.view(seat)
         played = Action.from_json(turn["action"])
-        best = strongest_choice(view, replay.legal_actions(), seat, rules)
+        best = strongest_choice(view, replay.legal_actions(), seat, rules, search)
         if progress is not None:
             progress((done + 0.6) / len(ranked))
         bases = determinizations(view, seat, rules)
@@ -316,14 +324,14 @@ def turning_points(game: Game, turns: list[dict[str, Any]], count: int = TURNING
     return out
 
 
-def analyze(game: Game, progress: Progress | None = None) -> dict[str, Any]:
+def analyze(game: Game, progress: Progress | None = None, search: SearchMaker | None = None) -> dict[str, Any]:
     """The whole review of a game as JSON-ready data (every estimate is Athens' chance)."""
     data = curve(game, None if progress is None else (lambda share: progress(CURVE_SHARE * share)))
     if progress is not None:
         progress(CURVE_SHARE)
     data["turning_points"] = turning_points(
         game, data["cards"], progress=None if progress is None else
-        (lambda share: progress(CURVE_SHARE + (1 - CURVE_SHARE) * share)))
+        (lambda share: progress(CURVE_SHARE + (1 - CURVE_SHARE) * share)), search=search)
     data["seed"] = game.seed
     data["rules_version"] = game.rules.info.version
     return data
@@ -363,11 +371,12 @@ def plot(data: dict[str, Any], path: Path, lang: str = "en") -> None:
     plt.close(fig)
 
 
-def analyze_save(text: str | bytes, out: Path, lang: str = "en", progress: Progress | None = None) -> dict[str, Any]:
+def analyze_save(text: str | bytes, out: Path, lang: str = "en", progress: Progress | None = None,
+                 search: SearchMaker | None = None) -> dict[str, Any]:
     """Load a save file, review it and write ``analysis.json`` and ``win-probability.png`` (its words in ``lang``)
     into ``out``."""
     game = Game.loads(get_rules("hellenes"), text)
-    data = analyze(game, progress)
+    data = analyze(game, progress, search)
     out.mkdir(parents=True, exist_ok=True)
     (out / "analysis.json").write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     plot(data, out / "win-probability.png", lang)
@@ -395,23 +404,24 @@ class HellenesAnalysis:
     """Hellenes' analysis part: the review (:meth:`analyze`, :meth:`curve`, :meth:`analyze_save`), hints
     (:meth:`hints`) and their words."""
 
-    def analyze(self, game: Game, progress: Progress | None = None) -> dict[str, Any]:
+    def analyze(self, game: Game, progress: Progress | None = None,
+                search: SearchMaker | None = None) -> dict[str, Any]:
         """The whole review of a game (see :func:`analyze`)."""
-        return analyze(game, progress)
+        return analyze(game, progress, search)
 
     def curve(self, game: Game) -> dict[str, Any]:
         """Athens' chance turn by turn (see :func:`curve`)."""
         return curve(game)
 
     def analyze_save(self, text: str | bytes, out: Path, lang: str = "en",
-                     progress: Progress | None = None) -> dict[str, Any]:
+                     progress: Progress | None = None, search: SearchMaker | None = None) -> dict[str, Any]:
         """Review a save file into ``out`` (see :func:`analyze_save`)."""
-        return analyze_save(text, out, lang, progress)
+        return analyze_save(text, out, lang, progress, search)
 
     def hints(self, view: dict[str, Any], legal: list[Action], seat: str, top: int = 3,
-              rules: Rules | None = None) -> list[Advice]:
+              rules: Rules | None = None, search: SearchMaker | None = None) -> list[Advice]:
         """The strongest bot's choice and the best others, from ``seat``'s view (see :func:`hints`)."""
-        return hints(view, legal, seat, top, rules)
+        return hints(view, legal, seat, top, rules, search)
 
     def reason_in(self, reason: str, lang: str) -> str:
         """A hint's reason in ``lang``."""

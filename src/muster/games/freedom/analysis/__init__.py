@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from muster.core import Game
+from muster.core.bots import SearchMaker
 from muster.core.interface import Action, Rules
 from muster.games.freedom.analysis import advice, postgame, texts
 
@@ -21,8 +22,10 @@ class FreedomAnalysis:
     """Freedom!'s analysis part: the post-game review (:meth:`analyze`, :meth:`curve`, :meth:`analyze_save`),
     hints (:meth:`hints`) and their words."""
 
-    def analyze(self, game: Game, progress: postgame.Progress | None = None) -> dict[str, Any]:
-        """The whole review of a game, JSON-ready (see :func:`.postgame.analyze`)."""
+    def analyze(self, game: Game, progress: postgame.Progress | None = None,
+                search: SearchMaker | None = None) -> dict[str, Any]:
+        """The whole review of a game, JSON-ready (see :func:`.postgame.analyze`). Freedom!'s strongest bot is
+        its own, so ``search`` is not needed."""
         return postgame.analyze(game, progress=progress)
 
     def curve(self, game: Game) -> dict[str, Any]:
@@ -30,13 +33,13 @@ class FreedomAnalysis:
         return postgame.curve(game)
 
     def analyze_save(self, text: str | bytes, out: Path, lang: str = "en",
-                     progress: postgame.Progress | None = None) -> dict[str, Any]:
+                     progress: postgame.Progress | None = None, search: SearchMaker | None = None) -> dict[str, Any]:
         """Review a save file into ``out`` (see :func:`.postgame.analyze_save`); ``progress`` hears the share of
         the work done."""
         return postgame.analyze_save(text, out, lang, progress)
 
     def hints(self, view: dict[str, Any], legal: list[Action], seat: str, top: int = 3,
-              rules: Rules | None = None) -> list[advice.Advice]:
+              rules: Rules | None = None, search: SearchMaker | None = None) -> list[advice.Advice]:
         """The strongest bot's choice and the best others, from ``seat``'s view (see :func:`.advice.hints`)."""
         return advice.hints(view, legal, seat, top, rules)
 

@@ -15,10 +15,10 @@ from typing import Any
 from muster.core import get_rules
 from muster.core.interface import Action, Rules
 from muster.games.freedom.analysis import texts
-from muster.games.freedom.analysis.features import BOT_WEIGHTS, is_card_point
 from muster.games.freedom.analysis.winprob import state_probability
 from muster.games.freedom.bots import own_bot
 from muster.games.freedom.bots.evaluation import TERMS, terms
+from muster.games.freedom.bots.features import BOT_WEIGHTS, is_card_point
 from muster.games.freedom.constants import IMPERIAL, INSURGENT
 from muster.games.freedom.module import MODULE
 from muster.games.freedom.state import State

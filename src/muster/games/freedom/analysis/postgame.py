@@ -11,8 +11,8 @@ from muster.core import Game, get_rules
 from muster.core.interface import Action
 from muster.games.freedom.analysis import texts
 from muster.games.freedom.analysis.advice import choice_chance, determinizations, strongest_choice
-from muster.games.freedom.analysis.features import is_card_point
 from muster.games.freedom.analysis.winprob import imperial_chance, state_probability
+from muster.games.freedom.bots.features import is_card_point
 from muster.games.freedom.constants import IMPERIAL
 
 Progress = Callable[[float], None]

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from muster.core import get_rules
-from muster.games.freedom.analysis.features import features, is_card_point
 from muster.games.freedom.bots import own_bot
+from muster.games.freedom.bots.features import features, is_card_point
 from muster.games.freedom.constants import IMPERIAL, INSURGENT
 
 

@@ -1,7 +1,7 @@
 """The win-probability estimate: one logistic calibration per round of public facts about the position.
 
 In round ``r``, ``P(Imperial wins) = 1 / (1 + exp(-(b_r + Σ c_r,i · (x_i - mean_r,i) / std_r,i)))``
-where ``x`` are the :data:`~muster.games.freedom.analysis.features.FEATURES` of the position (the bots' evaluation
+where ``x`` are the :data:`~muster.games.freedom.bots.features.FEATURES` of the position (the bots' evaluation
 terms and public counts). The coefficients are fitted on Heuristic-vs-Heuristic games by
 ``scripts/fit_win_probability.py`` (round r's on the positions of rounds r - 1 to r + 1, each round with
 its own intercept) and stored, versioned, in ``data/win_probability.json``;
@@ -22,7 +22,7 @@ from typing import Any
 
 from muster.core import get_rules
 from muster.core.interface import Rules
-from muster.games.freedom.analysis.features import FEATURES, features
+from muster.games.freedom.bots.features import FEATURES, features
 from muster.games.freedom.constants import IMPERIAL
 from muster.games.freedom.state import State
 

@@ -2,10 +2,10 @@
 
 **The value.** A small network (one hidden layer beside a linear part) reads public facts of a position —
 the bots' evaluation terms and the public counts of
-:data:`muster.games.freedom.analysis.features.FEATURES`, the round and which side is to play — and gives the
+:data:`muster.games.freedom.bots.features.FEATURES`, the round and which side is to play — and gives the
 chance that the Imperial side wins. Its linear part starts as the hand-written evaluation squashed to a chance,
 and training corrects it and adds the hidden layer. It was trained on the results of self-play games
-(:mod:`muster.games.freedom.bots.train`); here it runs in plain numpy. It never reads a hand or a draw pile, so in
+(:mod:`muster.games.freedom.analysis.train`); here it runs in plain numpy. It never reads a hand or a draw pile, so in
 a determinization it gives the same answer whatever hidden cards were dealt.
 
 **The play model.** One number per card and side: how keen that side is to play the card when it holds it
@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from muster.games.freedom.analysis.features import FEATURES, features
+from muster.games.freedom.bots.features import FEATURES, features
 from muster.games.freedom.constants import IMPERIAL, INSURGENT
 from muster.games.freedom.datafiles import design
 from muster.games.freedom.state import State
@@ -47,10 +47,10 @@ class WeightsMismatchError(ValueError):
 
 def versions() -> tuple[str, str]:
     """(rules version, action space version) of this build."""
+    from muster.core import get_rules  # the registered rules: the bots sit below the game's own module
     from muster.games.freedom.action_space import action_space
-    from muster.games.freedom.game import rules_version
 
-    return rules_version(), action_space().version
+    return get_rules("freedom").info.version, action_space().version
 
 
 def weights_name(rules: str | None = None, actions: str | None = None) -> str:
@@ -101,7 +101,7 @@ class LearnedModel:
             rules, actions = versions()
         if data.get("format") != FORMAT or tuple(data.get("inputs", ())) != INPUTS:
             raise WeightsMismatchError("the learned weights were made for other inputs: retrain them "
-                                  "(python -m muster.games.freedom.bots.train)")
+                                  "(python -m muster.games.freedom.analysis.train)")
         if data.get("rules_version") != rules or data.get("action_space") != actions:
             raise WeightsMismatchError(f"the learned weights are for rules {data.get('rules_version')} and "
                                   f"{data.get('action_space')}, not {rules} and {actions}: retrain them")
@@ -163,5 +163,5 @@ def load() -> LearnedModel:
     if not path.is_file():
         raise WeightsMismatchError(f"no learned weights for this build ({name}): the rules or the action space "
                                    "changed since they were trained; retrain them "
-                                   "(python -m muster.games.freedom.bots.train)")
+                                   "(python -m muster.games.freedom.analysis.train)")
     return LearnedModel.from_json(json.loads(path.read_text()), rules, actions)

@@ -1,6 +1,6 @@
 """Train the learned value and play model of :mod:`muster.games.freedom.bots.learned`, reproducibly, in numpy.
 
-``python -m muster.games.freedom.bots.train`` plays the training games (Heuristic against Heuristic, and the
+``python -m muster.games.freedom.analysis.train`` plays the training games (Heuristic against Heuristic, and the
 plain ISMCTS against the Heuristic with the seats alternating, on named seed ranges), records at every card
 point the public inputs of the position and the game's result, and at every card choice the hand and the card
 played; then it fits the value network (full-batch Adam from a fixed seed) and the play model (a conditional
@@ -53,10 +53,10 @@ def game_list(heuristic: int, ismcts: int) -> list[tuple[int, str, str]]:
 def play_game(task: tuple[int, str, str]) -> dict[str, Any]:
     """Play one training game; its result, the inputs of its card points and its card choices."""
     from muster.core import get_rules
-    from muster.games.freedom.analysis.features import BOT_WEIGHTS
     from muster.games.freedom.analysis.winprob import state_probability
     from muster.games.freedom.bots import own_bot
     from muster.games.freedom.bots.evaluation import evaluate
+    from muster.games.freedom.bots.features import BOT_WEIGHTS
     from muster.games.freedom.bots.learned import inputs
     from muster.games.freedom.constants import IMPERIAL, INSURGENT
 
@@ -264,7 +264,8 @@ def plot_curve(curve: list[dict[str, float]], report: dict[str, dict[str, Any]],
 
 def main(argv: list[str] | None = None) -> int:
     """The command line (see the module docstring)."""
-    ap = argparse.ArgumentParser(prog="python -m muster.games.freedom.bots.train", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m muster.games.freedom.analysis.train",
+                                 description=__doc__.split("\n")[0])
     ap.add_argument("--heuristic-games", type=int, default=100, help="Heuristic-vs-Heuristic games (seeds from 810000)")
     ap.add_argument("--ismcts-games", type=int, default=0, help="ISMCTS-vs-Heuristic games (seeds from 820000)")
     ap.add_argument("--workers", type=int, default=2)
