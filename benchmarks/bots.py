@@ -7,7 +7,7 @@ numbers; the last line is one JSON object with the keys ``ismcts_iterations_per_
 ``heuristic_decisions_per_s`` and ``strongest_card_think_p95_s``: the 95th percentile of the CPU seconds the
 strongest bot (``--strongest``, default :data:`STRONGEST`) spends on one card — the choice of
 the card and every decision of its own until its next card, its worker processes' CPU included — over
-``--card-games`` games against the Heuristic, with seats swapped (issue 15's target: at most 1.0), and
+``--card-games`` games against the Heuristic, with seats swapped (the target: at most 1.0 s at p95), and
 ``strongest_card_wall_p95_s``, the same in wall-clock seconds (what a player waits; less than the CPU for a bot
 whose playouts run in worker processes on several cores). ``install`` says which rules ran (``compiled`` or
 ``pure``: ``MUSTER_PURE_PYTHON=1`` runs the pure-Python rules beside a compiled build), ``load_average`` the

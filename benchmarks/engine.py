@@ -146,7 +146,7 @@ def main() -> None:
     args = parser.parse_args()
     rules = get_rules(args.game)
     # decision 300 is mid-game in Freedom!; a random Hellenes game is shorter (about 300 decisions in all)
-    hellenes = args.game == "hellenes"  # Freedom!'s figures stay measured as in issue 15 (no warm-up game)
+    hellenes = args.game == "hellenes"  # Freedom!'s figures stay measured as they always were (no warm-up game)
     games_s, decisions_s, samples = random_games(args.games, rules, sample_at=120 if hellenes else 300,
                                                  warmup=1 if hellenes else 0)
     list_s = random_list_games(args.games, rules)

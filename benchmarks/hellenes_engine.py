@@ -2,8 +2,8 @@
 
 Run: ``python benchmarks/hellenes_engine.py [--games 40]``. The last line printed is one JSON object with the
 keys ``decisions_per_s`` (also as ``decisions_per_cpu_s``), ``games_per_cpu_s``, ``clones_per_s`` and ``compiled``
-(the issue's goal: 50,000 decisions per CPU-second). CPU time (``time.process_time``) is used, so other load on
-the machine counts less. The issue's own command, ``python benchmarks/engine.py --game hellenes``, runs the same
+(the goal: 50,000 decisions per CPU-second). CPU time (``time.process_time``) is used, so other load on
+the machine counts less. The general command, ``python benchmarks/engine.py --game hellenes``, runs the same
 random-game loop (it is imported from there) and adds save/load figures and python-chess for scale; this
 script is the short Hellenes-only form.
 """

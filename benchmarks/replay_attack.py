@@ -1,4 +1,4 @@
-"""Issue 13, point 9: a player's action latency while many clients step through a finished game's replay.
+"""A player's action latency while many clients step through a finished game's replay.
 
 Starts a real server (``muster serve``, SQLite in a temporary directory), finishes a game of two bots,
 then lets ``--clients`` threads alternate ``step=0`` and the last step of its replay as fast as they can

@@ -398,7 +398,7 @@ def sortie_shots(browser: Any, base: str, api: httpx.Client, out: Path) -> None:
 
 
 def polish_shots(base: str, out: Path) -> None:
-    """The Polish pictures (issue 17): a browser whose language is Polish, on a desktop and a phone."""
+    """The Polish pictures: a browser whose language is Polish, on a desktop and a phone."""
     api = httpx.Client(base_url=base, timeout=30, cookies=DEVICE)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)

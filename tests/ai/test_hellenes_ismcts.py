@@ -1,4 +1,4 @@
-"""ISMCTS playing Hellenes through the game-agnostic interface (issue 16)."""
+"""ISMCTS playing Hellenes through the game-agnostic interface."""
 
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ def test_every_level_spec_is_one_the_server_runs_for_the_games_it_plays() -> Non
 
 def test_a_game_created_with_a_former_spec_still_shows_its_level_name() -> None:
     assert level_name(STRONGEST, "freedom") == "Strongest"
-    assert level_name("ismcts", "freedom") == "Strongest"  # the strongest level's spec before session 11
+    assert level_name("ismcts", "freedom") == "Strongest"  # the strongest level's first spec
     assert level_name("ismcts", "hellenes") == "Strongest"
     # the specs before the levels had a CPU budget
     assert level_name("ismcts:playout_plan=all,reach_threat=10,iterations=12,money_ahead=0.6", "freedom") == "Strongest"

@@ -1,4 +1,4 @@
-"""ISMCTS with seeded playouts and root-parallel worker processes (option ``workers``, issue 15 point 3)."""
+"""ISMCTS with seeded playouts and root-parallel worker processes (option ``workers``)."""
 
 from __future__ import annotations
 

@@ -104,7 +104,7 @@ def test_heuristic_plays_deserters_when_it_is_clearly_good() -> None:
     for seed in (1, 2, 3):
         bot = make_bot("heuristic", seed=seed, game="freedom")
         assert bot.choose(RULES.view(s, INSURGENT), legal, INSURGENT) == Action("event", 46)
-    # Without the answer (the bot before issue 15) the event changes nothing in its eyes and it is not played.
+    # Without the answer (the bot before it learned answers) the event changes nothing in its eyes and it is not played.
     old = make_bot("heuristic:answers=off", seed=1, game="freedom")
     assert old.choose(RULES.view(s, INSURGENT), legal, INSURGENT) != Action("event", 46)
 

@@ -43,7 +43,7 @@ def test_numbering_is_a_bijection_and_pinned() -> None:
 
 
 def test_numbering_covers_shapes_that_sampled_games_miss() -> None:
-    # The prototype numbering built from sampled games missed this one (issue 18).
+    # The prototype numbering built from sampled games missed this one.
     for action in (Action("pick", "mar4:A"), Action("remove", "r5c3:E"), Action("target", "r8c1"),
                    Action("to", "sea"), Action("unit", "2"), Action("event", 100), Action("morale", "enemy")):
         assert action in RULES.action_space

@@ -1,4 +1,4 @@
-"""The engine's fast paths agree with the plain definitions they stand in for (issue 15).
+"""The engine's fast paths agree with the plain definitions they stand in for.
 
 The golden games pin whole games; these tests compare each fast path with its reference at every
 point of many random games, so that a difference shows where it starts.

@@ -1,5 +1,5 @@
 """Hostile save files: ``muster board --state`` and ``muster play --load`` answer one clear line, never a
-traceback (issue 13, point 8: bad bytes, deep nesting, markup-like text)."""
+traceback (bad bytes, deep nesting, markup-like text)."""
 
 from __future__ import annotations
 

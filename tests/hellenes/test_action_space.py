@@ -1,4 +1,4 @@
-"""Hellenes' fixed action numbering and observation (issue 18; games/hellenes/action_space.py, observation.py)."""
+"""Hellenes' fixed action numbering and observation (games/hellenes/action_space.py, observation.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 17: both catalogs are complete, hold nothing unused, and the log renders in either language."""
+"""Both catalogs are complete, hold nothing unused, and the log renders in either language."""
 
 from __future__ import annotations
 

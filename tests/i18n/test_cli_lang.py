@@ -1,4 +1,4 @@
-"""``muster card N --lang pl`` and the language taken from the environment (issue 17)."""
+"""``muster card N --lang pl`` and the language taken from the environment."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The server's refusals and the engine's prompts in the reader's language (issue 17)."""
+"""The server's refusals and the engine's prompts in the reader's language."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 17 for Hellenes: its own catalog domain, a language-neutral log, Polish names, cards, choices, prompts."""
+"""Hellenes in Polish: its own catalog domain, a language-neutral log, Polish names, cards, choices, prompts."""
 
 from __future__ import annotations
 

@@ -39,7 +39,7 @@ def test_lobby_and_rules_pages(web: Server, browser: Any) -> None:
 
 
 def test_the_polish_pages(web: Server, browser: Any) -> None:
-    """Issue 17: the lobby, the rules summary and a game page read in Polish."""
+    """The lobby, the rules summary and a game page read in Polish."""
     context = browser.new_context(viewport=DESKTOP, locale="pl-PL")
     page = context.new_page()
     page.goto(web.url + "/")

@@ -1,4 +1,4 @@
-"""Issue 13, points 4 and 5: bots are bounded (validated specs, a hard time limit per choice, a legal
+"""Bots are bounded (validated specs, a hard time limit per choice, a legal
 fallback) and websocket clients that do not read are dropped, never waited for."""
 
 from __future__ import annotations

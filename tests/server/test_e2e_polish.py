@@ -41,7 +41,7 @@ VISIBLE_TEXT = """() => {
 
 
 def english_lines(page: Any) -> list[str]:
-    """Lines with English words on the page: its visible text and the names screen readers read out (issue 17)."""
+    """Lines with English words on the page: its visible text and the names screen readers read out."""
     text = page.evaluate(VISIBLE_TEXT)
     for name in PROPER_NAMES:
         text = text.replace(name, "")

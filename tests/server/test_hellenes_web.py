@@ -290,7 +290,7 @@ def test_a_hellenes_area_is_chosen_with_the_keyboard(web: Server, browser: Any) 
 
 
 def test_hellenes_reads_polish_in_the_browser(web: Server, browser: Any) -> None:
-    """Issue 17: a browser asking for Polish reads Hellenes' lobby, map, choices, hints and log in Polish."""
+    """A browser asking for Polish reads Hellenes' lobby, map, choices, hints and log in Polish."""
     context = browser.new_context(viewport=DESKTOP, locale="pl-PL")
     page = context.new_page()
     errors: list[str] = []

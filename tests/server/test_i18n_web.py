@@ -1,4 +1,4 @@
-"""Issue 17 on the web: the reader's language from ?lang=, a cookie or Accept-Language; each seat its own."""
+"""Languages on the web: the reader's language from ?lang=, a cookie or Accept-Language; each seat its own."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Concurrency and crashes in volume (issue 13): many simultaneous conflicting actions on each database, and
+"""Concurrency and crashes in volume: many simultaneous conflicting actions on each database, and
 ``kill -9`` during concurrent bursts, each checked against the database: no acknowledged action lost, none
 applied twice."""
 

@@ -1,4 +1,4 @@
-"""Concurrency and crashes in volume (issue 13): many simultaneous conflicting actions on each
+"""Concurrency and crashes in volume: many simultaneous conflicting actions on each
 database, across two server processes so that conflicts reach the database itself; and several
 ``kill -9`` rounds during concurrent bursts. No acknowledged action is lost, none is duplicated."""
 

@@ -1,4 +1,4 @@
-"""``muster play --lang pl`` in a real pseudo-terminal: a whole game against a bot, read in Polish (issue 17)."""
+"""``muster play --lang pl`` in a real pseudo-terminal: a whole game against a bot, read in Polish."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def test_a_whole_game_in_polish(tmp_path: Path) -> None:
     for polish in ("PA", "Gracz Imperium zagrywa kartę", "Zaczyna się runda 2.", "zagraj kartę", "z pola"):
         assert polish in seen, polish
     assert "unit(s)" not in seen and "Imperial plays" not in seen
-    # the panels and the session's own lines (issue 17: no English left on the Polish screen)
+    # the panels and the session's own lines (no English left on the Polish screen)
     for polish in ("Ostatnie wydarzenia", "Tory i obszary", "Obóz Kütahiego", "Runda 1 z 6", "Rząd 8", "kol. 1",
                    "Karty zagrane w tej rundzie", "Wpisz liczbę 1–", "Śródmieście:", "Wyspa Marmarou", "morale",
                    "Obszary (Imp/Gr", "Ruch: Imperium" if "Ruch: Imperium" in seen else "Imperium"):

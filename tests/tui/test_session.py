@@ -196,7 +196,7 @@ def test_compact_full_and_hand_commands_switch_the_screen_and_change_nothing() -
 
 
 def test_the_session_speaks_polish(tmp_path: Path) -> None:
-    """Issue 17: every line the session itself prints follows ``--lang pl``, counts in Polish plural forms."""
+    """Every line the session itself prints follows ``--lang pl``, counts in Polish plural forms."""
     game = Game(get_rules("freedom"), 3, {"ruleset": "2nd"})
     console = Console(file=io.StringIO(), width=120, color_system=None)
     players = {"imperial": None, "insurgent": None}

@@ -58,8 +58,8 @@ class HeuristicBot:
     each sub-choice of a planned action, default 3) and ``completions`` (ways to carry out one action
     that the plan compares, default 4) and ``beach_threat`` (the evaluation's weight for Imperial units
     close to an unblocked Beach space, default 12 as for ISMCTS) and ``answers`` (``on``, the default: the
-    opponent's part of an event is scored after its best answer; ``off``: before it is resolved, as until
-    issue 15)."""
+    opponent's part of an event is scored after its best answer; ``off``: before it is resolved, as the
+    first Heuristic did)."""
 
     def __init__(self, rules: Rules, seed: int = 0, options: dict[str, str] | None = None) -> None:
         opts = dict(options or {})

@@ -48,7 +48,7 @@ route (see ``Weights.reach_threat`` in its evaluation); the search and its heuri
 (``Weights.money_ahead``). It applies only while the bot holds the Imperial seat, so
 the bot's play as the Insurgent is exactly what it is without the option.
 ``answers`` (``off``) is handed to the inner heuristics: ``on`` scores an event after the opponent's answer to
-its part of it, as the Heuristic does since issue 15. It stays off here until an arena shows it helps the
+its part of it, as the Heuristic does by default. It stays off here until an arena shows it helps the
 search: in a first small sample ISMCTS with it (and 16 playouts) did not beat ISMCTS without it
 (``docs/balance.md``). ``plan_answers`` (default: as ``answers``) sets it for the planner alone — the heuristic
 that ranks the candidate cards and plays the bot's own cards — and leaves the cheap playout heuristic as

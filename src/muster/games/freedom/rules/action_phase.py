@@ -254,7 +254,7 @@ def register_verbs(side: str, *verbs: Verb) -> None:
 Menu = Callable[[State, Frame], list[Action]]
 MENUS: Final[dict[str, Menu]] = {}
 """Per side, a fast AP menu: exactly the verbs of :func:`reference_menu`, found with shared work and early
-exits. The menu is computed at every AP choice, the engine's most frequent costly step (issue 15)."""
+exits. The menu is computed at every AP choice, the engine's most frequent costly step."""
 
 
 def reference_menu(s: State, f: Frame) -> list[Action]:
