@@ -190,8 +190,8 @@ class State(MachineState):
         units = dict(data["units"])
         if set(units) != set(roster):
             raise CorruptStateError("the state's blocks are not the roster")
-        for bid, rec in units.items():
-            rec = dict(rec)
+        for bid in roster:  # in the roster's order, whatever order the JSON kept: the Recruit Pool is drawn in it
+            rec = dict(units[bid])
             if set(rec) != set(BLOCK_KEYS):
                 raise CorruptStateError(f"block {bid}: bad fields")
             if rec["area"] is not None and rec["area"] not in g.names:
