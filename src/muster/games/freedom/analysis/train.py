@@ -140,7 +140,8 @@ def brier(p: np.ndarray, y: np.ndarray) -> float:
 
 def prior_linear(mean: np.ndarray, std: np.ndarray) -> tuple[np.ndarray, float]:
     """The linear weights (on standardised inputs) and intercept that give the hand-written evaluation squashed by
-    :data:`SCALE`: the evaluation is the sum of its terms, the first inputs (:data:`muster.games.freedom.bots.learned.INPUTS`)."""
+    :data:`SCALE`: the evaluation is the sum of its terms, the first inputs
+    (:data:`muster.games.freedom.bots.learned.INPUTS`)."""
     from muster.games.freedom.bots.evaluation import TERMS
 
     wl = np.zeros_like(mean)
