@@ -3,8 +3,8 @@
 :data:`ANALYSIS` is the game's ``analysis`` part (see :class:`muster.analysis.GameAnalysis`): the review of a
 finished game (:mod:`.postgame`), hints from one seat's view (:mod:`.advice`) and their words in a player's
 language (:mod:`.texts`). The estimate (:mod:`.winprob`, :mod:`muster.games.freedom.bots.features`,
-``data/win_probability.json``) is fitted on bot games recorded by :mod:`.selfplay`. The analysis builds the bots it needs from the game's own
-(:func:`muster.games.freedom.bots.own_bot`) and the module's levels.
+``data/win_probability.json``) is fitted on bot games recorded by :mod:`.selfplay`. The analysis builds the
+bots it needs from the game's own (:func:`muster.games.freedom.bots.own_bot`) and the module's levels.
 """
 
 from __future__ import annotations
