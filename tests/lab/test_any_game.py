@@ -114,6 +114,10 @@ def test_play_finds_the_game_in_its_save_file_and_analyze_says_when_a_game_has_n
     save.write_text(game.dumps(), encoding="utf-8")
     result = runner.invoke(app, ["play", "--load", str(save), "--sparta", "random"], input="")
     assert result.exit_code == 1 and "End of input" in result.output  # loaded as Hellenes, nothing played
+    duel = Game(get_rules("duel"), 4)  # the test suite's plugin game, which has no analysis part
+    duel.apply(duel.legal_actions()[0])
+    save = tmp_path / "duel.json"
+    save.write_text(duel.dumps(), encoding="utf-8")
     result = runner.invoke(app, ["analyze", str(save), "--out", str(tmp_path / "out")])
     assert result.exit_code == 2 and "has no analysis" in result.output
     assert not (tmp_path / "out").exists()

@@ -45,7 +45,7 @@ def test_a_game_without_a_terminal_part_is_played_with_the_plain_one() -> None:
     assert session.run() == EXIT_EOF
     out = console.file.getvalue()  # type: ignore[attr-defined]
     assert "This game has no drawing of its own in the terminal" in out  # its help
-    assert "This game has no hints." in out
+    assert "This game has no hints." not in out  # Hellenes gives hints (after the player's consent)
     assert "Board" in out and re.search(r"│ year +431 ", out)  # the view's public entries, one a line
     assert seats[0].title() in out or "Athens" in out
     assert len(game.actions) >= 1  # the choice was applied
@@ -65,3 +65,21 @@ def test_the_plain_part_keeps_the_hand_to_the_hand_panel() -> None:
     board, hand = shown(part.board_panel(view)), shown(part.hand_panel(view, seat))
     assert not [line for line in board.splitlines() if line.strip("│ ").startswith(("hands ", "stack ", "log "))]
     assert all(str(card) in hand for card in view["hands"][seat])
+
+
+def test_a_game_without_an_analysis_says_it_has_no_hints() -> None:
+    rules = get_rules("duel")  # the test suite's plugin game: no analysis part
+    console = Console(file=io.StringIO(), width=120, color_system=None)
+    lines = iter(["hint"])
+    seats = rules.info.seats
+    players = {seats[0]: None, seats[1]: make_bot("random", seed=1, rules=rules)}
+
+    def read(_prompt: str) -> str:
+        line = next(lines, None)
+        if line is None:
+            raise EOFError
+        return line
+
+    session = Session(Game(rules, 5), players, console, read=read, terminal=PlainTerminal(rules))
+    assert session.run() == EXIT_EOF
+    assert "This game has no hints." in console.file.getvalue()  # type: ignore[attr-defined]
