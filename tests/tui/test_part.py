@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Callable
 
 from rich.console import Console
 
@@ -27,21 +28,25 @@ def test_the_message_domains_are_the_registered_games_own() -> None:
     assert set(domains()) == {"muster", *(m.domain for m in game_modules().values())}
 
 
+def typed(lines: list[str]) -> Callable[[str], str]:
+    """A player who types ``lines`` at the prompts, then closes the input."""
+    left = iter(lines)
+
+    def read(_prompt: str) -> str:
+        line = next(left, None)
+        if line is None:
+            raise EOFError
+        return line
+    return read
+
+
 def test_a_game_without_a_terminal_part_is_played_with_the_plain_one() -> None:
     rules = get_rules("hellenes")
     game = Game(rules, 5)
     console = Console(file=io.StringIO(), width=120, color_system=None)
-    lines = iter(["help", "hand", "hint", "1"])
     seats = rules.info.seats
     players = {seats[0]: None, seats[1]: make_bot("random", seed=1, rules=rules)}
-
-    def read(_prompt: str) -> str:
-        line = next(lines, None)
-        if line is None:
-            raise EOFError
-        return line
-
-    session = Session(game, players, console, read=read, terminal=PlainTerminal(rules))
+    session = Session(game, players, console, read=typed(["help", "hand", "hint", "1"]), terminal=PlainTerminal(rules))
     assert session.run() == EXIT_EOF
     out = console.file.getvalue()  # type: ignore[attr-defined]
     assert "This game has no drawing of its own in the terminal" in out  # its help
@@ -70,16 +75,8 @@ def test_the_plain_part_keeps_the_hand_to_the_hand_panel() -> None:
 def test_a_game_without_an_analysis_says_it_has_no_hints() -> None:
     rules = get_rules("duel")  # the test suite's plugin game: no analysis part
     console = Console(file=io.StringIO(), width=120, color_system=None)
-    lines = iter(["hint"])
     seats = rules.info.seats
     players = {seats[0]: None, seats[1]: make_bot("random", seed=1, rules=rules)}
-
-    def read(_prompt: str) -> str:
-        line = next(lines, None)
-        if line is None:
-            raise EOFError
-        return line
-
-    session = Session(Game(rules, 5), players, console, read=read, terminal=PlainTerminal(rules))
+    session = Session(Game(rules, 5), players, console, read=typed(["hint"]), terminal=PlainTerminal(rules))
     assert session.run() == EXIT_EOF
     assert "This game has no hints." in console.file.getvalue()  # type: ignore[attr-defined]
