@@ -252,3 +252,28 @@ def test_a_webhook_goes_to_the_address_that_was_checked_not_to_a_second_lookup(
         monkeypatch.delenv("MUSTER_WEBHOOK_ALLOW_PRIVATE", raising=False)
         monkeypatch.delenv("MUSTER_NOTIFY_TIMEOUT_S", raising=False)
         reload()
+
+
+def test_a_webhook_host_whose_first_address_refuses_is_reached_at_the_next(monkeypatch: pytest.MonkeyPatch) -> None:
+    from muster.server.notify.senders import send_webhook
+
+    real = socket.getaddrinfo
+
+    def two_addresses(host: Any, port: Any, *args: Any, **kwargs: Any) -> Any:
+        name = host.decode() if isinstance(host, bytes) else str(host)
+        if not name.endswith(".test"):
+            return real(host, port, *args, **kwargs)
+        # nothing listens on 127.0.0.2 (the receiver is on 127.0.0.1): that connection is refused
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, int(port or 80)))
+                for address in ("127.0.0.2", "127.0.0.1")]
+
+    monkeypatch.setenv("MUSTER_WEBHOOK_ALLOW_PRIVATE", "true")
+    reload()
+    try:
+        with receiver() as hooks:
+            monkeypatch.setattr(socket, "getaddrinfo", two_addresses)
+            asyncio.run(send_webhook(f"http://two.test:{hooks.server.server_address[1]}/next", {"content": "hi"}))
+            assert hooks.wait_for("/next", 1) == [{"content": "hi"}]
+    finally:
+        monkeypatch.delenv("MUSTER_WEBHOOK_ALLOW_PRIVATE", raising=False)
+        reload()

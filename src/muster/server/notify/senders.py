@@ -23,6 +23,8 @@ import httpx
 from muster.server.settings import settings
 
 MAX_URL = 500
+MAX_ADDRESSES = 4
+"""Addresses of a host tried in turn when the first ones refuse the connection."""
 
 
 class DeliveryError(Exception):
@@ -116,16 +118,25 @@ async def post_checked(url: str, content: bytes, headers: dict[str, str]) -> int
     found = await _resolve(url)  # again at sending: the host may resolve elsewhere by now
     if isinstance(found, str):
         raise DeliveryError(found)
-    target, host, extensions = pinned(url, found[0])  # and the request goes where the check looked
     timeout = settings().notify_timeout_s
-    try:
-        async with httpx.AsyncClient(timeout=timeout, follow_redirects=False) as client:
-            answer = await asyncio.wait_for(client.post(
-                target, content=content, extensions=extensions,
-                headers={**headers, **host, "user-agent": "muster-notify"}), timeout)
-    except (httpx.HTTPError, TimeoutError, OSError) as exc:
-        raise DeliveryError(f"no answer: {type(exc).__name__}") from exc
-    return answer.status_code
+    deadline = asyncio.get_running_loop().time() + timeout
+    failure: Exception | None = None
+    for address in list(dict.fromkeys(found))[:MAX_ADDRESSES]:  # the next one only when one refuses to connect
+        target, host, extensions = pinned(url, address)  # the request goes where the check looked
+        left = deadline - asyncio.get_running_loop().time()
+        if left <= 0:
+            break
+        try:
+            async with httpx.AsyncClient(timeout=left, follow_redirects=False) as client:
+                answer = await asyncio.wait_for(client.post(
+                    target, content=content, extensions=extensions,
+                    headers={**headers, **host, "user-agent": "muster-notify"}), left)
+            return answer.status_code
+        except httpx.ConnectError as exc:  # nothing was sent: the host's next address may answer
+            failure = exc
+        except (httpx.HTTPError, TimeoutError, OSError) as exc:  # it may have arrived: never sent twice
+            raise DeliveryError(f"no answer: {type(exc).__name__}") from exc
+    raise DeliveryError(f"no answer: {type(failure).__name__ if failure else 'TimeoutError'}")
 
 
 async def send_webhook(url: str, body: dict[str, Any]) -> None:
