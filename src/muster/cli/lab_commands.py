@@ -59,6 +59,15 @@ def _check_backend(backend: str, address: str | None, tr: Translator) -> None:
         _fail(tr.gettext("--address is for --backend ray"), tr)
 
 
+def _check_run(games: int, limit: int, backend: str, address: str | None, tr: Translator) -> None:
+    """What every lab run checks before it starts: the game count within ``limit`` and the backend; then a
+    SIGTERM stops it cleanly."""
+    if not 1 <= games <= limit:
+        _fail(tr.fmt("--games must be between 1 and {n}", n=limit), tr)
+    _check_backend(backend, address, tr)
+    _exit_cleanly_on_sigterm()
+
+
 def _fail(message: str, tr: Translator) -> None:
     console.print(f"[red]{escape(tr.gettext('error:'))}[/red] {escape(message)}")
     raise typer.Exit(2)
@@ -84,10 +93,7 @@ def arena(
     tr = tr_of(lang, console)
     name = check_game(game, tr, console)
     options = game_params.game_options(name, tr, console)
-    if not 1 <= games <= MAX_GAMES:
-        _fail(tr.fmt("--games must be between 1 and {n}", n=MAX_GAMES), tr)
-    _check_backend(backend, address, tr)
-    _exit_cleanly_on_sigterm()
+    _check_run(games, MAX_GAMES, backend, address, tr)
     try:
         check_specs(bots, name)  # before anything is written: bad input changes nothing
         if len(set(bots)) < 2:
@@ -149,10 +155,7 @@ def simulate(
     options = game_params.game_options(name, tr, console)
     if fmt not in ("md", "html"):
         _fail(tr.gettext("format must be md or html"), tr)
-    if not 1 <= games <= MAX_GAMES:
-        _fail(tr.fmt("--games must be between 1 and {n}", n=MAX_GAMES), tr)
-    _check_backend(backend, address, tr)
-    _exit_cleanly_on_sigterm()
+    _check_run(games, MAX_GAMES, backend, address, tr)
     try:
         if replay is not None:
             records = load_records(replay, name)

@@ -12,7 +12,7 @@ from rich.table import Table
 
 from muster.ai import BotSpecError
 from muster.cli.games import GameParams, check_game, game_option, with_game_params
-from muster.cli.lab_commands import ADDRESS_HELP, BACKEND_HELP, _check_backend, _exit_cleanly_on_sigterm, _fail
+from muster.cli.lab_commands import ADDRESS_HELP, BACKEND_HELP, _check_run, _fail
 from muster.cli.lang import _, lang_option, tr_of
 from muster.core.registry import game_names
 from muster.i18n import N_
@@ -45,10 +45,7 @@ def leaderboard(
     """Rate every bot of each game (or of --game) in one round robin with paired seeds."""
     tr = tr_of(lang, console)
     names = [check_game(game, tr, console)] if game is not None else two_seat_games(game_names())
-    if not 1 <= games <= MAX_LEADERBOARD_SEEDS:
-        _fail(tr.fmt("--games must be between 1 and {n}", n=MAX_LEADERBOARD_SEEDS), tr)
-    _check_backend(backend, address, tr)
-    _exit_cleanly_on_sigterm()
+    _check_run(games, MAX_LEADERBOARD_SEEDS, backend, address, tr)
     for name in names:
         try:
             report, board = run_leaderboard(name, games, out / name, seed, workers, resume=not fresh,
@@ -87,10 +84,7 @@ def dataset(
     tr = tr_of(lang, console)
     name = check_game(game, tr, console)
     options = game_params.game_options(name, tr, console)
-    if not 1 <= games <= MAX_DATASET_GAMES:
-        _fail(tr.fmt("--games must be between 1 and {n}", n=MAX_DATASET_GAMES), tr)
-    _check_backend(backend, address, tr)
-    _exit_cleanly_on_sigterm()
+    _check_run(games, MAX_DATASET_GAMES, backend, address, tr)
     try:
         bots = list(game_params.seat_specs(name, SELF_PLAY, tr, console).values())
         written = write_dataset(out, bots, games, seed, name, options, workers, backend, address,
