@@ -121,3 +121,11 @@ def test_play_finds_the_game_in_its_save_file_and_analyze_says_when_a_game_has_n
     result = runner.invoke(app, ["analyze", str(save), "--out", str(tmp_path / "out")])
     assert result.exit_code == 2 and "has no analysis" in result.output
     assert not (tmp_path / "out").exists()
+
+
+def test_lab_commands_refuse_a_game_count_out_of_bounds_before_playing(tmp_path: Path) -> None:
+    for command in (["arena", "random", "random"], ["simulate"], ["leaderboard", "--game", "hellenes"],
+                    ["dataset", "--game", "hellenes"]):
+        result = runner.invoke(app, [*command, "--games", "0", "--out", str(tmp_path / "out")])
+        assert result.exit_code == 2 and "--games must be between 1 and" in result.output, (command, result.output)
+    assert not (tmp_path / "out").exists()
