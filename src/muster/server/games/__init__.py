@@ -101,7 +101,9 @@ def carried_label(game: str, item: dict[str, Any], seat: str | None, lang: str) 
     stays as it came: nothing is read back out of the English."""
     english = str(item["label"])
     message = item.get("message")
-    render = getattr(adapter(game), "label_for", None) if lang != "en" and isinstance(message, dict) else None
+    if lang == "en" or not isinstance(message, dict):
+        return english
+    render = getattr(adapter(game), "label_for", None)
     if render is None:
         return english
     return str(render({}, Action.from_json(item["action"]), seat, _Carried(english, message), lang))
