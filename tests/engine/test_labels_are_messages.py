@@ -34,6 +34,7 @@ def test_every_label_and_prompt_of_random_games_carries_its_message(ruleset: str
                     plain.append((what, str(text)))
                     continue
                 seen.add(message["m"])
+                assert not message["m"].startswith("{verb}"), (what, text)  # a catch-all: an untranslated verb
                 assert render(message, english) == text
                 assert "{" not in render(message, polish), message
             game.apply(chooser.choice(game.legal_actions()), seat)

@@ -56,6 +56,8 @@ def default_label(a: Action) -> str:
         return said("{verb} {area}", verb=a.verb, area=_AREAS[arg])
     if a.verb == "done":
         return said("done")
+    # No decision leaves any other action to this default: one that did would show its verb untranslated (a
+    # message still, so the words stay whole; the test of every label rejects these catch-all ids).
     if arg is None:
         return said("{verb}", verb=a.verb.replace("_", " "))
     return said("{verb} {arg}", verb=a.verb.replace("_", " "), arg=str(arg))
