@@ -91,7 +91,10 @@ def test_hint_reasons_and_labels_in_polish() -> None:
         "kruszy mur albo zdobywa na nim przyczółek; Grecy: morale 2, o jeden cios od załamania"
     assert reason_in(NO_CHANGE, "en") == NO_CHANGE
     hint = {"action": ["ap", 30], "label": "play 30A Fleet's Departure for 4 AP", "chance": 0.5, "reason": NO_CHANGE,
-            "strongest": True}
+            "strongest": True, "message": {"m": "play {card} for {n} AP", "a": {"card": 30, "n": 4}}}
     shown = _hint_in(hint, "imperial", "freedom", "pl")
     assert shown["label"] == "zagraj kartę 30A „Ucieczka greckiej floty” za 4 PA"
+    assert shown["message"] == hint["message"]
+    # a label that came without its message stays in its words: nothing is read back out of the English
+    assert _hint_in({**hint, "message": None}, "imperial", "freedom", "pl")["label"] == hint["label"]
     assert shown["reason"] == "niewiele zmienia na planszy" and hint["reason"] == NO_CHANGE  # the cached one stays

@@ -36,11 +36,13 @@ def finished_game(client: httpx.Client, seed: int) -> str:
     return gid
 
 
-def until_done(client: httpx.Client, gid: str, seen: list[float], timeout: float = 600) -> dict[str, Any]:
-    """Ask for a game's analysis until it is ready, noting the progress reported meanwhile."""
+def until_done(client: httpx.Client, gid: str, seen: list[float], timeout: float = 600,
+               path: str | None = None) -> dict[str, Any]:
+    """Ask for a game's analysis (at ``path``: the analysis URL with a query) until it is ready, noting the
+    progress reported meanwhile."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        answer = client.get(f"/api/games/{gid}/analysis")
+        answer = client.get(path or f"/api/games/{gid}/analysis")
         if answer.status_code == 200:
             data: dict[str, Any] = answer.json()
             return data
@@ -191,5 +193,41 @@ def test_the_analysis_page_shows_progress_while_the_analysis_is_worked_out(tmp_p
             assert page.locator("#progress").is_hidden()
             assert page.locator("#turning li.turning-point").count() == 3
             browser.close()
+    finally:
+        srv.stop()
+
+
+def test_hint_and_turning_point_labels_arrive_in_polish_with_their_message(tmp_path: Path) -> None:
+    """A worker sends each label with its message (JSON would lose it): a Polish reader's hints and turning
+    points are rendered from it, and the message travels on beside the Polish words."""
+    from muster.games.freedom.texts import names
+    from muster.i18n import render
+
+    english, polish = names("en"), names("pl")
+
+    def polish_from_message(item: dict[str, Any]) -> None:
+        message = item["message"]
+        assert item["label"] == render(message, polish) != render(message, english), item
+
+    srv = Server(f"sqlite:///{tmp_path / 'muster.db'}", tmp_path)
+    srv.start()
+    try:
+        with srv.client() as client:
+            made = create(client, imperial="human", insurgent="human", hints="imperial")
+            imp, ins = made["tokens"]["imperial"], made["tokens"]["insurgent"]
+            assert client.post(f"/api/seat/{ins}/hints/accept", json={}).status_code == 200
+            hints = client.get(f"/api/seat/{imp}/hints?lang=pl")
+            assert hints.status_code == 200 and hints.json()["hints"]
+            for hint in hints.json()["hints"]:
+                polish_from_message(hint)
+            gid = finished_game(client, seed=5)
+            data = until_done(client, gid, [], path=f"/api/games/{gid}/analysis?lang=pl")
+            assert data["turning_points"]
+            for card in data["cards"]:
+                polish_from_message(card)
+            for tp in data["turning_points"]:
+                polish_from_message(tp["strongest"])
+                assert tp["played"] == data["cards"][tp["card"] - 1]["label"]
+        assert "Traceback" not in srv.log()
     finally:
         srv.stop()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .helpers import Server, create, state, ws_connect, ws_recv
+from .helpers import Server, act, create, state, ws_connect, ws_recv
 
 
 def test_pages_follow_accept_language_and_remember_an_explicit_choice(server: Server) -> None:
@@ -75,3 +75,44 @@ def test_refusals_keep_their_code_and_speak_the_readers_language(server: Server)
     assert pl.json()["code"] == en.json()["code"] == "not_found"
     assert pl.json()["error"] == "nieznany token strony" and en.json()["error"] == "unknown seat token"
     assert refused["code"] == "wrong_seat" and refused["error"].startswith("to nie jest kolej: Grecy")
+
+
+def test_freedoms_menus_and_targets_arrive_in_polish_with_their_message(server: Server) -> None:
+    """A Polish seat's pushed choices are Polish words rendered from the rules' message, which travels beside
+    them: the Allied units' targets, the card choice, the AP menu and a Support's areas, with no English left."""
+    from muster.games.freedom.texts import names
+    from muster.i18n import render
+
+    english, polish = names("en"), names("pl")
+    wanted = {"place_allied": "to", "card": "ap", "menu": "support", "area": "to"}  # kind of decision: a verb in it
+    seen: set[str] = set()
+    with server.client() as c:
+        token = create(c, imperial="human", insurgent="beginner", seed=7)["tokens"]["imperial"]
+        with ws_connect(server.ws_url, token, "?lang=pl") as ws:
+            version = None
+            for _ in range(300):
+                pushed = ws_recv(ws, "state", timeout=60)
+                if not pushed["legal"] or pushed["version"] == version:
+                    assert not pushed["outcome"], "the game ended before every kind of choice was seen"
+                    continue
+                assert pushed["lang"] == "pl"
+                verbs = {item["action"][0] for item in pushed["legal"]}
+                for item in pushed["legal"]:
+                    message = item["message"]
+                    assert item["label"] == render(message, polish), item
+                    assert render(message, english) not in item["label"], item
+                kind = ("menu" if "support" in verbs else "card" if "ap" in verbs else
+                        "area" if any(item["message"]["m"] == "to {area}" for item in pushed["legal"]) else
+                        "place_allied" if any(item["message"]["m"] == "place an Allied unit in {space}"
+                                              for item in pushed["legal"]) else None)
+                if kind is not None:
+                    assert wanted[kind] in verbs
+                    seen.add(kind)
+                if seen == set(wanted):
+                    break
+                # on towards the AP menu: play a card for its AP, buy a Support, else take the last choice
+                pick = next((item for verb in ("support", "ap") for item in pushed["legal"]
+                             if item["action"][0] == verb), pushed["legal"][-1])
+                version = pushed["version"]
+                assert act(c, token, version, pick["action"]).status_code == 200
+    assert seen == set(wanted), seen

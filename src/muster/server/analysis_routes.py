@@ -29,18 +29,17 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from muster.core import Action
 from muster.error_texts import refusal
 from muster.server.compute import Answer, ComputePool, PoolBusyError, Task, TaskFailedError, work_log
 from muster.server.db import AnalysisRow
 from muster.server.endpoints import error_response, hub_of
-from muster.server.games import analysis_of, label_in
+from muster.server.games import analysis_of, carried_label
 from muster.server.hub import ApiError, LiveGame
 from muster.server.lang import request_lang
 
 log = logging.getLogger("muster.server.analysis")
 
-METHOD = "postgame-1"
+METHOD = "postgame-2"
 """Names the analysis stored: change it when the analysis changes, and stored ones are worked out again."""
 CACHE_SIZE = 64
 """Live curves kept in memory."""
@@ -235,15 +234,16 @@ def service(request: Request) -> AnalysisService:
 
 
 def _labels_in(body: bytes, game: str, lang: str) -> bytes:
-    """The analysis with its choices' labels in ``lang`` (the stored analysis stays English)."""
+    """The analysis with its choices' labels in ``lang``, rendered from the messages stored beside them (the stored
+    analysis stays English)."""
     data = json.loads(body)
     for card in data.get("cards", []):
-        card["label"] = label_in(game, Action.from_json(card["action"]), card.get("seat"), card["label"], lang)
+        card["label"] = carried_label(game, card, card.get("seat"), lang)
     for tp in data.get("turning_points", []):
         played = data["cards"][tp["card"] - 1]
         tp["played"] = played["label"]
         best = tp["strongest"]
-        best["label"] = label_in(game, Action.from_json(best["action"]), tp.get("seat"), best["label"], lang)
+        best["label"] = carried_label(game, best, tp.get("seat"), lang)
     return json.dumps(data).encode()
 
 

@@ -28,12 +28,11 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from muster.analysis.consent import HintConsent, HintsRefusedError
-from muster.core import Action
 from muster.error_texts import refusal, words_of
 from muster.server.compute import Answer, ComputePool, PoolBusyError, Task, TaskFailedError, work_log
 from muster.server.db import HintConsentRow
 from muster.server.endpoints import error_response, hub_of
-from muster.server.games import analysis_of, label_in
+from muster.server.games import analysis_of, carried_label
 from muster.server.guard import TokenBuckets
 from muster.server.holders import holder_of
 from muster.server.hub import ApiError, LiveGame
@@ -160,10 +159,11 @@ async def propose_at_creation(engine: Engine, live: LiveGame, seat: str) -> None
 
 
 def _hint_in(hint: dict[str, Any], seat: str, game: str, lang: str) -> dict[str, Any]:
-    """One hint with its label and reason in ``lang`` (the cached hint stays English)."""
+    """One hint with its label (rendered from the message the worker sent with it) and reason in ``lang`` (the
+    cached hint stays English)."""
     analysis = analysis_of(game)
     return {**hint, "reason": analysis.reason_in(str(hint["reason"]), lang),
-            "label": label_in(game, Action.from_json(hint["action"]), seat, str(hint["label"]), lang)}
+            "label": carried_label(game, hint, seat, lang)}
 
 
 def require_hints(live: LiveGame) -> None:

@@ -26,10 +26,11 @@ from muster.i18n import N_, translator
 class TerminalPart(Protocol):
     """What a game supplies to the terminal session. Every drawing takes the reader's language as ``lang``.
 
-    Optional: ``label_in(action, seat, english, lang)`` and ``prompt_in(view, seat, english, lang)`` rebuild
-    the engine's English choices and prompt in the reader's language (a game without them is played in
-    English whatever ``--lang`` says, apart from the session's own words); ``outcome_detail_in(log, lang)``
-    words why the game ended.
+    Optional: ``label_in(action, seat, english, lang)`` and ``prompt_in(view, seat, english, lang)`` render
+    the rules' choices and prompt in the reader's language from the messages the rules keep with their words
+    (:func:`muster.i18n.words_in` with the game's names; a game without them is played in English whatever
+    ``--lang`` says, apart from the session's own words); ``outcome_detail_in(log, lang)`` words why the game
+    ended.
     """
 
     SEATS: Sequence[str]

@@ -210,7 +210,7 @@ class Session:
         self.console.clear()
         view = self.game.view(seat)
         prompt, labelled = self.game.prompt, self.game.labelled_actions()
-        if self.translated:  # the engine words choices in English; rebuilt in the reader's language
+        if self.translated:  # the rules' choices and prompt, rendered from their messages in the reader's language
             prompt = self.ui.prompt_in(view, seat, prompt, self.lang)
             with_view = {"view": view} if "view" in inspect.signature(self.ui.label_in).parameters else {}
             labelled = [(action, self.ui.label_in(action, seat, label, self.lang, **with_view))

@@ -22,26 +22,45 @@ from muster.core.frames import frame as frame
 from muster.core.frames import push as push
 from muster.core.interface import Action
 from muster.games.freedom.board import board
+from muster.games.freedom.datafiles import areas_file
 from muster.games.freedom.state import Frame, State
 from muster.games.freedom.texts import names as english_names
 from muster.i18n import Said, entry
 
 OPS: Final[dict[str, Op]] = {}
+_AREAS: Final[dict[str, int]] = {area.id: i for i, area in enumerate(areas_file().areas)}
+"""Area ids (a Support target) by their index, the argument a label names an area by."""
+
+
+def said(msgid: str, plural: str | None = None, /, **args: Any) -> str:
+    """A prompt or a choice's label: its English words, keeping its message (id and typed arguments, as for the
+    log), from which every front end renders it in its reader's language."""
+    return Said(entry(msgid, plural, **args), english_names("en"))
 
 
 def default_label(a: Action) -> str:
-    """Label an action from its verb and argument, naming spaces by their board names."""
+    """Label an action from its verb and argument (a space or an area by its id), as words keeping their message:
+    every front end renders them in its reader's language."""
     b = board()
-    if isinstance(a.arg, str) and a.arg in b.index:
-        i = b.index[a.arg]
-        if a.verb == "from":  # words keeping their message: rendered in any reader's language
-            return Said(entry("from {space}", space=i), english_names("en"))
+    arg = a.arg
+    if isinstance(arg, str) and arg in b.index:
+        i = b.index[arg]
+        if a.verb == "from":
+            return said("from {space}", space=i)
         if a.verb == "to":
-            return Said(entry("to {space}", space=i), english_names("en"))
-        return f"{a.verb} {b.names[i]}"
-    if a.arg is None:
-        return a.verb.replace("_", " ")
-    return f"{a.verb.replace('_', ' ')} {a.arg}"
+            return said("to {space}", space=i)
+        return said("{verb} {space}", verb=a.verb, space=i)
+    if isinstance(arg, str) and arg in _AREAS:
+        if a.verb == "to":
+            return said("to {area}", area=_AREAS[arg])
+        return said("{verb} {area}", verb=a.verb, area=_AREAS[arg])
+    if a.verb == "done":
+        return said("done")
+    # No decision leaves any other action to this default: one that did would show its verb untranslated (a
+    # message still, so the words stay whole; the test of every label rejects these catch-all ids).
+    if arg is None:
+        return said("{verb}", verb=a.verb.replace("_", " "))
+    return said("{verb} {arg}", verb=a.verb.replace("_", " "), arg=str(arg))
 
 
 def _state_label(s: State, a: Action) -> str:
@@ -160,19 +179,19 @@ class Select(Decision):
     def label(self, s: State, f: Frame, a: Action) -> str:
         if a.verb == "unit":
             return unit_class_label(str(a.arg))
-        if a.verb == "done":
-            return "done"
         return default_label(a)
 
 
 def unit_class_label(cls: str) -> str:
     """Words for a unit class: ``E``/``A`` (kind) or a digit (attacks already made this card)."""
     if cls == "E":
-        return "an Expeditionary unit"
+        return said("an Expeditionary unit")
     if cls == "A":
-        return "an Allied unit"
+        return said("an Allied unit")
     used = int(cls)
-    return "a unit that has not attacked yet" if used == 0 else f"a unit that has attacked {used} time(s)"
+    if used == 0:
+        return said("a unit that has not attacked yet")
+    return said("a unit that has attacked {n} time", "a unit that has attacked {n} times", n=used)
 
 
 def select(op: str, seat: str, **fields: Any) -> Frame:

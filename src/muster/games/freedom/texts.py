@@ -14,9 +14,9 @@ from typing import Any
 from muster.core import Action
 from muster.games.freedom.board import board
 from muster.games.freedom.constants import IMPERIAL, INSURGENT
-from muster.games.freedom.datafiles import areas_file, cards_file, design
-from muster.games.freedom.guide import OPPONENT_COLOUR, VERB_HELP, decision_help
-from muster.i18n import N_, Names, Translator, message_of, render, translator
+from muster.games.freedom.datafiles import areas_file, cards_file
+from muster.games.freedom.guide import OPPONENT_COLOUR, VERB_HELP
+from muster.i18n import N_, Names, Translator, render, translator, words_in
 
 # Words the rules put into log arguments (a move's kind, a result, a reason): translated when shown.
 TERMS = (
@@ -165,73 +165,8 @@ def names_for(tr: Translator) -> FreedomNames:
 
 
 # --- choices and prompts in another language ------------------------------------------------------------------
-# The engine words its labels and prompts in English; for other languages they are rebuilt here from the action
-# (verb and argument) and the view, so the rules code stays untouched.
-AP_ACTION_NAMES = {
-    "move": N_("Normal Movement (1 AP)"), "slow": N_("Slow Movement (1 AP)"),
-    "reward": N_("Reward Attacks (1 AP + 1 Money)"), "prepare": N_("Preparation (1 AP)"),
-    "support": N_("Support Area (2 AP)"), "plea": N_("Plea for Funds from the High Porte (3 AP)"),
-    "regroup": N_("Regroup (1 AP)"), "raid": N_("Raid (AP = distance)"),
-    "pressure": N_("Pressure the Government for Help (3 AP)"), "repair": N_("Repair Wall (4 AP)"),
-    "train": N_("Train Civilians (4 AP)"), "attack": N_("Attack (1 AP)"),
-    "imperial:build": N_("Build Cannon (Row 6: 3 AP, Row 5: 5 AP, Row 4: 7 AP)"),
-    "insurgent:build": N_("Build Cannon (4 AP + 1 Supply)"),
-}
-SPACE_VERBS = {
-    "from": N_("from {space}"), "to": N_("to {space}"), "cannon": N_("fire the cannon in {space}"),
-    "target": N_("fire at {space}"), "pick": N_("choose {space}"), "remove": N_("remove a unit from {space}"),
-    "unit": N_("a unit in {space}"),
-}
-PLAIN_VERBS = {
-    "done": N_("done"), "pass": N_("keep the card"), "with": N_("a unit moves forward with it"),
-    "alone": N_("the cannon moves alone"), "camp": N_("send the unit to the Camp instead"),
-}
-UNIT_KINDS = {"E": N_("an Expeditionary unit"), "A": N_("an Allied unit")}
-MORALE_CHOICES = {"own": N_("raise my Morale by 1"), "enemy": N_("lower my opponent's Morale by 1")}
-
-
-def label_in(action: Any, seat: str | None, english: str, lang: str) -> str:
-    """The label of a choice in ``lang`` (the engine's English label where no rebuilt wording fits)."""
-    if lang == "en":
-        return english
-    names = FreedomNames(translator(lang))
-    message = message_of(english)
-    if message is not None:  # worded by the rules from a message: rendered again in the reader's language
-        return render(message, names)
-    tr = names.tr
-    verb, arg = action.verb, action.arg
-    b = board()
-    area_ids = [a.id for a in areas_file().areas]
-    if verb in SPACE_VERBS and isinstance(arg, str) and arg in area_ids:
-        return tr.fmt(SPACE_VERBS[verb], space=names.area(area_ids.index(arg)))
-    if verb in SPACE_VERBS and isinstance(arg, str) and arg.split(":")[0] in b.index:
-        return tr.fmt(SPACE_VERBS[verb], space=names.space(b.index[arg.split(":")[0]]))
-    if verb in ("event", "ap", "trigger") and isinstance(arg, int):
-        card = names.card(arg)
-        if verb == "event":
-            return tr.fmt("play {card} as its event", card=card)
-        if verb == "ap":
-            ap = next(c.ap for c in cards_file().cards if c.number == arg)
-            return tr.fmt("play {card} for {n} AP", card=card, n=ap)
-        return tr.fmt("discard {card} to use the event just played", card=card)
-    if verb == "unit" and arg in UNIT_KINDS:
-        return tr.gettext(UNIT_KINDS[str(arg)])
-    if verb == "unit" and str(arg).isdigit():  # a unit told apart by the attacks it already made with this card
-        used = int(str(arg))
-        return tr.gettext("a unit that has not attacked yet") if used == 0 else tr.nfmt(
-            "a unit that has attacked {n} time", "a unit that has attacked {n} times", used)
-    if verb == "morale" and arg in MORALE_CHOICES:
-        return tr.gettext(MORALE_CHOICES[str(arg)])
-    if verb == "area" and isinstance(arg, str) and arg in area_ids:
-        return tr.fmt("Support in {area}", area=names.area(area_ids.index(arg)))
-    key = f"{seat}:{verb}" if f"{seat}:{verb}" in AP_ACTION_NAMES else verb
-    if key in AP_ACTION_NAMES:
-        return tr.gettext(AP_ACTION_NAMES[key])
-    if verb in PLAIN_VERBS:
-        return tr.gettext(PLAIN_VERBS[verb])
-    return english
-
-
+# The rules word every label and prompt from a message (``said``): a front end renders it again from its id and
+# arguments in its reader's language; nothing is read back out of the English words.
 PROMPT_WORDS = (
     N_("any space"), N_("any space or the Camp"), N_("Row 4 or Row 5"), N_("Rows 4–6"), N_("Row 5 or Row 6"),
     N_("Row 7 or Row 8"), N_("the mainland"), N_("an island"), N_("the Lagoon waters"), N_("Klisova and its waters"),
@@ -239,27 +174,17 @@ PROMPT_WORDS = (
     N_("an enemy"), N_("unpaid troops leave"), N_("deserters"), N_("event"), N_("unit"), N_("cannon"),
 )
 """Words the rules put into their prompts (where-filters, whose unit, why): translated when shown."""
+
+
+def label_in(action: Any, seat: str | None, english: str, lang: str) -> str:
+    """The label of a choice in ``lang``, rendered from the message the rules keep with it (``action`` and
+    ``seat``: the terminal part's signature; the message alone says it all)."""
+    return words_in(english, names(lang))
+
+
 def prompt_in(view: dict[str, Any], seat: str | None, english: str, lang: str) -> str:
-    """The prompt of the decision in ``lang``: rebuilt for the card and AP turns, else the decision's help."""
-    if lang == "en":
-        return english
-    names = FreedomNames(translator(lang))
-    message = message_of(english)
-    if message is not None:  # worded by the rules from a message: rendered again in the reader's language
-        return render(message, names)
-    tr = names.tr
-    top = (view.get("stack") or [{}])[-1]
-    kind = top.get("kind") if isinstance(top, dict) else None
-    side = names.side(seat) if seat else ""
-    if kind == "card_turn" and seat and isinstance(view.get("played"), dict):
-        total = design()["cards_per_action_phase"]
-        return tr.fmt("{side}: play card {n} of {total}.", side=side, n=int(view["played"].get(seat, 0)) + 1,
-                      total=total)
-    if kind == "ap" and isinstance(top.get("ap"), int):
-        stored = view.get("tracks", {}).get(seat, {}).get("preparation", 0) if seat else 0
-        return tr.fmt("{side}: choose actions ({n} AP left, {stored} stored).", side=side, n=top["ap"],
-                      stored=stored)
-    return decision_help(view, lang) or english
+    """The prompt of the decision in ``lang``, rendered from the message the rules keep with it."""
+    return words_in(english, names(lang))
 
 
 def outcome_detail_in(log: list[Any], lang: str) -> str | None:

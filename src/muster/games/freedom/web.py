@@ -13,9 +13,9 @@ from muster.core import Action
 from muster.games.freedom import RULES, guide
 from muster.games.freedom.board import board
 from muster.games.freedom.datafiles import areas_file, cards_file, design
-from muster.games.freedom.texts import card_face, explain, label_in, outcome_detail_in, prompt_in
+from muster.games.freedom.texts import card_face, explain, outcome_detail_in
 from muster.games.freedom.texts import names as freedom_names
-from muster.i18n import N_, check_lang, translator
+from muster.i18n import N_, check_lang, translator, words_in
 
 # Wall sections west to east, named after the bastions of the land wall of 1825-26 (sources in
 # ../shared/design/messolonghi-history.md; the mapping is ours and listed in docs/web.md). The
@@ -173,12 +173,12 @@ class FreedomAdapter:
         return out
 
     def label_for(self, view: dict[str, Any], action: Action, seat: str | None, label: str, lang: str) -> str:
-        """A choice's label in ``lang``."""
-        return label_in(action, seat, label, lang)
+        """A choice's label in ``lang``, rendered from the message the rules keep with it."""
+        return words_in(label, freedom_names(lang))
 
     def prompt_for(self, view: dict[str, Any], seat: str | None, prompt: str, lang: str) -> str:
-        """The decision's prompt in ``lang``."""
-        return prompt_in(view, seat, prompt, lang)
+        """The decision's prompt in ``lang``, rendered from the message the rules keep with it."""
+        return words_in(prompt, freedom_names(lang))
 
     def outcome_detail_in(self, log: list[Any], lang: str) -> str | None:
         """Why the game ended, in ``lang`` (None for an old, English log)."""

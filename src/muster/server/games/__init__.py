@@ -24,7 +24,8 @@ class WebAdapter(Protocol):
     Optional extras the server uses when an adapter has them: ``static_data_for(lang)`` (the static data
     in a language), a ``lang`` keyword on :meth:`phase`, :meth:`hint`, :meth:`decision_help` and
     :meth:`warning` (their words in the reader's language), ``label_for(view, action, seat, english, lang)``
-    and ``prompt_for(view, seat, english, lang)`` (choices and prompts rebuilt in the reader's language),
+    and ``prompt_for(view, seat, english, lang)`` (choices and prompts rendered in the reader's language from
+    the messages the rules keep with their English words: :func:`muster.i18n.words_in` with the game's names),
     ``outcome_detail_in(log, lang)`` (why the game ended, in a language), ``effects_now`` (what an event
     would do at once), ``facts_by_kind`` (see :func:`muster.server.views.facts_by_kind`), ``confirm_commits`` and
     ``public_facts`` (see :mod:`muster.server.views`), ``lobby_options`` (the names of the game's options the
@@ -79,11 +80,33 @@ def analysis_of(game: str) -> Any:
     return game_module(game).part("analysis")
 
 
-def label_in(game: str, action: Action, seat: str | None, english: str, lang: str) -> str:
-    """A choice's label, worded by the engine in English, in ``lang`` where the game's adapter rewords it
-    (its ``label_for``; no position at hand here, so it gets an empty view)."""
-    reword = getattr(adapter(game), "label_for", None) if lang != "en" else None
-    return english if reword is None else str(reword({}, action, seat, english, lang))
+class _Carried(str):
+    """A label's English words with the message they were rendered from, as a worker sent them apart."""
+
+    message: dict[str, Any]
+
+    def __new__(cls, english: str, message: dict[str, Any]) -> _Carried:
+        """The words, keeping ``message``."""
+        obj = super().__new__(cls, english)
+        obj.message = message
+        return obj
+
+
+def carried_label(game: str, item: dict[str, Any], seat: str | None, lang: str) -> str:
+    """The label of a choice that travelled as JSON (a hint, an analysis's card), in ``lang``.
+
+    JSON keeps a label's English words but not the message the rules made them from, so a worker sends it
+    beside them (``{"action": …, "label": english, "message": {"m": …, "a": …}}``); the game's adapter renders
+    it (its ``label_for``). A label with no message (an older analysis, a game whose rules word plain labels)
+    stays as it came: nothing is read back out of the English."""
+    english = str(item["label"])
+    message = item.get("message")
+    if lang == "en" or not isinstance(message, dict):
+        return english
+    render = getattr(adapter(game), "label_for", None)
+    if render is None:
+        return english
+    return str(render({}, Action.from_json(item["action"]), seat, _Carried(english, message), lang))
 
 
 def static_data(game: str, lang: str = "en") -> dict[str, Any]:

@@ -22,6 +22,7 @@ from muster.games.freedom.bots.features import BOT_WEIGHTS, is_card_point
 from muster.games.freedom.constants import IMPERIAL, INSURGENT
 from muster.games.freedom.module import MODULE
 from muster.games.freedom.state import State
+from muster.i18n import message_of
 
 SAMPLES = 3
 """Determinizations each choice is tried in."""
@@ -45,9 +46,10 @@ class Advice:
     """True for the strongest bot's own choice."""
 
     def to_json(self) -> dict[str, Any]:
-        """JSON-ready."""
-        return {"action": self.action.to_json(), "label": self.label, "chance": round(self.chance, 4),
-                "reason": self.reason, "strongest": self.strongest}
+        """JSON-ready: the label's English words and, where the rules keep one, its message (id and typed
+        arguments), which the JSON would otherwise lose, so a reader sees the label in their language."""
+        return {"action": self.action.to_json(), "label": self.label, "message": message_of(self.label),
+                "chance": round(self.chance, 4), "reason": self.reason, "strongest": self.strongest}
 
 
 def _seed(view: dict[str, Any]) -> int:

@@ -14,6 +14,7 @@ from muster.games.freedom.analysis.advice import choice_chance, determinizations
 from muster.games.freedom.analysis.winprob import imperial_chance, state_probability
 from muster.games.freedom.bots.features import is_card_point
 from muster.games.freedom.constants import IMPERIAL
+from muster.i18n import message_of
 
 Progress = Callable[[float], None]
 """Told the share of the work done so far (0 to 1) as an analysis advances."""
@@ -48,8 +49,9 @@ def curve(game: Game, progress: Progress | None = None) -> dict[str, Any]:
             if current is not None:
                 current["after"] = imperial_chance(replay.view(IMPERIAL), IMPERIAL, rules)
                 cards.append(current)
+            label = rules.label(replay.state, action)
             current = {"seat": seat, "round": replay.state.round, "step": rules.action_count(replay.state),
-                       "action": action.to_json(), "label": rules.label(replay.state, action),
+                       "action": action.to_json(), "label": label, "message": message_of(label),
                        "before": cards[-1]["after"] if cards else start}
         replay.apply(action)
     if current is not None:
@@ -100,12 +102,13 @@ def turning_points(game: Game, cards: list[dict[str, Any]], count: int = TURNING
         expected = to_imperial(played_chance)  # where the choice alone was expected to leave Imperial's chance
         swing = card["after"] - card["before"]
         luck = abs(card["after"] - expected) > abs(expected - card["before"])
+        best_label = rules.label(before, best)
         out.append({
             "card": i + 1, "step": card["step"], "round": card["round"], "seat": seat,
             "side": texts.SIDE[seat], "played": card["label"], "swing": round(swing, 4),
             "before": round(card["before"], 4), "after": round(card["after"], 4),
             "played_estimate": round(expected, 4),
-            "strongest": {"action": best.to_json(), "label": rules.label(before, best),
+            "strongest": {"action": best.to_json(), "label": best_label, "message": message_of(best_label),
                           "estimate": round(to_imperial(best_chance), 4)},
             "better": better, "luck": luck,
             "note": texts.turning_note(better, luck),
@@ -137,8 +140,8 @@ def plot(data: dict[str, Any], path: Path, lang: str = "en") -> None:
     """Draw the curve with the turning points marked, as PNG, its words in ``lang``."""
     import matplotlib
 
-    from muster.games.freedom.texts import label_in
-    from muster.i18n import translator
+    from muster.games.freedom.texts import names
+    from muster.i18n import render, translator
 
     tr = translator(lang)
     seats = {"Imperial": "imperial", "Insurgent": "insurgent"}
@@ -152,9 +155,9 @@ def plot(data: dict[str, Any], path: Path, lang: str = "en") -> None:
     ax.axhline(0.5, color="grey", linestyle=":", linewidth=0.8)
     for tp in data["turning_points"]:
         played = str(tp["played"])
-        if lang != "en":
-            action = Action.from_json(data["cards"][tp["card"] - 1]["action"])
-            played = label_in(action, tp["seat"], played, lang)
+        message = data["cards"][tp["card"] - 1].get("message")
+        if lang != "en" and message is not None:  # the label's message, kept beside its English words
+            played = render(message, names(lang))
         side = texts.side_in(seats.get(tp["side"], tp["side"]), lang)
         ax.annotate(f"{side}: {played}"[:40], (tp["card"], tp["after"]), fontsize=7,
                     xytext=(0, 12 if tp["swing"] > 0 else -16), textcoords="offset points", ha="center",

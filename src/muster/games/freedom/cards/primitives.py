@@ -19,13 +19,11 @@ from muster.games.freedom.rules.common import (
     add_imperial,
     adjust,
     area_index,
-    area_name,
     camp_cannon_from_pool,
     imperial_room,
     imperial_units,
     insurgent_room,
     log,
-    name,
     remove_cannon,
     remove_imperial,
     remove_insurgent,
@@ -35,12 +33,12 @@ from muster.games.freedom.rules.common import (
     split_unit_arg,
     support,
     support_effect,
-    unit_words,
 )
 from muster.games.freedom.rules.imperial_actions import plea_for_funds
 from muster.games.freedom.rules.insurgent_actions import raid_targets, regroup_targets
 from muster.games.freedom.rules.movement import kinds_at, move_unit, opening_destinations
 from muster.games.freedom.state import Frame, State
+from muster.i18n import N_, entry
 
 # --- automatic primitives ------------------------------------------------------------------
 
@@ -116,7 +114,7 @@ class ChooseSupport(Decision):
         count_down(s, f)
 
     def label(self, s: State, f: Frame, a: Action) -> str:
-        return f"Support in {area_name(area_index(str(a.arg)))}"
+        return said("Support in {area}", area=area_index(str(a.arg)))
 
 
 def remove_unit(chooser: str, side: str, count: int = 1) -> Frame:
@@ -160,7 +158,7 @@ class UnitsToCamp(Decision):
 
     def label(self, s: State, f: Frame, a: Action) -> str:
         sid = str(a.arg).partition(":")[0]
-        return f"send a unit in {name(board().index[sid])} back to the Camp"
+        return said("send a unit in {space} back to the Camp", space=board().index[sid])
 
 
 def march_from_camp(seat: str, count: int) -> Frame:
@@ -197,8 +195,12 @@ class MarchFromCamp(Decision):
 
     def label(self, s: State, f: Frame, a: Action) -> str:
         sid, _, kind = str(a.arg).partition(":")
-        what = unit_words(kind)
-        return f"move {what} from the Camp to {name(board().index[sid])}"
+        i = board().index[sid]
+        if kind == "E":
+            return said("move an Expeditionary unit from the Camp to {space}", space=i)
+        if kind == "A":
+            return said("move an Allied unit from the Camp to {space}", space=i)
+        return said("move a unit from the Camp to {space}", space=i)
 
 
 def fire_one_cannon(seat: str, stone_balls: bool) -> Frame:
@@ -239,7 +241,8 @@ class FireOne(Decision):
         fire(s, src, dst, need, stone_balls=f["stone_balls"])
 
     def label(self, s: State, f: Frame, a: Action) -> str:
-        return f"{'fire the cannon in' if a.verb == 'cannon' else 'fire at'} {name(board().index[str(a.arg)])}"
+        i = board().index[str(a.arg)]
+        return said("fire the cannon in {space}", space=i) if a.verb == "cannon" else said("fire at {space}", space=i)
 
 
 @auto("ev_camp_to_row4")
@@ -315,10 +318,10 @@ class NightWorks(Decision):
 
     def label(self, s: State, f: Frame, a: Action) -> str:
         if a.verb == "cannon":
-            return f"move the cannon in {name(board().index[str(a.arg)])} forward"
+            return said("move the cannon in {space} forward", space=board().index[str(a.arg)])
         if a.verb == "alone":
-            return "the cannon moves alone"
-        return "a unit moves forward with it"
+            return said("the cannon moves alone")
+        return said("a unit moves forward with it")
 
 
 def grenades(seat: str) -> Frame:
@@ -355,7 +358,8 @@ class Grenades(Decision):
         i = b.index[str(a.arg)]
         wall = b.at(3, b.col[i])
         assert wall is not None
-        return f"{s.ally[i]} Allied unit(s) in {name(i)} attack {name(wall)}"
+        return said("{n} Allied unit in {space} attacks {wall}", "{n} Allied units in {space} attack {wall}",
+                    n=s.ally[i], space=i, wall=wall)
 
 
 # --- designed-card primitives ---------------------------------------------------------------
@@ -452,8 +456,8 @@ class _Picker(Decision):
     """A decision repeated ``left`` times over a list of spaces (optionally declinable)."""
 
     optional = False
-    words = "choose"
-    """What a pick does, in words, before the space's name (for labels)."""
+    words = N_("choose {space}")
+    """What a pick does, in words naming the space (a message id, for labels)."""
 
     def spaces(self, s: State, f: Frame) -> list[str]:
         """The ids (or ``id:kind``) that may be picked now."""
@@ -479,10 +483,14 @@ class _Picker(Decision):
 
     def label(self, s: State, f: Frame, a: Action) -> str:
         if a.verb == "done":
-            return "stop here"
+            return said("stop here")
         sid, _, kind = str(a.arg).partition(":")
-        what = {"E": " (Expeditionary)", "A": " (Allied)"}.get(kind, "")
-        return f"{self.words} {name(board().index[sid])}{what}"
+        pick = entry(self.words, space=board().index[sid])
+        if kind == "E":
+            return said("{pick} (Expeditionary)", pick=pick)
+        if kind == "A":
+            return said("{pick} (Allied)", pick=pick)
+        return said(self.words, space=board().index[sid])
 
 
 def _unit_choices(s: State, i: int, only: str | None) -> list[str]:
@@ -503,7 +511,7 @@ class RemoveWhere(_Picker):
     """Remove units (to their pool) from a named set of spaces, one at a time."""
 
     kind = "ev_remove"
-    words = "remove a unit from"
+    words = N_("remove a unit from {space}")
 
     def prompt(self, s: State, f: Frame) -> str:
         return said("Remove an {side} unit from {where} ({n} left).", side=f["side"], where=WHERE_WORDS[f["where"]],
@@ -535,7 +543,7 @@ class SendBack(_Picker):
     """Imperial units go back to the Camp (floods, rain)."""
 
     kind = "ev_send_back"
-    words = "send back to the Camp a unit from"
+    words = N_("send back to the Camp a unit from {space}")
 
     def prompt(self, s: State, f: Frame) -> str:
         return said("Send an Imperial unit in {where} back to the Camp ({n} left).", where=WHERE_WORDS[f["where"]],
@@ -564,7 +572,7 @@ class PlaceImperial(_Picker):
     """New Imperial units (or Camp units) into a named set of spaces; the player may stop."""
 
     kind = "ev_place_imperial"
-    words = "place a unit in"
+    words = N_("place a unit in {space}")
     optional = True
 
     def prompt(self, s: State, f: Frame) -> str:
@@ -599,7 +607,7 @@ class DamageWall(_Picker):
     """Choose a Wall section that is not destroyed; it takes one step of damage."""
 
     kind = "ev_damage"
-    words = "damage"
+    words = N_("damage {space}")
 
     def prompt(self, s: State, f: Frame) -> str:
         return said("Choose a Wall section to damage ({n} left).", n=f["left"])
@@ -622,7 +630,7 @@ class RepairWall(_Picker):
     """Choose a damaged or destroyed Wall section without Imperial units; it improves one step."""
 
     kind = "ev_repair"
-    words = "repair"
+    words = N_("repair {space}")
 
     def prompt(self, s: State, f: Frame) -> str:
         return said("Choose a Wall section to repair ({n} left).", n=f["left"])
@@ -645,7 +653,7 @@ class TrainFree(_Picker):
     """Choose where a trained Civilian stands: Row 3, Row 2 or an island free of Imperial units."""
 
     kind = "ev_train"
-    words = "train a Civilian in"
+    words = N_("train a Civilian in {space}")
 
     def prompt(self, s: State, f: Frame) -> str:
         return said("Train a Civilian: choose where the new unit stands ({n} left).", n=f["left"])
@@ -673,7 +681,7 @@ class SpikeCannon(_Picker):
     """Choose an enemy cannon to put out of action."""
 
     kind = "ev_spike"
-    words = "remove the cannon in"
+    words = N_("remove the cannon in {space}")
 
     def prompt(self, s: State, f: Frame) -> str:
         return said("Choose an {side} cannon in {where} to remove.", side=f["side"], where=WHERE_WORDS[f["where"]])
@@ -696,7 +704,7 @@ class BuildFree(_Picker):
     """Choose the space of a free Imperial cannon."""
 
     kind = "ev_build"
-    words = "build a cannon in"
+    words = N_("build a cannon in {space}")
 
     def prompt(self, s: State, f: Frame) -> str:
         return said("Choose a space in {where} with your unit for a new cannon.", where=WHERE_WORDS[f["where"]])
@@ -773,9 +781,9 @@ class Advance(Decision):
 
     def label(self, s: State, f: Frame, a: Action) -> str:
         if a.verb == "done":
-            return "move no more units"
-        sid = str(a.arg).partition(":")[0]
-        return f"{a.verb} {name(board().index[sid])}"
+            return said("move no more units")
+        i = board().index[str(a.arg).partition(":")[0]]
+        return said("from {space}", space=i) if a.verb == "from" else said("to {space}", space=i)
 
 
 def free_attacks(seat: str, count: int, bonus: int, only: str | None = None, from_where: str = "map") -> Frame:
@@ -842,9 +850,9 @@ class FreeAttack(Decision):
 
     def label(self, s: State, f: Frame, a: Action) -> str:
         if a.verb == "done":
-            return "make no more attacks"
-        where = name(board().index[str(a.arg)])
-        return f"attack from {where}" if a.verb == "from" else f"attack {where}"
+            return said("make no more attacks")
+        i = board().index[str(a.arg)]
+        return said("attack from {space}", space=i) if a.verb == "from" else said("attack {space}", space=i)
 
 
 def modifier(bonus: int) -> str:
@@ -923,9 +931,9 @@ class FreeRaid(Decision):
 
     def label(self, s: State, f: Frame, a: Action) -> str:
         if a.verb == "done":
-            return "make no more raids"
-        where = name(board().index[str(a.arg)])
-        return f"raid from {where}" if a.verb == "from" else f"raid {where}"
+            return said("make no more raids")
+        i = board().index[str(a.arg)]
+        return said("raid from {space}", space=i) if a.verb == "from" else said("raid {space}", space=i)
 
 
 def free_regroups(count: int) -> Frame:
@@ -1018,9 +1026,9 @@ class FireCannons(Decision):
 
     def label(self, s: State, f: Frame, a: Action) -> str:
         if a.verb == "done":
-            return "fire no more cannons"
-        where = name(board().index[str(a.arg)])
-        return f"fire the cannon in {where}" if a.verb == "cannon" else f"fire at {where}"
+            return said("fire no more cannons")
+        i = board().index[str(a.arg)]
+        return said("fire the cannon in {space}", space=i) if a.verb == "cannon" else said("fire at {space}", space=i)
 
 
 def take_island(seat: str, island: str, kind: str) -> Frame:

@@ -156,7 +156,7 @@ class CardTurn(Decision):
         if a.verb == "ap":
             return said("play {card} for {n} AP", card=number, n=card(number).ap)
         assert s.trigger is not None
-        return f"discard {card_name(number)} to use the event of {card_name(s.trigger['card'])}"
+        return said("discard {card} to use the event of {other_card}", card=number, other_card=s.trigger["card"])
 
 
 def ap_frame(seat: str, number: int, ap: int, mode: str = "card") -> Frame:
@@ -226,8 +226,8 @@ class FinalTrigger(Decision):
 
     def label(self, s: State, f: Frame, a: Action) -> str:
         if a.verb == "pass":
-            return "keep the card"
-        return f"discard {card_name(int(a.arg))} to use the event"  # type: ignore[arg-type]
+            return said("keep the card")
+        return said("discard {card} to use the event", card=int(a.arg))  # type: ignore[arg-type]
 
 
 # --- spending Action Points --------------------------------------------------------------
@@ -239,6 +239,7 @@ class Verb:
 
     name: str
     label: str
+    """Its words in a menu: an English message id (``N_``), rendered in the reader's language."""
     available: Callable[[State, Frame], bool]
     start: Callable[[State, Frame], None]
 
@@ -334,8 +335,8 @@ class SpendAP(Decision):
             return said("end the turn (losing {n} AP)", n=f["ap"]) if f["ap"] else said("end the turn")
         for v in VERBS[f["seat"]]:
             if v.name == a.verb:
-                return v.label
-        return a.verb
+                return said(v.label)
+        return said("{verb}", verb=a.verb)
 
 
 def prep_room(s: State, seat: str) -> bool:

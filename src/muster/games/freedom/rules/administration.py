@@ -13,7 +13,6 @@ from muster.games.freedom.rules.common import (
     area_index,
     imperial_units,
     log,
-    name,
     said,
     support,
 )
@@ -164,8 +163,8 @@ class PlaceAllied(Decision):
 
     def label(self, s: State, f: Frame, a: Action) -> str:
         if a.verb == "camp":
-            return "put the remaining Allied units in the Camp"
-        return f"place an Allied unit in {name(board().index[str(a.arg)])}"
+            return said("put the remaining Allied units in the Camp")
+        return said("place an Allied unit in {space}", space=board().index[str(a.arg)])
 
 
 def card_deck(number: int) -> str:

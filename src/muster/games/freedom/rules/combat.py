@@ -46,7 +46,7 @@ class MoraleChoice(Decision):
             adjust(s, other(seat), "morale", -1)
 
     def label(self, s: State, f: Frame, a: Action) -> str:
-        return "raise my Morale by 1" if a.arg == "own" else "lower the opponent's Morale by 1"
+        return said("raise my Morale by 1") if a.arg == "own" else said("lower the opponent's Morale by 1")
 
 
 def imperial_attack_roll(s: State, src: int, dst: int, bonus: int) -> tuple[int, int]:

@@ -16,9 +16,9 @@ from muster.games.freedom.constants import (
 )
 from muster.games.freedom.datafiles import areas_file, design
 from muster.games.freedom.engine import frame, push
+from muster.games.freedom.engine import said as said
 from muster.games.freedom.state import State
-from muster.games.freedom.texts import names as words_of
-from muster.i18n import Said, entry
+from muster.i18n import entry
 
 SIDE_NAME: Final = {IMPERIAL: "Imperial", INSURGENT: "Insurgent"}
 TRACK_NAME: Final = {
@@ -52,12 +52,6 @@ def log(s: State, msgid: str, plural: str | None = None, /, **args: Any) -> None
     """
     if not s.quiet:
         s.log.append(entry(msgid, plural, **args))
-
-
-def said(msgid: str, plural: str | None = None, /, **args: Any) -> str:
-    """A prompt or a choice's label: its English words, keeping its message (id and typed arguments, as for the
-    log), from which every front end renders it in its reader's language."""
-    return Said(entry(msgid, plural, **args), words_of("en"))
 
 
 def name(i: int) -> str:
@@ -170,14 +164,6 @@ def insurgent_room(s: State, i: int) -> bool:
     """Can an Insurgent unit end in space ``i``? (Row 3, Row 2 or an island; limits; no Imperial unit)."""
     b = board()
     return b.kind[i] in ("wall", "beach", "island") and s.ins[i] < b.limit[i] and imperial_units(s, i) == 0
-
-
-UNIT_WORDS: Final = {"E": "an Expeditionary unit", "A": "an Allied unit"}
-
-
-def unit_words(kind: str) -> str:
-    """'an Allied unit', or 'a unit' when the kind does not matter."""
-    return UNIT_WORDS.get(kind, "a unit")
 
 
 def split_unit_arg(arg: object) -> tuple[int, str]:

@@ -45,6 +45,7 @@ from muster.games.freedom.rules.movement import (
     used_counts,
 )
 from muster.games.freedom.state import Frame, State
+from muster.i18n import N_
 
 COST: Final = design()["actions"]["imperial"]
 
@@ -455,18 +456,20 @@ def _push_op(op: str) -> Callable[[State, Frame], None]:
 
 register_verbs(
     IMPERIAL,
-    Verb("move", "Normal Movement (1 AP): 2 units 1 space, or 1 unit up to 2 spaces", _move_ok, _move_start),
+    Verb("move", N_("Normal Movement (1 AP): 2 units 1 space, or 1 unit up to 2 spaces"), _move_ok, _move_start),
     Verb(
-        "slow", "Slow Movement (1 AP): 1 unit 1 space onto the Wall, Rows 1–2 or the Lagoon", _slow_ok, _push_op("slow")
+        "slow", N_("Slow Movement (1 AP): 1 unit 1 space onto the Wall, Rows 1–2 or the Lagoon"), _slow_ok,
+        _push_op("slow"),
     ),
     Verb(
-        "attack", "Attack (1 AP): a unit attacks an adjacent Insurgent space", _attack_ok, _push_op("imperial_attack")
+        "attack", N_("Attack (1 AP): a unit attacks an adjacent Insurgent space"), _attack_ok,
+        _push_op("imperial_attack"),
     ),
-    Verb("reward", "Reward Attacks (1 AP + 1 Money): +2 to this turn's later attacks", _reward_ok, _reward_start),
-    Verb("prepare", "Preparation (1 AP): store 1 AP on the track", _prep_ok, _prep_start),
-    Verb("support", "Support Area (2 AP)", _support_ok, _push_op("support")),
-    Verb("plea", "Plea for Funds from the High Porte (3 AP)", _plea_ok, _plea_start),
-    Verb("build", "Build Cannon (Row 6: 3 AP, Row 5: 5 AP, Row 4: 7 AP)", _build_ok, _push_op("imperial_build")),
+    Verb("reward", N_("Reward Attacks (1 AP + 1 Money): +2 to this turn's later attacks"), _reward_ok, _reward_start),
+    Verb("prepare", N_("Preparation (1 AP): store 1 AP on the track"), _prep_ok, _prep_start),
+    Verb("support", N_("Support Area (2 AP)"), _support_ok, _push_op("support")),
+    Verb("plea", N_("Plea for Funds from the High Porte (3 AP)"), _plea_ok, _plea_start),
+    Verb("build", N_("Build Cannon (Row 6: 3 AP, Row 5: 5 AP, Row 4: 7 AP)"), _build_ok, _push_op("imperial_build")),
 )
 
 

@@ -34,6 +34,7 @@ from muster.games.freedom.rules.common import (
 )
 from muster.games.freedom.rules.imperial_actions import afford_with, card_mode, has_choice, support_possible
 from muster.games.freedom.state import Frame, State
+from muster.i18n import N_
 
 COST: Final = design()["actions"]["insurgent"]
 
@@ -465,23 +466,23 @@ register_verbs(
     INSURGENT,
     Verb(
         "regroup",
-        "Regroup (1 AP): move a unit anywhere in the City or to an island",
+        N_("Regroup (1 AP): move a unit anywhere in the City or to an island"),
         _op_verb("regroup", COST["regroup"]),
         _push_op("regroup"),
     ),
     Verb(
         "attack",
-        "Attack (1 AP): a unit attacks an adjacent Imperial space",
+        N_("Attack (1 AP): a unit attacks an adjacent Imperial space"),
         _op_verb("insurgent_attack", COST["attack"]),
         _push_op("insurgent_attack"),
     ),
-    Verb("raid", "Raid (AP = distance): strike a space further out from the Wall", _raid_ok, _push_op("raid")),
-    Verb("prepare", "Preparation (1 AP): store 1 AP on the track", _prep_ok, _prep_start),
-    Verb("support", "Support Area (2 AP)", _op_verb("support", COST["support"]), _push_op("support")),
-    Verb("pressure", "Pressure the Government for Help (3 AP)", _pressure_ok, _pressure_start),
-    Verb("repair", "Repair Wall (4 AP)", _op_verb("repair", COST["repair"]), _push_op("repair")),
-    Verb("train", "Train Civilians (4 AP)", _op_verb("train", COST["train"]), _push_op("train")),
-    Verb("build", "Build Cannon (4 AP + 1 Supply)", _build_ok, _push_op("insurgent_build")),
+    Verb("raid", N_("Raid (AP = distance): strike a space further out from the Wall"), _raid_ok, _push_op("raid")),
+    Verb("prepare", N_("Preparation (1 AP): store 1 AP on the track"), _prep_ok, _prep_start),
+    Verb("support", N_("Support Area (2 AP)"), _op_verb("support", COST["support"]), _push_op("support")),
+    Verb("pressure", N_("Pressure the Government for Help (3 AP)"), _pressure_ok, _pressure_start),
+    Verb("repair", N_("Repair Wall (4 AP)"), _op_verb("repair", COST["repair"]), _push_op("repair")),
+    Verb("train", N_("Train Civilians (4 AP)"), _op_verb("train", COST["train"]), _push_op("train")),
+    Verb("build", N_("Build Cannon (4 AP + 1 Supply)"), _build_ok, _push_op("insurgent_build")),
 )
 
 

@@ -19,7 +19,6 @@ from muster.games.freedom.rules.common import (
     imperial_units,
     insurgent_room,
     log,
-    name,
     pay,
     period_b,
     place_cannon,
@@ -29,7 +28,6 @@ from muster.games.freedom.rules.common import (
     ruleset,
     said,
     split_unit_arg,
-    unit_words,
 )
 from muster.games.freedom.state import Frame, State
 from muster.i18n import entry
@@ -176,8 +174,12 @@ class RemoveUnits(Decision):
 
     def label(self, s: State, f: Frame, a: Action) -> str:
         sid, _, kind = str(a.arg).partition(":")
-        what = unit_words(kind)
-        return f"remove {what} from {name(board().index[sid])}"
+        i = board().index[sid]
+        if kind == "E":
+            return said("remove an Expeditionary unit from {space}", space=i)
+        if kind == "A":
+            return said("remove an Allied unit from {space}", space=i)
+        return said("remove a unit from {space}", space=i)
 
 
 @auto("insurgent_population")
@@ -239,7 +241,9 @@ class PlaceInsurgent(Decision):
         count_down(s, f)
 
     def label(self, s: State, f: Frame, a: Action) -> str:
-        return f"place the {f['what']} in {name(board().index[str(a.arg)])}"
+        i = board().index[str(a.arg)]
+        return said("place the cannon in {space}", space=i) if f["what"] == "cannon" else \
+            said("place the unit in {space}", space=i)
 
 
 def population_cost(population: int) -> int:
