@@ -16,6 +16,8 @@ from muster.games.freedom.analysis.advice import hints
 from muster.games.freedom.analysis.winprob import imperial_chance, seat_chance, state_probability
 from muster.games.freedom.bots.features import is_card_point
 from muster.games.freedom.constants import IMPERIAL, INSURGENT
+from muster.games.freedom.texts import names
+from muster.i18n import render
 
 RULES = get_rules("freedom")
 
@@ -115,6 +117,15 @@ def test_analyze_writes_both_files(tmp_path: Path) -> None:
     polish = CliRunner().invoke(app, ["analyze", str(save), "--out", str(tmp_path / "pl"), "--lang", "pl"])
     assert polish.exit_code == 0, polish.output
     assert (tmp_path / "pl" / "win-probability.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # ...and the terminal's turning points name the cards played and the strongest choices in Polish, rendered
+    # from the messages the analysis keeps beside their English words
+    output = " ".join(polish.output.split())
+    for tp in data["turning_points"]:
+        played = data["cards"][tp["card"] - 1]
+        assert played["message"] and tp["strongest"]["message"]
+        polish_played = render(played["message"], names("pl"))
+        assert polish_played != played["label"]
+        assert polish_played in output and played["label"] not in output
 
 
 def test_analyze_refuses_a_bad_file(tmp_path: Path) -> None:

@@ -63,6 +63,8 @@ def test_hints_ignore_hidden_information() -> None:
     assert first == again
     assert 1 <= len(first) <= 3 and first[0]["strongest"] is True
     assert all(0.0 <= a["chance"] <= 1.0 and a["reason"] for a in first)
+    # each hint keeps its label's message beside the English words, so a worker's JSON can be read in Polish
+    assert all(a["message"] and analysis.label_in(a, "pl") != a["label"] for a in first)
 
 
 def _finished(seed: int) -> Game:
@@ -93,6 +95,12 @@ def test_analyze_writes_both_files_and_turning_points_never_advise_worse(tmp_pat
             assert mine(tp["strongest"]["estimate"]) >= mine(tp["played_estimate"]) + analysis.BETTER_BY - 1e-4
         else:
             assert tp["strongest"]["action"] == data["cards"][tp["card"] - 1]["action"]
+    # the terminal names the turns played and the strongest choices in Polish, from the stored messages
+    output = " ".join(result.output.split())
+    for tp in data["turning_points"]:
+        played = data["cards"][tp["card"] - 1]
+        assert played["message"] and tp["strongest"]["message"]
+        assert analysis.label_in(played, "pl") in output and played["label"] not in output
 
 
 def test_the_analysis_asks_the_strongest_level_without_its_cpu_budget() -> None:

@@ -78,3 +78,8 @@ class GameAnalysis(Protocol):
     def turning_note(self, better: bool, luck: bool, lang: str = "en") -> str:
         """A turning point's verdict in ``lang``: was there a better choice, and was the swing luck."""
         ...
+
+    def label_in(self, item: dict[str, Any], lang: str) -> str:
+        """The label of a choice an analysis stored as JSON (``{"label": english, "message": {...}}``) in ``lang``,
+        rendered from its message."""
+        ...

@@ -63,11 +63,13 @@ def analyze_command(
                           len(data["win_probability"]), side=first, chance=pct(end)), highlight=False)
     seats = {seat.capitalize(): seat for seat in seat_ids}
     for tp in data["turning_points"]:
+        played = analysis.label_in(data["cards"][tp["card"] - 1], tr.lang)  # the played card, with its message
         console.print(escape(tr.fmt(
             "card {card} (round {round}), {side}: {played} — {before} → {after}; the strongest bot: {best} "
             "({first} {estimate})", card=tp["card"], round=tp["round"],
-            side=analysis.side_in(seats.get(tp["side"], tp["side"]), tr.lang), played=tp["played"],
-            before=pct(tp["before"]), after=pct(tp["after"]), best=tp["strongest"]["label"], first=first,
+            side=analysis.side_in(seats.get(tp["side"], tp["side"]), tr.lang), played=played,
+            before=pct(tp["before"]), after=pct(tp["after"]), best=analysis.label_in(tp["strongest"], tr.lang),
+            first=first,
             estimate=pct(tp["strongest"]["estimate"]))),
             highlight=False)
         if "better" in tp:  # analyses made before the verdict was added lack it

@@ -26,7 +26,8 @@ from muster.games.hellenes.bots import HellenesHeuristicBot, evaluate
 from muster.games.hellenes.datafiles import blocks, design
 from muster.games.hellenes.rules.common import other
 from muster.games.hellenes.state import State
-from muster.i18n import N_, Said, message_of, translator
+from muster.games.hellenes.texts import names, said_in
+from muster.i18n import N_, Said, message_of, render, translator
 
 Progress = Callable[[float], None]
 """Told the share of the work done so far (0 to 1) as an analysis advances."""
@@ -158,9 +159,10 @@ class Advice:
     """True for the strongest bot's own choice."""
 
     def to_json(self) -> dict[str, Any]:
-        """JSON-ready."""
-        return {"action": self.action.to_json(), "label": self.label, "chance": round(self.chance, 4),
-                "reason": self.reason, "strongest": self.strongest}
+        """JSON-ready: the label's English words and its message (id and typed arguments), which the JSON would
+        otherwise lose, so a reader sees the label in their language."""
+        return {"action": self.action.to_json(), "label": self.label, "message": message_of(self.label),
+                "chance": round(self.chance, 4), "reason": self.reason, "strongest": self.strongest}
 
 
 def terms(s: State, seat: str) -> dict[str, float]:
@@ -263,8 +265,9 @@ def curve(game: Game, progress: Progress | None = None) -> dict[str, Any]:
                 current["after"] = public_chance(replay.state, rules)
                 turns.append(current)
             seat = replay.active_seat
+            label = rules.label(replay.state, action)
             current = {"seat": seat, "round": int(replay.state.year), "step": rules.action_count(replay.state),
-                       "action": action.to_json(), "label": rules.label(replay.state, action),
+                       "action": action.to_json(), "label": label, "message": message_of(label),
                        "before": turns[-1]["after"] if turns else start}
         replay.apply(action)
     if current is not None:
@@ -309,13 +312,14 @@ def turning_points(game: Game, turns: list[dict[str, Any]], count: int = TURNING
         expected = to_athens(played_chance)
         swing = turn["after"] - turn["before"]
         luck = abs(turn["after"] - expected) > abs(expected - turn["before"])
+        best_label = rules.label(before, best)
         out.append({
             "card": i + 1, "step": turn["step"], "round": turn["round"], "seat": seat,
             "side": str(seat).capitalize(), "played": turn["label"], "played_message": message_of(turn["label"]),
             "swing": round(swing, 4),
             "before": round(turn["before"], 4), "after": round(turn["after"], 4),
             "played_estimate": round(expected, 4),
-            "strongest": {"action": best.to_json(), "label": rules.label(before, best),
+            "strongest": {"action": best.to_json(), "label": best_label, "message": message_of(best_label),
                           "estimate": round(to_athens(best_chance), 4)},
             "better": better, "luck": luck, "note": turning_note(better, luck),
         })
@@ -340,8 +344,6 @@ def analyze(game: Game, progress: Progress | None = None, search: SearchMaker | 
 def plot(data: dict[str, Any], path: Path, lang: str = "en") -> None:
     """Draw the curve with the turning points marked, as PNG, its words in ``lang``."""
     import matplotlib
-
-    from muster.games.hellenes.texts import names, said_in
 
     tr = translator(lang)
     matplotlib.use("Agg")
@@ -434,6 +436,19 @@ class HellenesAnalysis:
     def turning_note(self, better: bool, luck: bool, lang: str = "en") -> str:
         """A turning point's verdict in ``lang``."""
         return turning_note(better, luck, lang)
+
+    def label_in(self, item: dict[str, Any], lang: str) -> str:
+        """The label of a choice an analysis stored (a card, a turning point's strongest choice) in ``lang``."""
+        return label_in(item, lang)
+
+
+def label_in(item: dict[str, Any], lang: str) -> str:
+    """The label of a choice stored as JSON (``{"label": english, "message": {...}}``) in ``lang``, rendered
+    from its message; a label stored without one stays in English."""
+    message = item.get("message")
+    if lang == "en" or not isinstance(message, dict):
+        return str(item["label"])
+    return render(message, names(lang))
 
 
 ANALYSIS = HellenesAnalysis()

@@ -55,6 +55,11 @@ class FreedomAnalysis:
         """A turning point's verdict in ``lang`` (see :func:`.texts.turning_note`)."""
         return texts.turning_note(better, luck, lang)
 
+    def label_in(self, item: dict[str, Any], lang: str) -> str:
+        """The label of a choice an analysis stored (a card, a turning point's strongest choice) in ``lang``
+        (see :func:`.texts.label_in`)."""
+        return texts.label_in(item, lang)
+
 
 ANALYSIS = FreedomAnalysis()
 """Freedom!'s ``analysis`` part, named by its game module."""

@@ -7,8 +7,10 @@ another language when shown.
 from __future__ import annotations
 
 import re
+from typing import Any
 
-from muster.i18n import N_, translator
+from muster.games.freedom.texts import names
+from muster.i18n import N_, render, translator
 
 TERM_GAINS: dict[str, dict[str, str]] = {
     "forces": {"imperial": N_("brings more Imperial strength to bear on the Wall"),
@@ -70,3 +72,12 @@ def reason_in(reason: str, lang: str) -> str:
         else:
             parts.append(tr.gettext(part))
     return "; ".join(parts)
+
+
+def label_in(item: dict[str, Any], lang: str) -> str:
+    """The label of a choice stored as JSON (``{"label": english, "message": {...}}``) in ``lang``, rendered
+    from its message; a label stored without one stays in English."""
+    message = item.get("message")
+    if lang == "en" or not isinstance(message, dict):
+        return str(item["label"])
+    return render(message, names(lang))
