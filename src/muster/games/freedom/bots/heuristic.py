@@ -177,18 +177,20 @@ class HeuristicBot:
         first, by the usual lookahead), at most ``completions`` in all. Each comes with its score,
         dice averaged over re-rolls of the same choices, and one resulting state."""
         out: list[tuple[float, State]] = []
-        pending: list[list[Action]] = [[a]]
+        # Each path waits with the state before its last step: applying that step to it gives what replaying the
+        # whole path from ``state`` would, without applying the steps before it again.
+        pending: list[tuple[list[Action], State]] = [([a], state)]
         while pending and len(out) < self.completions:
             if self.out_of_time is not None and self.out_of_time():
                 raise _OutOfTimeError
-            path = pending.pop()
-            s = self._replay(state, path, None, seat)
+            path, parent = pending.pop()
+            s = self._apply(parent, path[-1], None)
             if not self._under_way(s, seat):
                 out.append((self._path_score(state, path, s, seat), s))
                 continue
             legal = self.rules.legal_actions(s)
             ranked = sorted(legal, key=lambda a2: -self._quick_score(s, a2, seat))[: self.branch]
-            pending.extend([*path, a2] for a2 in reversed(ranked))
+            pending.extend(([*path, a2], s) for a2 in reversed(ranked))
         return out
 
     def _quick_score(self, s: State, a: Action, seat: str) -> float:
