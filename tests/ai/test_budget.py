@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from muster.ai import make_bot
 from muster.core import get_rules
 from muster.core.bots import BotSpecError
-from muster.core.budget import PlayoutCost, budget_plan, halving_playouts, playout_cost, round_sizes
+from muster.core.budget import OVERRUN, PlayoutCost, budget_plan, halving_playouts, playout_cost, round_sizes
+from muster.games.freedom.constants import IMPERIAL
 
 CAPPED = "ismcts:playout_plan=all,reach_threat=10,iterations=12,money_ahead=0.6"
 
@@ -100,3 +103,106 @@ def test_the_hellenes_search_takes_a_budget_too() -> None:
 def test_a_bad_budget_is_refused(spec: str) -> None:
     with pytest.raises(BotSpecError):
         make_bot(spec, seed=1, game="freedom")
+
+
+class CountingRules:
+    """Freedom!'s rules, counting the actions a bot applies: the fake clock of the tests below (every action a
+    bot applies costs it a millisecond of CPU), so a budget's effect is exact and the same on every machine."""
+
+    def __init__(self) -> None:
+        self.rules = get_rules("freedom")
+        self.applied = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.rules, name)
+
+    def apply(self, state: Any, action: Any) -> None:
+        """The rules' own, counted."""
+        self.applied += 1
+        self.rules.apply(state, action)
+
+
+def card_costs(monkeypatch: pytest.MonkeyPatch, spec: str, playout: float, seed: int, cards: int) -> list[float]:
+    """The fake CPU seconds of each of the first ``cards`` cards ``spec`` plays as the Imperial against the
+    Heuristic (its choice and its own decisions until its next card), its playouts first thought to cost
+    ``playout`` fake seconds each."""
+    counting = CountingRules()
+    monkeypatch.setattr("muster.games.freedom.bots.ismcts.cpu_now", lambda: counting.applied / 1000)
+    monkeypatch.setattr("muster.core.budget._COSTS", {})
+    bot = make_bot(spec, seed=1, rules=counting)  # type: ignore[arg-type]
+    playout_cost(("freedom-ismcts", tuple(sorted({"playout_plan": "all", "reach_threat": "10",
+                                                  "money_ahead": "0.6"}.items())))).record(playout, 1)
+    rules = counting.rules
+    heuristic = make_bot("heuristic:plan=off,samples=1", seed=2, game="freedom")
+    state = rules.setup(seed, {"quiet": "1"})
+    costs: list[float] = []
+    while rules.outcome(state) is None and len(costs) <= cards:
+        seat = rules.active_seat(state)
+        assert seat is not None
+        legal = rules.legal_actions(state)
+        if len(legal) > 1 and seat == IMPERIAL:
+            if state.stack[-1]["kind"] == "card_turn":
+                costs.append(0.0)
+            before = counting.applied
+            action = bot.choose(rules.view(state, seat), legal, seat)
+            if costs:
+                costs[-1] += (counting.applied - before) / 1000
+        else:
+            action = legal[0] if len(legal) == 1 else heuristic.choose(rules.view(state, seat), legal, seat)
+        rules.apply(state, action)
+    return costs[:cards]
+
+
+
+def test_the_planners_moves_inside_a_card_stop_planning_once_the_cards_budget_is_spent(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # playouts known to cost more than the whole budget: no card is searched, each is the planner's alone, and
+    # its whole-card plans (up to four fake seconds a card without the budget) stop when the card's two are spent
+    costs = card_costs(monkeypatch, f"{CAPPED},cpu=2", playout=3.0, seed=4, cards=10)
+    assert max(costs) <= 2 * OVERRUN, costs
+
+
+def test_a_search_whose_playouts_cost_more_than_typical_stops_within_the_cards_budget(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # playouts thought to cost a fake second (the plan fits several) cost two to five here: the search drops a
+    # determinization that would end past the budget instead of playing on to the hard stop
+    costs = card_costs(monkeypatch, f"{CAPPED},cpu=8", playout=1.0, seed=4, cards=10)
+    assert max(costs) <= 8 * OVERRUN, costs
+
+
+def ap_decision() -> tuple[Any, list[Any], str]:
+    """A Freedom! position at the top of a side's AP spending on a card, with a real choice."""
+    rules = get_rules("freedom")
+    bot = make_bot("heuristic:plan=off,samples=1", seed=3, game="freedom")
+    state = rules.setup(12, {"quiet": "1"})
+    while True:
+        seat = rules.active_seat(state)
+        assert seat is not None
+        legal = rules.legal_actions(state)
+        top = state.stack[-1]
+        if len(legal) > 2 and top["kind"] == "ap" and top.get("seat") == seat and int(top["ap"]) >= 2:
+            return state, legal, seat
+        rules.apply(state, legal[0] if len(legal) == 1 else bot.choose(rules.view(state, seat), legal, seat))
+
+
+def test_a_planner_out_of_time_judges_single_actions_and_one_with_time_plans_as_ever() -> None:
+    from muster.games.freedom.bots.heuristic import HeuristicBot
+
+    rules = get_rules("freedom")
+    state, legal, seat = ap_decision()
+
+    def planner(out_of_time: Any) -> HeuristicBot:
+        bot = HeuristicBot(rules, 5, {"plan": "all"})
+        bot.out_of_time = out_of_time
+        return bot
+
+    never = planner(lambda: False)
+    assert never.plans(state, seat)
+    # here the plan (a Reward Attacks bought for the attacks it makes worth more) and a single action differ
+    assert planner(None).choose_in(state, legal, seat) != HeuristicBot(rules, 5, {"plan": "off"}).choose_in(
+        state, legal, seat)
+    assert never.choose_in(state, legal, seat) == planner(None).choose_in(state, legal, seat)
+    asked: list[int] = []
+    spent = planner(lambda: asked.append(1) or True)
+    assert spent.choose_in(state, legal, seat) == HeuristicBot(rules, 5, {"plan": "off"}).choose_in(state, legal, seat)
+    assert len(asked) == 1  # asked once, before the plan carried out its first action

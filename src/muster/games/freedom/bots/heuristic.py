@@ -22,6 +22,7 @@ repairs, raids, trains civilians, presses the Government and watches Supplies ag
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -88,6 +89,13 @@ class HeuristicBot:
         self.rules = rules
         self._rng = random.Random(seed)
         self._nodes = 0
+        self.out_of_time: Callable[[], bool] | None = None
+        """Set by a bot that plays within a CPU budget (ISMCTS with ``cpu=``): once it returns True, a whole-card
+        plan under way looks no further than the actions it has already carried out (its first step always
+        completes) and plays the best found so far, and a plan not yet begun is not made (the one-action
+        lookahead chooses instead, as it does when time runs out before the plan has looked at every first action).
+        None (the default): every plan runs to its end, so the play is the same on
+        every install."""
 
     def choose(self, view: dict[str, JSON], legal: list[Action], seat: str) -> Action:
         """The legal action with the best evaluated outcome for ``seat``."""
@@ -101,7 +109,11 @@ class HeuristicBot:
         if len(legal) == 1:
             return legal[0]
         if self.plans(state, seat):
-            return self._plan_card(state, legal, seat)
+            planned = self._plan_card(state, legal, seat)
+            if planned is not None:
+                return planned
+            # Out of time before the plan's first step was done: the one-action lookahead below judges each
+            # action alone, at a fraction of a plan's cost.
         best: list[Action] = []
         best_score = float("-inf")
         for score, a in zip(self.scores(state, legal, seat), legal, strict=True):
@@ -125,8 +137,9 @@ class HeuristicBot:
             return False
         return self.plan == "all" or state.played.get(seat, 0) >= design()["cards_per_action_phase"]
 
-    def _plan_card(self, state: State, legal: list[Action], seat: str) -> Action:
-        """The first action of the best sequence of complete actions found for the rest of this card.
+    def _plan_card(self, state: State, legal: list[Action], seat: str) -> Action | None:
+        """The first action of the best sequence of complete actions found for the rest of this card (None if
+        :attr:`out_of_time` said so before every first action was carried out).
 
         Beam search: every step extends each kept plan by each legal action, carried out to its end
         with the usual lookahead for its sub-choices; plans are ranked by the evaluation (dice
@@ -143,7 +156,11 @@ class HeuristicBot:
                     if a.verb == "end":
                         continue
                     lead = a if step == 0 else first
-                    options = self._completions(s, a, seat)
+                    try:
+                        options = self._completions(s, a, seat)
+                    except _OutOfTimeError:
+                        # The best plan found, once every first action was looked at.
+                        return None if step == 0 else best_action if best_action in legal else legal[0]
                     score, after = max(options, key=lambda option: option[0])
                     if score > best_score + 1e-9:
                         best_action, best_score = lead, score
@@ -160,16 +177,20 @@ class HeuristicBot:
         first, by the usual lookahead), at most ``completions`` in all. Each comes with its score,
         dice averaged over re-rolls of the same choices, and one resulting state."""
         out: list[tuple[float, State]] = []
-        pending: list[list[Action]] = [[a]]
+        # Each path waits with the state before its last step: applying that step to it gives what replaying the
+        # whole path from ``state`` would, without applying the steps before it again.
+        pending: list[tuple[list[Action], State]] = [([a], state)]
         while pending and len(out) < self.completions:
-            path = pending.pop()
-            s = self._replay(state, path, None, seat)
+            if self.out_of_time is not None and self.out_of_time():
+                raise _OutOfTimeError
+            path, parent = pending.pop()
+            s = self._apply(parent, path[-1], None)
             if not self._under_way(s, seat):
                 out.append((self._path_score(state, path, s, seat), s))
                 continue
             legal = self.rules.legal_actions(s)
             ranked = sorted(legal, key=lambda a2: -self._quick_score(s, a2, seat))[: self.branch]
-            pending.extend([*path, a2] for a2 in reversed(ranked))
+            pending.extend(([*path, a2], s) for a2 in reversed(ranked))
         return out
 
     def _quick_score(self, s: State, a: Action, seat: str) -> float:
@@ -248,6 +269,10 @@ class HeuristicBot:
         # The opponent's part of an event (e.g. 46A Deserters: it picks the unit it loses): score it after the
         # opponent's best answer, not before it is resolved, when the event would look worthless.
         return min(self._score(s, a2, seat, depth - 1) for a2 in legal)
+
+
+class _OutOfTimeError(Exception):
+    """A plan stopped by :attr:`HeuristicBot.out_of_time`."""
 
 
 def _same_card(s: State, card_frame: dict[str, Any], seat: str) -> bool:

@@ -34,8 +34,13 @@ rounds). ``cpu=T`` (``cards`` only) adds a budget of CPU seconds per card (its c
 until its next card) on top of ``iterations``, which stays the cap: where the cap's playouts fit in ``T`` (by what
 the bot measured its playouts and the rest of its cards to cost in this process), the bot plays exactly as with
 ``iterations`` alone, reproducibly; on a slower install it plans fewer determinizations a round, then fewer
-candidates (see :func:`muster.core.budget.budget_plan`), and it starts no new determinization or round once the
-card's choice has spent half as much again (:data:`muster.core.budget.OVERRUN`). Only CPU time counts (the
+candidates (see :func:`muster.core.budget.budget_plan`). The budget covers the whole card: a determinization (or a
+playout of one) is not started when what this card's playouts cost so far says it would end past the budget (the
+playouts of an unfinished determinization are dropped, so the candidates stay compared on the same ones), no new
+determinization or round starts once the card's choice has spent half as much again
+(:data:`muster.core.budget.OVERRUN`), and once the card has spent its budget the planner's moves inside it stop
+planning (``HeuristicBot.out_of_time``: the best plan found so far, or a single action's lookahead). Only CPU time
+counts (the
 thread's own and its worker processes'), so a busy machine does not weaken the bot, and the rules never see a
 clock.
 ``playout_plan`` (``off``, ``last`` or ``all``) is the plan used by the quick
@@ -171,6 +176,8 @@ class IsmctsBot:
         # what they typically leave.
         self._rest = playout_cost(("freedom-ismcts-rest", self._task_options))
         self._rest_spent: float | None = None
+        self._card_spent = 0.0
+        """CPU seconds the current card's earlier decisions cost (its choice, the planner's moves so far)."""
         self._card_turn = False
         self._decision_start = 0.0
         self._dets: dict[tuple[int, str], Any] = {}
@@ -202,6 +209,10 @@ class IsmctsBot:
             # Plays the simulated cards of both sides between the searched choices: a cheap heuristic.
             self._playout = HeuristicBot(rules, seed + 1, {"samples": "1", "nodes": "60", "plan": self.playout_plan,
                                                         "beam": "3", "branch": "2", "completions": "2", **threat})
+            if self.cpu > 0 and self.tree == "cards":
+                # The budget is the whole card's: the planner's moves inside it stop deepening their plan once
+                # the card has spent it (the playouts' heuristic is not cut: their cost is measured and planned).
+                self._planner.out_of_time = self._card_over
         # ``money_ahead`` is the Imperial's foresight: the weights it searches with when it holds that seat.
         self._weights_by_seat = {IMPERIAL: replace(self.weights, money_ahead=money_ahead), INSURGENT: self.weights}
 
@@ -224,6 +235,7 @@ class IsmctsBot:
             chosen = self._choose_macro(view, legal, seat)
             if not self._card_turn and self._rest_spent is not None:
                 self._rest_spent += self._spent()
+            self._card_spent += self._spent()
             return chosen
         return self._search_actions(view, legal, seat)
 
@@ -248,6 +260,7 @@ class IsmctsBot:
         if self._rest_spent is not None:
             self._rest.record(self._rest_spent, 1)  # what the previous card cost after its choice
         self._rest_spent = 0.0
+        self._card_spent = 0.0
         scores = self._planner.scores(state, legal, seat)
         if self.ap_rank == "play":
             scores = self._rank_ap(state, legal, scores, seat)
@@ -293,8 +306,10 @@ class IsmctsBot:
         counts = {a: 0 for a in alive}
         sizes = round_sizes(width, self.iterations, per_round)
         start = time.perf_counter()
+        cost = [0.0, 0]  # this card's playouts so far: their CPU and count (what they cost here, not typically)
+        stopped = False
         r = -1
-        while (r := r + 1) < len(sizes):  # the first search of a process may shorten ``sizes`` as it goes
+        while not stopped and (r := r + 1) < len(sizes):  # the first search of a process may shorten ``sizes``
             if r > 0 and self._over_budget():
                 break  # the leader so far (``alive`` is sorted)
             # A time budget is shared out like the iterations: an equal slice per round.
@@ -306,13 +321,13 @@ class IsmctsBot:
                 while (k < sizes[r][1]) if deadline is None else (k == 0 or time.perf_counter() < deadline):
                     if k > 0 and self._over_budget():
                         break
-                    t0 = cpu_now()
-                    base = self._determinization(view, seat)
-                    for a in alive:
-                        totals[a] += self._playout_value(base, a, seat)
+                    values = self._budgeted_determinization(view, seat, alive, cost)
+                    if values is None:
+                        stopped = True  # the budget is spent: the leader of the determinizations played
+                        break
+                    for a, v in values.items():
+                        totals[a] += v
                         counts[a] += 1
-                        self.last_iterations += 1
-                    self._cost.record(cpu_now() - t0, len(alive))
                     k += 1
                     if not planned:
                         # The first search of this process: plan the rest now that a playout's cost is known.
@@ -322,11 +337,36 @@ class IsmctsBot:
                         if fits < 2:
                             sizes = sizes[:1]
                             break
+            if counts[alive[0]] == 0:
+                break  # no determinization was played in full: the planner's order stands
             alive.sort(key=lambda a: -totals[a] / counts[a])
-            alive = alive[: math.ceil(len(alive) / 2)]
+            if not stopped:
+                alive = alive[: math.ceil(len(alive) / 2)]
         # What the search saw, for datasets (muster.lab.dataset): playouts and mean value per candidate.
         self.last_search = {a: (counts[a], totals[a] / counts[a]) for a in totals if counts[a]}
         return alive[0]
+
+    def _budgeted_determinization(self, view: dict[str, JSON], seat: str, alive: list[Action],
+                                  cost: list[Any]) -> dict[Action, float] | None:
+        """Every candidate of ``alive`` played out in one fresh determinization: their values, or None where the
+        CPU budget is spent before they all are (the values played are then dropped, so that the candidates
+        are still compared on the same determinizations). ``cost`` holds the CPU seconds and the count of this
+        card's playouts so far; a new determinization (and each playout of it) starts only if what they cost
+        here says it ends within the budget (:meth:`_would_overrun`). Without a budget, never None."""
+        played_cpu, played = cost
+        if played and self._would_overrun(len(alive) * played_cpu / played):
+            return None
+        t0 = cpu_now()
+        base = self._determinization(view, seat)
+        values: dict[Action, float] = {}
+        for a in alive:
+            if values and self._would_overrun((played_cpu + cpu_now() - t0) / (played + len(values))):
+                break
+            values[a] = self._playout_value(base, a, seat)
+            self.last_iterations += 1
+        self._cost.record(cpu_now() - t0, len(values))
+        cost[0], cost[1] = played_cpu + cpu_now() - t0, played + len(values)
+        return values if len(values) == len(alive) else None
 
     def _plan(self, width: int, done: int) -> tuple[int, int | None]:
         """:func:`budget_plan` for ``width`` candidates, ``done`` playouts of which are already played."""
@@ -339,6 +379,17 @@ class IsmctsBot:
     def _spent(self) -> float:
         """CPU seconds this decision has cost so far, its worker processes' included."""
         return cpu_now() - self._decision_start + self.last_worker_cpu
+
+    def _card_over(self) -> bool:
+        """True once the current card (its choice and this bot's decisions since) has spent the CPU budget."""
+        return self.cpu > 0 and self._card_spent + self._spent() >= self.cpu
+
+    def _would_overrun(self, determinization: float) -> bool:
+        """True if one more determinization costing ``determinization`` CPU seconds (what this card's playouts
+        cost so far) would end past the budget, with what the rest of a card typically costs still to come. The
+        plan was made from what playouts typically cost; a card whose playouts cost more stops here rather than
+        overrun (on a card whose playouts cost what the plan expected, this never cuts the planned search)."""
+        return self.cpu > 0 and self._spent() + determinization + (self._rest.estimate() or 0.0) > self.cpu
 
     def _over_budget(self) -> bool:
         return overrun(self.cpu, self._spent)
