@@ -114,7 +114,13 @@ def test_engage_choices_carry_the_battle_odds() -> None:
             for action, label in g.labelled_actions():
                 if "(Engage)" in label:
                     hint = ad.hint(view, action, seat)
-                    assert re.match(r"Engage: win \d+%, lose \d+%", hint), hint
+                    found = re.match(r"Engage: win (\d+)%, lose \d+%", hint)
+                    assert found, hint
+                    # the board draws the same chance from a number sent beside the words, never from the words
+                    chance = ad.chance(view, action, seat)
+                    assert chance is not None and round(chance * 100) == int(found[1])
+                    assert all(ad.chance(view, other, seat) is None for other, words in g.labelled_actions()
+                               if "(Engage)" not in words and other.verb not in ("forced", "sortie", "assault"))
                     return
             g.apply(rng.choice(g.legal_actions()))
     pytest.fail("no engagement offered in six random games")

@@ -359,6 +359,7 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
         labelled = game.labelled_actions()
         actions = [action for action, _ in labelled]
         english = lang == "en"  # the adapter's methods called directly: in_language costs a call per choice
+        chance_of = getattr(ad, "chance", None)
         for action, label in labelled:
             said = message_of(label)  # the rules' message, when they keep one: its id and typed arguments
             if not english and hasattr(ad, "label_for"):
@@ -370,6 +371,9 @@ def seat_payload(game: Game, game_id: str, version: int, seat: str | None,
                        else in_language(ad.warning, lang, view, action, seat, actions))
             if warning:
                 item["confirm"] = warning
+            chance = chance_of(view, action, seat) if chance_of is not None else None
+            if chance is not None:  # a number for the board to draw, beside the hint's words
+                item["chance"] = round(chance, 3)
             if said is not None:
                 item["message"] = said
             legal.append(item)

@@ -332,7 +332,7 @@ class HellenesAdapter:
 
     def hint(self, view: dict[str, Any], action: Action, seat: str | None, lang: str = "en") -> str:
         """What the choice does; before an engagement or an Assault, the battle odds estimated from what the seat
-        knows (the board draws the chance of winning on the map from the first percentage)."""
+        knows (in words; :meth:`chance` gives the board the chance of winning as a number)."""
         tr = translator(lang)
         if seat and action.verb in ("to", "forced", "sortie") and isinstance(action.arg, str):
             p = self.odds(view, seat, action.arg)
@@ -348,6 +348,19 @@ class HellenesAdapter:
         kind = str(stack[-1].get("kind", "")) if stack else ""
         text = KIND_VERB_HINT.get((kind, action.verb)) or VERB_HINT.get(action.verb, "")
         return tr.gettext(text) if text else ""
+
+    def chance(self, view: dict[str, Any], action: Action, seat: str | None) -> float | None:
+        """The chance of winning the battle or the Assault this choice starts, estimated from what the seat knows
+        (the same estimate its hint words; the board draws it on the map), or None for any other choice."""
+        if not seat or not isinstance(action.arg, str):
+            return None
+        if action.verb in ("to", "forced", "sortie"):
+            p = self.odds(view, seat, action.arg)
+        elif action.verb == "assault":
+            p = self.assault_odds(view, seat, action.arg)
+        else:
+            return None
+        return None if p is None else float(p.win)
 
     def decision_help(self, view: dict[str, Any], lang: str = "en") -> str:
         """One line on the decision on top of the stack (in ``lang``)."""

@@ -27,9 +27,11 @@ class WebAdapter(Protocol):
     and ``prompt_for(view, seat, english, lang)`` (choices and prompts rendered in the reader's language from
     the messages the rules keep with their English words: :func:`muster.i18n.words_in` with the game's names),
     ``outcome_detail_in(log, lang)`` (why the game ended, in a language), ``effects_now`` (what an event
-    would do at once), ``facts_by_kind`` (see :func:`muster.server.views.facts_by_kind`), ``confirm_commits`` and
-    ``public_facts`` (see :mod:`muster.server.views`), ``lobby_options`` (the names of the game's options the
-    lobby offers, e.g. ``("ruleset",)``; none when absent).
+    would do at once), ``chance(view, action, seat)`` (the chance, 0 to 1, of winning the fight a choice starts,
+    sent as the choice's ``chance`` for the board to draw), ``facts_by_kind`` (see
+    :func:`muster.server.views.facts_by_kind`), ``confirm_commits`` and ``public_facts`` (see
+    :mod:`muster.server.views`), ``lobby_options`` (the names of the game's options the lobby offers, e.g.
+    ``("ruleset",)``; none when absent).
     """
 
     def static_data(self) -> dict[str, Any]:

@@ -336,11 +336,11 @@ function stackPlace(n, x, y, placed, avoid = []) {
   return best;
 }
 
-/** The chance of winning that a choice's hint gives (its first percentage: "win 62%"), or null. */
+/** The chance of winning (in per cent) of the first choice here that starts a battle or an Assault (the server's
+ * ``chance``, estimated from what the seat knows), or null. */
 function oddsOf(list) {
   for (const item of list || []) {
-    const m = /(\d{1,3})\s?%/.exec(item.hint || "");
-    if (m) return Number(m[1]);
+    if (typeof item.chance === "number") return Math.round(item.chance * 100);
   }
   return null;
 }
