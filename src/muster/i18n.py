@@ -413,6 +413,16 @@ def words_in(text: Any, names: Names) -> str:
     return render(message, names)
 
 
+def stored_label(item: Mapping[str, Any], names: Callable[[str], Names], lang: str) -> str:
+    """The label of a choice stored as JSON (``{"label": english, "message": {...}}``: a hint, an analysis's card)
+    in ``lang``, rendered from its message with the game's ``names(lang)``; a label stored without one stays in
+    English."""
+    message = item.get("message")
+    if lang == "en" or not isinstance(message, dict):
+        return str(item["label"])
+    return render(message, names(lang))
+
+
 NamesFactory = Callable[[Translator], Names]
 
 

@@ -33,7 +33,7 @@ from muster.error_texts import refusal
 from muster.server.compute import Answer, ComputePool, PoolBusyError, Task, TaskFailedError, work_log
 from muster.server.db import AnalysisRow
 from muster.server.endpoints import error_response, hub_of
-from muster.server.games import analysis_of, carried_label
+from muster.server.games import analysis_of
 from muster.server.hub import ApiError, LiveGame
 from muster.server.lang import request_lang
 
@@ -236,14 +236,15 @@ def service(request: Request) -> AnalysisService:
 def _labels_in(body: bytes, game: str, lang: str) -> bytes:
     """The analysis with its choices' labels in ``lang``, rendered from the messages stored beside them (the stored
     analysis stays English)."""
+    analysis = analysis_of(game)
     data = json.loads(body)
     for card in data.get("cards", []):
-        card["label"] = carried_label(game, card, card.get("seat"), lang)
+        card["label"] = analysis.label_in(card, lang)
     for tp in data.get("turning_points", []):
         played = data["cards"][tp["card"] - 1]
         tp["played"] = played["label"]
         best = tp["strongest"]
-        best["label"] = carried_label(game, best, tp.get("seat"), lang)
+        best["label"] = analysis.label_in(best, lang)
     return json.dumps(data).encode()
 
 

@@ -32,7 +32,7 @@ from muster.error_texts import refusal, words_of
 from muster.server.compute import Answer, ComputePool, PoolBusyError, Task, TaskFailedError, work_log
 from muster.server.db import HintConsentRow
 from muster.server.endpoints import error_response, hub_of
-from muster.server.games import analysis_of, carried_label
+from muster.server.games import analysis_of
 from muster.server.guard import TokenBuckets
 from muster.server.holders import holder_of
 from muster.server.hub import ApiError, LiveGame
@@ -163,7 +163,7 @@ def _hint_in(hint: dict[str, Any], seat: str, game: str, lang: str) -> dict[str,
     cached hint stays English)."""
     analysis = analysis_of(game)
     return {**hint, "reason": analysis.reason_in(str(hint["reason"]), lang),
-            "label": carried_label(game, hint, seat, lang)}
+            "label": analysis.label_in(hint, lang)}
 
 
 def require_hints(live: LiveGame) -> None:

@@ -27,7 +27,7 @@ from muster.games.hellenes.datafiles import blocks, design
 from muster.games.hellenes.rules.common import other
 from muster.games.hellenes.state import State
 from muster.games.hellenes.texts import names, said_in
-from muster.i18n import N_, Said, message_of, render, translator
+from muster.i18n import N_, Said, message_of, stored_label, translator
 
 Progress = Callable[[float], None]
 """Told the share of the work done so far (0 to 1) as an analysis advances."""
@@ -443,12 +443,8 @@ class HellenesAnalysis:
 
 
 def label_in(item: dict[str, Any], lang: str) -> str:
-    """The label of a choice stored as JSON (``{"label": english, "message": {...}}``) in ``lang``, rendered
-    from its message; a label stored without one stays in English."""
-    message = item.get("message")
-    if lang == "en" or not isinstance(message, dict):
-        return str(item["label"])
-    return render(message, names(lang))
+    """The label of a choice stored as JSON in ``lang`` (see :func:`muster.i18n.stored_label`)."""
+    return stored_label(item, names, lang)
 
 
 ANALYSIS = HellenesAnalysis()

@@ -82,35 +82,6 @@ def analysis_of(game: str) -> Any:
     return game_module(game).part("analysis")
 
 
-class _Carried(str):
-    """A label's English words with the message they were rendered from, as a worker sent them apart."""
-
-    message: dict[str, Any]
-
-    def __new__(cls, english: str, message: dict[str, Any]) -> _Carried:
-        """The words, keeping ``message``."""
-        obj = super().__new__(cls, english)
-        obj.message = message
-        return obj
-
-
-def carried_label(game: str, item: dict[str, Any], seat: str | None, lang: str) -> str:
-    """The label of a choice that travelled as JSON (a hint, an analysis's card), in ``lang``.
-
-    JSON keeps a label's English words but not the message the rules made them from, so a worker sends it
-    beside them (``{"action": …, "label": english, "message": {"m": …, "a": …}}``); the game's adapter renders
-    it (its ``label_for``). A label with no message (an older analysis, a game whose rules word plain labels)
-    stays as it came: nothing is read back out of the English."""
-    english = str(item["label"])
-    message = item.get("message")
-    if lang == "en" or not isinstance(message, dict):
-        return english
-    render = getattr(adapter(game), "label_for", None)
-    if render is None:
-        return english
-    return str(render({}, Action.from_json(item["action"]), seat, _Carried(english, message), lang))
-
-
 def static_data(game: str, lang: str = "en") -> dict[str, Any]:
     """A game's static data in ``lang`` when its adapter has ``static_data_for(lang)``, else as it is."""
     ad = adapter(game)

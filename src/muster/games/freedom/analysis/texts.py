@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from muster.games.freedom.texts import names
-from muster.i18n import N_, render, translator
+from muster.i18n import N_, stored_label, translator
 
 TERM_GAINS: dict[str, dict[str, str]] = {
     "forces": {"imperial": N_("brings more Imperial strength to bear on the Wall"),
@@ -75,9 +75,5 @@ def reason_in(reason: str, lang: str) -> str:
 
 
 def label_in(item: dict[str, Any], lang: str) -> str:
-    """The label of a choice stored as JSON (``{"label": english, "message": {...}}``) in ``lang``, rendered
-    from its message; a label stored without one stays in English."""
-    message = item.get("message")
-    if lang == "en" or not isinstance(message, dict):
-        return str(item["label"])
-    return render(message, names(lang))
+    """The label of a choice stored as JSON in ``lang`` (see :func:`muster.i18n.stored_label`)."""
+    return stored_label(item, names, lang)
