@@ -6,10 +6,12 @@ compiled game with a TypeError, so random games check every frame on the stack a
 
 from __future__ import annotations
 
+import ast
+import importlib.util
 import random
 import types
 import typing
-from importlib import import_module
+from pathlib import Path
 from typing import Any, Literal, NotRequired, Required, Union, get_args, get_origin, get_type_hints, is_typeddict
 
 import pytest
@@ -20,31 +22,32 @@ GAMES = ["freedom", "hellenes"]
 """The games on the shared frame machine (each with a ``state.Frame`` and a ``view`` module)."""
 
 
-def _problems(value: Any, hint: Any, where: str) -> list[str]:
-    """Where ``value`` does not fit the type ``hint`` (a JSON-ready value against a TypedDict field's type)."""
+def _problems(value: Any, hint: Any, where: str, ns: dict[str, Any]) -> list[str]:
+    """Where ``value`` does not fit the type ``hint`` (a JSON-ready value against a TypedDict field's type; ``ns``:
+    the names the declarations use)."""
     origin, args = get_origin(hint), get_args(hint)
     if hint is Any:
         return []
     if origin in (Required, NotRequired):
-        return _problems(value, args[0], where)
+        return _problems(value, args[0], where, ns)
     if origin in (Union, types.UnionType):
-        fits = [not _problems(value, arg, where) for arg in args]
+        fits = [not _problems(value, arg, where, ns) for arg in args]
         return [] if any(fits) else [f"{where}: {value!r} is not {hint}"]
     if origin is Literal:
         return [] if value in args else [f"{where}: {value!r} is not one of {args}"]
     if hint is None or hint is type(None):
         return [] if value is None else [f"{where}: {value!r} is not None"]
     if is_typeddict(hint):
-        return _typed_dict_problems(value, hint, where)
+        return _typed_dict_problems(value, hint, where, ns)
     if origin is list:
         if type(value) is not list:
             return [f"{where}: {value!r} is not a list"]
-        return [p for i, item in enumerate(value) for p in _problems(item, args[0], f"{where}[{i}]")]
+        return [p for i, item in enumerate(value) for p in _problems(item, args[0], f"{where}[{i}]", ns)]
     if origin is dict:
         if type(value) is not dict:
             return [f"{where}: {value!r} is not a dict"]
-        return [p for k, v in value.items() for p in [*_problems(k, args[0], f"{where} key"),
-                                                       *_problems(v, args[1], f"{where}[{k!r}]")]]
+        return [p for k, v in value.items() for p in [*_problems(k, args[0], f"{where} key", ns),
+                                                       *_problems(v, args[1], f"{where}[{k!r}]", ns)]]
     if hint is int:
         return [] if type(value) is int else [f"{where}: {value!r} is not an int"]
     if hint in (str, bool):
@@ -52,11 +55,11 @@ def _problems(value: Any, hint: Any, where: str) -> list[str]:
     raise AssertionError(f"{where}: the test does not know the type {hint!r}")
 
 
-def _typed_dict_problems(value: Any, td: Any, where: str) -> list[str]:
+def _typed_dict_problems(value: Any, td: Any, where: str, ns: dict[str, Any]) -> list[str]:
     """Where a dict does not fit a TypedDict: a field it does not declare, a required one missing, a wrong type."""
     if type(value) is not dict:
         return [f"{where}: {value!r} is not a dict"]
-    hints = get_type_hints(td, include_extras=True)
+    hints = get_type_hints(td, globalns=ns, include_extras=True)
     # which fields are required, from the declarations themselves (under postponed annotations Python 3.11 does
     # not see NotRequired in ``__required_keys__``); every TypedDict here has one totality throughout
     required = [k for k, h in hints.items() if get_origin(h) is Required
@@ -65,53 +68,75 @@ def _typed_dict_problems(value: Any, td: Any, where: str) -> list[str]:
     out += [f"{where}: missing field {k!r}" for k in required if k not in value]
     for key, field_value in value.items():
         if key in hints:
-            out += _problems(field_value, hints[key], f"{where}[{key!r}]")
+            out += _problems(field_value, hints[key], f"{where}[{key!r}]", ns)
     return out
 
 
-def _frame_type(game: str) -> Any:
-    return import_module(f"{game_module(game).package}.state").Frame
+def _declarations(module: str, ns: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The TypedDicts and ``Literal`` aliases ``module`` declares, run from its source file: a compiled (mypyc)
+    module keeps of its TypedDicts little more than their names, and these checks matter most for the compiled
+    rules. ``ns``: names the declarations take from elsewhere (a view's ``Frame`` and what that uses)."""
+    spec = importlib.util.find_spec(module)
+    assert spec is not None and spec.origin is not None
+    origin = Path(spec.origin)
+    source = origin.with_name(origin.name.partition(".")[0] + ".py")
+    declared: set[str] = {"TypedDict"}
+    keep: list[ast.stmt] = []
+    for node in ast.parse(source.read_text(encoding="utf-8")).body:
+        imports = isinstance(node, ast.ImportFrom) and node.module in ("__future__", "typing")
+        if imports or (isinstance(node, ast.Assign) and isinstance(node.value, ast.Subscript)
+                       and ast.unparse(node.value.value) == "Literal"):
+            keep.append(node)
+        elif isinstance(node, ast.ClassDef) and any(ast.unparse(base) in declared for base in node.bases):
+            keep.append(node)
+            declared.add(node.name)
+    out: dict[str, Any] = {**(ns or {}), "__name__": f"declared:{module}"}
+    exec(compile(ast.Module(keep, type_ignores=[]), str(source), "exec"), out)
+    return out
 
 
-def _view_type(game: str) -> Any:
-    module = import_module(f"{game_module(game).package}.view")
-    found = [v for k, v in vars(module).items() if k.endswith("View") and is_typeddict(v)
-             and v.__module__ == module.__name__]
-    assert len(found) == 1, f"{module.__name__} declares one view TypedDict"
-    return found[0]
+def _frame_types(game: str) -> dict[str, Any]:
+    return _declarations(f"{game_module(game).package}.state")
+
+
+def _view_type(game: str) -> tuple[Any, dict[str, Any]]:
+    ns = _declarations(f"{game_module(game).package}.view", _frame_types(game))  # its Frame is the state's
+    found = [v for k, v in ns.items() if k.endswith("View") and is_typeddict(v)]
+    assert len(found) == 1, f"{game}'s view module declares one view TypedDict"
+    return found[0], ns
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_frame_kind_is_declared_and_registered(game: str) -> None:
-    rules = get_rules(game)
-    kinds = set(get_args(get_type_hints(_frame_type(game))["kind"]))  # Required[…] stripped
+    rules, ns = get_rules(game), _frame_types(game)
+    kinds = set(get_args(get_type_hints(ns["Frame"], globalns=ns)["kind"]))  # Required[…] stripped
     registered = set(rules.machine.auto_steps) | set(rules.machine.decisions)
     assert kinds == registered
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_frame_of_random_games_fits_the_games_frame_type(game: str) -> None:
-    rules, frame_type = get_rules(game), _frame_type(game)
+    rules, ns = get_rules(game), _frame_types(game)
     for seed in range(3):
         state = rules.setup(seed)
         chooser = random.Random(seed)
         while rules.active_seat(state) is not None:
             for depth, f in enumerate(state.stack):
-                problems = _typed_dict_problems(f, frame_type, f"seed {seed}, step {state.step}, stack[{depth}]")
+                problems = _typed_dict_problems(f, ns["Frame"], f"seed {seed}, step {state.step}, stack[{depth}]", ns)
                 assert not problems, problems[:5]
             rules.apply(state, chooser.choice(rules.legal_actions(state)))
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_view_fits_the_games_view_type(game: str) -> None:
-    rules, view_type = get_rules(game), _view_type(game)
+    rules, (view_type, ns) = get_rules(game), _view_type(game)
     state = rules.setup(5)
     chooser = random.Random(5)
     step = 0
     while rules.active_seat(state) is not None and step < 400:
         if step % 40 == 0:
             for seat in [None, *rules.info.seats]:
-                problems = _typed_dict_problems(rules.view(state, seat), view_type, f"step {step}, {seat}'s view")
+                problems = _typed_dict_problems(rules.view(state, seat), view_type, f"step {step}, {seat}'s view", ns)
                 assert not problems, problems[:5]
         rules.apply(state, chooser.choice(rules.legal_actions(state)))
         step += 1
@@ -125,10 +150,10 @@ def test_the_checker_sees_a_wrong_field() -> None:
         src: str | None
         done: list[str]
 
-    assert not _typed_dict_problems({"kind": "a", "left": 2, "src": None, "done": ["x"]}, Sample, "f")
-    assert _typed_dict_problems({"kind": "b"}, Sample, "f")
-    assert _typed_dict_problems({"kind": "a", "left": "2"}, Sample, "f")
-    assert _typed_dict_problems({"kind": "a", "left": True}, Sample, "f")
-    assert _typed_dict_problems({"kind": "a", "done": [1]}, Sample, "f")
-    assert _typed_dict_problems({"kind": "a", "other": 1}, Sample, "f")
-    assert _typed_dict_problems({"left": 1}, Sample, "f")
+    assert not _typed_dict_problems({"kind": "a", "left": 2, "src": None, "done": ["x"]}, Sample, "f", globals())
+    assert _typed_dict_problems({"kind": "b"}, Sample, "f", globals())
+    assert _typed_dict_problems({"kind": "a", "left": "2"}, Sample, "f", globals())
+    assert _typed_dict_problems({"kind": "a", "left": True}, Sample, "f", globals())
+    assert _typed_dict_problems({"kind": "a", "done": [1]}, Sample, "f", globals())
+    assert _typed_dict_problems({"kind": "a", "other": 1}, Sample, "f", globals())
+    assert _typed_dict_problems({"left": 1}, Sample, "f", globals())
