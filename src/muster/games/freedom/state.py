@@ -132,11 +132,13 @@ class Frame(FrameFields, total=False):
 def _copy_frame(frame: Frame) -> Frame:
     # Frames are copied on every clone, so only their (few) list and dict values are rebuilt. The copy goes
     # through the fields generically, whatever they are: the result is a frame because its source was one.
-    out = dict(frame)
+    out: dict[str, Any] = dict(frame)
+    value: Any  # whatever the field holds
     for key, value in frame.items():
-        if type(value) is list:
+        kind = type(value)
+        if kind is list:
             out[key] = [list(v) if type(v) is list else v for v in value]
-        elif type(value) is dict:
+        elif kind is dict:
             out[key] = {k: list(v) if type(v) is list else v for k, v in value.items()}
     return cast(Frame, out)
 
