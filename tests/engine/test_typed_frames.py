@@ -16,6 +16,7 @@ from typing import Any, Literal, NotRequired, Required, Union, get_args, get_ori
 
 import pytest
 
+from muster.core.frames import known
 from muster.core.registry import game_module, get_rules
 
 GAMES = ["freedom", "hellenes"]
@@ -157,3 +158,11 @@ def test_the_checker_sees_a_wrong_field() -> None:
     assert _typed_dict_problems({"kind": "a", "done": [1]}, Sample, "f", globals())
     assert _typed_dict_problems({"kind": "a", "other": 1}, Sample, "f", globals())
     assert _typed_dict_problems({"left": 1}, Sample, "f", globals())
+
+
+def test_a_field_read_before_it_is_set_is_a_type_error() -> None:
+    # as using the None would be: loading a saved state whose decision reads such a field reports a corrupt state
+    assert known("r6c3") == "r6c3"
+    assert known(0) == 0
+    with pytest.raises(TypeError):
+        known(None)

@@ -143,8 +143,10 @@ def push(s: MachineState[F], *frames: F) -> None:
 
 def known(value: T | None) -> T:
     """A frame field that an earlier step has set (a choice made, a result waiting) and that the step running
-    now needs: the rules reach that step only once it is set, which the field's type cannot say."""
-    assert value is not None, "a frame field is used before it was set"
+    now needs: the rules reach that step only once it is set, which the field's type cannot say. Unset (a broken
+    saved state): TypeError, as using None would raise, which loading a state reports as a corrupt state."""
+    if value is None:
+        raise TypeError("a frame field is used before it was set")
     return value
 
 

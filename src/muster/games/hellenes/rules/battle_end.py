@@ -280,7 +280,8 @@ def battle(s: State, f: Frame) -> None:
             f["slot"] += 1
             continue
         asked = f["asked"]
-        assert isinstance(asked, list)  # a battle's (a battle area's is a flag)
+        if not isinstance(asked, list):  # a battle's is a list (a battle area's is a flag)
+            raise TypeError(f"a battle's asked sides are not a list: {asked!r}")
         if key not in asked:
             asked.append(key)
             if can_retreat(f, key):
