@@ -41,7 +41,7 @@ class FrameRules(NumberedActions):
     Subclasses set :attr:`machine` and :attr:`state_class` (and the rest of
     :class:`~muster.core.interface.Rules`)."""
 
-    machine: ClassVar[FrameMachine[Any]]
+    machine: ClassVar[FrameMachine[Any, Any]]
     """The game's frame machine."""
     state_class: ClassVar[StateClass]
     """The game's state class (a :class:`MachineState` with ``clone``, ``to_json`` and ``from_json``)."""
@@ -56,7 +56,7 @@ class FrameRules(NumberedActions):
             cls.legal_count = staticmethod(machine.legal_count)  # type: ignore[method-assign]
             cls.apply_nth = staticmethod(machine.apply_nth)  # type: ignore[method-assign]
 
-    def legal_count(self, state: MachineState) -> int:
+    def legal_count(self, state: MachineState[Any]) -> int:
         """How many legal actions there are now (0: the game is over).
 
         With :meth:`apply_nth`, the fast path for playouts (random games, a bot's simulations): one call per
@@ -65,34 +65,34 @@ class FrameRules(NumberedActions):
         choosing from the list."""
         return self.machine.legal_count(state)
 
-    def apply_nth(self, state: MachineState, index: int) -> int:
+    def apply_nth(self, state: MachineState[Any], index: int) -> int:
         """Apply ``legal_actions(state)[index]`` in place and return the next :meth:`legal_count` (0: the game
         is over). An index out of range raises IllegalActionError, state untouched."""
         return self.machine.apply_nth(state, index)
 
-    def active_seat(self, state: MachineState) -> str | None:
+    def active_seat(self, state: MachineState[Any]) -> str | None:
         """Whose decision it is (None: the game is over)."""
         return self.machine.active_seat(state)
 
-    def legal_actions(self, state: MachineState) -> list[Action]:
+    def legal_actions(self, state: MachineState[Any]) -> list[Action]:
         """The legal actions now (a fresh list the caller may keep)."""
         return list(self.machine.legal_actions(state))
 
-    def apply(self, state: MachineState, action: Action) -> None:
+    def apply(self, state: MachineState[Any], action: Action) -> None:
         """Apply a legal action in place (illegal: IllegalActionError, state untouched)."""
         if not isinstance(action, Action):
             raise IllegalActionError(f"not an Action: {action!r}")
         self.machine.apply_action(state, action)
 
-    def label(self, state: MachineState, action: Action) -> str:
+    def label(self, state: MachineState[Any], action: Action) -> str:
         """A human-readable label."""
         return self.machine.label(state, action)
 
-    def prompt(self, state: MachineState) -> str:
+    def prompt(self, state: MachineState[Any]) -> str:
         """What is being decided."""
         return self.machine.prompt(state)
 
-    def outcome(self, state: MachineState) -> Outcome | None:
+    def outcome(self, state: MachineState[Any]) -> Outcome | None:
         """How the game ended."""
         r = state.result
         return Outcome(r["winner"], r["reason"], r["detail"]) if r else None
@@ -116,12 +116,12 @@ class FrameRules(NumberedActions):
             raise CorruptStateError("state has no decision to make")
         return s
 
-    def undo_start(self, state: MachineState) -> int | None:
+    def undo_start(self, state: MachineState[Any]) -> int | None:
         """Where the current turn began, if undo is allowed (no dice rolled, no cards drawn since)."""
         if state.tainted or state.result is not None or state.turn_seat != self.machine.active_seat(state):
             return None
         return state.turn_start
 
-    def action_count(self, state: MachineState) -> int:
+    def action_count(self, state: MachineState[Any]) -> int:
         """Actions applied so far."""
         return state.step

@@ -20,20 +20,47 @@ what mypyc makes fast: concrete classes, no protocols on the hot path.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, Final, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, NotRequired, TypedDict, TypeVar
 
 from muster.core.interface import Action, IllegalActionError
 
-Frame = dict[str, Any]
-"""One step of the rules on the decision stack: ``{"kind": …, …}`` with the fields that step needs
-(JSON-ready, as they are saved with the state). Decisions carry the deciding seat as ``"seat"``."""
+if TYPE_CHECKING:  # a type qualifier only: nothing of it is needed at run time
+    from typing_extensions import ReadOnly
+
+
+class Frame(TypedDict):
+    """One step of the rules on the decision stack: ``{"kind": …, …}`` with the fields that step needs
+    (JSON-ready, as they are saved with the state).
+
+    This is what the machine itself reads of every frame; each game declares its own frame type listing
+    every field its frames use (its ``kind`` a ``Literal`` of its frame kinds), and the machine is generic
+    over it (:data:`F`). At run time a frame is a plain dict. The two fields are read-only here so that a
+    game's frame type may narrow them (a game's rules still write them)."""
+
+    kind: ReadOnly[str]
+    """The step of the rules: the automatic step or decision registered for it runs the frame."""
+    seat: ReadOnly[NotRequired[str]]
+    """The deciding seat (every decision has one; an automatic step may not)."""
+
+
+class CountedFrame(Frame):
+    """A frame repeated a number of times (:func:`count_down`)."""
+
+    left: NotRequired[int]
+    """The repetitions still to do."""
+
+
+F = TypeVar("F", bound=Frame)
+"""A game's frame type."""
+T = TypeVar("T")
 
 GAME_OVER: Final = "The game is over."
 """The prompt once the game has ended."""
 
 
-class MachineState:
-    """The part of a game's state the frame machine reads and writes; each game's ``State`` extends it.
+class MachineState(Generic[F]):
+    """The part of a game's state the frame machine reads and writes; each game's ``State`` extends it
+    (``MachineState[TheGamesFrame]``).
 
     A subclass sets every one of these in its ``__init__`` (through ``super().__init__()``) and in its
     ``clone``, and saves them with the rest of its state."""
@@ -41,7 +68,7 @@ class MachineState:
     __slots__ = ("_legal", "result", "stack", "step", "tainted", "turn_seat", "turn_start")
 
     def __init__(self) -> None:
-        self.stack: list[Frame] = []
+        self.stack: list[F] = []
         """The decision stack; the top (last) frame is the current step."""
         self.result: dict[str, Any] | None = None
         """How the game ended (``winner``, ``reason``, ``detail``), or None while it goes on."""
@@ -58,8 +85,9 @@ class MachineState:
         changed once made, so copies of the state may share them)."""
 
 
-S = TypeVar("S", bound=MachineState)
-AutoStep = Callable[[Any, Frame], None]
+S = TypeVar("S", bound=MachineState[Any])
+"""A game's state type."""
+AutoStep = Callable[[S, F], None]
 """An automatic step: called with the state and its frame, already popped off the stack."""
 
 
@@ -103,14 +131,7 @@ def act(verb: str, arg: Any = None) -> Action:
     return ACTIONS[verb, arg]
 
 
-def frame(kind: str, **fields: Any) -> Frame:
-    """A new frame."""
-    f: Frame = {"kind": kind}
-    f.update(fields)
-    return f
-
-
-def push(s: MachineState, *frames: Frame) -> None:
+def push(s: MachineState[F], *frames: F) -> None:
     """Push frames so that the first one given runs first."""
     stack = s.stack
     if len(frames) == 1:  # the usual case, without building a reversed iterator
@@ -120,14 +141,23 @@ def push(s: MachineState, *frames: Frame) -> None:
         stack.append(frames[i])
 
 
-def count_down(s: MachineState, f: Frame) -> None:
+def known(value: T | None) -> T:
+    """A frame field that an earlier step has set (a choice made, a result waiting) and that the step running
+    now needs: the rules reach that step only once it is set, which the field's type cannot say. Unset (a broken
+    saved state): TypeError, as using None would raise, which loading a state reports as a corrupt state."""
+    if value is None:
+        raise TypeError("a frame field is used before it was set")
+    return value
+
+
+def count_down(s: MachineState[Any], f: CountedFrame) -> None:
     """One of the frame's ``left`` repetitions is done; the frame ends after the last."""
     f["left"] -= 1
     if f["left"] <= 0:
         s.stack.pop()
 
 
-class Decision(Generic[S]):
+class Decision(Generic[S, F]):
     """A prompt for one seat. Subclasses set ``kind`` and implement ``legal`` and ``apply`` (and usually
     ``prompt``); defining one registers it with its game's machine.
 
@@ -136,7 +166,7 @@ class Decision(Generic[S]):
 
     kind: ClassVar[str] = ""
     """The frame kind this decision handles ("" for a base class, which is not registered)."""
-    machine: ClassVar[FrameMachine[Any]]
+    machine: ClassVar[FrameMachine[Any, Any]]
     """The machine the decisions of this class's game register with."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -144,23 +174,23 @@ class Decision(Generic[S]):
         if cls.kind:
             cls.machine.decisions[cls.kind] = cls()
 
-    def seat(self, s: S, f: Frame) -> str:
+    def seat(self, s: S, f: F) -> str:
         """The seat deciding."""
         return str(f["seat"])
 
-    def prompt(self, s: S, f: Frame) -> str:
+    def prompt(self, s: S, f: F) -> str:
         """What is being decided, in words."""
         return str(f["kind"]).replace("_", " ")
 
-    def legal(self, s: S, f: Frame) -> list[Action]:
+    def legal(self, s: S, f: F) -> list[Action]:
         """The legal actions (empty: the frame lapses)."""
         raise NotImplementedError
 
-    def apply(self, s: S, f: Frame, a: Action) -> None:
+    def apply(self, s: S, f: F, a: Action) -> None:
         """Apply a legal action. ``f`` is ``s.stack[-1]``; pop it when the decision is complete."""
         raise NotImplementedError
 
-    def label(self, s: S, f: Frame, a: Action) -> str:
+    def label(self, s: S, f: F, a: Action) -> str:
         """A human-readable label for a legal action (the game's default label unless overridden)."""
         return self.machine.default_label(s, a)
 
@@ -171,27 +201,28 @@ def plain_label(s: Any, a: Action) -> str:
     return verb if a.arg is None else f"{verb} {a.arg}"
 
 
-class FrameMachine(Generic[S]):
-    """One game's registered automatic steps and decisions, and the loop that runs its decision stack."""
+class FrameMachine(Generic[S, F]):
+    """One game's registered automatic steps and decisions, and the loop that runs its decision stack
+    (``FrameMachine[TheGamesState, TheGamesFrame]``)."""
 
-    def __init__(self, default_label: Callable[[Any, Action], str] = plain_label) -> None:
-        self.auto_steps: dict[str, AutoStep] = {}
+    def __init__(self, default_label: Callable[[S, Action], str] = plain_label) -> None:
+        self.auto_steps: dict[str, AutoStep[S, F]] = {}
         """Frame kind → automatic step."""
-        self.decisions: dict[str, Decision[Any]] = {}
+        self.decisions: dict[str, Decision[S, F]] = {}
         """Frame kind → decision (one instance per kind)."""
         self.default_label = default_label
         """How an action is labelled when its decision does not say (and when no decision is open)."""
 
-    def auto(self, kind: str) -> Callable[[AutoStep], AutoStep]:
+    def auto(self, kind: str) -> Callable[[AutoStep[S, F]], AutoStep[S, F]]:
         """Register an automatic step run when a frame of this kind reaches the top of the stack."""
 
-        def register(fn: AutoStep) -> AutoStep:
+        def register(fn: AutoStep[S, F]) -> AutoStep[S, F]:
             self.auto_steps[kind] = fn
             return fn
 
         return register
 
-    def advance(self, s: MachineState) -> None:
+    def advance(self, s: S) -> None:
         """Run automatic steps until a decision with at least one legal action is on top (or the game ends)."""
         stack = s.stack
         auto_steps = self.auto_steps
@@ -212,7 +243,7 @@ class FrameMachine(Generic[S]):
         if s.result is not None:
             stack.clear()
 
-    def legal_actions(self, s: MachineState) -> list[Action]:
+    def legal_actions(self, s: S) -> list[Action]:
         """The legal actions at the top decision (cached per step; the list is shared: do not change it)."""
         if s.result is not None or not s.stack:
             return []
@@ -224,14 +255,14 @@ class FrameMachine(Generic[S]):
         s._legal = (s.step, acts)
         return acts
 
-    def active_seat(self, s: MachineState) -> str | None:
+    def active_seat(self, s: S) -> str | None:
         """Whose decision it is (None: the game is over)."""
         if s.result is not None or not s.stack:
             return None
         f = s.stack[-1]
         return self.decisions[f["kind"]].seat(s, f)
 
-    def apply_action(self, s: MachineState, a: Action) -> None:
+    def apply_action(self, s: S, a: Action) -> None:
         """Validate and apply an action in place, then run the automatic steps that follow.
 
         An illegal action raises :class:`IllegalActionError` before anything changes. A change of the
@@ -245,11 +276,11 @@ class FrameMachine(Generic[S]):
                 raise IllegalActionError(f"illegal action {list(a)}")
         self._apply_legal(s, a)
 
-    def legal_count(self, s: MachineState) -> int:
+    def legal_count(self, s: S) -> int:
         """How many legal actions there are now (0: the game is over); the playout fast path's first half."""
         return len(self.legal_actions(s))
 
-    def apply_nth(self, s: MachineState, index: int) -> int:
+    def apply_nth(self, s: S, index: int) -> int:
         """Apply the legal action at ``index`` of :meth:`legal_actions` (``0 <= index < legal_count``) and
         return the next decision's :meth:`legal_count`.
 
@@ -262,7 +293,7 @@ class FrameMachine(Generic[S]):
         self._apply_legal(s, acts[index])
         return len(self.legal_actions(s))
 
-    def _apply_legal(self, s: MachineState, a: Action) -> None:
+    def _apply_legal(self, s: S, a: Action) -> None:
         """Apply an action known to be legal, then run the automatic steps that follow."""
         f = s.stack[-1]
         decision = self.decisions[f["kind"]]
@@ -274,14 +305,14 @@ class FrameMachine(Generic[S]):
         s._legal = None
         self.advance(s)
 
-    def prompt(self, s: MachineState) -> str:
+    def prompt(self, s: S) -> str:
         """The current prompt in words."""
         if s.result is not None or not s.stack:
             return GAME_OVER
         f = s.stack[-1]
         return self.decisions[f["kind"]].prompt(s, f)
 
-    def label(self, s: MachineState, a: Action) -> str:
+    def label(self, s: S, a: Action) -> str:
         """The label of an action at the current decision."""
         if s.result is not None or not s.stack:
             return self.default_label(s, a)

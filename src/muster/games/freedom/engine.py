@@ -11,19 +11,19 @@ Compound choices (move a unit from a space to a space) go through the generic
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, Unpack
 
 from muster.core import frames
 from muster.core.frames import ACTIONS as ACTIONS
 from muster.core.frames import VERB_ACTIONS as VERB_ACTIONS
 from muster.core.frames import FrameMachine
 from muster.core.frames import count_down as count_down
-from muster.core.frames import frame as frame
+from muster.core.frames import known as known
 from muster.core.frames import push as push
 from muster.core.interface import Action
 from muster.games.freedom.board import board
 from muster.games.freedom.datafiles import areas_file
-from muster.games.freedom.state import Frame, State
+from muster.games.freedom.state import Frame, FrameFields, FrameKind, State
 from muster.games.freedom.texts import names as english_names
 from muster.i18n import Said, entry
 
@@ -67,14 +67,14 @@ def _state_label(s: State, a: Action) -> str:
     return default_label(a)
 
 
-MACHINE: Final = FrameMachine[State](_state_label)
+MACHINE: Final = FrameMachine[State, Frame](_state_label)
 """Freedom!'s automatic steps and decisions (the rules modules register theirs on import)."""
 
 auto: Final = MACHINE.auto
 """Register an automatic step run when a frame of this kind reaches the top of the stack."""
 
 
-class Decision(frames.Decision[State]):
+class Decision(frames.Decision[State, Frame]):
     """A prompt for one seat. Subclasses implement ``legal`` and ``apply`` (and usually ``prompt``)."""
 
     machine = MACHINE
@@ -169,9 +169,9 @@ class Select(Decision):
             s.stack.pop()
             op.decline(s, f)
         elif verb == op.verb_from and not op.single and f.get("src") is None:
-            f["src"] = a.arg
+            f["src"] = str(a.arg)
         elif verb == "unit":
-            f["cls"] = a.arg
+            f["cls"] = str(a.arg)
         else:
             s.stack.pop()
             op.resolve(s, f, f.get("src"), str(a.arg))
@@ -194,12 +194,14 @@ def unit_class_label(cls: str) -> str:
     return said("a unit that has attacked {n} time", "a unit that has attacked {n} times", n=used)
 
 
-def select(op: str, seat: str, **fields: Any) -> Frame:
+def frame(kind: FrameKind, **fields: Unpack[FrameFields]) -> Frame:
+    """A new frame."""
+    return {"kind": kind, **fields}
+
+
+def select(op: str, seat: str, /, **fields: Unpack[FrameFields]) -> Frame:
     """A select frame for an op."""
-    f: Frame = {"kind": "select", "op": op, "seat": seat, "src": None, "cls": None}
-    if fields:
-        f.update(fields)
-    return f
+    return {"kind": "select", "op": op, "seat": seat, "src": None, "cls": None, **fields}
 
 
 # --- running the machine (see muster.core.frames) ----------------------------------------

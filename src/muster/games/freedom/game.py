@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -79,17 +79,18 @@ class FreedomRules(FrameRules):
         return setup(seed, opts.get("ruleset", "2nd"), quiet=opts.get("quiet", "0") == "1")
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
-        """What a seat may see."""
+        """What a seat may see (a :class:`~muster.games.freedom.view.FreedomView`)."""
         if seat is not None and seat not in SEATS:
             raise ValueError(f"unknown seat {seat!r}")
-        return view(state, seat)
+        # the Rules interface hands views on as JSON data, which mypy does not see a TypedDict as
+        return cast(dict[str, Any], view(state, seat))
 
     def views(self, state: State, seats: list[str | None]) -> dict[str | None, dict[str, Any]]:
         """Several seats' views at once, the state serialised once (see :func:`muster.games.freedom.view.views`)."""
         for seat in seats:
             if seat is not None and seat not in SEATS:
                 raise ValueError(f"unknown seat {seat!r}")
-        return views(state, seats)
+        return cast(dict[str | None, dict[str, Any]], views(state, seats))  # as JSON data, as view() says
 
     def log(self, state: State, lang: str | None = None) -> list[str]:
         """The game so far, in words of ``lang`` (English by default)."""

@@ -8,9 +8,8 @@ prompt (Rally the Troops' "states"); see :mod:`muster.games.freedom.engine`.
 from __future__ import annotations
 
 from itertools import compress
-from typing import Any, Final
+from typing import Any, Final, Literal, Required, TypedDict
 
-from muster.core.frames import Frame as Frame
 from muster.core.frames import MachineState
 from muster.core.interface import CorruptStateError
 from muster.games.freedom.board import board
@@ -22,19 +21,132 @@ PER_SPACE: Final = ("exp", "ally", "ins", "cannon", "damage")
 """Per-space arrays: Expeditionary, Allied and Insurgent units, the cannon code, Wall damage (0–2)."""
 
 
-def _copy_frame(frame: Frame) -> Frame:
-    # Frames are copied on every clone, so only their (few) list and dict values are rebuilt.
-    out = dict(frame)
-    for key, value in frame.items():
-        kind = type(value)
-        if kind is list:
-            out[key] = [list(v) if type(v) is list else v for v in value]
-        elif kind is dict:
-            out[key] = {k: list(v) if type(v) is list else v for k, v in value.items()}
-    return out
+FrameKind = Literal[
+    "action_phase", "action_phase_end", "administration", "administration_draw", "after_turn", "ap", "cannons",
+    "cannons_phase", "card_turn", "ev_advance", "ev_attack", "ev_build", "ev_camp_cannon", "ev_camp_to_row4",
+    "ev_choose_support", "ev_civilians", "ev_damage", "ev_fire", "ev_fire_one", "ev_from_camp", "ev_grenades",
+    "ev_night_works", "ev_place_imperial", "ev_plea", "ev_pool_to_camp", "ev_raid", "ev_regroup", "ev_remove",
+    "ev_repair", "ev_send_back", "ev_spike", "ev_support", "ev_take_island", "ev_to_camp", "ev_track", "ev_train",
+    "final_trigger", "government", "imperial_desertion", "imperial_money", "imperial_rewards", "imperial_supplies",
+    "insurgent_population", "insurgent_rewards", "insurgent_upkeep", "morale_choice", "opening", "period_change",
+    "period_change_rest", "place_allied", "place_insurgent", "remove_units", "replenishment", "round", "round_end",
+    "round_over", "select", "victory_check",
+]
+"""Every kind of frame Freedom!'s rules push: an automatic step or a decision each."""
 
 
-class State(MachineState):
+class FrameFields(TypedDict, total=False):
+    """Every field a Freedom! frame may carry besides its ``kind`` (each kind uses a few of them); the
+    keyword arguments of :func:`muster.games.freedom.engine.frame`."""
+
+    seat: str
+    """The deciding seat (``imperial`` or ``insurgent``)."""
+    side: str
+    """The side whose units, support or track the step is about."""
+    left: int
+    """Repetitions still to do (units to place or remove, attacks to make, …)."""
+    src: str | None
+    """The space chosen as the source so far (None: not chosen yet)."""
+    cls: str | None
+    """The unit class chosen at the source (``E``/``A`` or attacks already made; None: not chosen yet)."""
+    op: str
+    """A ``select`` frame's :class:`~muster.games.freedom.engine.Op` name."""
+    card: int
+    """The number of the card whose Action Points an ``ap`` frame spends."""
+    ap: int
+    """Action Points left on the card."""
+    printed: int
+    """The card's printed Action Points."""
+    mode: str
+    """How an ``ap`` frame's points came: ``card`` (a card played for its points) or ``mahmud`` (Captain
+    Mahmud's lagoon moves)."""
+    prep_used: bool
+    """True once the Preparation track was drawn on for this card."""
+    reward: int
+    """Money the Imperial player earns at the end of this card."""
+    rewarded: bool
+    """True once the Imperial reward bonus was taken for this card."""
+    attack_limit: int
+    """How many times one unit may attack during this card."""
+    spent: dict[str, list[int]]
+    """Per space id, the attacks already made by each unit there that has attacked during this card."""
+    fired: list[str]
+    """The spaces whose cannons have already fired."""
+    moved: list[str]
+    """Units already moved by the event, as ``space:kind``."""
+    done: list[str]
+    """Areas already chosen."""
+    arrived: dict[str, int]
+    """Per space id, the units that have already advanced there this Opening."""
+    row: str | None
+    """The row the Opening's advance is restricted to (``camp`` or a row number; None: any)."""
+    paid: bool
+    """False while the Insurgent's free Opening regroup has not been paid for."""
+    moved_to: str
+    """The space the first unit moved to (a second move may not leave it)."""
+    bonus: int
+    """Added to each die roll."""
+    only: str | None
+    """The only kind of unit that may be chosen (None: any)."""
+    where: str
+    """Which spaces qualify (a name of :func:`muster.games.freedom.cards.primitives.spaces_where`)."""
+    what: str
+    """What is placed: ``unit`` or ``cannon``."""
+    why: str
+    """Why units are removed, in words for the prompt and the log."""
+    when: str
+    """When a victory check runs: ``actions`` (after the action phase) or ``round`` (at its end)."""
+    owner: str | None
+    """The side that must control a chosen area (None: any)."""
+    exclude_row: int | None
+    """A mainland row whose spaces may not be chosen (None or 0: none excluded)."""
+    from_camp: bool
+    """True when the placed units come from the Camp, not the pool."""
+    unit: str
+    """A kind of unit."""
+    count: int
+    """How many."""
+    delta: int
+    """A change of a track or of the civilians."""
+    track: str
+    """The name of the track that moves."""
+    area: str
+    """An area id."""
+    col: int
+    """A column of the board."""
+    island: str
+    """An island's space id."""
+    stone_balls: bool
+    """True when the cannon fires stone balls (Stone Cannon Balls)."""
+    skip_administration: bool
+    """True for the first round, which has no Administration phase."""
+
+
+class Frame(FrameFields, total=False):
+    """One step of Freedom!'s rules on the decision stack (a plain dict at run time)."""
+
+    kind: Required[FrameKind]
+    """The step."""
+
+
+def _copy_frames(frames: list[Frame]) -> list[Frame]:
+    # Frames are copied on every clone, so only their (few) list and dict values are rebuilt. A copy is built field
+    # by field, whatever the fields hold (so as plain data, untyped): it is a frame because its source was one.
+    copies: list[Any] = []
+    value: Any
+    for frame in frames:
+        out = dict(frame)
+        for key, value in frame.items():
+            kind = type(value)
+            if kind is list:
+                out[key] = [list(v) if type(v) is list else v for v in value]
+            elif kind is dict:
+                out[key] = {k: list(v) if type(v) is list else v for k, v in value.items()}
+        copies.append(out)
+    return copies
+
+
+class State(MachineState[Frame]):
     """Everything about one game at one decision point (including the random generator); the decision
     stack and turn bookkeeping are :class:`~muster.core.frames.MachineState`'s."""
 
@@ -110,7 +222,7 @@ class State(MachineState):
         c.first = self.first
         c.trigger = dict(self.trigger) if self.trigger else None
         c.built_this_round = self.built_this_round
-        c.stack = [_copy_frame(f) for f in self.stack]
+        c.stack = _copy_frames(self.stack)
         c.log = self.log[:]
         c.result = dict(self.result) if self.result else None
         c.turn_seat, c.turn_start, c.tainted, c.quiet = self.turn_seat, self.turn_start, self.tainted, self.quiet
@@ -146,7 +258,7 @@ class State(MachineState):
             "first": self.first,
             "trigger": dict(self.trigger) if self.trigger else None,
             "built_this_round": self.built_this_round,
-            "stack": [_copy_frame(f) for f in self.stack],
+            "stack": _copy_frames(self.stack),
             "log": list(self.log),
             "result": dict(self.result) if self.result else None,
             "turn": {"seat": self.turn_seat, "start": self.turn_start, "tainted": self.tainted},
@@ -193,7 +305,8 @@ class State(MachineState):
         s.first = _str(data["first"], (IMPERIAL, INSURGENT))
         s.trigger = dict(data["trigger"]) if data["trigger"] else None
         s.built_this_round = bool(data["built_this_round"])
-        s.stack = [_copy_frame(dict(f)) for f in data["stack"]]
+        saved: list[Any] = [dict(f) for f in data["stack"]]  # frames: kinds checked here, the rest by the rules
+        s.stack = _copy_frames(saved)
         if any(not isinstance(f.get("kind"), str) for f in s.stack):
             raise CorruptStateError("decision stack frame without a kind")
         s.log = [line if isinstance(line, dict) else str(line) for line in data["log"]]

@@ -7,16 +7,16 @@ short finite list.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, Unpack
 
 from muster.core import frames
 from muster.core.frames import FrameMachine
 from muster.core.frames import act as act
-from muster.core.frames import frame as frame
+from muster.core.frames import known as known
 from muster.core.frames import push as push
 from muster.core.interface import Action
 from muster.games.hellenes.datafiles import blocks, game_map
-from muster.games.hellenes.state import Frame, State
+from muster.games.hellenes.state import Frame, FrameFields, FrameKind, State
 from muster.games.hellenes.texts import names as english_names
 from muster.i18n import Said, entry
 
@@ -55,14 +55,19 @@ def default_label(s: State, a: Action) -> str:
     return f"{verb} {a.arg}"
 
 
-MACHINE: Final = FrameMachine[State](default_label)
+MACHINE: Final = FrameMachine[State, Frame](default_label)
 """Hellenes' automatic steps and decisions (the rules modules register theirs on import)."""
 
 auto: Final = MACHINE.auto
 """Register an automatic step run when a frame of this kind reaches the top of the stack."""
 
 
-class Decision(frames.Decision[State]):
+def frame(kind: FrameKind, **fields: Unpack[FrameFields]) -> Frame:
+    """A new frame."""
+    return {"kind": kind, **fields}
+
+
+class Decision(frames.Decision[State, Frame]):
     """A prompt for one seat. Subclasses implement ``legal`` and ``apply`` (and usually ``prompt``)."""
 
     machine = MACHINE

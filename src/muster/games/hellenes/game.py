@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -64,7 +64,8 @@ class HellenesRules(FrameRules):
         """What a seat may see."""
         if seat is not None and seat not in SEATS:
             raise ValueError(f"unknown seat {seat!r}")
-        return view(state, seat)
+        # the Rules interface hands views on as JSON data, which mypy does not see a TypedDict as
+        return cast(dict[str, Any], view(state, seat))
 
     def log(self, state: State, lang: str | None = None) -> list[str]:
         """The game so far, in words of ``lang`` (English by default; an older game's English lines as they are)."""

@@ -9,9 +9,8 @@ revealing identities.
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, Literal, Required, TypedDict
 
-from muster.core.frames import Frame as Frame
 from muster.core.frames import MachineState
 from muster.core.interface import CorruptStateError
 from muster.games.hellenes.datafiles import SIDES, blocks, game_map
@@ -23,15 +22,158 @@ BLOCK_KEYS = ("area", "cv", "inside", "carrier", "token", "known", "seen", "orig
 whether the enemy has seen it in battle (and its CV then), and how it entered the map (public)."""
 
 
-def _copy_frame(frame: Frame) -> Frame:
-    out = dict(frame)
-    for key, value in frame.items():
-        if type(value) in (list, dict):
-            out[key] = copy.deepcopy(value)
-    return out
+FrameKind = Literal[
+    "actions", "after_battles", "allocate", "assault", "attrition_loss", "battle", "battle_area", "battle_pick",
+    "battle_retreat", "battles", "combat", "commit", "end_actions", "ev_auto", "ev_city", "force_pick",
+    "forced_rolls", "forced_take", "fortify", "fortify_pick", "free_move", "game_end", "group", "muster", "new_year",
+    "ny_card", "ny_reveal", "pillage_to", "player_turn", "recruit", "recruit_draw", "retreat_moves", "retreat_to",
+    "reveal", "season", "season_end", "siege_choice", "sortie", "storms", "turn_end",
+]
+"""Every kind of frame Hellenes' rules push: an automatic step or a decision each."""
 
 
-class State(MachineState):
+class Pending(TypedDict):
+    """The results of one firing in a battle, waiting to be applied (a battle frame's ``pending``)."""
+
+    key: str
+    """The side of the battle they land on (``att`` or ``dfn``)."""
+    hits: int
+    """Hits still to apply."""
+    routs: int
+    """Routs still to apply."""
+    ready: bool
+    """True once the current hit counts in full (Double Defense: every second hit removes a CV)."""
+
+
+class Chase(TypedDict):
+    """A Pursuit under way (a battle frame's ``chase``)."""
+
+    key: str
+    """The winner's side of the battle (``att`` or ``dfn``), whose blocks fire."""
+    order: list[int]
+    """The tokens of the winner's blocks, in firing order."""
+    slot: int
+    """The next of them to fire."""
+    saved: list[int]
+    """The routed tokens as they were when the Pursuit began (restored at its end)."""
+
+
+class FrameFields(TypedDict, total=False):
+    """Every field a Hellenes frame may carry besides its ``kind`` (each kind uses a few of them); the keyword
+    arguments of :func:`muster.games.hellenes.engine.frame`. Blocks are named by token (see the module)."""
+
+    seat: str
+    """The deciding side (``athens`` or ``sparta``)."""
+    side: str
+    """The side the step is about (an automatic step's acting side, a battle area's attacker, …)."""
+    area: str
+    """An area id (a battle's, a siege's, a group's starting area, …)."""
+    city: str
+    """The City a Muster goes to."""
+    card: int | None
+    """The card committed (None: not chosen yet)."""
+    event: str
+    """The Event being resolved."""
+    cv: int | None
+    """The CV a recruited block starts with (None: its usual)."""
+    token: int
+    """The token of the block concerned (a free move's, a forced march's)."""
+    dest: str
+    """Where a forced march leads."""
+    last: str
+    """The area a forced march's block left last (a passenger follows from it)."""
+    cur: int | None
+    """The token of the block a group is moving (None: not chosen yet)."""
+    skip: list[int]
+    """Tokens of the group's blocks that stay."""
+    left: int
+    """Blocks still to choose (to take a loss, to go inside a City)."""
+    losses: int
+    """Attrition losses rolled."""
+    eliminated: int
+    """Blocks eliminated by Attrition so far."""
+    hold: bool
+    """True when fortifying answers the coming Sortie questions too (no Sortie until the Siege changes)."""
+    done: list[str]
+    """The Cities already asked about (a Sortie question)."""
+    todo: list[str]
+    """The areas where battles are still to be fought this turn."""
+    fought: list[str]
+    """The Forces (keys) of a battle area that have already fought."""
+    asked: list[str] | bool
+    """A battle's: the sides (``att``/``dfn``) already asked this round whether to Retreat; a battle area's:
+    True once the defender was asked whether to Fortify."""
+    next: str | None
+    """The Force chosen to fight next in a battle area ("" for the one in the area itself; None: not chosen)."""
+    verb: str
+    """What an ``allocate`` decision places: ``hit`` or ``rout``."""
+    key: str
+    """A side of a battle: ``att`` or ``dfn``."""
+    att_side: str
+    """The attacking side of a battle."""
+    att: list[int]
+    """The attacking tokens of a battle (a retreat: of the battle it comes from)."""
+    dfn: list[int]
+    """The defending tokens of a battle (0: the City's Militia)."""
+    assault: bool
+    """True for an Assault on a City (its defenders inside cannot be routed, nor retreat)."""
+    double: bool
+    """True under Double Defense (two hits remove one CV)."""
+    militia: int
+    """The CV of the Militia defending (0: none)."""
+    routed: list[int]
+    """Routed tokens."""
+    round: int
+    """The Combat Round."""
+    order: list[list[Any]]
+    """This round's firing order: ``[side key, token]`` pairs."""
+    slot: int
+    """The next entry of the firing order."""
+    carry: int
+    """Double Defense hits carried toward the next CV."""
+    leave: str | None
+    """The side that Retreats (None: the battle goes on)."""
+    started: bool
+    """True once the battle was announced and its blocks revealed."""
+    pending: Pending | None
+    """The results of a firing waiting to be applied."""
+    sortie: bool
+    """True when the attackers come out of their besieged City."""
+    chase: Chase | None
+    """A Pursuit under way."""
+    pursuit: bool
+    """True during a Pursuit (only hits count)."""
+    movers: list[int]
+    """Tokens still to retreat, in order."""
+    attacking: bool
+    """True when the retreating side was the attacker."""
+    lost: int
+    """Blocks lost on a retreat."""
+    report: bool
+    """True when the retreat is logged once done."""
+
+
+class Frame(FrameFields, total=False):
+    """One step of Hellenes' rules on the decision stack (a plain dict at run time)."""
+
+    kind: Required[FrameKind]
+    """The step."""
+
+
+def _copy_frames(frames: list[Frame]) -> list[Frame]:
+    # A copy is built field by field, whatever the fields hold (so as plain data, untyped): it is a frame because its
+    # source was one.
+    copies: list[Any] = []
+    for frame in frames:
+        out = dict(frame)
+        for key, value in frame.items():
+            if type(value) in (list, dict):
+                out[key] = copy.deepcopy(value)
+        copies.append(out)
+    return copies
+
+
+class State(MachineState[Frame]):
     """Everything about one game at one decision point (including the random generator); the decision
     stack and turn bookkeeping are :class:`~muster.core.frames.MachineState`'s."""
 
@@ -129,7 +271,7 @@ class State(MachineState):
         c.crossings = {k: v[:] for k, v in self.crossings.items()}
         c.forced = [f[:] for f in self.forced]
         c.draw = {"side": self.draw["side"], "ids": self.draw["ids"][:], "cv": self.draw["cv"]} if self.draw else None
-        c.stack = [_copy_frame(f) for f in self.stack]
+        c.stack = _copy_frames(self.stack)
         c.log = self.log[:]
         c.result = dict(self.result) if self.result else None
         c._legal = self._legal
@@ -162,7 +304,7 @@ class State(MachineState):
             "no_entry": list(self.no_entry),
             "draw": ({"side": self.draw["side"], "ids": list(self.draw["ids"]), "cv": self.draw["cv"]}
                      if self.draw else None),
-            "stack": [_copy_frame(f) for f in self.stack],
+            "stack": _copy_frames(self.stack),
             "log": list(self.log),  # entries are never changed once written: sharing them is safe
             "result": dict(self.result) if self.result else None,
             "turn": {"seat": self.turn_seat, "start": self.turn_start, "tainted": self.tainted},
@@ -227,7 +369,8 @@ class State(MachineState):
         s.no_entry = [str(x) for x in data["no_entry"]]
         d = data["draw"]
         s.draw = {"side": _side(d["side"]), "ids": [str(x) for x in d["ids"]], "cv": d["cv"]} if d else None
-        s.stack = [_copy_frame(dict(f)) for f in data["stack"]]
+        saved: list[Any] = [dict(f) for f in data["stack"]]  # frames: kinds checked here, the rest by the rules
+        s.stack = _copy_frames(saved)
         if any(not isinstance(f.get("kind"), str) for f in s.stack):
             raise CorruptStateError("decision stack frame without a kind")
         s.log = [_log_line(line) for line in data["log"]]

@@ -3,15 +3,15 @@ battle reveals them), and rebuilding a full state from one seat's view (digest 3
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cache
-from typing import Any, Final
+from typing import Any, Final, NotRequired, TypedDict, cast
 
 from muster.core import rng
 from muster.core.interface import CorruptStateError
 from muster.games.hellenes import engine
 from muster.games.hellenes.datafiles import SIDES, blocks, cards, game_map
-from muster.games.hellenes.state import State
+from muster.games.hellenes.state import Frame, State
 
 
 def _other(side: str) -> str:
@@ -32,7 +32,165 @@ HIDDEN: Final = frozenset({"rng", "seed"})
 shown: a view is built from what a seat may see, so a new field stays hidden until it is listed."""
 
 
-def view(s: State, seat: str | None) -> dict[str, Any]:
+class Count(TypedDict):
+    """Something a seat sees only the size of (the enemy's hand or Pool, the deck)."""
+
+    count: int
+    """How many cards or blocks."""
+
+
+class OwnBlock(TypedDict):
+    """One of the viewing side's blocks on the map, as the state holds it."""
+
+    area: str
+    """Where it stands."""
+    cv: int
+    """Its CV."""
+    inside: bool
+    """True inside a City (besieged)."""
+    carrier: str | None
+    """The fleet carrying it (None: none)."""
+    token: int
+    """Its token (what the enemy sees of it)."""
+    known: bool
+    """True once the enemy has seen it in battle."""
+    seen: int
+    """The CV the enemy saw it at."""
+    origin: str
+    """How it entered the map (public)."""
+
+
+class EnemyBlock(TypedDict):
+    """An enemy block as the viewing side sees it: standing upright, its identity known only after a battle."""
+
+    token: int
+    """Its token."""
+    side: str
+    """Its side."""
+    area: str
+    """Where it stands."""
+    inside: bool
+    """True inside a City (besieged)."""
+    origin: str
+    """How it entered the map (public)."""
+    known_as: NotRequired[str]
+    """Its block id, once seen in battle."""
+    seen: NotRequired[int]
+    """The CV it was seen at, once seen in battle."""
+
+
+class Draw(TypedDict):
+    """A recruit draw under way: whose it is; the blocks drawn and their CV only for that side."""
+
+    side: str
+    """The side recruiting."""
+    ids: NotRequired[list[str]]
+    """The blocks drawn (the recruiting side's view only)."""
+    cv: NotRequired[int | None]
+    """The CV they come in at (None: their usual; the recruiting side's view only)."""
+
+
+class Turn(TypedDict):
+    """Where the current turn began (for undo)."""
+
+    seat: str | None
+    """The side whose turn it is."""
+    start: int
+    """The action count at which it began."""
+    tainted: bool
+    """True once dice were rolled or cards drawn during it."""
+
+
+class HellenesView(TypedDict):
+    """What one side sees of a game of Hellenes (:func:`view`): the saved state's fields in :data:`PUBLIC` as
+    they are, and those in :data:`PER_SEAT` as the side may know them, with the enemy's blocks upright."""
+
+    format: int
+    """The saved state's format."""
+    game: str
+    """``hellenes``."""
+    step: int
+    """Actions applied since setup."""
+    year: int
+    """The Year (BC: counting down)."""
+    years: int
+    """Years still to play."""
+    season: int
+    """-1 during the New Year, then 0–4 (Spring … Winter)."""
+    units: dict[str, OwnBlock]
+    """The viewing side's blocks on the map, by id."""
+    next_token: int
+    """The token the next block entering the map gets."""
+    control: dict[str, str]
+    """Who controls each controlled City."""
+    loyal: dict[str, str]
+    """Cities' loyalties."""
+    militia: dict[str, int]
+    """Each City's Militia CV."""
+    garrison: list[str]
+    """Cities garrisoned."""
+    sieges: dict[str, dict[str, Any]]
+    """Sieges under way, by City."""
+    pillaged: list[str]
+    """Areas pillaged this Year."""
+    prestige: int
+    """The Prestige track."""
+    leaders: dict[str, str]
+    """Each side's Leader."""
+    odrysian: bool
+    """True once the Odrysian blocks may enter."""
+    deck: Count
+    """The deck: its size only."""
+    hands: dict[str, list[int] | Count]
+    """Per side, its hand: the cards of the viewing side's own, the size of the enemy's."""
+    discard: list[int]
+    """The discard pile."""
+    committed: dict[str, list[Any] | bool]
+    """Per side, the card committed for this Season: ``[card, use]`` for the viewing side's own, else whether
+    one is committed."""
+    revealed: dict[str, list[Any] | None]
+    """Per side, the card revealed this Season (``[card, use]``)."""
+    first: str
+    """The side that has the first Player Turn."""
+    active: str | None
+    """The side taking its Player Turn."""
+    mode: str
+    """How the active side plays its card (its Event or its Actions)."""
+    actions_left: int
+    """Actions the active side has left."""
+    moved: list[int]
+    """Tokens of the blocks moved this turn."""
+    via: dict[str, str]
+    """Per token (as a string), the border its block crossed into a battle."""
+    forced: list[list[Any]]
+    """Forced marches waiting for their rolls (``[token, destination, last area]``)."""
+    crossings: dict[str, list[int]]
+    """Hazardous sea borders crossed this turn → tokens of the fleets that crossed."""
+    supplied: list[int]
+    """Tokens supplied this turn."""
+    no_entry: list[str]
+    """Areas closed to movement this turn."""
+    draw: Draw | None
+    """A recruit draw under way."""
+    stack: list[Frame]
+    """The decision stack (the enemy's chosen card left out)."""
+    log: list[Any]
+    """The game log (message entries)."""
+    result: dict[str, Any] | None
+    """How the game ended (None while it goes on)."""
+    turn: Turn
+    """Where the current turn began."""
+    quiet: bool
+    """True when the game keeps no log (simulations)."""
+    enemy: list[EnemyBlock]
+    """The enemy's blocks on the map, upright, in token order."""
+    pools: dict[str, list[str] | Count]
+    """Per side, its Pool: the viewing side's blocks, the size of the enemy's."""
+    seat: str | None
+    """The side the view is for (None: a spectator, who sees both sides as an enemy would)."""
+
+
+def view(s: State, seat: str | None) -> HellenesView:
     """The state as ``seat`` may know it (None: a spectator, who sees both sides as an opponent would).
 
     Hidden: enemy blocks' identity and CV (unless seen in battle: then the identity and the CV last seen),
@@ -71,7 +229,8 @@ def view(s: State, seat: str | None) -> dict[str, Any]:
     data["stack"] = [{**f, "card": None} if f["kind"] in ("commit", "ny_card") and f["seat"] != seat else f
                      for f in data["stack"]]
     data["seat"] = seat
-    return data
+    # built field by field from the allowlists above, which HellenesView lists (a test holds them together)
+    return cast(HellenesView, data)
 
 
 PUBLIC_CHOICE_TRIES = 16
@@ -79,7 +238,7 @@ PUBLIC_CHOICE_TRIES = 16
 legal action (see there)."""
 
 
-def determinize(v: dict[str, Any], seat: str, seed: int) -> State:
+def determinize(v: Mapping[str, Any], seat: str, seed: int) -> State:
     """A full state consistent with ``v`` (a view for ``seat``), the hidden parts drawn at random.
 
     When the enemy is deciding, the fact that its decision has a legal action is public too (the game offered
@@ -98,7 +257,7 @@ def determinize(v: dict[str, Any], seat: str, seed: int) -> State:
     return s
 
 
-def _determinize_once(v: dict[str, Any], seat: str, seed: int) -> State:
+def _determinize_once(v: Mapping[str, Any], seat: str, seed: int) -> State:
     """One draw of :func:`determinize`: a full state consistent with ``v``, the hidden parts drawn at random.
 
     Enemy tokens are matched at random to enemy blocks that fit what is public (fleets at sea or on a coast,

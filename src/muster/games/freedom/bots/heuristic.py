@@ -33,7 +33,7 @@ from muster.games.freedom.bots.evaluation import BOT_BEACH_THREAT, DEFAULT, Weig
 from muster.games.freedom.constants import other
 from muster.games.freedom.datafiles import design
 from muster.games.freedom.rules.action_phase import card, favours
-from muster.games.freedom.state import State
+from muster.games.freedom.state import Frame, State
 
 SELECT_VERBS = frozenset({"from", "unit", "cannon"})
 """Verbs that only pick a piece: the world changes with the next choice, so look through them."""
@@ -275,7 +275,7 @@ class _OutOfTimeError(Exception):
     """A plan stopped by :attr:`HeuristicBot.out_of_time`."""
 
 
-def _same_card(s: State, card_frame: dict[str, Any], seat: str) -> bool:
+def _same_card(s: State, card_frame: Frame, seat: str) -> bool:
     """True if ``s`` is back at the top of the AP frame of the card being planned, with AP left."""
     if s.result is not None or not s.stack:
         return False

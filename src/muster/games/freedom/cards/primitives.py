@@ -11,7 +11,7 @@ from muster.core.interface import Action
 from muster.games.freedom.board import board
 from muster.games.freedom.constants import IMPERIAL, IMPERIAL_CANNON, INSURGENT, cannon_owner
 from muster.games.freedom.datafiles import areas_file
-from muster.games.freedom.engine import ACTIONS, Decision, auto, count_down, frame, push
+from muster.games.freedom.engine import ACTIONS, Decision, auto, count_down, frame, known, push
 from muster.games.freedom.rules.cannons import can_fire, cannon_targets, fire
 from muster.games.freedom.rules.combat import imperial_attack, imperial_loses_unit, insurgent_hit_needed
 from muster.games.freedom.rules.common import (
@@ -232,10 +232,10 @@ class FireOne(Decision):
     def apply(self, s: State, f: Frame, a: Action) -> None:
         b = board()
         if a.verb == "cannon":
-            f["src"] = a.arg
+            f["src"] = str(a.arg)
             return
         s.stack.pop()
-        src, dst = b.index[f["src"]], b.index[str(a.arg)]
+        src, dst = b.index[known(f["src"])], b.index[str(a.arg)]
         need = dict(self._targets(s, src))[dst]
         push(s, frame("ev_camp_to_row4", col=b.col[dst]))
         fire(s, src, dst, need, stone_balls=f["stone_balls"])
@@ -301,7 +301,7 @@ class NightWorks(Decision):
     def apply(self, s: State, f: Frame, a: Action) -> None:
         b = board()
         if a.verb == "cannon":
-            f["src"] = a.arg
+            f["src"] = str(a.arg)
             i = b.index[str(a.arg)]
             fwd = self._forward(i)
             assert fwd is not None
@@ -310,7 +310,7 @@ class NightWorks(Decision):
             return
         s.stack.pop()
         if a.verb == "with":
-            i = b.index[f["src"]]
+            i = b.index[known(f["src"])]
             fwd = self._forward(i)
             assert fwd is not None
             move_unit(s, i, fwd, str(a.arg))
@@ -768,7 +768,7 @@ class Advance(Decision):
         if a.verb == "done":
             s.stack.pop()
         elif a.verb == "from":
-            f["src"] = a.arg
+            f["src"] = str(a.arg)
         else:
             sid, _, kind = str(f["src"]).partition(":")
             i, j = b.index[sid], b.index[str(a.arg)]
@@ -838,9 +838,9 @@ class FreeAttack(Decision):
             s.stack.pop()
             return
         if a.verb == "from":
-            f["src"] = a.arg
+            f["src"] = str(a.arg)
             return
-        i, j = b.index[f["src"]], b.index[str(a.arg)]
+        i, j = b.index[known(f["src"])], b.index[str(a.arg)]
         f["src"] = None
         count_down(s, f)
         if f["seat"] == IMPERIAL:
@@ -914,9 +914,9 @@ class FreeRaid(Decision):
             s.stack.pop()
             return
         if a.verb == "from":
-            f["src"] = a.arg
+            f["src"] = str(a.arg)
             return
-        i, j = b.index[f["src"]], b.index[str(a.arg)]
+        i, j = b.index[known(f["src"])], b.index[str(a.arg)]
         f["src"] = None
         count_down(s, f)
         die = roll(s, 8)
@@ -965,9 +965,9 @@ class FreeRegroup(Decision):
             s.stack.pop()
             return
         if a.verb == "from":
-            f["src"] = a.arg
+            f["src"] = str(a.arg)
             return
-        i, j = b.index[f["src"]], b.index[str(a.arg)]
+        i, j = b.index[known(f["src"])], b.index[str(a.arg)]
         s.ins[i] -= 1
         s.ins[j] += 1
         log(s, "Insurgent unit regroups from {src} to {dst}.", src=i, dst=j)
@@ -1015,11 +1015,12 @@ class FireCannons(Decision):
             s.stack.pop()
             return
         if a.verb == "cannon":
-            f["src"] = a.arg
+            f["src"] = str(a.arg)
             return
-        src, dst = b.index[f["src"]], b.index[str(a.arg)]
+        src_id = known(f["src"])
+        src, dst = b.index[src_id], b.index[str(a.arg)]
         need = dict(cannon_targets(s, src))[dst]
-        f["fired"] = [*f["fired"], f["src"]]
+        f["fired"] = [*f["fired"], src_id]
         f["src"] = None
         count_down(s, f)
         fire(s, src, dst, need - f["bonus"])

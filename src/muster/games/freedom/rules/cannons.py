@@ -12,7 +12,7 @@ from muster.core.interface import Action
 from muster.games.freedom.board import board
 from muster.games.freedom.constants import BOMBARD, IMPERIAL, IMPERIAL_CANNON, INSURGENT, INSURGENT_CANNON, cannon_owner
 from muster.games.freedom.datafiles import design
-from muster.games.freedom.engine import ACTIONS, Decision, auto, frame, push
+from muster.games.freedom.engine import ACTIONS, Decision, auto, frame, known, push
 from muster.games.freedom.rules.combat import imperial_loses_unit, insurgent_loses_unit
 from muster.games.freedom.rules.common import (
     imperial_units,
@@ -212,12 +212,13 @@ class Cannons(Decision):
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
         if a.verb == "cannon":
-            f["src"] = a.arg
+            f["src"] = str(a.arg)
             return
-        src = _INDEX[f["src"]]
+        src_id = known(f["src"])
+        src = _INDEX[src_id]
         dst = _INDEX[str(a.arg)]
         need = dict(cannon_targets(s, src))[dst]
-        f["fired"] = [*f["fired"], f["src"]]
+        f["fired"] = [*f["fired"], src_id]
         f["src"] = None
         fire(s, src, dst, need)
 
@@ -226,4 +227,4 @@ class Cannons(Decision):
         i = b.index[str(a.arg)]
         if a.verb == "cannon":
             return said("fire the cannon in {space}", space=i)
-        return said("fire at {space} (hits on {n}+)", space=i, n=dict(cannon_targets(s, b.index[f["src"]]))[i])
+        return said("fire at {space} (hits on {n}+)", space=i, n=dict(cannon_targets(s, b.index[known(f["src"])]))[i])

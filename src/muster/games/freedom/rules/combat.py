@@ -89,7 +89,8 @@ def imperial_attack(s: State, src: int, dst: int, bonus: int) -> bool:
 def insurgent_hit_needed(dst: int) -> int:
     """1d8: 6+, or 5+ against Imperial units on the Wall or in Row 2."""
     c = design()["combat"]
-    return c["insurgent_hit_wall_or_beach"] if board().kind[dst] in ("wall", "beach") else c["insurgent_hit"]
+    need: int = c["insurgent_hit_wall_or_beach"] if board().kind[dst] in ("wall", "beach") else c["insurgent_hit"]
+    return need
 
 
 def insurgent_attack(s: State, src: int, dst: int) -> bool:
@@ -114,7 +115,7 @@ def insurgent_attack(s: State, src: int, dst: int) -> bool:
 
 def raid(s: State, src: int, dst: int) -> bool:
     """Roll a Raid (1d8, 5+); on success remove one Imperial unit."""
-    need = design()["combat"]["raid_hit"]
+    need: int = design()["combat"]["raid_hit"]
     die = roll(s, design()["combat"]["insurgent_die"])
     hit = die >= need
     log(

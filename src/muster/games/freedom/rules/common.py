@@ -144,7 +144,8 @@ def imperial_holds(s: State, i: int) -> bool:
 
 def period_b(s: State) -> bool:
     """True from round 4 on."""
-    return s.round >= design()["period_b_from_round"]
+    first: int = design()["period_b_from_round"]
+    return s.round >= first
 
 
 def kind_fits(s: State, i: int, kind: str) -> bool:

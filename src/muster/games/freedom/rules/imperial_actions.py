@@ -354,7 +354,7 @@ def has_choice(op: str, s: State, f: Frame, cost: int = 0) -> bool:
     probe = _PROBES.get(key)
     if probe is None:
         probe = _PROBES[key] = select(op, f["seat"])
-    return OPS[op].available(s, dict(probe))  # a copy of the fresh select frame the verb would push
+    return OPS[op].available(s, probe.copy())  # a copy of the fresh select frame the verb would push
 
 
 _PROBES: Final[dict[tuple[str, str], Frame]] = {}
@@ -428,7 +428,7 @@ def plea_for_funds(s: State) -> bool:
     dice = roll_dice(s, p["dice"], p["die"])
     track = s.tracks[IMPERIAL]["plea"]
     total = sum(dice) + track
-    ok = total < p["succeeds_below"]
+    ok: bool = total < p["succeeds_below"]
     log(
         s,
         "Plea for Funds: rolls {rolled} + {track} = {total}: {verdict}.",

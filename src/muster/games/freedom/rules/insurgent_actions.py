@@ -208,7 +208,7 @@ def _cheapest_raid() -> int:
     nearest column target (Row 5: 2 AP) and the shortest mainland path from a section to a Row 5+ space
     on an empty board (pieces only block paths, so a real path is never shorter)."""
     b = board()
-    costs = [COST["klisova_raid"]]
+    costs: list[int] = [COST["klisova_raid"]]
     costs += [b.row[i] - 3 for i in b.mainland if b.row[i] >= 5]
     seen, frontier, distance = set(b.walls), list(b.walls), 0
     while frontier:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from muster.core.interface import Action
 from muster.games.hellenes.datafiles import blocks, design, game_map
-from muster.games.hellenes.engine import Decision, auto, frame, push, said
+from muster.games.hellenes.engine import Decision, auto, frame, known, push, said
 from muster.games.hellenes.rules.combat import (
     MILITIA,
     alive,
@@ -102,7 +102,7 @@ def start_pursuit(s: State, f: Frame, winner_key: str) -> None:
 def pursue(s: State, f: Frame) -> bool:
     """Fire the Pursuit's next blocks; False when a hit waits for its owner's choice (an ``allocate``
     decision is then on top), True when the Pursuit is over (the routed marks are restored)."""
-    chase = f["chase"]
+    chase = known(f["chase"])
     winner_key = chase["key"]
     loser_key = "dfn" if winner_key == "att" else "att"
     while chase["slot"] < len(chase["order"]) and alive(s, f, loser_key):
@@ -248,8 +248,9 @@ def battle(s: State, f: Frame) -> None:
     while True:
         if f.get("pending") and not allocate(s, f, ask=True):
             return
-        if f.get("chase"):
-            loser = defender if f["chase"]["key"] == "att" else f["att_side"]
+        chase = f.get("chase")
+        if chase:
+            loser = defender if chase["key"] == "att" else f["att_side"]
             if not pursue(s, f):
                 return  # the loser chooses which of its equally strong routed blocks a Pursuit hit takes
             finish(s, f, winner=other(loser), how="panic")
@@ -278,8 +279,11 @@ def battle(s: State, f: Frame) -> None:
         if token not in standing(s, f, key):
             f["slot"] += 1
             continue
-        if key not in f["asked"]:
-            f["asked"].append(key)
+        asked = f["asked"]
+        if not isinstance(asked, list):  # a battle's is a list (a battle area's is a flag)
+            raise TypeError(f"a battle's asked sides are not a list: {asked!r}")
+        if key not in asked:
+            asked.append(key)
             if can_retreat(f, key):
                 side = f["att_side"] if key == "att" else defender
                 push(s, frame("battle_retreat", seat=side, key=key), f)

@@ -8,7 +8,7 @@ from typing import Any
 
 from muster.core.interface import Action
 from muster.games.hellenes.datafiles import blocks, design, game_map
-from muster.games.hellenes.engine import Decision, frame, push, said, unit
+from muster.games.hellenes.engine import Decision, frame, known, push, said, unit
 from muster.games.hellenes.odds import Fighter, SideOdds, battle_odds
 from muster.games.hellenes.rules.common import lose_step, other, roll
 from muster.games.hellenes.state import Frame, State
@@ -43,7 +43,8 @@ def stats(s: State, f: Frame, token: int) -> tuple[str, int, int]:
 
 def alive(s: State, f: Frame, side_key: str) -> list[int]:
     """Participants of one side (``att`` or ``dfn``) still in the battle (routed or not)."""
-    return [t for t in f[side_key] if (t == MILITIA and f["militia"] > 0) or (t != MILITIA and t in s.tok)]
+    tokens = f["att"] if side_key == "att" else f["dfn"]
+    return [t for t in tokens if (t == MILITIA and f["militia"] > 0) or (t != MILITIA and t in s.tok)]
 
 
 def standing(s: State, f: Frame, side_key: str) -> list[int]:
@@ -128,7 +129,7 @@ def say_fire(s: State, f: Frame, token: int, faces: list[int], power: int, hits:
 
 def hit_candidates(s: State, f: Frame) -> list[int]:
     """6.3.2: the standing enemy blocks with the highest CV (the owner chooses among them)."""
-    targets = standing(s, f, f["pending"]["key"])
+    targets = standing(s, f, known(f["pending"])["key"])
     if not targets:
         return []
     cvs = [stats(s, f, t)[2] for t in targets]
@@ -138,7 +139,7 @@ def hit_candidates(s: State, f: Frame) -> list[int]:
 
 def rout_candidates(s: State, f: Frame) -> list[int]:
     """6.3.3: the standing enemy blocks with the lowest CV (the owner chooses among them)."""
-    targets = standing(s, f, f["pending"]["key"])
+    targets = standing(s, f, known(f["pending"])["key"])
     if not targets:
         return []
     cvs = [stats(s, f, t)[2] for t in targets]
@@ -184,14 +185,15 @@ def allocate(s: State, f: Frame, ask: bool) -> bool:
 def apply_hit(s: State, f: Frame, token: int) -> None:
     """One pending hit lands on ``token``."""
     take_hit(s, f, token)
-    f["pending"]["hits"] -= 1
-    f["pending"]["ready"] = False
+    p = known(f["pending"])
+    p["hits"] -= 1
+    p["ready"] = False
 
 
 def apply_rout(f: Frame, token: int) -> None:
     """One pending rout lands on ``token``."""
     f["routed"].append(token)
-    f["pending"]["routs"] -= 1
+    known(f["pending"])["routs"] -= 1
 
 
 def owner(f: Frame, key: str) -> str:
@@ -216,7 +218,7 @@ class Allocate(Decision):
 
     def prompt(self, s: State, f: Frame) -> str:
         battle_f = s.stack[-2]
-        p = battle_f["pending"]
+        p = known(battle_f["pending"])
         if f["verb"] == "hit":
             return said("{side.name}: a hit in {area} ({n} to take): which of your equally strong blocks loses 1 CV?",
                         side=f["seat"], area=battle_f["area"], n=p["hits"])
@@ -310,12 +312,12 @@ class BattleRetreat(Decision):
         return said("fight on") if a.verb == "fight" else said("retreat from the battle")
 
 
-def fighters_of(s: Any, f: dict[str, Any], key: str) -> list[Fighter]:
+def fighters_of(s: State, f: Frame, key: str) -> list[Fighter]:
     """The Fighters of one side of a live battle frame, in token order."""
     return [(*stats(s, f, t), t in f["routed"]) for t in sorted(alive(s, f, key))]
 
 
-def odds_for_frame(s: Any, f: dict[str, Any], key: str) -> SideOdds:
+def odds_for_frame(s: State, f: Frame, key: str) -> SideOdds:
     """The odds of fighting on in a live battle, for the side ``key`` (``att`` or ``dfn``)."""
     att, dfn = fighters_of(s, f, "att"), fighters_of(s, f, "dfn")
     start = None

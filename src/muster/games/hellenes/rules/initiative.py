@@ -7,7 +7,7 @@ from typing import Any
 
 from muster.core.interface import Action
 from muster.games.hellenes.datafiles import cards, design
-from muster.games.hellenes.engine import Decision, act, auto, frame, push, said
+from muster.games.hellenes.engine import Decision, act, auto, frame, known, push, said
 from muster.games.hellenes.rules.common import other
 from muster.games.hellenes.rules.events import event_frames, event_playable
 from muster.games.hellenes.rules.new_year import card_label
@@ -63,15 +63,17 @@ class Commit(Decision):
             f["card"] = int(a.arg)  # type: ignore[arg-type]
             return
         s.stack.pop()
-        s.hands[f["seat"]].remove(f["card"])
-        s.committed[f["seat"]] = [f["card"], str(a.arg)]
+        card = known(f["card"])
+        s.hands[f["seat"]].remove(card)
+        s.committed[f["seat"]] = [card, str(a.arg)]
 
     def label(self, s: State, f: Frame, a: Action) -> str:
         if a.verb == "card":
             return card_label(int(a.arg))  # type: ignore[arg-type]
         if a.arg == "event":
             return said("its Event: {title} (Initiative 0)", title=f["card"])
-        return said("{n} Action (+{bonus} Leader)", "{n} Actions (+{bonus} Leader)", n=cards()[f["card"]].actions,
+        actions = cards()[known(f["card"])].actions
+        return said("{n} Action (+{bonus} Leader)", "{n} Actions (+{bonus} Leader)", n=actions,
                     bonus=leader_bonus(s, f["seat"]))
 
 

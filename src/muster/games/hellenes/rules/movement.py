@@ -8,7 +8,7 @@ from functools import cache, lru_cache, partial
 
 from muster.core.interface import Action
 from muster.games.hellenes.datafiles import blocks, game_map
-from muster.games.hellenes.engine import Decision, act, default_label, said, unit
+from muster.games.hellenes.engine import Decision, act, default_label, known, said, unit
 from muster.games.hellenes.rules.common import (
     Occupancy,
     blocks_at,
@@ -336,7 +336,8 @@ class GroupMove(Decision):
         if a.verb == "block":
             f["cur"] = s.units[str(a.arg)]["token"]
             return
-        bid = by_token(s, f["cur"])
+        cur = known(f["cur"])
+        bid = by_token(s, cur)
         if a.verb in ("to", "forced"):
             dest = str(a.arg)
             move_block(s, bid, dest, destinations(s, bid, only=dest)[dest])
@@ -346,9 +347,9 @@ class GroupMove(Decision):
                 # block is not revealed, so what the enemy last saw stays)
                 s.units[bid]["cv"] = int(s.units[str(a.arg)]["cv"]) - 1
             s.units[bid]["carrier"] = str(a.arg)
-            s.moved.append(f["cur"])
+            s.moved.append(cur)
         else:
-            f["skip"].append(f["cur"])
+            f["skip"].append(cur)
             cargo = passenger_of(s, bid)
             if cargo is not None and not game_map().is_sea(str(s.units[bid]["area"])):
                 s.units[cargo]["carrier"] = None

@@ -6,7 +6,7 @@ from __future__ import annotations
 from muster.core import rng
 from muster.core.interface import Action
 from muster.games.hellenes.datafiles import design, game_map
-from muster.games.hellenes.engine import Decision, auto, frame, push, said
+from muster.games.hellenes.engine import Decision, auto, frame, known, push, said
 from muster.games.hellenes.rules.events import event_frames, event_playable
 from muster.games.hellenes.rules.victory import tribute, victory_check
 from muster.games.hellenes.state import Frame, State
@@ -75,8 +75,9 @@ class NewYearCard(Decision):
             f["card"] = int(a.arg)  # type: ignore[arg-type]
             return
         s.stack.pop()
-        s.hands[f["seat"]].remove(f["card"])
-        s.committed[f["seat"]] = [f["card"], str(a.arg)]
+        card = known(f["card"])
+        s.hands[f["seat"]].remove(card)
+        s.committed[f["seat"]] = [card, str(a.arg)]
 
     def label(self, s: State, f: Frame, a: Action) -> str:
         if a.verb == "card":
