@@ -2,7 +2,7 @@
 
 A game with an analysis names it in its module (``analysis="…:ANALYSIS"``); upper layers reach it through
 ``game_module(name).part("analysis")`` and use it through :class:`GameAnalysis`. What the estimate is and how it
-is fitted is the game's own (Freedom!'s is in its package). Only what is the same for every game lives here:
+is fitted is the game's own (it lives in the game's package). Only what is the same for every game lives here:
 this protocol and the hint consent (:mod:`muster.analysis.consent`).
 """
 

@@ -43,7 +43,7 @@ def _register_all() -> None:
                 continue  # that feature area is not present in this build
             raise
         mod.register(app)
-    # Each game's own commands (e.g. Freedom!'s ``muster card N``), beside the shared ones.
+    # Each game's own commands (e.g. ``muster card N`` for a card game), beside the shared ones.
     for game in game_modules().values():
         commands = game.part("commands")
         if commands is not None:

@@ -1,7 +1,7 @@
 """``muster play``: any installed game in the terminal, hot-seat or against bots (see docs/terminal.md).
 
 The game is drawn by its terminal part through :class:`muster.tui.session.Session`; the seats are the
-game's (``--imperial``/``--insurgent`` for Freedom!, ``--athens``/``--sparta`` for Hellenes…).
+game's, one option per seat (``--<seat> SPEC``: "human" or a bot), read from its rules.
 """
 
 from __future__ import annotations

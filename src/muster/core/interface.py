@@ -159,7 +159,7 @@ class Rules(Protocol):
         ...
 
     def private_info(self, state: Any) -> dict[str, frozenset[Any]]:
-        """Per seat, the hidden facts only that seat knows (in Freedom!, the cards in its hand).
+        """Per seat, the hidden facts only that seat knows (e.g. the cards in its hand).
 
         When an action takes a fact out of a seat's set (a card played from the hand, so every seat now
         knows it), undo can no longer go back before that action: undoing would leave the other seats

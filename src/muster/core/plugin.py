@@ -1,7 +1,7 @@
 """A game as a plugin: the one object through which the rest of muster reaches a game.
 
 Every game is a Python package that declares one :class:`GameModule` and registers it under the
-``muster.games`` entry point group (``freedom = "muster.games.freedom.module:MODULE"`` in its
+``muster.games`` entry point group (``<name> = "<package>.module:MODULE"`` in its
 ``pyproject.toml``). Upper layers — search, lab, analysis, research adapters, server, terminal, command
 line and the web shell — find games only through :func:`muster.core.registry.game_module` and never
 import a game's package or name a game. A game brings everything that only it knows: its rules, its own
@@ -90,7 +90,7 @@ class GameModule:
     what ``seat`` may see (None: a spectator), its words in ``lang`` (``muster board --svg``)."""
     commands: str | None = None
     """Reference to a ``typer.Typer`` of the game's own commands, mounted on ``muster`` beside the shared
-    ones (e.g. Freedom!'s ``muster card N``); their names must not clash with other commands."""
+    ones (e.g. ``muster card N`` for a card game); their names must not clash with other commands."""
     invariants: str | None = None
     """Reference to the game's invariant check, a function ``(state) -> list[str]`` naming in words every
     rule a reachable state breaks (empty when all hold): the contract suite every game passes calls it after

@@ -1,4 +1,4 @@
-"""The ``quiet`` option the lab and the research adapters ask for: a game that offers it (Freedom! and Hellenes
+"""The ``quiet`` option the lab and the research adapters ask for: a game that offers it (both bundled games
 do) keeps no words in its log, which learning does not read; a game without it is played as it is."""
 
 from __future__ import annotations

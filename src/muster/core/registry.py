@@ -57,5 +57,5 @@ def get_rules(name: str) -> Rules:
 
 
 def new_game(name: str, seed: int = 0, options: dict[str, str] | None = None) -> Game:
-    """Start a new game: ``new_game("freedom", seed=7, options={"ruleset": "1st"})``."""
+    """Start a new game: ``new_game(name, seed=7, options={"ruleset": "1st"})`` (the options its rules offer)."""
     return Game(get_rules(name), seed, options)

@@ -86,7 +86,7 @@ class ArenaReport:
             sides = self.by_side(b)
             by_side = {s: {"wins": w, "games": n, "rate": wilson(w, n)[0], "ci95": list(wilson(w, n)[1:])}
                        for s, (w, n) in sides.items()}
-            # Each seat's figures also stand at the bot's top level, as the Hellenes arena wrote them before.
+            # Each seat's figures also stand at the bot's top level, where older arena files kept them.
             bots[b] = {"by_side": by_side, "victory_types": dict(self.victory_types(b)), **by_side}
         return {
             "game": self.game or default_game(),
@@ -152,7 +152,7 @@ def write_arena(report: ArenaReport, out: Path) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     games_csv = out / "games.csv"
     seats = report.seats
-    # The game's own facts that fit a cell (Freedom!'s round) get a column after the reason.
+    # The game's own facts that fit a cell (e.g. the round a game ended in) get a column after the reason.
     extra = [k for k, v in (report.records[0].extra.items() if report.records else ())
              if isinstance(v, (int, float, str))]
     with games_csv.open("w", newline="") as fh:

@@ -6,9 +6,9 @@ game ended, the number of decisions and the bots' CPU time. What only a game kno
 hooks, the object its :class:`~muster.core.plugin.GameModule` names as ``lab``:
 
 * the seats' and end reasons' names in words (for reports, tables and help texts);
-* a :class:`GameTracker` that watches one game and adds the game's own facts to its record (Freedom!
-  records the card events and the tracks at every round; a record with a ``round`` gets a by-round
-  column in the report);
+* a :class:`GameTracker` that watches one game and adds the game's own facts to its record (e.g. the
+  events played and the tracks at every round; a record with a ``round`` gets a by-round column in the
+  report);
 * extra numbers for ``summary.json``, extra plots, extra report sections and extra console tables.
 
 A game satisfies the protocol structurally, without importing :mod:`muster.lab`; a game with no lab

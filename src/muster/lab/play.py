@@ -41,7 +41,7 @@ class GameRecord:
     rules_version: str = ""
     """The rules that played it (``GameInfo.version``; empty in records from before it was stored)."""
     extra: dict[str, Any] = field(default_factory=dict)
-    """The game's own facts, from its lab hooks' tracker (Freedom!: round, events, trajectory)."""
+    """The game's own facts, from its lab hooks' tracker (e.g. the round, the events, the trajectory)."""
 
     def __getattr__(self, name: str) -> Any:
         # Only called for names that are not fields: a seat's spec or one of the game's own facts.

@@ -3,7 +3,7 @@
 >>> import gymnasium
 >>> from muster.core.registry import default_game
 >>> from muster.rl.gymnasium import env_id  # importing it registers the environments
->>> e = gymnasium.make(env_id(default_game()), opponent="random")  # e.g. muster/Freedom-v0, the first seat
+>>> e = gymnasium.make(env_id(default_game()), opponent="random")  # muster/<Game>-v0, the first seat
 >>> obs, info = e.reset(seed=3)
 >>> obs.shape == e.observation_space.shape and int(info["action_mask"].sum()) > 0
 True
@@ -34,7 +34,7 @@ from muster.rl.pettingzoo import OBSERVATION_BOUND
 
 
 def env_id(game: str) -> str:
-    """The Gymnasium id of a muster game: ``muster/Freedom-v0`` for ``freedom``."""
+    """The Gymnasium id of a muster game: ``muster/<Name>-v0`` for a game named ``<name>``."""
     return f"muster/{game.capitalize()}-v0"
 
 
@@ -114,7 +114,7 @@ class MusterEnv(gymnasium.Env):
 
 
 def register() -> None:
-    """Register ``muster/Freedom-v0`` and an id for every other game with Gymnasium; safe to call twice.
+    """Register an id (:func:`env_id`) for every installed game with Gymnasium; safe to call twice.
 
     A game without an action space is registered too; making it says so clearly.
     """

@@ -1,5 +1,5 @@
 """OpenSpiel for muster games: ``register()`` makes ``pyspiel.load_game("python_muster_<game>")`` work for
-every installed game with an action space (``python_muster_freedom``, ``python_muster_hellenes``…).
+every installed game with an action space (its registered name after ``python_muster_``).
 
 >>> import pyspiel
 >>> from muster.core.registry import default_game
@@ -21,7 +21,7 @@ outcome-sampling MCCFR, RL) need: a clone carries its generator, so it replays t
 :meth:`MusterState.resample_from_infostate` redraws everything a player cannot see (the opponent's
 hand, the piles, the future dice) through the game's ``determinize``.
 
-Players are the game's seats in order (Freedom!: 0 = imperial, 1 = insurgent). Actions are the
+Players are the game's seats in order (player 0 is its first seat). Actions are the
 indexes of the game's action space; observation and information-state tensors are the seat's
 observation vector, their strings the seat's information-state string (both built from what the
 seat may know; the information state is the current view, not the whole history).
@@ -49,7 +49,7 @@ from muster.core.registry import default_game
 from muster.core.spaces import LearningRules, learning_rules
 
 MAX_GAME_LENGTH = 6000
-"""An upper bound on a game's decisions (Freedom!'s fuzzer never sees more)."""
+"""An upper bound on a game's decisions (the longest fuzzed game never reaches it)."""
 
 
 def short_name(game: str) -> str:

@@ -32,7 +32,7 @@ async function start() {
   $("summary").textContent = TEXT.loading;
   $("replay-link").href = `/replay/${encodeURIComponent(gameId)}`;
   const data = await analysis();
-  // an analysis naming its subject (a game other than Freedom!) names the sides by their keyed names
+  // an analysis naming its subject (the seat its chances are for) names the sides by their keyed names
   const sideName = (seat) => t(`side:${seat}`);
   const subject = data.subject ? sideName(data.subject) : null;
   const winner = subject ? (data.winner ? sideName(data.winner) : TEXT.nobody) : TEXT[data.winner] || TEXT.nobody;

@@ -3,7 +3,7 @@
 A game is stored as its seed, options and action list, and rebuilt by replaying them; under rules
 that have changed since, the replay could fail or, worse, reach a position the players never saw.
 Games stored before this revision were all recorded by the rules below, the last ones without a
-stamp (Freedom!'s data files: board 1, areas 1, cards 2, design 1).
+stamp (the first game's data files: board 1, areas 1, cards 2, design 1).
 
 Revision ID: 0002
 Revises: 0001
