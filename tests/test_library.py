@@ -164,3 +164,24 @@ def test_the_log_from_a_line_on_is_the_tail_of_the_whole_log(name: str, lang: st
     assert len(whole) > 5
     for start in (0, 1, len(whole) // 2, len(whole) - 1, len(whole), len(whole) + 3):
         assert game.log(lang, start=start) == whole[start:]
+
+
+def test_nothing_outside_the_games_names_a_game() -> None:
+    """A game is a plugin: outside ``muster.games`` no code, docstring, comment, script or stylesheet names a
+    registered game, by its name or the first word of its title (the shell finds games through their modules)."""
+    from muster.core.registry import game_module, game_names
+
+    words = set()
+    for name in game_names():
+        words.add(name.lower())
+        words.add(re.split(r"\W+", game_module(name).title)[0].lower())
+    pattern = re.compile(r"\b(" + "|".join(sorted(map(re.escape, words))) + r")\b", re.IGNORECASE)
+    root = Path(muster.__file__).parent
+    found = []
+    for path in sorted(root.rglob("*")):
+        if path.suffix not in (".py", ".js", ".css", ".html") or "games" in path.relative_to(root).parts[:1]:
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if pattern.search(line):
+                found.append(f"{path.relative_to(root)}:{number}: {line.strip()}")
+    assert not found, "\n".join(found)
