@@ -144,6 +144,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=60)
     parser.add_argument("--chess-games", type=int, default=30)
     args = parser.parse_args()
+    if args.games < 1 or args.chess_games < 1:
+        parser.error("--games and --chess-games need at least one game each (the ratios divide by them)")
     rules = get_rules(args.game)
     # decision 300 is mid-game in Freedom!; a random Hellenes game is shorter (about 300 decisions in all)
     hellenes = args.game == "hellenes"  # Freedom!'s figures stay measured as they always were (no warm-up game)
