@@ -139,7 +139,7 @@ class HeuristicBot:
 
     def _plan_card(self, state: State, legal: list[Action], seat: str) -> Action | None:
         """The first action of the best sequence of complete actions found for the rest of this card (None if
-        :attr:`out_of_time` said so before every first action was carried out).
+        ``out_of_time`` said so before every first action was carried out).
 
         Beam search: every step extends each kept plan by each legal action, carried out to its end
         with the usual lookahead for its sub-choices; plans are ranked by the evaluation (dice
@@ -272,7 +272,7 @@ class HeuristicBot:
 
 
 class _OutOfTimeError(Exception):
-    """A plan stopped by :attr:`HeuristicBot.out_of_time`."""
+    """A plan stopped by ``HeuristicBot.out_of_time``."""
 
 
 def _same_card(s: State, card_frame: Frame, seat: str) -> bool:
