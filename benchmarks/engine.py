@@ -1,7 +1,9 @@
 """Engine speed on one core (CPU time): random games/s, decisions/s, state copies/s, save/load time, JSON size,
 and python-chess's (and, when installed, OpenSpiel's C++ chess's) random playouts measured in the same run for scale.
 
-Run: ``python benchmarks/engine.py [--game freedom|hellenes] [--games 60] [--chess-games 30]``. The last line
+Run: ``python benchmarks/engine.py [--game freedom|hellenes] [--games 60] [--chess-games 30] [--rounds 5]``.
+The loops take turns: each of ``--rounds`` rounds plays its share of our games (both loops), then of the chess
+games, so a ratio's two sides are measured under the same load on a shared machine. The last line
 printed is one JSON object with the keys ``game``, ``games_per_s``, ``decisions_per_s`` (random playouts through
 the rules' playout fast path, ``legal_count`` + ``apply_nth``: what bots' simulations use),
 ``list_decisions_per_s`` (the same games through ``legal_actions`` + ``apply``: what the server's one-move-at-a-time
@@ -9,7 +11,9 @@ play uses), ``clones_per_s``, ``python_chess_moves_per_s`` and ``vs_python_chess
 python-chess move, both per CPU-second), ``vs_python_chess_list`` (the same for the legal-list loop),
 ``openspiel_chess_moves_per_s`` and ``vs_openspiel_chess`` when ``open_spiel`` is importable (its chess in C++,
 driven from a Python loop as ours is), and ``install``: ``compiled`` when the rules ran as mypyc-compiled modules
-(compiled at install when a C compiler is present), else ``pure`` (also as the boolean ``compiled``).
+(compiled at install when a C compiler is present), else ``pure`` (also as the boolean ``compiled``);
+``vs_python_chess_rounds`` (the lowest and highest round's ratio: how much the load moved it), ``rounds`` and
+``load_average`` (the one-minute load average before and after).
 The goals: Freedom! ``vs_python_chess`` ≥ 14 compiled and ≥ 6 pure, ``vs_openspiel_chess`` ≥ 1.5 compiled;
 Hellenes ``vs_python_chess`` ≥ 6 compiled and ≥ 3 pure. python-chess is a dev dependency used only here.
 """
@@ -18,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import time
@@ -33,24 +38,15 @@ from muster.core.registry import game_names, get_rules
 from muster.games.freedom import RULES
 
 
-def random_games(count: int, rules: Any = RULES, sample_at: int = 300,
-                 warmup: int = 0) -> tuple[float, float, list[Any]]:
-    """Play ``count`` quiet random games of ``rules`` through the playout fast path (``legal_count`` and
-    ``apply_nth``); return (games/s, decisions/s, a few states taken at decision ``sample_at``). The Hellenes
-    benchmark uses it too. ``warmup`` games (other seeds) are played first and not timed: one-time costs such
-    as loading the message catalog a result's words need (about 0.1 CPU-s for Hellenes, a tenth of a 40-game
-    run) are not engine speed. ``chooser.choice(range(n))`` draws as ``chooser.choice(legal_list)`` does, so
-    these are the very games :func:`random_list_games` plays."""
-    for seed in range(10**6, 10**6 + warmup):
-        state = rules.setup(seed, {"quiet": "1"})
-        chooser = random.Random(seed)
-        n = rules.legal_count(state)
-        while n:
-            n = rules.apply_nth(state, chooser.choice(range(n)))
+def _random_playouts(seeds: range, rules: Any, sample_at: int = 0,
+                     samples: list[Any] | None = None) -> tuple[int, float]:
+    """Play one quiet random game per seed through the playout fast path (``legal_count`` and ``apply_nth``);
+    return (decisions, CPU seconds), and add up to 20 states taken at decision ``sample_at`` to ``samples``.
+    ``chooser.choice(range(n))`` draws as ``chooser.choice(legal_list)`` does, so these are the very games
+    :func:`_random_list_games` plays."""
     decisions = 0
-    samples: list[Any] = []
     start = time.process_time()
-    for seed in track(range(count), description="random games"):
+    for seed in seeds:
         state = rules.setup(seed, {"quiet": "1"})
         chooser = random.Random(seed)
         step = 0
@@ -58,59 +54,83 @@ def random_games(count: int, rules: Any = RULES, sample_at: int = 300,
         while n:
             n = rules.apply_nth(state, chooser.choice(range(n)))
             step += 1
-            if step == sample_at and len(samples) < 20:
+            if samples is not None and step == sample_at and len(samples) < 20:
                 samples.append(rules.clone(state))
         decisions += step
-    elapsed = time.process_time() - start
+    return decisions, time.process_time() - start
+
+
+def random_games(count: int, rules: Any = RULES, sample_at: int = 300,
+                 warmup: int = 0) -> tuple[float, float, list[Any]]:
+    """Play ``count`` quiet random games of ``rules`` through the playout fast path; return (games/s,
+    decisions/s, a few states taken at decision ``sample_at``). The Hellenes benchmark uses it. ``warmup`` games
+    (other seeds) are played first and not timed: one-time costs such as loading the message catalog a result's
+    words need (about 0.1 CPU-s for Hellenes, a tenth of a 40-game run) are not engine speed."""
+    _random_playouts(range(10**6, 10**6 + warmup), rules)
+    samples: list[Any] = []
+    decisions, elapsed = _random_playouts(range(count), rules, sample_at, samples)
     return count / elapsed, decisions / elapsed, samples
 
 
-def random_list_games(count: int, rules: Any = RULES) -> float:
-    """The games of :func:`random_games` played one legal list at a time (``legal_actions``, a random pick,
-    ``apply``: the checked path a server move takes); return decisions/s."""
+def _random_list_games(seeds: range, rules: Any) -> tuple[int, float]:
+    """The games of :func:`_random_playouts` played one legal list at a time (``legal_actions``, a random pick,
+    ``apply``: the checked path a server move takes); return (decisions, CPU seconds)."""
     decisions = 0
     start = time.process_time()
-    for seed in track(range(count), description="random games (legal lists)"):
+    for seed in seeds:
         state = rules.setup(seed, {"quiet": "1"})
         chooser = random.Random(seed)
         while rules.active_seat(state) is not None:
             rules.apply(state, chooser.choice(rules.legal_actions(state)))
             decisions += 1
-    return decisions / (time.process_time() - start)
+    return decisions, time.process_time() - start
 
 
-def chess_moves_per_s(count: int) -> float:
-    """python-chess random playouts (legal moves listed, one picked at random, game-over checked), moves/s."""
+def _chess_games(count: int, chooser: random.Random) -> tuple[int, float]:
+    """python-chess random playouts (legal moves listed, one picked at random, game-over checked); return
+    (moves, CPU seconds)."""
     import chess  # a dev dependency, used only by this benchmark
 
     moves = 0
-    chooser = random.Random(0)
     start = time.process_time()
-    for _ in track(range(count), description="python-chess"):
+    for _ in range(count):
         board = chess.Board()
         while not board.is_game_over():
             board.push(chooser.choice(list(board.legal_moves)))
             moves += 1
-    return moves / (time.process_time() - start)
+    return moves, time.process_time() - start
 
 
-def openspiel_chess_moves_per_s(count: int) -> float | None:
-    """OpenSpiel's chess (C++) in random playouts driven from Python as ours are (legal actions listed, one
-    picked at random, applied), moves/s; None when ``open_spiel`` is not installed."""
+def _openspiel_available() -> bool:
+    """Whether OpenSpiel (``pyspiel``) is importable here."""
     try:
-        import pyspiel  # optional: installed with open_spiel
+        import pyspiel  # noqa: F401  # optional: installed with open_spiel
     except ImportError:
-        return None
+        return False
+    return True
+
+
+def _openspiel_chess_games(count: int, chooser: random.Random) -> tuple[int, float]:
+    """OpenSpiel's chess (C++) in random playouts driven from Python as ours are (legal actions listed, one
+    picked at random, applied); return (moves, CPU seconds)."""
+    import pyspiel
+
     game = pyspiel.load_game("chess")
     moves = 0
-    chooser = random.Random(0)
     start = time.process_time()
-    for _ in track(range(count), description="OpenSpiel chess"):
+    for _ in range(count):
         state = game.new_initial_state()
         while not state.is_terminal():
             state.apply_action(chooser.choice(state.legal_actions()))
             moves += 1
-    return moves / (time.process_time() - start)
+    return moves, time.process_time() - start
+
+
+def _chunks(total: int, parts: int) -> list[range]:
+    """``range(total)`` cut into ``parts`` consecutive pieces as even as possible (none empty)."""
+    parts = max(1, min(parts, total))
+    bounds = [total * k // parts for k in range(parts + 1)]
+    return [range(bounds[k], bounds[k + 1]) for k in range(parts)]
 
 
 def clones_per_s(states: list[Any], rounds: int = 5000) -> float:
@@ -143,17 +163,46 @@ def main() -> None:
     parser.add_argument("--game", choices=game_names(), default="freedom")
     parser.add_argument("--games", type=int, default=60)
     parser.add_argument("--chess-games", type=int, default=30)
+    parser.add_argument("--rounds", type=int, default=5,
+                        help="rounds that each play a share of every loop, so all loops see the same machine")
     args = parser.parse_args()
-    if args.games < 1 or args.chess_games < 1:
-        parser.error("--games and --chess-games need at least one game each (the ratios divide by them)")
+    if args.games < 1 or args.chess_games < 1 or args.rounds < 1:
+        parser.error("--games, --chess-games and --rounds need at least one each (the ratios divide by them)")
     rules = get_rules(args.game)
     # decision 300 is mid-game in Freedom!; a random Hellenes game is shorter (about 300 decisions in all)
-    hellenes = args.game == "hellenes"  # Freedom!'s figures stay measured as they always were (no warm-up game)
-    games_s, decisions_s, samples = random_games(args.games, rules, sample_at=120 if hellenes else 300,
-                                                 warmup=1 if hellenes else 0)
-    list_s = random_list_games(args.games, rules)
-    chess_s = chess_moves_per_s(args.chess_games)
-    spiel_s = openspiel_chess_moves_per_s(args.chess_games)
+    sample_at = 120 if args.game == "hellenes" else 300
+    spiel = _openspiel_available()
+    load_before = os.getloadavg()[0]
+    # one untimed game of each loop first: imports and one-time tables (the message catalog a result's words
+    # need, python-chess's attack tables) are not playing speed
+    _random_playouts(range(10**6, 10**6 + 1), rules)
+    _chess_games(1, random.Random(10**6))
+    if spiel:
+        _openspiel_chess_games(1, random.Random(10**6))
+    # the loops take turns in rounds: on a shared machine the load changes from second to second, and a ratio
+    # is only honest when both of its sides were measured under the same load
+    samples: list[Any] = []
+    sums = {"fast": [0, 0.0], "list": [0, 0.0], "chess": [0, 0.0], "spiel": [0, 0.0]}
+    per_round: list[float] = []
+    chess_chooser, spiel_chooser = random.Random(0), random.Random(0)
+    rounds = min(args.rounds, args.games, args.chess_games)  # every round plays at least one game of each
+    work = list(zip(_chunks(args.games, rounds), _chunks(args.chess_games, rounds), strict=True))
+    for seeds, chess_part in track(work, description=f"{len(work)} rounds of every loop"):
+        fast = _random_playouts(seeds, rules, sample_at, samples)
+        chess = _chess_games(len(chess_part), chess_chooser)
+        for name, (count, seconds) in (("fast", fast), ("list", _random_list_games(seeds, rules)),
+                                       ("chess", chess)):
+            sums[name][0] += count
+            sums[name][1] += seconds
+        if spiel:
+            moves, seconds = _openspiel_chess_games(len(chess_part), spiel_chooser)
+            sums["spiel"][0] += moves
+            sums["spiel"][1] += seconds
+        per_round.append((fast[0] / fast[1]) / (chess[0] / chess[1]))
+    load_after = os.getloadavg()[0]
+    decisions_s, list_s, chess_s = (sums[name][0] / sums[name][1] for name in ("fast", "list", "chess"))
+    games_s = args.games / sums["fast"][1]
+    spiel_s = sums["spiel"][0] / sums["spiel"][1] if spiel else None
     clones = statistics.median(clones_per_s(samples) for _ in range(3))
     save_ms, load_ms, state_bytes, file_bytes = save_load(rules=rules)
     table = Table(title=f"muster engine benchmark: {args.game} (one core)")
@@ -166,7 +215,9 @@ def main() -> None:
                         ("state copies / s", f"{clones:,.0f}"), ("save (dumps) ms", f"{save_ms:.1f}"),
                         ("load (replay + check) ms", f"{load_ms:.1f}"), ("state JSON bytes", f"{state_bytes:,}"),
                         ("save file bytes", f"{file_bytes:,}"), ("python-chess moves / s", f"{chess_s:,.0f}"),
-                        ("decisions per python-chess move", f"{decisions_s / chess_s:.2f}"), *spiel_rows,
+                        ("decisions per python-chess move", f"{decisions_s / chess_s:.2f}"),
+                        ("the same, lowest and highest round", f"{min(per_round):.2f}–{max(per_round):.2f}"),
+                        *spiel_rows,
                         ("compiled rules (mypyc)", "yes" if _native.ACTIVE else "no")]:
         table.add_row(name, value)
     Console().print(table)
@@ -175,7 +226,9 @@ def main() -> None:
         "list_decisions_per_s": round(list_s), "clones_per_s": round(clones), "save_ms": round(save_ms, 2),
         "load_ms": round(load_ms, 2), "state_json_bytes": state_bytes, "save_file_bytes": file_bytes,
         "python_chess_moves_per_s": round(chess_s), "vs_python_chess": round(decisions_s / chess_s, 2),
-        "vs_python_chess_list": round(list_s / chess_s, 2)}
+        "vs_python_chess_list": round(list_s / chess_s, 2),
+        "vs_python_chess_rounds": [round(min(per_round), 2), round(max(per_round), 2)],
+        "rounds": len(per_round), "load_average": [round(load_before, 2), round(load_after, 2)]}
     if spiel_s is not None:
         figures["openspiel_chess_moves_per_s"] = round(spiel_s)
         figures["vs_openspiel_chess"] = round(decisions_s / spiel_s, 2)
