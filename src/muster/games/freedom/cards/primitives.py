@@ -12,7 +12,7 @@ from muster.games.freedom.board import board
 from muster.games.freedom.constants import IMPERIAL, IMPERIAL_CANNON, INSURGENT, cannon_owner
 from muster.games.freedom.datafiles import areas_file
 from muster.games.freedom.engine import ACTIONS, Decision, auto, count_down, frame, known, push
-from muster.games.freedom.rules.cannons import can_fire, cannon_targets, fire
+from muster.games.freedom.rules.cannons import can_fire, cannon_targets, fire, has_target, roll_needed
 from muster.games.freedom.rules.combat import imperial_attack, imperial_loses_unit, insurgent_hit_needed
 from muster.games.freedom.rules.common import (
     TRACK_NAME,
@@ -986,7 +986,7 @@ def ready_cannons(s: State, seat: str, fired: list[str]) -> list[int]:
     return [
         i
         for i in range(len(b.ids))
-        if s.cannon[i] and b.ids[i] not in fired and can_fire(s, i, seat) and cannon_targets(s, i)
+        if s.cannon[i] and b.ids[i] not in fired and can_fire(s, i, seat) and has_target(s, i)
     ]
 
 
@@ -1019,7 +1019,7 @@ class FireCannons(Decision):
             return
         src_id = known(f["src"])
         src, dst = b.index[src_id], b.index[str(a.arg)]
-        need = dict(cannon_targets(s, src))[dst]
+        need = roll_needed(s, src, dst)
         f["fired"] = [*f["fired"], src_id]
         f["src"] = None
         count_down(s, f)

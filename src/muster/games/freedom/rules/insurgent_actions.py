@@ -170,16 +170,18 @@ def _path_raid_targets(s: State, src: int, reach: int) -> list[tuple[int, int]]:
     return sorted(_raid_walk(s, (src,), reach))
 
 
-def _raid_walk(s: State, sources: tuple[int, ...] | list[int], reach: int) -> Iterator[tuple[int, int]]:
-    """Breadth-first out from the sections through mainland spaces free of Imperial units, yielding
-    (target, distance), nearest first (with several sections: the distance from the nearest).
+def _raid_walk(s: State, sources: tuple[int, ...] | list[int], reach: int) -> list[tuple[int, int]]:
+    """Breadth-first out from the sections through mainland spaces free of Imperial units: the
+    (target, distance) pairs, nearest first (with several sections: the distance from the nearest).
 
     A space with Imperial units ends a path (nothing may lie between raider and target); it is a
-    target unless it is adjacent to the Wall. The search stops at distance ``reach``.
+    target unless it is adjacent to the Wall. The search stops at distance ``reach``. (A plain loop
+    returning a list: compiled, a generator here cost a heap object and a resumption per target.)
     """
     exp, ally = s.exp, s.ally
     seen = set(sources)
     frontier = list(sources)
+    out: list[tuple[int, int]] = []
     distance = 0
     while frontier and distance < reach:
         distance += 1
@@ -191,10 +193,43 @@ def _raid_walk(s: State, sources: tuple[int, ...] | list[int], reach: int) -> It
                 seen.add(j)
                 if exp[j] or ally[j]:
                     if _RAIDABLE[j]:
-                        yield j, distance
+                        out.append((j, distance))
                 else:
                     nxt.append(j)
         frontier = nxt
+    return out
+
+
+def _raid_check(s: State, sources: tuple[int, ...] | list[int], reach: int, ap: int, printed: int,
+                stored: int) -> int:
+    """The search of :func:`_raid_walk`, stopped at the first target whose distance can be paid
+    (:func:`~muster.games.freedom.rules.imperial_actions.afford_with` of the frame's values): 1 then; -1 when
+    targets lie in reach but none can be paid (a distance between the AP left and the card's printed AP,
+    which the track may not pay); 0 without any target in reach."""
+    exp, ally = s.exp, s.ally
+    seen = set(sources)
+    frontier = list(sources)
+    found = 0
+    distance = 0
+    while frontier and distance < reach:
+        distance += 1
+        # afford_with() for this distance, once for the whole level: every target in it costs the same
+        payable = distance <= ap or (stored >= 0 and distance > printed and ap + stored >= distance)
+        nxt = []
+        for i in frontier:
+            for j in _MAINLAND_ADJ[i]:
+                if j in seen:
+                    continue
+                seen.add(j)
+                if exp[j] or ally[j]:
+                    if _RAIDABLE[j]:
+                        if payable:
+                            return 1
+                        found = -1
+                else:
+                    nxt.append(j)
+        frontier = nxt
+    return found
 
 
 _MAINLAND_ADJ: Final = tuple(tuple(j for j in adj if board().kind[j] == "mainland") for adj in board().adj)
@@ -257,13 +292,16 @@ class RaidOp(Op):
             # One search from every manned section at once gives each target's shortest distance: nothing
             # in reach means no Raid; an affordable one means a Raid. Otherwise (a shortest distance in the
             # gap between the AP left and the card's printed AP) a longer path may still be affordable.
-            found = False
-            for _j, cost in _raid_walk(s, raiders, reach):  # nearest first: usually decided at once
-                if affordable(s, ap, cost):
-                    return True
-                found = True
-            if found and any(affordable(s, ap, cost) for i in raiders for _j, cost in _raid_walk(s, (i,), reach)):
+            left: int = ap["ap"]
+            printed: int = ap["printed"]
+            stored = reach - left if ap["mode"] == "card" and not ap["prep_used"] else -1
+            found = _raid_check(s, raiders, reach, left, printed, stored)  # nearest first: usually decided at once
+            if found > 0:
                 return True
+            if found < 0:
+                for i in raiders:
+                    if _raid_check(s, (i,), reach, left, printed, stored) > 0:
+                        return True
         # Raids from elsewhere: only Klisova's, plus (1st edition) the sections' straight out along the column
         for i in (_OTHER_RAID_SOURCES if path_raids else _RAID_SOURCES):
             if ins[i] and any(affordable(s, ap, cost) for _j, cost in raid_targets(s, i, reach)):
@@ -297,12 +335,18 @@ class RaidOp(Op):
         b = board()
         ins, ids = s.ins, b.ids
         path_raids = ruleset(s)["raid_paths"] != "column"
+        left: int = ap["ap"]
+        printed: int = ap["printed"]
+        stored = reach - left if ap["mode"] == "card" and not ap["prep_used"] else -1
         out: list[str] = []
         for i in _RAID_SOURCES:  # raid_targets() is empty from every other space
             if not ins[i]:
                 continue
-            walk = _raid_walk(s, (i,), reach) if path_raids and _IS_WALL[i] else raid_targets(s, i, reach)
-            for _j, cost in walk:
+            if path_raids and _IS_WALL[i]:
+                if _raid_check(s, (i,), reach, left, printed, stored) > 0:
+                    out.append(ids[i])
+                continue
+            for _j, cost in raid_targets(s, i, reach):
                 if affordable(s, ap, cost):
                     out.append(ids[i])
                     break
