@@ -4,12 +4,13 @@ Pressure the Government, Repair Wall, Train Civilians and Build Cannon."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from itertools import compress
 from typing import Final
 
 from muster.core.interface import Action
 from muster.games.freedom.board import board
 from muster.games.freedom.constants import INSURGENT, INSURGENT_CANNON
-from muster.games.freedom.datafiles import design
+from muster.games.freedom.datafiles import DataError, design
 from muster.games.freedom.engine import ACTIONS, Op, push, select
 from muster.games.freedom.rules.action_phase import (
     VERBS,
@@ -166,76 +167,93 @@ def _column_raid_targets(s: State, src: int, reach: int) -> list[tuple[int, int]
 
 
 def _path_raid_targets(s: State, src: int, reach: int) -> list[tuple[int, int]]:
-    """2nd edition: the targets of :func:`_raid_walk`, in board order."""
-    return sorted(_raid_walk(s, (src,), reach))
-
-
-def _raid_walk(s: State, sources: tuple[int, ...] | list[int], reach: int) -> list[tuple[int, int]]:
-    """Breadth-first out from the sections through mainland spaces free of Imperial units: the
-    (target, distance) pairs, nearest first (with several sections: the distance from the nearest).
-
-    A space with Imperial units ends a path (nothing may lie between raider and target); it is a
-    target unless it is adjacent to the Wall. The search stops at distance ``reach``. (A plain loop
-    returning a list: compiled, a generator here cost a heap object and a resumption per target.)
-    """
-    exp, ally = s.exp, s.ally
-    seen = set(sources)
-    frontier = list(sources)
+    """2nd edition: the targets of the search of :func:`_raid_check` from one section, in board order."""
+    occupied = _occupied(s)
+    seen = frontier = _BIT[src]
     out: list[tuple[int, int]] = []
     distance = 0
     while frontier and distance < reach:
         distance += 1
-        nxt = []
-        for i in frontier:
-            for j in _MAINLAND_ADJ[i]:
-                if j in seen:
-                    continue
-                seen.add(j)
-                if exp[j] or ally[j]:
-                    if _RAIDABLE[j]:
-                        out.append((j, distance))
-                else:
-                    nxt.append(j)
-        frontier = nxt
+        reached = _step(frontier) & ~seen
+        seen |= reached
+        hits = reached & occupied & _RAIDABLE_BITS
+        while hits:
+            low = hits & -hits
+            out.append((_SPACE_AT[low.bit_length() - 1], distance))
+            hits ^= low
+        frontier = reached & ~occupied
+    out.sort()
     return out
 
 
-def _raid_check(s: State, sources: tuple[int, ...] | list[int], reach: int, ap: int, printed: int,
-                stored: int) -> int:
-    """The search of :func:`_raid_walk`, stopped at the first target whose distance can be paid
-    (:func:`~muster.games.freedom.rules.imperial_actions.afford_with` of the frame's values): 1 then; -1 when
-    targets lie in reach but none can be paid (a distance between the AP left and the card's printed AP,
-    which the track may not pay); 0 without any target in reach."""
-    exp, ally = s.exp, s.ally
-    seen = set(sources)
-    frontier = list(sources)
+def _step(frontier: int) -> int:
+    """The mainland spaces next to the spaces of ``frontier`` (sets of grid spaces as bits, :data:`_BIT`)."""
+    return ((frontier << _ROW) | (frontier >> _ROW) | (frontier << 1) | (frontier >> 1)) & _MAINLAND_BITS
+
+
+def _raid_check(sources: int, reach: int, ap: int, printed: int, stored: int, occupied: int) -> int:
+    """Breadth-first out from the sections ``sources`` (bits, :data:`_BIT`) through mainland spaces free of
+    Imperial units (``occupied``: :func:`_occupied`), stopped at distance ``reach`` or at the first target
+    whose distance (its AP cost) can be paid (:func:`~muster.games.freedom.rules.imperial_actions.afford_with`
+    of the frame's values): 1 then; -1 when targets lie in reach but none can be paid (a distance between the
+    AP left and the card's printed AP, which the track may not pay); 0 without any target in reach.
+
+    A space with Imperial units ends a path (nothing may lie between raider and target); it is a target
+    unless it is adjacent to the Wall. With several sections each space gets its distance from the nearest.
+    The mainland is a grid, so a whole step of the search is four shifts of a set of spaces held as the bits
+    of one integer, instead of a loop over each space's neighbours.
+    """
+    seen = frontier = sources
     found = 0
     distance = 0
     while frontier and distance < reach:
         distance += 1
-        # afford_with() for this distance, once for the whole level: every target in it costs the same
-        payable = distance <= ap or (stored >= 0 and distance > printed and ap + stored >= distance)
-        nxt = []
-        for i in frontier:
-            for j in _MAINLAND_ADJ[i]:
-                if j in seen:
-                    continue
-                seen.add(j)
-                if exp[j] or ally[j]:
-                    if _RAIDABLE[j]:
-                        if payable:
-                            return 1
-                        found = -1
-                else:
-                    nxt.append(j)
-        frontier = nxt
+        reached = _step(frontier) & ~seen
+        seen |= reached
+        if reached & occupied & _RAIDABLE_BITS:
+            if distance <= ap or (stored >= 0 and distance > printed and ap + stored >= distance):
+                return 1
+            found = -1
+        frontier = reached & ~occupied
     return found
+
+
+def _occupied(s: State) -> int:
+    """The mainland spaces holding Imperial units, as bits (:data:`_BIT`)."""
+    return sum(compress(_OCCUPY_BIT, s.exp)) | sum(compress(_OCCUPY_BIT, s.ally))  # the loops in C
 
 
 _MAINLAND_ADJ: Final = tuple(tuple(j for j in adj if board().kind[j] == "mainland") for adj in board().adj)
 """Each space's mainland neighbours: the spaces a Raid's path may run through."""
 _RAIDABLE: Final = tuple(board().kind[i] == "mainland" and board().row[i] >= 5 for i in range(len(board().ids)))
 """Mainland spaces not adjacent to the Wall (Row 5 or beyond)."""
+_ROW: Final = 10
+"""Bits per board row in :data:`_BIT`: the 9 columns and one always clear, so a shift by one never wraps."""
+
+
+def _grid_bits() -> tuple[int, ...]:
+    """Per space, its bit in a set of Wall and mainland spaces (row by row from the Wall, column by column;
+    0 for the other spaces). Checked against the board's adjacency: a board whose mainland were not that
+    grid would fail here, at import, rather than give other Raids."""
+    b = board()
+    bits = tuple(1 << ((b.row[i] - 3) * _ROW + b.col[i] - 1) if b.kind[i] in ("mainland", "wall") else 0
+                 for i in range(len(b.ids)))
+    mainland = sum(bits[i] for i in b.mainland)
+    for i, bit in enumerate(bits):
+        if bit:
+            step = ((bit << _ROW) | (bit >> _ROW) | (bit << 1) | (bit >> 1)) & mainland
+            if step != sum(bits[j] for j in _MAINLAND_ADJ[i]) or not 1 <= b.col[i] < _ROW or b.row[i] < 3:
+                raise DataError("board.json: the Wall and mainland are not the grid the Raid search assumes")
+    return bits
+
+
+_BIT: Final = _grid_bits()
+_OCCUPY_BIT: Final = tuple(bit if board().kind[i] == "mainland" else 0 for i, bit in enumerate(_BIT))
+""":data:`_BIT` of the mainland spaces only (the spaces whose units block or are a Raid's target)."""
+_MAINLAND_BITS: Final = sum(_OCCUPY_BIT)
+_RAIDABLE_BITS: Final = sum(bit for i, bit in enumerate(_BIT) if _RAIDABLE[i])
+_SPACE_AT: Final = {bit.bit_length() - 1: i for i, bit in enumerate(_BIT) if bit}
+"""The space of each bit of :data:`_BIT`, by the bit's position."""
 
 
 def _cheapest_raid() -> int:
@@ -288,19 +306,23 @@ class RaidOp(Op):
         path_raids = ruleset(s)["raid_paths"] != "column"
         ins = s.ins
         if path_raids:
-            raiders = [i for i in _WALLS if ins[i]]
+            raiders = 0
+            for i in _WALLS:
+                if ins[i]:
+                    raiders |= _BIT[i]
             # One search from every manned section at once gives each target's shortest distance: nothing
             # in reach means no Raid; an affordable one means a Raid. Otherwise (a shortest distance in the
             # gap between the AP left and the card's printed AP) a longer path may still be affordable.
             left: int = ap["ap"]
             printed: int = ap["printed"]
             stored = reach - left if ap["mode"] == "card" and not ap["prep_used"] else -1
-            found = _raid_check(s, raiders, reach, left, printed, stored)  # nearest first: usually decided at once
+            occupied = _occupied(s)
+            found = _raid_check(raiders, reach, left, printed, stored, occupied)  # usually decided at once
             if found > 0:
                 return True
             if found < 0:
-                for i in raiders:
-                    if _raid_check(s, (i,), reach, left, printed, stored) > 0:
+                for i in _WALLS:
+                    if ins[i] and _raid_check(_BIT[i], reach, left, printed, stored, occupied) > 0:
                         return True
         # Raids from elsewhere: only Klisova's, plus (1st edition) the sections' straight out along the column
         for i in (_OTHER_RAID_SOURCES if path_raids else _RAID_SOURCES):
@@ -338,12 +360,13 @@ class RaidOp(Op):
         left: int = ap["ap"]
         printed: int = ap["printed"]
         stored = reach - left if ap["mode"] == "card" and not ap["prep_used"] else -1
+        occupied = _occupied(s)
         out: list[str] = []
         for i in _RAID_SOURCES:  # raid_targets() is empty from every other space
             if not ins[i]:
                 continue
             if path_raids and _IS_WALL[i]:
-                if _raid_check(s, (i,), reach, left, printed, stored) > 0:
+                if _raid_check(_BIT[i], reach, left, printed, stored, occupied) > 0:
                     out.append(ids[i])
                 continue
             for _j, cost in raid_targets(s, i, reach):
