@@ -563,6 +563,24 @@ _PREP_HIGH: Final = track_range("preparation")[1]
 _PRESSURE_HIGH: Final = track_range("pressure")[1]
 _MENU: Final = {v.name: ACTIONS[v.name, None] for v in VERBS[INSURGENT]}
 _RAID: Final = RaidOp()
+_COST_REGROUP: Final[int] = COST["regroup"]
+_COST_ATTACK: Final[int] = COST["attack"]
+_COST_PREPARE: Final[int] = COST["prepare"]
+_COST_SUPPORT: Final[int] = COST["support"]
+_COST_PRESSURE: Final[int] = COST["pressure"]
+_COST_REPAIR: Final[int] = COST["repair"]
+_COST_TRAIN: Final[int] = COST["train"]
+_COST_BUILD: Final[int] = COST["build"]
+_COST_BUILD_SUPPLIES: Final[int] = COST["build_supplies"]
+_MENU_REGROUP: Final = _MENU["regroup"]
+_MENU_ATTACK: Final = _MENU["attack"]
+_MENU_RAID: Final = _MENU["raid"]
+_MENU_PREPARE: Final = _MENU["prepare"]
+_MENU_SUPPORT: Final = _MENU["support"]
+_MENU_PRESSURE: Final = _MENU["pressure"]
+_MENU_REPAIR: Final = _MENU["repair"]
+_MENU_TRAIN: Final = _MENU["train"]
+_MENU_BUILD: Final = _MENU["build"]
 
 
 def _can_regroup(s: State) -> bool:
@@ -601,31 +619,53 @@ def insurgent_menu(s: State, f: Frame) -> list[Action]:
     track = s.tracks[INSURGENT]
     stored: int = -1 if f["prep_used"] else track["preparation"]
 
+    # the costs and menu entries are module constants (compiled: C statics, not dict lookups by name)
     out: list[Action] = []
-    if afford_with(ap, printed, stored, COST["regroup"]) and _can_regroup(s):
-        out.append(_MENU["regroup"])
-    if afford_with(ap, printed, stored, COST["attack"]) and _can_attack(s):
-        out.append(_MENU["attack"])
+    if afford_with(ap, printed, stored, _COST_REGROUP) and _can_regroup(s):
+        out.append(_MENU_REGROUP)
+    if afford_with(ap, printed, stored, _COST_ATTACK) and _can_attack(s):
+        out.append(_MENU_ATTACK)
     if _RAID.available_with(s, f):
-        out.append(_MENU["raid"])
-    if ap >= COST["prepare"] and track["preparation"] < _PREP_HIGH:
-        out.append(_MENU["prepare"])
-    if afford_with(ap, printed, stored, COST["support"]) and support_possible(s, INSURGENT):
-        out.append(_MENU["support"])
-    if afford_with(ap, printed, stored, COST["pressure"]) and 0 <= track["pressure"] < _PRESSURE_HIGH:
-        out.append(_MENU["pressure"])
+        out.append(_MENU_RAID)
+    if ap >= _COST_PREPARE and track["preparation"] < _PREP_HIGH:
+        out.append(_MENU_PREPARE)
+    if afford_with(ap, printed, stored, _COST_SUPPORT) and support_possible(s, INSURGENT):
+        out.append(_MENU_SUPPORT)
+    if afford_with(ap, printed, stored, _COST_PRESSURE) and 0 <= track["pressure"] < _PRESSURE_HIGH:
+        out.append(_MENU_PRESSURE)
     ins = s.ins
-    if afford_with(ap, printed, stored, COST["repair"]) and any(s.damage[i] and ins[i] for i in _WALLS):
-        out.append(_MENU["repair"])
-    if (afford_with(ap, printed, stored, COST["train"]) and s.civilians > 0 and s.pools["insurgent"] > 0
-            and any(ins[i] < _LIMIT[i] and not s.exp[i] and not s.ally[i] for i in _INSURGENT_SPACES)):
-        out.append(_MENU["train"])
+    if afford_with(ap, printed, stored, _COST_REPAIR) and _can_repair(s):
+        out.append(_MENU_REPAIR)
+    if (afford_with(ap, printed, stored, _COST_TRAIN) and s.civilians > 0 and s.pools["insurgent"] > 0
+            and _has_open_space(s)):
+        out.append(_MENU_TRAIN)
     once = ruleset(s)["insurgent_build_once_per_round"]
-    if (not (once and s.built_this_round) and afford_with(ap, printed, stored, COST["build"]) and s.pools["cannons"] > 0
-            and track["supplies"] >= COST["build_supplies"]
-            and any(ins[i] and not s.cannon[i] for i in _INSURGENT_SPACES)):
-        out.append(_MENU["build"])
+    if (not (once and s.built_this_round) and afford_with(ap, printed, stored, _COST_BUILD)
+            and s.pools["cannons"] > 0 and track["supplies"] >= _COST_BUILD_SUPPLIES):
+        cannon = s.cannon
+        for i in _INSURGENT_SPACES:
+            if ins[i] and not cannon[i]:
+                out.append(_MENU_BUILD)
+                break
     return out
+
+
+def _can_repair(s: State) -> bool:
+    """A manned Wall section is damaged (plain loops here: any() over a generator costs a frame per space)."""
+    damage, ins = s.damage, s.ins
+    for i in _WALLS:  # noqa: SIM110
+        if damage[i] and ins[i]:
+            return True
+    return False
+
+
+def _has_open_space(s: State) -> bool:
+    """Some Insurgent space has room and no Imperial unit."""
+    ins, exp, ally = s.ins, s.exp, s.ally
+    for i in _INSURGENT_SPACES:  # noqa: SIM110
+        if ins[i] < _LIMIT[i] and not exp[i] and not ally[i]:
+            return True
+    return False
 
 
 register_menu(INSURGENT, insurgent_menu)
