@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from functools import cache
+from itertools import compress
+from operator import or_
 from typing import Final
 
 from muster.core.interface import Action
@@ -480,6 +482,7 @@ _SPACES: Final = range(len(board().ids))
 _IDS: Final = board().ids
 _ADJ: Final = board().adj
 _INSURGENT_SPACES: Final = board().insurgent_spaces
+_INSURGENT_SPACE: Final = tuple(i in _INSURGENT_SPACES for i in range(len(board().ids)))
 _LAGOON: Final = board().lagoon
 _SLOW_FRONTIER: Final = slow_frontier()
 _SLOW_STEPS: Final = slow_steps()
@@ -493,8 +496,6 @@ _THICK: Final = board().thick
 _LIMIT: Final = board().limit
 _CAMP: Final = board().camp
 _STEPS: Final = normal_steps()
-_MOVE_FROM: Final = tuple(i for i in _SPACES if _STEPS[i])
-"""The spaces a Normal Movement may start from (a unit elsewhere has no step)."""
 _COST_MOVE: Final[int] = COST["move"]
 _COST_SLOW: Final[int] = COST["slow"]
 _COST_ATTACK: Final[int] = COST["attack"]
@@ -532,13 +533,11 @@ def support_possible(s: State, seat: str) -> bool:
 def _can_move(s: State) -> bool:
     """:class:`MoveOp` has a source: some unit with a Normal Movement destination (board order, early exit).
 
-    ``can_move_normally`` for each kind present, with ``_room`` inlined, over the spaces that have a step at
-    all: the AP menu asks this at every Imperial choice."""
+    ``can_move_normally`` for each kind present, with ``_room`` inlined, over the spaces holding Imperial
+    units: the AP menu asks this at every Imperial choice."""
     exp, ally, ins = s.exp, s.ally, s.ins
-    for a in _MOVE_FROM:
+    for a in compress(_SPACES, map(or_, exp, ally)):  # the spaces with Imperial units, found in C
         e, al = exp[a], ally[a]
-        if not e and not al:
-            continue
         for m in _STEPS[a]:
             if ins[m]:
                 continue
@@ -583,8 +582,8 @@ def _can_attack(s: State, f: Frame) -> bool:
     ins, exp, ally = s.ins, s.exp, s.ally
     lagoon = f["mode"] == "mahmud"
     spent, limit = f["spent"], f["attack_limit"]
-    for i in _INSURGENT_SPACES:
-        if ins[i]:
+    for i in compress(_SPACES, ins):  # the spaces with Insurgent units (all of them Insurgent spaces), in C
+        if _INSURGENT_SPACE[i]:
             for j in _ADJ[i]:
                 units = exp[j] + ally[j]
                 if not units or (lagoon and not _LAGOON[j]):

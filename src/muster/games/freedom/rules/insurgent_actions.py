@@ -563,6 +563,8 @@ _PREP_HIGH: Final = track_range("preparation")[1]
 _PRESSURE_HIGH: Final = track_range("pressure")[1]
 _MENU: Final = {v.name: ACTIONS[v.name, None] for v in VERBS[INSURGENT]}
 _RAID: Final = RaidOp()
+_SPACES: Final = range(len(_B.ids))
+_INSURGENT_SPACE: Final = tuple(i in _INSURGENT_SPACES for i in _SPACES)
 _COST_REGROUP: Final[int] = COST["regroup"]
 _COST_ATTACK: Final[int] = COST["attack"]
 _COST_PREPARE: Final[int] = COST["prepare"]
@@ -602,8 +604,9 @@ def _can_regroup(s: State) -> bool:
 
 def _can_attack(s: State) -> bool:
     ins, exp, ally = s.ins, s.exp, s.ally
-    for i in _INSURGENT_SPACES:  # plain loops: nested any() over generators costs a frame per space
-        if ins[i]:
+    # plain loops: nested any() over generators costs a frame per space; the spaces with units found in C
+    for i in compress(_SPACES, ins):
+        if _INSURGENT_SPACE[i]:
             for j in _ADJ[i]:
                 if exp[j] or ally[j]:
                     return True
