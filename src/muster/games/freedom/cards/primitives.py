@@ -403,8 +403,15 @@ WHERE_WORDS: Final = {
 
 @cache
 def spaces_where(where: str) -> tuple[int, ...]:
-    """Board indexes matching a where-filter."""
-    return tuple(i for i in range(len(board().ids)) if _where(where, i))
+    """Board indexes matching a where-filter (board data only: each filter's spaces are found once)."""
+    spaces = _WHERE_SPACES.get(where)
+    if spaces is None:
+        spaces = _WHERE_SPACES[where] = tuple(i for i in range(len(board().ids)) if _where(where, i))
+    return spaces
+
+
+_WHERE_SPACES: Final[dict[str, tuple[int, ...]]] = {}
+"""The spaces of each where-filter used so far, in board order."""
 
 
 def pool_to_camp(kind: str, count: int) -> Frame:
