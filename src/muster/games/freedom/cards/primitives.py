@@ -5,6 +5,8 @@ still applies (a decision with no legal choice lapses)."""
 from __future__ import annotations
 
 from functools import cache
+from itertools import compress
+from operator import or_
 from typing import Final
 
 from muster.core.interface import Action
@@ -526,11 +528,15 @@ class RemoveWhere(_Picker):
 
     def spaces(self, s: State, f: Frame) -> list[str]:
         out: list[str] = []
+        exp, ally, ins, ids = s.exp, s.ally, s.ins, board().ids
+        imperial = f["side"] == IMPERIAL
+        only = f["only"] if imperial else None
         for i in spaces_where(f["where"]):
-            if f["side"] == IMPERIAL:
-                out += _unit_choices(s, i, f["only"])
-            elif s.ins[i]:
-                out.append(board().ids[i])
+            if imperial:
+                if exp[i] or ally[i]:  # (_unit_choices() is empty elsewhere)
+                    out += _unit_choices(s, i, only)
+            elif ins[i]:
+                out.append(ids[i])
         return out
 
     def pick(self, s: State, f: Frame, i: int, kind: str) -> None:
@@ -557,7 +563,8 @@ class SendBack(_Picker):
                     n=f["left"])
 
     def spaces(self, s: State, f: Frame) -> list[str]:
-        return [x for i in spaces_where(f["where"]) for x in _unit_choices(s, i, None)]
+        exp, ally = s.exp, s.ally
+        return [x for i in spaces_where(f["where"]) if exp[i] or ally[i] for x in _unit_choices(s, i, None)]
 
     def pick(self, s: State, f: Frame, i: int, kind: str) -> None:
         move_unit(s, i, board().camp, kind or kinds_at(s, i)[0])
@@ -763,7 +770,7 @@ class Advance(Decision):
         if f["left"] <= 0:
             return []
         acts = []
-        for i in range(len(b.ids)):
+        for i in compress(range(len(b.ids)), map(or_, s.exp, s.ally)):  # spaces with Imperial units, found in C
             for x in _unit_choices(s, i, None):
                 kind = x.partition(":")[2] or kinds_at(s, i)[0]
                 if self._fresh(s, f, i, kind) and self._targets(s, i, kind):
