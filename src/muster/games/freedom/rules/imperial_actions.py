@@ -100,15 +100,18 @@ class UnitMoveOp(Op):
         """True if a unit of ``kind`` in space ``i`` has somewhere to go (override for an early exit)."""
         return bool(self.destinations(s, f, i, kind))
 
-    def candidates(self) -> Iterable[int]:
-        """The spaces worth looking at as sources."""
-        return range(len(board().ids))
+    def candidates(self) -> Iterable[int] | None:
+        """The spaces worth looking at as sources, in board order (None: every space)."""
+        return None
 
     def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
         ids = board().ids
         exp, ally = s.exp, s.ally
         moved_to = f.get("moved_to")
-        for i in self.candidates():
+        spaces = self.candidates()
+        if spaces is None:  # every space: those holding Imperial units, found in C
+            spaces = compress(_SPACES, map(or_, exp, ally))
+        for i in spaces:
             n = exp[i] + ally[i]
             if not n or (n == 1 and moved_to == ids[i]):  # empty, or only the unit that just moved
                 continue
