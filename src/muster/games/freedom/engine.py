@@ -110,8 +110,8 @@ class Op:
         if cls.name:
             op = OPS[cls.name] = cls()
             # the select lists' shared actions by argument, found once (not by verb at every choice)
-            op.from_actions = VERB_ACTIONS[cls.verb_from]
-            op.to_actions = VERB_ACTIONS[cls.verb_to]
+            op.from_actions = VERB_ACTIONS[op.verb_from]
+            op.to_actions = VERB_ACTIONS[op.verb_to]
 
     def prompt(self, s: State, f: Frame) -> str:
         """The prompt while choosing."""
