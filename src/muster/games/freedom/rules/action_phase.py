@@ -202,7 +202,7 @@ class FinalTrigger(Decision):
     def legal(self, s: State, f: Frame) -> list[Action]:
         if not s.trigger:
             return []
-        return [Action("trigger", n) for n in s.hands[f["seat"]]] + [Action("pass")]
+        return [*[ACTIONS["trigger", n] for n in s.hands[f["seat"]]], ACTIONS["pass", None]]  # shared actions
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
         seat = f["seat"]
