@@ -287,11 +287,14 @@ class FrameMachine(Generic[S, F]):
         The same as ``apply_action(s, legal_actions(s)[index])``, without looking the action up again in the
         list it came from: a playout (a random game, a bot's simulation) then costs one call per decision
         and never copies a legal list. An index out of range raises :class:`IllegalActionError`."""
-        acts = self.legal_actions(s)
+        cached = s._legal
+        acts = cached[1] if cached is not None and cached[0] == s.step else self.legal_actions(s)
         if index < 0 or index >= len(acts):
             raise IllegalActionError(f"no legal action number {index} (there are {len(acts)})")
         self._apply_legal(s, acts[index])
-        return len(self.legal_actions(s))
+        # advance() has just cached the next decision's list (never empty); nothing cached: the game is over
+        cached = s._legal
+        return len(cached[1]) if cached is not None else len(self.legal_actions(s))
 
     def _apply_legal(self, s: S, a: Action) -> None:
         """Apply an action known to be legal, then run the automatic steps that follow."""

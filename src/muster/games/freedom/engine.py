@@ -28,6 +28,8 @@ from muster.games.freedom.texts import names as english_names
 from muster.i18n import Said, entry
 
 OPS: Final[dict[str, Op]] = {}
+DONE: Final = ACTIONS["done", None]
+"""The shared ``done`` action (a module constant: no key tuple built to look it up)."""
 _AREAS: Final[dict[str, int]] = {area.id: i for i, area in enumerate(areas_file().areas)}
 """Area ids (a Support target) by their index, the argument a label names an area by."""
 
@@ -98,11 +100,18 @@ class Op:
     """True when the player may decline (a ``done`` action at the first step)."""
     verb_from = "from"
     verb_to = "to"
+    from_actions: dict[Any, Action]
+    """``VERB_ACTIONS[verb_from]`` (set on each registered op, the instance in :data:`OPS`)."""
+    to_actions: dict[Any, Action]
+    """``VERB_ACTIONS[verb_to]`` (set on each registered op, the instance in :data:`OPS`)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if cls.name:
-            OPS[cls.name] = cls()
+            op = OPS[cls.name] = cls()
+            # the select lists' shared actions by argument, found once (not by verb at every choice)
+            op.from_actions = VERB_ACTIONS[op.verb_from]
+            op.to_actions = VERB_ACTIONS[op.verb_to]
 
     def prompt(self, s: State, f: Frame) -> str:
         """The prompt while choosing."""
@@ -154,12 +163,12 @@ class Select(Decision):
                 classes = op.classes(s, f, src)
                 if classes:
                     return [ACTIONS["unit", c] for c in classes]
-            to = VERB_ACTIONS[op.verb_to]
+            to = op.to_actions
             return [to[t] for t in op.targets(s, f, src)]
-        from_ = VERB_ACTIONS[op.verb_from]
+        from_ = op.from_actions
         acts = [from_[x] for x in op.sources(s, f)]
         if op.optional:
-            acts.append(ACTIONS["done", None])
+            acts.append(DONE)
         return acts
 
     def apply(self, s: State, f: Frame, a: Action) -> None:

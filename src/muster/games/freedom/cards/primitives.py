@@ -5,6 +5,8 @@ still applies (a decision with no legal choice lapses)."""
 from __future__ import annotations
 
 from functools import cache
+from itertools import compress
+from operator import or_
 from typing import Final
 
 from muster.core.interface import Action
@@ -12,7 +14,7 @@ from muster.games.freedom.board import board
 from muster.games.freedom.constants import IMPERIAL, IMPERIAL_CANNON, INSURGENT, cannon_owner
 from muster.games.freedom.datafiles import areas_file
 from muster.games.freedom.engine import ACTIONS, Decision, auto, count_down, frame, known, push
-from muster.games.freedom.rules.cannons import can_fire, cannon_targets, fire
+from muster.games.freedom.rules.cannons import can_fire, cannon_targets, fire, has_target, roll_needed
 from muster.games.freedom.rules.combat import imperial_attack, imperial_loses_unit, insurgent_hit_needed
 from muster.games.freedom.rules.common import (
     TRACK_NAME,
@@ -403,8 +405,15 @@ WHERE_WORDS: Final = {
 
 @cache
 def spaces_where(where: str) -> tuple[int, ...]:
-    """Board indexes matching a where-filter."""
-    return tuple(i for i in range(len(board().ids)) if _where(where, i))
+    """Board indexes matching a where-filter (board data only: each filter's spaces are found once)."""
+    spaces = _WHERE_SPACES.get(where)
+    if spaces is None:
+        spaces = _WHERE_SPACES[where] = tuple(i for i in range(len(board().ids)) if _where(where, i))
+    return spaces
+
+
+_WHERE_SPACES: Final[dict[str, tuple[int, ...]]] = {}
+"""The spaces of each where-filter used so far, in board order."""
 
 
 def pool_to_camp(kind: str, count: int) -> Frame:
@@ -519,11 +528,15 @@ class RemoveWhere(_Picker):
 
     def spaces(self, s: State, f: Frame) -> list[str]:
         out: list[str] = []
+        exp, ally, ins, ids = s.exp, s.ally, s.ins, board().ids
+        imperial = f["side"] == IMPERIAL
+        only = f["only"] if imperial else None
         for i in spaces_where(f["where"]):
-            if f["side"] == IMPERIAL:
-                out += _unit_choices(s, i, f["only"])
-            elif s.ins[i]:
-                out.append(board().ids[i])
+            if imperial:
+                if exp[i] or ally[i]:  # (_unit_choices() is empty elsewhere)
+                    out += _unit_choices(s, i, only)
+            elif ins[i]:
+                out.append(ids[i])
         return out
 
     def pick(self, s: State, f: Frame, i: int, kind: str) -> None:
@@ -550,7 +563,8 @@ class SendBack(_Picker):
                     n=f["left"])
 
     def spaces(self, s: State, f: Frame) -> list[str]:
-        return [x for i in spaces_where(f["where"]) for x in _unit_choices(s, i, None)]
+        exp, ally = s.exp, s.ally
+        return [x for i in spaces_where(f["where"]) if exp[i] or ally[i] for x in _unit_choices(s, i, None)]
 
     def pick(self, s: State, f: Frame, i: int, kind: str) -> None:
         move_unit(s, i, board().camp, kind or kinds_at(s, i)[0])
@@ -756,7 +770,7 @@ class Advance(Decision):
         if f["left"] <= 0:
             return []
         acts = []
-        for i in range(len(b.ids)):
+        for i in compress(range(len(b.ids)), map(or_, s.exp, s.ally)):  # spaces with Imperial units, found in C
             for x in _unit_choices(s, i, None):
                 kind = x.partition(":")[2] or kinds_at(s, i)[0]
                 if self._fresh(s, f, i, kind) and self._targets(s, i, kind):
@@ -986,7 +1000,7 @@ def ready_cannons(s: State, seat: str, fired: list[str]) -> list[int]:
     return [
         i
         for i in range(len(b.ids))
-        if s.cannon[i] and b.ids[i] not in fired and can_fire(s, i, seat) and cannon_targets(s, i)
+        if s.cannon[i] and b.ids[i] not in fired and can_fire(s, i, seat) and has_target(s, i)
     ]
 
 
@@ -1019,7 +1033,7 @@ class FireCannons(Decision):
             return
         src_id = known(f["src"])
         src, dst = b.index[src_id], b.index[str(a.arg)]
-        need = dict(cannon_targets(s, src))[dst]
+        need = roll_needed(s, src, dst)
         f["fired"] = [*f["fired"], src_id]
         f["src"] = None
         count_down(s, f)

@@ -60,6 +60,7 @@ _FAVOURED: Final = {seat: frozenset(c.number for c in cards_file().cards if favo
                     for seat in (IMPERIAL, INSURGENT)}
 """Per seat, the cards whose event is coloured for it (:func:`favours`)."""
 _CARDS_PER_PHASE: Final[int] = design()["cards_per_action_phase"]
+_END: Final = ACTIONS["end", None]
 
 
 def discard(s: State, number: int) -> None:
@@ -130,7 +131,7 @@ class CardTurn(Decision):
         s.played[seat] += 1
         discard(s, number)
         s.trigger = None
-        push(s, frame("after_turn", seat=seat))
+        s.stack.append({"kind": "after_turn", "seat": seat})  # push() of one frame, as a literal: every card
         if a.verb == "event":
             if not s.quiet:
                 log(s, "{side} plays {card} as an event.", side=seat, card=number)
@@ -176,7 +177,7 @@ def after_turn(s: State, f: Frame) -> None:
         nxt = f["seat"]
         if s.played[nxt] >= per_phase or not s.hands[nxt]:
             return
-    push(s, frame("card_turn", seat=nxt))
+    s.stack.append({"kind": "card_turn", "seat": nxt})  # push() of one frame, as a literal: every card
 
 
 @auto("action_phase_end")
@@ -201,7 +202,7 @@ class FinalTrigger(Decision):
     def legal(self, s: State, f: Frame) -> list[Action]:
         if not s.trigger:
             return []
-        return [Action("trigger", n) for n in s.hands[f["seat"]]] + [Action("pass")]
+        return [*[ACTIONS["trigger", n] for n in s.hands[f["seat"]]], ACTIONS["pass", None]]  # shared actions
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
         seat = f["seat"]
@@ -315,7 +316,7 @@ class SpendAP(Decision):
         menu = MENUS.get(f["seat"])
         acts = menu(s, f) if menu is not None else reference_menu(s, f)
         if acts or f["ap"] > 0:
-            acts.append(ACTIONS["end", None])
+            acts.append(_END)
         return acts  # no AP left and nothing stored AP can buy: the turn ends by itself
 
     def apply(self, s: State, f: Frame, a: Action) -> None:

@@ -6,6 +6,7 @@ with the cannon: +1; the Bombard: +1 and reach to Row 7). Reach tables are board
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import Final
 
 from muster.core.interface import Action
@@ -59,6 +60,46 @@ def cannon_targets(s: State, i: int) -> list[tuple[int, int]]:
     return [(j, need) for j, need in targets if exp[j] or ally[j] or cannon[j] == IMPERIAL_CANNON]
 
 
+def has_target(s: State, i: int) -> bool:
+    """``bool(cannon_targets(s, i))`` with an early exit and no list built: the Cannons phase asks it of every
+    cannon that may fire, at each of its choices."""
+    code = s.cannon[i]
+    kind = _KIND[i]
+    if code == IMPERIAL_CANNON:
+        if kind != "mainland":
+            return False
+        damage, ins, cannon = s.damage, s.ins, s.cannon
+        for w, _need in REVERSE_ORDINARY[i]:
+            if damage[w] < 2 or ins[w] or cannon[w] in _INSURGENT_CODES:
+                return True
+        for m, _need in _REVERSE_MARMAROU[i]:  # noqa: SIM110 - any() over a generator costs more in pure Python
+            if ins[m] or cannon[m]:
+                return True
+        return False
+    if kind == "wall":
+        table = (2 if code == BOMBARD else 0) + (1 if ruleset(s)["wall_cannons_fire_wall"] else 0)
+        targets = _INSURGENT_REACH[table][i]
+    else:
+        targets = _INSURGENT_REACH[0][i]
+    exp, ally, cannon = s.exp, s.ally, s.cannon
+    for j, _need in targets:  # noqa: SIM110 - as above
+        if exp[j] or ally[j] or cannon[j] == IMPERIAL_CANNON:
+            return True
+    return False
+
+
+def roll_needed(s: State, i: int, j: int) -> int:
+    """The roll the cannon in space ``i`` needs to hit space ``j``, one of its :func:`cannon_targets` (its last
+    entry for ``j``, as a dict made of the list would keep), without building that dict."""
+    found = -1
+    for target, need in cannon_targets(s, i):
+        if target == j:
+            found = need
+    if found < 0:
+        raise KeyError(j)
+    return found
+
+
 def _reverse(table: str) -> tuple[tuple[tuple[int, int], ...], ...]:
     """A reach table read backwards: Imperial cannons fire along the same lines (rule 4.4)."""
     b = board()
@@ -103,6 +144,8 @@ _CAN_FIRE_FROM: Final = tuple(i for i in _SPACES
                               or any(table[i] for table in _INSURGENT_REACH))
 """The spaces from which a cannon may ever have a target (:func:`cannon_targets` is empty elsewhere), in board
 order."""
+_CAN_FIRE: Final = tuple(i in _CAN_FIRE_FROM for i in _SPACES)
+"""Per space, whether it is one of :data:`_CAN_FIRE_FROM`."""
 _IDS: Final = board().ids
 _INDEX: Final = board().index
 _CANNONS: Final[dict[str, int]] = design()["cannons"]
@@ -132,7 +175,10 @@ def fire(s: State, src: int, dst: int, need: int, stone_balls: bool = False) -> 
     assert seat is not None
     dice = roll_dice(s, c["dice"], c["die"])
     plus = bonus(s, src)
-    hits = sum(1 for d in dice if d + plus >= need)
+    hits = 0
+    for d in dice:  # (a plain loop: a generator in sum() costs a frame at every shot in pure Python)
+        if d + plus >= need:
+            hits += 1
     if not s.quiet:  # (quiet simulations skip building the log line's parts)
         extra = entry(", +{n} each", n=plus) if plus else ""
         result = entry("no hit") if hits == 0 else entry("{n} hit", "{n} hits", n=hits)
@@ -191,14 +237,15 @@ class Cannons(Decision):
     def _ready(self, s: State, f: Frame) -> list[int]:
         fired: list[str] = f["fired"]
         cannon = s.cannon
-        # can_fire() inlined, over the spaces a cannon there can ever hit something from
+        # can_fire() inlined, over the spaces holding a cannon (found in C: a few of the board's spaces), in
+        # board order, from where a cannon can ever hit something
         if f["seat"] == IMPERIAL:
             exp, ally = s.exp, s.ally
-            return [i for i in _CAN_FIRE_FROM if cannon[i] == IMPERIAL_CANNON and (exp[i] or ally[i])
-                    and _IDS[i] not in fired and cannon_targets(s, i)]
+            return [i for i in compress(_SPACES, cannon) if cannon[i] == IMPERIAL_CANNON and _CAN_FIRE[i]
+                    and (exp[i] or ally[i]) and _IDS[i] not in fired and has_target(s, i)]
         ins = s.ins
-        return [i for i in _CAN_FIRE_FROM if ins[i] and cannon[i] in _INSURGENT_CODES
-                and _IDS[i] not in fired and cannon_targets(s, i)]
+        return [i for i in compress(_SPACES, cannon) if cannon[i] in _INSURGENT_CODES and _CAN_FIRE[i] and ins[i]
+                and _IDS[i] not in fired and has_target(s, i)]
 
     def prompt(self, s: State, f: Frame) -> str:
         if f["src"] is None:
@@ -217,7 +264,7 @@ class Cannons(Decision):
         src_id = known(f["src"])
         src = _INDEX[src_id]
         dst = _INDEX[str(a.arg)]
-        need = dict(cannon_targets(s, src))[dst]
+        need = roll_needed(s, src, dst)
         f["fired"] = [*f["fired"], src_id]
         f["src"] = None
         fire(s, src, dst, need)

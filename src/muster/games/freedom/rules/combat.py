@@ -7,11 +7,13 @@ edition, a Wall section destroyed by a shot), not to units removed by events or 
 
 from __future__ import annotations
 
+from typing import Final
+
 from muster.core.interface import Action
 from muster.games.freedom.board import board
 from muster.games.freedom.constants import IMPERIAL, INSURGENT, other
 from muster.games.freedom.datafiles import design
-from muster.games.freedom.engine import Decision
+from muster.games.freedom.engine import ACTIONS, Decision
 from muster.games.freedom.rules.common import (
     adjust,
     imperial_units,
@@ -25,6 +27,10 @@ from muster.games.freedom.rules.common import (
 )
 from muster.games.freedom.state import Frame, State
 
+_MORALE_OWN: Final = ACTIONS["morale", "own"]
+_MORALE_ENEMY: Final = ACTIONS["morale", "enemy"]
+"""The two shared actions of a Morale choice."""
+
 
 class MoraleChoice(Decision):
     """Own Morale +1, or the opponent's Morale −1."""
@@ -35,7 +41,7 @@ class MoraleChoice(Decision):
         return said("The last enemy unit in a space fell: raise your Morale by 1 or lower your opponent's by 1.")
 
     def legal(self, s: State, f: Frame) -> list[Action]:
-        return [Action("morale", "own"), Action("morale", "enemy")]
+        return [_MORALE_OWN, _MORALE_ENEMY]
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
         seat = f["seat"]

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from functools import cache
+from itertools import compress
+from operator import or_
 from typing import Final
 
 from muster.core.interface import Action
@@ -39,6 +41,7 @@ from muster.games.freedom.rules.movement import (
     kinds_at,
     move_unit,
     normal_destinations,
+    normal_steps,
     single_step_destinations,
     slow_destinations,
     slow_steps,
@@ -97,15 +100,18 @@ class UnitMoveOp(Op):
         """True if a unit of ``kind`` in space ``i`` has somewhere to go (override for an early exit)."""
         return bool(self.destinations(s, f, i, kind))
 
-    def candidates(self) -> Iterable[int]:
-        """The spaces worth looking at as sources."""
-        return range(len(board().ids))
+    def candidates(self) -> Iterable[int] | None:
+        """The spaces worth looking at as sources, in board order (None: every space)."""
+        return None
 
     def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
         ids = board().ids
         exp, ally = s.exp, s.ally
         moved_to = f.get("moved_to")
-        for i in self.candidates():
+        spaces = self.candidates()
+        if spaces is None:  # every space: those holding Imperial units, found in C
+            spaces = compress(_SPACES, map(or_, exp, ally))
+        for i in spaces:
             n = exp[i] + ally[i]
             if not n or (n == 1 and moved_to == ids[i]):  # empty, or only the unit that just moved
                 continue
@@ -479,6 +485,7 @@ _SPACES: Final = range(len(board().ids))
 _IDS: Final = board().ids
 _ADJ: Final = board().adj
 _INSURGENT_SPACES: Final = board().insurgent_spaces
+_INSURGENT_SPACE: Final = tuple(i in _INSURGENT_SPACES for i in range(len(board().ids)))
 _LAGOON: Final = board().lagoon
 _SLOW_FRONTIER: Final = slow_frontier()
 _SLOW_STEPS: Final = slow_steps()
@@ -491,6 +498,23 @@ _IS_WALL: Final = tuple(kind == "wall" for kind in board().kind)
 _THICK: Final = board().thick
 _LIMIT: Final = board().limit
 _CAMP: Final = board().camp
+_STEPS: Final = normal_steps()
+_COST_MOVE: Final[int] = COST["move"]
+_COST_SLOW: Final[int] = COST["slow"]
+_COST_ATTACK: Final[int] = COST["attack"]
+_COST_REWARD: Final[int] = COST["reward"]
+_COST_REWARD_MONEY: Final[int] = COST["reward_money"]
+_COST_PREPARE: Final[int] = COST["prepare"]
+_COST_SUPPORT: Final[int] = COST["support"]
+_COST_PLEA: Final[int] = COST["plea"]
+_MENU_MOVE: Final = _MENU["move"]
+_MENU_SLOW: Final = _MENU["slow"]
+_MENU_ATTACK: Final = _MENU["attack"]
+_MENU_REWARD: Final = _MENU["reward"]
+_MENU_PREPARE: Final = _MENU["prepare"]
+_MENU_SUPPORT: Final = _MENU["support"]
+_MENU_PLEA: Final = _MENU["plea"]
+_MENU_BUILD: Final = _MENU["build"]
 
 
 def afford_with(ap: int, printed: int, stored: int, cost: int) -> bool:
@@ -503,15 +527,31 @@ def support_possible(s: State, seat: str) -> bool:
     """True if a Support action by ``seat`` would change some area (:func:`support_effect` is not None)."""
     pool = s.pools["support_markers"] > 0
     markers = s.area_markers
-    return any(side != seat or (pool and markers[i] < _AREA_LIMIT) for i, side in enumerate(s.area_side))
+    for i, side in enumerate(s.area_side):  # noqa: SIM110 - any() over a generator costs a frame per area
+        if side != seat or (pool and markers[i] < _AREA_LIMIT):
+            return True
+    return False
 
 
 def _can_move(s: State) -> bool:
-    """:class:`MoveOp` has a source: some unit with a Normal Movement destination (board order, early exit)."""
-    exp, ally = s.exp, s.ally
-    # the kinds of kinds_at(), without building its list
-    return any((exp[i] and can_move_normally(s, i, "E")) or (ally[i] and can_move_normally(s, i, "A"))
-               for i in _SPACES)
+    """:class:`MoveOp` has a source: some unit with a Normal Movement destination (board order, early exit).
+
+    ``can_move_normally`` for each kind present, with ``_room`` inlined, over the spaces holding Imperial
+    units: the AP menu asks this at every Imperial choice."""
+    exp, ally, ins = s.exp, s.ally, s.ins
+    for a in compress(_SPACES, map(or_, exp, ally)):  # the spaces with Imperial units, found in C
+        e, al = exp[a], ally[a]
+        for m in _STEPS[a]:
+            if ins[m]:
+                continue
+            if exp[m] + ally[m] < _LIMIT[m] and (m == _CAMP or (e and ally[m] == 0) or (al and exp[m] == 0)):
+                return True
+            for b in _STEPS[m]:
+                if b == a or ins[b] or exp[b] + ally[b] >= _LIMIT[b]:
+                    continue
+                if b == _CAMP or (e and ally[b] == 0) or (al and exp[b] == 0):
+                    return True
+    return False
 
 
 def _can_slow(s: State, lagoon_only: bool) -> bool:
@@ -545,8 +585,8 @@ def _can_attack(s: State, f: Frame) -> bool:
     ins, exp, ally = s.ins, s.exp, s.ally
     lagoon = f["mode"] == "mahmud"
     spent, limit = f["spent"], f["attack_limit"]
-    for i in _INSURGENT_SPACES:
-        if ins[i]:
+    for i in compress(_SPACES, ins):  # the spaces with Insurgent units (all of them Insurgent spaces), in C
+        if _INSURGENT_SPACE[i]:
             for j in _ADJ[i]:
                 units = exp[j] + ally[j]
                 if not units or (lagoon and not _LAGOON[j]):
@@ -582,26 +622,28 @@ def imperial_menu(s: State, f: Frame) -> list[Action]:
     card = f["mode"] == "card"
     stored: int = s.tracks[IMPERIAL]["preparation"] if card and not f["prep_used"] else -1
 
+    # the costs and menu entries are module constants (compiled: C statics, not dict lookups by name)
     out: list[Action] = []
-    if afford_with(ap, printed, stored, COST["move"]) and card and _can_move(s):
-        out.append(_MENU["move"])
-    if afford_with(ap, printed, stored, COST["slow"]) and _can_slow(s, not card and f["mode"] == "mahmud"):
-        out.append(_MENU["slow"])
-    if afford_with(ap, printed, stored, COST["attack"]) and _can_attack(s, f):
-        out.append(_MENU["attack"])
+    if afford_with(ap, printed, stored, _COST_MOVE) and card and _can_move(s):
+        out.append(_MENU_MOVE)
+    if afford_with(ap, printed, stored, _COST_SLOW) and _can_slow(s, not card and f["mode"] == "mahmud"):
+        out.append(_MENU_SLOW)
+    if afford_with(ap, printed, stored, _COST_ATTACK) and _can_attack(s, f):
+        out.append(_MENU_ATTACK)
     if card:
+        track = s.tracks[IMPERIAL]
         once = ruleset(s)["reward_once_per_turn"]
-        if (afford_with(ap, printed, stored, COST["reward"]) and s.tracks[IMPERIAL]["money"] >= COST["reward_money"]
+        if (afford_with(ap, printed, stored, _COST_REWARD) and track["money"] >= _COST_REWARD_MONEY
                 and not (once and f["rewarded"])):
-            out.append(_MENU["reward"])
-        if ap >= COST["prepare"] and s.tracks[IMPERIAL]["preparation"] < _PREP_HIGH:
-            out.append(_MENU["prepare"])
-        if afford_with(ap, printed, stored, COST["support"]) and support_possible(s, IMPERIAL):
-            out.append(_MENU["support"])
-        if afford_with(ap, printed, stored, COST["plea"]):
-            out.append(_MENU["plea"])
+            out.append(_MENU_REWARD)
+        if ap >= _COST_PREPARE and track["preparation"] < _PREP_HIGH:
+            out.append(_MENU_PREPARE)
+        if afford_with(ap, printed, stored, _COST_SUPPORT) and support_possible(s, IMPERIAL):
+            out.append(_MENU_SUPPORT)
+        if afford_with(ap, printed, stored, _COST_PLEA):
+            out.append(_MENU_PLEA)
         if _can_build(s, ap, printed, stored):
-            out.append(_MENU["build"])
+            out.append(_MENU_BUILD)
     return out
 
 

@@ -4,12 +4,13 @@ Pressure the Government, Repair Wall, Train Civilians and Build Cannon."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from itertools import compress
 from typing import Final
 
 from muster.core.interface import Action
 from muster.games.freedom.board import board
 from muster.games.freedom.constants import INSURGENT, INSURGENT_CANNON
-from muster.games.freedom.datafiles import design
+from muster.games.freedom.datafiles import DataError, design
 from muster.games.freedom.engine import ACTIONS, Op, push, select
 from muster.games.freedom.rules.action_phase import (
     VERBS,
@@ -166,41 +167,93 @@ def _column_raid_targets(s: State, src: int, reach: int) -> list[tuple[int, int]
 
 
 def _path_raid_targets(s: State, src: int, reach: int) -> list[tuple[int, int]]:
-    """2nd edition: the targets of :func:`_raid_walk`, in board order."""
-    return sorted(_raid_walk(s, (src,), reach))
-
-
-def _raid_walk(s: State, sources: tuple[int, ...] | list[int], reach: int) -> Iterator[tuple[int, int]]:
-    """Breadth-first out from the sections through mainland spaces free of Imperial units, yielding
-    (target, distance), nearest first (with several sections: the distance from the nearest).
-
-    A space with Imperial units ends a path (nothing may lie between raider and target); it is a
-    target unless it is adjacent to the Wall. The search stops at distance ``reach``.
-    """
-    exp, ally = s.exp, s.ally
-    seen = set(sources)
-    frontier = list(sources)
+    """2nd edition: the targets of the search of :func:`_raid_check` from one section, in board order."""
+    occupied = _occupied(s)
+    seen = frontier = _BIT[src]
+    out: list[tuple[int, int]] = []
     distance = 0
     while frontier and distance < reach:
         distance += 1
-        nxt = []
-        for i in frontier:
-            for j in _MAINLAND_ADJ[i]:
-                if j in seen:
-                    continue
-                seen.add(j)
-                if exp[j] or ally[j]:
-                    if _RAIDABLE[j]:
-                        yield j, distance
-                else:
-                    nxt.append(j)
-        frontier = nxt
+        reached = _step(frontier) & ~seen
+        seen |= reached
+        hits = reached & occupied & _RAIDABLE_BITS
+        while hits:
+            low = hits & -hits
+            out.append((_SPACE_AT[low.bit_length() - 1], distance))
+            hits ^= low
+        frontier = reached & ~occupied
+    out.sort()
+    return out
+
+
+def _step(frontier: int) -> int:
+    """The mainland spaces next to the spaces of ``frontier`` (sets of grid spaces as bits, :data:`_BIT`)."""
+    return ((frontier << _ROW) | (frontier >> _ROW) | (frontier << 1) | (frontier >> 1)) & _MAINLAND_BITS
+
+
+def _raid_check(sources: int, reach: int, ap: int, printed: int, stored: int, occupied: int) -> int:
+    """Breadth-first out from the sections ``sources`` (bits, :data:`_BIT`) through mainland spaces free of
+    Imperial units (``occupied``: :func:`_occupied`), stopped at distance ``reach`` or at the first target
+    whose distance (its AP cost) can be paid (:func:`~muster.games.freedom.rules.imperial_actions.afford_with`
+    of the frame's values): 1 then; -1 when targets lie in reach but none can be paid (a distance between the
+    AP left and the card's printed AP, which the track may not pay); 0 without any target in reach.
+
+    A space with Imperial units ends a path (nothing may lie between raider and target); it is a target
+    unless it is adjacent to the Wall. With several sections each space gets its distance from the nearest.
+    The mainland is a grid, so a whole step of the search is four shifts of a set of spaces held as the bits
+    of one integer, instead of a loop over each space's neighbours.
+    """
+    seen = frontier = sources
+    found = 0
+    distance = 0
+    while frontier and distance < reach:
+        distance += 1
+        reached = _step(frontier) & ~seen
+        seen |= reached
+        if reached & occupied & _RAIDABLE_BITS:
+            if distance <= ap or (stored >= 0 and distance > printed and ap + stored >= distance):
+                return 1
+            found = -1
+        frontier = reached & ~occupied
+    return found
+
+
+def _occupied(s: State) -> int:
+    """The mainland spaces holding Imperial units, as bits (:data:`_BIT`)."""
+    return sum(compress(_OCCUPY_BIT, s.exp)) | sum(compress(_OCCUPY_BIT, s.ally))  # the loops in C
 
 
 _MAINLAND_ADJ: Final = tuple(tuple(j for j in adj if board().kind[j] == "mainland") for adj in board().adj)
 """Each space's mainland neighbours: the spaces a Raid's path may run through."""
 _RAIDABLE: Final = tuple(board().kind[i] == "mainland" and board().row[i] >= 5 for i in range(len(board().ids)))
 """Mainland spaces not adjacent to the Wall (Row 5 or beyond)."""
+_ROW: Final = 10
+"""Bits per board row in :data:`_BIT`: the 9 columns and one always clear, so a shift by one never wraps."""
+
+
+def _grid_bits() -> tuple[int, ...]:
+    """Per space, its bit in a set of Wall and mainland spaces (row by row from the Wall, column by column;
+    0 for the other spaces). Checked against the board's adjacency: a board whose mainland were not that
+    grid would fail here, at import, rather than give other Raids."""
+    b = board()
+    bits = tuple(1 << ((b.row[i] - 3) * _ROW + b.col[i] - 1) if b.kind[i] in ("mainland", "wall") else 0
+                 for i in range(len(b.ids)))
+    mainland = sum(bits[i] for i in b.mainland)
+    for i, bit in enumerate(bits):
+        if bit:
+            step = ((bit << _ROW) | (bit >> _ROW) | (bit << 1) | (bit >> 1)) & mainland
+            if step != sum(bits[j] for j in _MAINLAND_ADJ[i]) or not 1 <= b.col[i] < _ROW or b.row[i] < 3:
+                raise DataError("board.json: the Wall and mainland are not the grid the Raid search assumes")
+    return bits
+
+
+_BIT: Final = _grid_bits()
+_OCCUPY_BIT: Final = tuple(bit if board().kind[i] == "mainland" else 0 for i, bit in enumerate(_BIT))
+""":data:`_BIT` of the mainland spaces only (the spaces whose units block or are a Raid's target)."""
+_MAINLAND_BITS: Final = sum(_OCCUPY_BIT)
+_RAIDABLE_BITS: Final = sum(bit for i, bit in enumerate(_BIT) if _RAIDABLE[i])
+_SPACE_AT: Final = {bit.bit_length() - 1: i for i, bit in enumerate(_BIT) if bit}
+"""The space of each bit of :data:`_BIT`, by the bit's position."""
 
 
 def _cheapest_raid() -> int:
@@ -253,17 +306,24 @@ class RaidOp(Op):
         path_raids = ruleset(s)["raid_paths"] != "column"
         ins = s.ins
         if path_raids:
-            raiders = [i for i in _WALLS if ins[i]]
+            raiders = 0
+            for i in _WALLS:
+                if ins[i]:
+                    raiders |= _BIT[i]
             # One search from every manned section at once gives each target's shortest distance: nothing
             # in reach means no Raid; an affordable one means a Raid. Otherwise (a shortest distance in the
             # gap between the AP left and the card's printed AP) a longer path may still be affordable.
-            found = False
-            for _j, cost in _raid_walk(s, raiders, reach):  # nearest first: usually decided at once
-                if affordable(s, ap, cost):
-                    return True
-                found = True
-            if found and any(affordable(s, ap, cost) for i in raiders for _j, cost in _raid_walk(s, (i,), reach)):
+            left: int = ap["ap"]
+            printed: int = ap["printed"]
+            stored = reach - left if ap["mode"] == "card" and not ap["prep_used"] else -1
+            occupied = _occupied(s)
+            found = _raid_check(raiders, reach, left, printed, stored, occupied)  # usually decided at once
+            if found > 0:
                 return True
+            if found < 0:
+                for i in _WALLS:
+                    if ins[i] and _raid_check(_BIT[i], reach, left, printed, stored, occupied) > 0:
+                        return True
         # Raids from elsewhere: only Klisova's, plus (1st edition) the sections' straight out along the column
         for i in (_OTHER_RAID_SOURCES if path_raids else _RAID_SOURCES):
             if ins[i] and any(affordable(s, ap, cost) for _j, cost in raid_targets(s, i, reach)):
@@ -297,12 +357,19 @@ class RaidOp(Op):
         b = board()
         ins, ids = s.ins, b.ids
         path_raids = ruleset(s)["raid_paths"] != "column"
+        left: int = ap["ap"]
+        printed: int = ap["printed"]
+        stored = reach - left if ap["mode"] == "card" and not ap["prep_used"] else -1
+        occupied = _occupied(s)
         out: list[str] = []
         for i in _RAID_SOURCES:  # raid_targets() is empty from every other space
             if not ins[i]:
                 continue
-            walk = _raid_walk(s, (i,), reach) if path_raids and _IS_WALL[i] else raid_targets(s, i, reach)
-            for _j, cost in walk:
+            if path_raids and _IS_WALL[i]:
+                if _raid_check(_BIT[i], reach, left, printed, stored, occupied) > 0:
+                    out.append(ids[i])
+                continue
+            for _j, cost in raid_targets(s, i, reach):
                 if affordable(s, ap, cost):
                     out.append(ids[i])
                     break
@@ -496,6 +563,26 @@ _PREP_HIGH: Final = track_range("preparation")[1]
 _PRESSURE_HIGH: Final = track_range("pressure")[1]
 _MENU: Final = {v.name: ACTIONS[v.name, None] for v in VERBS[INSURGENT]}
 _RAID: Final = RaidOp()
+_SPACES: Final = range(len(_B.ids))
+_INSURGENT_SPACE: Final = tuple(i in _INSURGENT_SPACES for i in _SPACES)
+_COST_REGROUP: Final[int] = COST["regroup"]
+_COST_ATTACK: Final[int] = COST["attack"]
+_COST_PREPARE: Final[int] = COST["prepare"]
+_COST_SUPPORT: Final[int] = COST["support"]
+_COST_PRESSURE: Final[int] = COST["pressure"]
+_COST_REPAIR: Final[int] = COST["repair"]
+_COST_TRAIN: Final[int] = COST["train"]
+_COST_BUILD: Final[int] = COST["build"]
+_COST_BUILD_SUPPLIES: Final[int] = COST["build_supplies"]
+_MENU_REGROUP: Final = _MENU["regroup"]
+_MENU_ATTACK: Final = _MENU["attack"]
+_MENU_RAID: Final = _MENU["raid"]
+_MENU_PREPARE: Final = _MENU["prepare"]
+_MENU_SUPPORT: Final = _MENU["support"]
+_MENU_PRESSURE: Final = _MENU["pressure"]
+_MENU_REPAIR: Final = _MENU["repair"]
+_MENU_TRAIN: Final = _MENU["train"]
+_MENU_BUILD: Final = _MENU["build"]
 
 
 def _can_regroup(s: State) -> bool:
@@ -517,8 +604,9 @@ def _can_regroup(s: State) -> bool:
 
 def _can_attack(s: State) -> bool:
     ins, exp, ally = s.ins, s.exp, s.ally
-    for i in _INSURGENT_SPACES:  # plain loops: nested any() over generators costs a frame per space
-        if ins[i]:
+    # plain loops: nested any() over generators costs a frame per space; the spaces with units found in C
+    for i in compress(_SPACES, ins):
+        if _INSURGENT_SPACE[i]:
             for j in _ADJ[i]:
                 if exp[j] or ally[j]:
                     return True
@@ -534,31 +622,53 @@ def insurgent_menu(s: State, f: Frame) -> list[Action]:
     track = s.tracks[INSURGENT]
     stored: int = -1 if f["prep_used"] else track["preparation"]
 
+    # the costs and menu entries are module constants (compiled: C statics, not dict lookups by name)
     out: list[Action] = []
-    if afford_with(ap, printed, stored, COST["regroup"]) and _can_regroup(s):
-        out.append(_MENU["regroup"])
-    if afford_with(ap, printed, stored, COST["attack"]) and _can_attack(s):
-        out.append(_MENU["attack"])
+    if afford_with(ap, printed, stored, _COST_REGROUP) and _can_regroup(s):
+        out.append(_MENU_REGROUP)
+    if afford_with(ap, printed, stored, _COST_ATTACK) and _can_attack(s):
+        out.append(_MENU_ATTACK)
     if _RAID.available_with(s, f):
-        out.append(_MENU["raid"])
-    if ap >= COST["prepare"] and track["preparation"] < _PREP_HIGH:
-        out.append(_MENU["prepare"])
-    if afford_with(ap, printed, stored, COST["support"]) and support_possible(s, INSURGENT):
-        out.append(_MENU["support"])
-    if afford_with(ap, printed, stored, COST["pressure"]) and 0 <= track["pressure"] < _PRESSURE_HIGH:
-        out.append(_MENU["pressure"])
+        out.append(_MENU_RAID)
+    if ap >= _COST_PREPARE and track["preparation"] < _PREP_HIGH:
+        out.append(_MENU_PREPARE)
+    if afford_with(ap, printed, stored, _COST_SUPPORT) and support_possible(s, INSURGENT):
+        out.append(_MENU_SUPPORT)
+    if afford_with(ap, printed, stored, _COST_PRESSURE) and 0 <= track["pressure"] < _PRESSURE_HIGH:
+        out.append(_MENU_PRESSURE)
     ins = s.ins
-    if afford_with(ap, printed, stored, COST["repair"]) and any(s.damage[i] and ins[i] for i in _WALLS):
-        out.append(_MENU["repair"])
-    if (afford_with(ap, printed, stored, COST["train"]) and s.civilians > 0 and s.pools["insurgent"] > 0
-            and any(ins[i] < _LIMIT[i] and not s.exp[i] and not s.ally[i] for i in _INSURGENT_SPACES)):
-        out.append(_MENU["train"])
+    if afford_with(ap, printed, stored, _COST_REPAIR) and _can_repair(s):
+        out.append(_MENU_REPAIR)
+    if (afford_with(ap, printed, stored, _COST_TRAIN) and s.civilians > 0 and s.pools["insurgent"] > 0
+            and _has_open_space(s)):
+        out.append(_MENU_TRAIN)
     once = ruleset(s)["insurgent_build_once_per_round"]
-    if (not (once and s.built_this_round) and afford_with(ap, printed, stored, COST["build"]) and s.pools["cannons"] > 0
-            and track["supplies"] >= COST["build_supplies"]
-            and any(ins[i] and not s.cannon[i] for i in _INSURGENT_SPACES)):
-        out.append(_MENU["build"])
+    if (not (once and s.built_this_round) and afford_with(ap, printed, stored, _COST_BUILD)
+            and s.pools["cannons"] > 0 and track["supplies"] >= _COST_BUILD_SUPPLIES):
+        cannon = s.cannon
+        for i in _INSURGENT_SPACES:
+            if ins[i] and not cannon[i]:
+                out.append(_MENU_BUILD)
+                break
     return out
+
+
+def _can_repair(s: State) -> bool:
+    """A manned Wall section is damaged (plain loops here: any() over a generator costs a frame per space)."""
+    damage, ins = s.damage, s.ins
+    for i in _WALLS:  # noqa: SIM110
+        if damage[i] and ins[i]:
+            return True
+    return False
+
+
+def _has_open_space(s: State) -> bool:
+    """Some Insurgent space has room and no Imperial unit."""
+    ins, exp, ally = s.ins, s.exp, s.ally
+    for i in _INSURGENT_SPACES:  # noqa: SIM110
+        if ins[i] < _LIMIT[i] and not exp[i] and not ally[i]:
+            return True
+    return False
 
 
 register_menu(INSURGENT, insurgent_menu)

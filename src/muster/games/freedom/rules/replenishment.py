@@ -51,14 +51,18 @@ def replenishment(s: State, f: Frame) -> None:
 
 
 def track_rewards(s: State, side: str, r: Reward) -> list[Any]:
-    """Add an area's Supplies and Morale reward; return what was gained, in words."""
+    """Add an area's Supplies and Morale reward; return what was gained, in words (nothing in a quiet game,
+    which logs nothing: the words are not built)."""
     got = []
+    loud = not s.quiet
     if r.supplies:
         adjust(s, side, "supplies", r.supplies)
-        got.append(entry("{n} Supply", "{n} Supplies", n=r.supplies))
+        if loud:
+            got.append(entry("{n} Supply", "{n} Supplies", n=r.supplies))
     if r.morale:
         adjust(s, side, "morale", r.morale)
-        got.append(entry("{n} Morale", n=r.morale))
+        if loud:
+            got.append(entry("{n} Morale", n=r.morale))
     return got
 
 
@@ -76,13 +80,15 @@ def imperial_rewards(s: State, f: Frame) -> None:
         got = track_rewards(s, IMPERIAL, r)
         if r.units:
             n = add_imperial(s, b.camp, "E", r.units)
-            got.append(entry("{n} unit to the Camp", "{n} units to the Camp", n=n))
+            if not s.quiet:
+                got.append(entry("{n} unit to the Camp", "{n} units to the Camp", n=n))
         for _ in range(r.cannons):
-            if camp_cannon_from_pool(s):
+            if camp_cannon_from_pool(s) and not s.quiet:
                 got.append(entry("a cannon to the Camp"))
         if r.vasiladi:
             got.append(vasiladi_landing(s, r.vasiladi))
-        log(s, "Imperial reward from {area}: {got}.", area=i, got=got)
+        if not s.quiet:
+            log(s, "Imperial reward from {area}: {got}.", area=i, got=got)
 
 
 def vasiladi_landing(s: State, count: int) -> dict[str, Any]:
@@ -199,11 +205,14 @@ def insurgent_rewards(s: State, f: Frame) -> None:
         got = track_rewards(s, INSURGENT, r)
         if r.units:
             steps.append(frame("place_insurgent", seat=INSURGENT, left=r.units, what="unit", where="insurgent"))
-            got.append(entry("{n} unit", "{n} units", n=r.units))
+            if not s.quiet:
+                got.append(entry("{n} unit", "{n} units", n=r.units))
         if r.cannons:
             steps.append(frame("place_insurgent", seat=INSURGENT, left=r.cannons, what="cannon", where="insurgent"))
-            got.append(entry("{n} cannon", "{n} cannons", n=r.cannons))
-        log(s, "Insurgent reward from {area}: {got}.", area=i, got=got)
+            if not s.quiet:
+                got.append(entry("{n} cannon", "{n} cannons", n=r.cannons))
+        if not s.quiet:
+            log(s, "Insurgent reward from {area}: {got}.", area=i, got=got)
         if s.result:
             return
     push(s, *steps)
