@@ -51,8 +51,8 @@ def destinations(s: State, bid: str, muster: bool = False,
                  occ: tuple[Occupancy, Occupancy] | None = None, only: str | None = None) -> dict[str, Route]:
     """Where a block may move this turn, with how it gets there (5.1, 5.2, 5.3, 5.4) (read-only: often the
     cached search's own answer). ``occ``, when given, is :func:`occupancy` of the state (the searches read the
-    state's own, kept per step). ``only`` names the one destination the caller needs (its route is the same as
-    in the full answer, which the cached searches give anyway)."""
+    state's own, kept per step). ``only`` names the one destination the caller needs: its entry is the full
+    answer's (the others may be missing or not hold)."""
     u = s.units[bid]
     area = u["area"]
     if u["carrier"] is not None or area is None:
@@ -66,8 +66,13 @@ def destinations(s: State, bid: str, muster: bool = False,
     if start in SEAS or (u["inside"] and start in s.sieges):
         return {}  # 5.1/7.4: besieged blocks cannot move by land
     enemy = "athens" if side == "sparta" else "sparta"
-    no_entry = frozenset(s.no_entry)
-    out = _land_routes(start, no_entry, held(s, enemy)[0], muster, allowance, limit)
+    # the search looks only at areas within ``limit`` steps: keyed by what lies there, its answers are shared
+    # by every situation that differs only farther away (far fewer searches, far fewer answers kept)
+    near = _LAND_NEAR[start][limit] if limit < _NEAR_DEPTH else None
+    no_entry = _closed_near(s.no_entry, near)
+    enemy_land = held(s, enemy)[0]
+    out = _land_routes(start, no_entry, enemy_land & near if near is not None else enemy_land, muster, allowance,
+                       limit)
     if s.season == 4:
         # 9.2.1: going home in Winter, a block may pass through enemy-occupied areas to a friendly City
         # (within its allowance: a forced march would end short of the City). The cached searches stay
@@ -83,6 +88,35 @@ def destinations(s: State, bid: str, muster: bool = False,
 
 
 _NONE: Final[frozenset[str]] = frozenset()
+_NEAR_DEPTH: Final = 8
+"""How far the neighbourhood tables below reach (a search going farther is keyed by the whole map)."""
+
+
+def _balls(start: str, steps: Callable[[str], tuple[str, ...]]) -> tuple[frozenset[str], ...]:
+    """The areas within ``k`` steps of ``start`` for k = 0 … :data:`_NEAR_DEPTH` - 1 (``steps``: an area's
+    neighbours, whatever closes them; a superset of what any search from ``start`` can look at)."""
+    dist = {start: 0}
+    frontier = [start]
+    for step in range(1, _NEAR_DEPTH):
+        nxt: list[str] = []
+        for a in frontier:
+            for n in steps(a):
+                if n not in dist:
+                    dist[n] = step
+                    nxt.append(n)
+        frontier = nxt
+    return tuple(frozenset([a for a, d in dist.items() if d <= k]) for k in range(_NEAR_DEPTH))
+
+
+_LAND_NEAR: Final[dict[str, tuple[frozenset[str], ...]]] = {a: _balls(a, LAND_ADJ.__getitem__) for a in LAND_ADJ}
+"""Land area → the land areas within k land steps of it (the only ones a land search from there looks at)."""
+
+
+def _closed_near(no_entry: list[str], near: frozenset[str] | None) -> frozenset[str]:
+    """The areas closed this turn that a search limited to ``near`` can meet (None: anywhere)."""
+    if not no_entry:
+        return _NONE
+    return frozenset(no_entry) if near is None else near.intersection(no_entry)
 
 
 def winter_homes(s: State, side: str, muster: bool, fields: Occupancy, enemy: str) -> list[str]:
@@ -137,6 +171,14 @@ _SHORE_STEPS: Final[dict[str, tuple[Step, ...]]] = {
 _NO_STEPS: Final[tuple[Step, ...]] = ()
 
 
+def _fleet_neighbours(start: str) -> Callable[[str], tuple[str, ...]]:
+    """The areas one fleet step leads to from an area, for a fleet that started in ``start`` (not besieged:
+    a besieged Port's one way out is among them)."""
+    def step(a: str) -> tuple[str, ...]:
+        return tuple(n for n, _ in _fleet_steps(a, start, False))
+    return step
+
+
 def _fleet_steps(a: str, start: str, besieged: bool) -> tuple[Step, ...]:
     """(next area, hazardous border key or "") for one step of a fleet (``besieged``: the fleet starts inside
     a besieged City). Read-only: the map's own tables."""
@@ -147,6 +189,11 @@ def _fleet_steps(a: str, start: str, besieged: bool) -> tuple[Step, ...]:
     if besieged:
         return ((OFFSHORE[a], ""),)  # 5.2: a besieged Port is left only through its offshore sea
     return _SHORE_STEPS[a]
+
+
+_FLEET_NEAR: Final[dict[str, tuple[frozenset[str], ...]]] = {
+    a: _balls(a, _fleet_neighbours(a)) for a in (*LAND_ADJ, *SEA_ADJ)}
+"""Area → the areas within k steps of a fleet starting there (the only ones its search looks at)."""
 
 
 def _fleet_destinations(s: State, bid: str, allowance: int, limit: int, muster: bool,
@@ -160,16 +207,27 @@ def _fleet_destinations(s: State, bid: str, allowance: int, limit: int, muster: 
     enemy = "athens" if side == "sparta" else "sparta"
     besieged = bool(u["inside"]) and start in s.sieges
     enemy_land, enemy_seas = held(s, enemy)
-    no_entry = frozenset(s.no_entry)
     sealed = sealed_ports(s, side, start)
+    # keyed by what lies within reach, as for land blocks (:data:`_LAND_NEAR`)
+    near = _FLEET_NEAR[start][limit] if limit < _NEAR_DEPTH else None
+    no_entry = _closed_near(s.no_entry, near)
+    # entering land ends a fleet's move whether or not it Engages there: only a Muster asks, and then only
+    # about the land area it enters (so, asked for one destination, about that one alone)
+    if not muster:
+        enemy_land = _NONE
+    elif only is not None:
+        enemy_land = frozenset((only,)) if only in enemy_land else _NONE
+    if near is not None:
+        enemy_land, enemy_seas = enemy_land & near, enemy_seas & near
+        if sealed:
+            sealed = sealed & near
     out = _fleet_routes(start, besieged, no_entry, enemy_seas, enemy_land, muster, allowance, limit, sealed)
     if s.season == 4:
         # 9.2.1: a fleet going home in Winter may pass through seas held by enemy fleets (as for land blocks)
         home = winter_homes(s, side, muster, occupancy(s)[0], enemy)
         if home:
             out = dict(out)  # the cached answer stays as it is
-            through = _fleet_routes(start, besieged, no_entry, _NONE, enemy_land if not muster else _NONE,
-                                    muster, allowance, allowance, sealed)
+            through = _fleet_routes(start, besieged, no_entry, _NONE, _NONE, muster, allowance, allowance, sealed)
             for dest in home:
                 if dest in through and (dest not in out or out[dest][1]):
                     out[dest] = through[dest]
@@ -520,17 +578,22 @@ def land_reach(s: State, enemy: str, fields: Occupancy) -> LandReach:
         closed = held(s, enemy)[0].union(s.no_entry)
     else:
         closed = held(s, enemy)[0]
-    return partial(_land_reach, closed)
+    return partial(_reach_from, closed)
 
 
 LandReach = Callable[[str], tuple[frozenset[str], ...]]
 
 
-@lru_cache(maxsize=65536)
-def _land_reach(closed: frozenset[str], start: str) -> tuple[frozenset[str], ...]:
+def _reach_from(closed: frozenset[str], start: str) -> tuple[frozenset[str], ...]:
+    """:func:`land_reach`'s table for one start, keyed by the closed areas near it (:data:`_LAND_NEAR`)."""
     if start not in LAND_ADJ:
         return ()
-    top = _max_land_allowance()
+    return _land_reach(closed & _LAND_NEAR[start][_TOP], start)
+
+
+@lru_cache(maxsize=65536)
+def _land_reach(closed: frozenset[str], start: str) -> tuple[frozenset[str], ...]:
+    top = _TOP
     dist = {start: 0}
     frontier = [start]
     for step in range(1, top + 1):
@@ -544,9 +607,8 @@ def _land_reach(closed: frozenset[str], start: str) -> tuple[frozenset[str], ...
     return tuple(frozenset([a for a, d in dist.items() if 1 <= d <= k]) for k in range(top + 1))
 
 
-@cache
-def _max_land_allowance() -> int:
-    return max(allowance for _, _, fleet, allowance in roster() if not fleet)
+_TOP: Final = max(allowance for _, _, fleet, allowance in roster() if not fleet)
+"""The longest land move (cavalry): how far a Muster's land reach table goes."""
 
 
 def sea_distances(s: State, enemy: str, fleets: Occupancy) -> dict[str, dict[str, int]]:
