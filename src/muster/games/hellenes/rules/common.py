@@ -239,6 +239,20 @@ def refresh_occupancy(s: State, areas: set[str]) -> None:
                 fleets[a] = fleets.get(a, 0) | bit
     s._occ = (fields, fleets)
     s._where = (fields, index, position)
+    kept_held = s._held
+    if kept_held is not None and kept_held[0] is occ[0] and kept_held[1]:
+        # a side's positions (:func:`held`) stay as they were unless its bits changed in the areas recounted
+        # (a move changes one side's): the same sets, so the searches keyed by them are found at once
+        carry: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+        old_fields, old_fleets = occ
+        for side, got in kept_held[1].items():
+            bit = BIT[side]
+            for a in areas:
+                if (old_fields.get(a, 0) ^ fields.get(a, 0)) & bit or (old_fleets.get(a, 0) ^ fleets.get(a, 0)) & bit:
+                    break
+            else:
+                carry[side] = got
+        s._held = (fields, carry)
 
 
 @cache
