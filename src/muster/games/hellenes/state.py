@@ -231,7 +231,7 @@ class State(MachineState[Frame]):
         """The blocks in each area (``rules.common.blocks_at``) and each block's place in ``units``, valid
         while the first dict of ``_occ`` is the one paired with them: every change of a block's area replaces
         or clears ``_occ``."""
-        self._held: tuple[dict[str, int], dict[str, tuple[frozenset[str], frozenset[str]]]] | None = None
+        self._held: tuple[dict[str, int], dict[str, tuple[int, int]]] | None = None
         """Per side, the areas it holds in the field and with fleets (``rules.common.held``), valid while the
         first dict of ``_occ`` is the one paired with them."""
         self._muster: tuple[int, str, tuple[str, ...]] | None = None

@@ -4,13 +4,12 @@ Recruits, detaches a garrison, Pillages, or (in Winter) supplies a block. Unused
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Final
 
 from muster.core.frames import VERB_ACTIONS
 from muster.core.interface import Action
 from muster.games.hellenes.engine import Decision, act, frame, push, said, unit
 from muster.games.hellenes.rules.build import buildable, detach_garrison, garrison_sites, pool_has, reinforce
-from muster.games.hellenes.rules.common import BIT, LAND_ADJ, NEUTRAL, SEAS, Occupancy, occupancy, other
+from muster.games.hellenes.rules.common import AREA_BIT, BIT, LAND_ADJ, NEUTRAL, SEAS, Occupancy, occupancy, other
 from muster.games.hellenes.rules.movement import Mover, can_move, fleet_reach, land_reach, movers
 from muster.games.hellenes.rules.pillage import pillage_sites
 from muster.games.hellenes.rules.winter import needs_supply, supply
@@ -48,7 +47,7 @@ def muster_cities(s: State, side: str, occ: tuple[Occupancy, Occupancy] | None =
     # Land blocks through the cached reach table; fleets (rarer, with more ways to arrive) by the sea
     # search. The union is exactly ``muster_candidates`` being non-empty.
     reach = land_reach(s, enemy, occ[0])
-    by_land: set[str] = set()
+    by_land = 0  # area sets (AREA_BIT)
     fleets: list[Mover] = []
     starts: set[tuple[str, int]] = set()  # blocks in one area share their reach
     for m in pool:
@@ -58,19 +57,17 @@ def muster_cities(s: State, side: str, occ: tuple[Occupancy, Occupancy] | None =
             starts.add((m[1], m[4]))
     for area, allowance in starts:
         by_land |= reach(area)[allowance]
-    by_sea = fleet_reach(s, enemy, occ[1], fleets) if fleets else _NO_AREAS
-    no_entry, fields, bit = s.no_entry, occ[0], BIT[enemy]
+    by_sea = fleet_reach(s, enemy, occ[1], fleets) if fleets else 0
+    no_entry, fields, enemy_bit = s.no_entry, occ[0], BIT[enemy]
     # in Winter the reach passes through enemy areas (9.2.1), so a City with enemies in its field is checked too
     out: list[str] = []
     for a, holder in s.control.items():
-        if holder != side or fields.get(a, 0) & bit:
+        if holder != side or fields.get(a, 0) & enemy_bit:
             continue
-        if a in by_land or (a in by_sea and a not in NEUTRAL and a not in no_entry):
+        bit = AREA_BIT[a]
+        if bit & by_land or (bit & by_sea and a not in NEUTRAL and a not in no_entry):
             out.append(a)
     return out
-
-
-_NO_AREAS: Final[set[str]] = set()
 
 
 _MOVE, _MUSTER, _BUILD = VERB_ACTIONS["move"], VERB_ACTIONS["muster"], VERB_ACTIONS["build"]

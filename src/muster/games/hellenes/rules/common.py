@@ -38,6 +38,22 @@ OFFSHORE: Final[dict[str, str]] = {a: c.offshore for a, c in _MAP.cities.items()
 CITY_VALUE: Final[dict[str, int]] = {a: c.value for a, c in _MAP.cities.items()}
 """A City's area → its value (Capacity, Militia, Tribute), in the map's City order."""
 
+AREA_BIT: Final[dict[str, int]] = {a: 1 << i for i, a in enumerate((*_MAP.land, *_MAP.seas))}
+"""Area → its bit in an area set held as an integer (the movement searches' keys: flat, hashed at once)."""
+SEA_MASK: Final = sum(AREA_BIT[a] for a in _MAP.seas)
+"""Every sea, as an area set."""
+ALL_AREAS: Final = sum(AREA_BIT.values())
+"""Every area, as an area set."""
+
+
+def area_mask(areas: list[str]) -> int:
+    """An area set of these areas (names that are no area are left out)."""
+    out = 0
+    for a in areas:
+        out |= AREA_BIT.get(a, 0)
+    return out
+
+
 SIDE: Final[dict[str, str]] = {b: d.side for b, d in blocks().items()}
 """Block id → its side."""
 FLEETS: Final[frozenset[str]] = frozenset(b for b, d in blocks().items() if d.kind == "fleet")
@@ -134,9 +150,10 @@ Occupancy = dict[str, int]
 absent). Plain integers: a copy is one flat dict, and reading a side is one ``&``."""
 
 
-def held(s: State, side: str) -> tuple[frozenset[str], frozenset[str]]:
-    """The areas where ``side`` has blocks in the field, and where it has fleets: the enemy positions the
-    movement searches are keyed by, built once per :func:`occupancy` (read-only; shared by clones like it)."""
+def held(s: State, side: str) -> tuple[int, int]:
+    """The areas where ``side`` has blocks in the field, and where it has fleets, as area sets
+    (:data:`AREA_BIT`): the enemy positions the movement searches are keyed by, built once per
+    :func:`occupancy` (shared by clones like it)."""
     fields = occupancy(s)[0]
     kept = s._held
     if kept is None or kept[0] is not fields:
@@ -144,10 +161,14 @@ def held(s: State, side: str) -> tuple[frozenset[str], frozenset[str]]:
     got = kept[1].get(side)
     if got is None:
         bit = BIT[side]
-        fleets = occupancy(s)[1]
-        got = (frozenset([a for a, v in fields.items() if v & bit]),
-               frozenset([a for a, v in fleets.items() if v & bit]))
-        kept[1][side] = got
+        land = seas = 0
+        for a, v in fields.items():
+            if v & bit:
+                land |= AREA_BIT[a]
+        for a, v in occupancy(s)[1].items():
+            if v & bit:
+                seas |= AREA_BIT[a]
+        got = kept[1][side] = (land, seas)
     return got
 
 
@@ -242,8 +263,8 @@ def refresh_occupancy(s: State, areas: set[str]) -> None:
     kept_held = s._held
     if kept_held is not None and kept_held[0] is occ[0] and kept_held[1]:
         # a side's positions (:func:`held`) stay as they were unless its bits changed in the areas recounted
-        # (a move changes one side's): the same sets, so the searches keyed by them are found at once
-        carry: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+        # (a move changes one side's)
+        carry: dict[str, tuple[int, int]] = {}
         old_fields, old_fleets = occ
         for side, got in kept_held[1].items():
             bit = BIT[side]

@@ -10,6 +10,8 @@ from typing import Final
 from muster.core.interface import Action
 from muster.games.hellenes.engine import Decision, act, default_label, known, said, unit
 from muster.games.hellenes.rules.common import (
+    ALL_AREAS,
+    AREA_BIT,
     BIT,
     COAST_MATES,
     COASTS,
@@ -20,10 +22,12 @@ from muster.games.hellenes.rules.common import (
     NEUTRAL,
     OFFSHORE,
     SEA_ADJ,
+    SEA_MASK,
     SEA_SHORES,
     SEAS,
     SIDE,
     Occupancy,
+    area_mask,
     blocks_at,
     by_token,
     enemy_field,
@@ -68,11 +72,9 @@ def destinations(s: State, bid: str, muster: bool = False,
     enemy = "athens" if side == "sparta" else "sparta"
     # the search looks only at areas within ``limit`` steps: keyed by what lies there, its answers are shared
     # by every situation that differs only farther away (far fewer searches, far fewer answers kept)
-    near = _LAND_NEAR[start][limit] if limit < _NEAR_DEPTH else None
-    no_entry = _closed_near(s.no_entry, near)
-    enemy_land = held(s, enemy)[0]
-    out = _land_routes(start, no_entry, enemy_land & near if near is not None else enemy_land, muster, allowance,
-                       limit)
+    near = _near(_LAND_NEAR[start], limit)
+    no_entry = area_mask(s.no_entry) & near if s.no_entry else 0
+    out = _land_routes(start, no_entry, held(s, enemy)[0] & near, muster, allowance, limit)
     if s.season == 4:
         # 9.2.1: going home in Winter, a block may pass through enemy-occupied areas to a friendly City
         # (within its allowance: a forced march would end short of the City). The cached searches stay
@@ -80,19 +82,23 @@ def destinations(s: State, bid: str, muster: bool = False,
         home = winter_homes(s, side, muster, occupancy(s)[0], enemy)
         if home:
             out = dict(out)  # the cached answer stays as it is
-            through = _land_routes(start, no_entry, _NONE, muster, allowance, allowance)
+            through = _land_routes(start, no_entry, 0, muster, allowance, allowance)
             for dest in home:
                 if dest in through and (dest not in out or out[dest][1]):
                     out[dest] = through[dest]
     return out
 
 
-_NONE: Final[frozenset[str]] = frozenset()
 _NEAR_DEPTH: Final = 8
 """How far the neighbourhood tables below reach (a search going farther is keyed by the whole map)."""
 
 
-def _balls(start: str, steps: Callable[[str], tuple[str, ...]]) -> tuple[frozenset[str], ...]:
+def _near(balls: tuple[int, ...], k: int) -> int:
+    """The areas within ``k`` steps from a neighbourhood table (every area past its depth)."""
+    return balls[k] if k < len(balls) else ALL_AREAS
+
+
+def _balls(start: str, steps: Callable[[str], tuple[str, ...]]) -> tuple[int, ...]:
     """The areas within ``k`` steps of ``start`` for k = 0 … :data:`_NEAR_DEPTH` - 1 (``steps``: an area's
     neighbours, whatever closes them; a superset of what any search from ``start`` can look at)."""
     dist = {start: 0}
@@ -105,18 +111,11 @@ def _balls(start: str, steps: Callable[[str], tuple[str, ...]]) -> tuple[frozens
                     dist[n] = step
                     nxt.append(n)
         frontier = nxt
-    return tuple(frozenset([a for a, d in dist.items() if d <= k]) for k in range(_NEAR_DEPTH))
+    return tuple(area_mask([a for a, d in dist.items() if d <= k]) for k in range(_NEAR_DEPTH))
 
 
-_LAND_NEAR: Final[dict[str, tuple[frozenset[str], ...]]] = {a: _balls(a, LAND_ADJ.__getitem__) for a in LAND_ADJ}
+_LAND_NEAR: Final[dict[str, tuple[int, ...]]] = {a: _balls(a, LAND_ADJ.__getitem__) for a in LAND_ADJ}
 """Land area → the land areas within k land steps of it (the only ones a land search from there looks at)."""
-
-
-def _closed_near(no_entry: list[str], near: frozenset[str] | None) -> frozenset[str]:
-    """The areas closed this turn that a search limited to ``near`` can meet (None: anywhere)."""
-    if not no_entry:
-        return _NONE
-    return frozenset(no_entry) if near is None else near.intersection(no_entry)
 
 
 def winter_homes(s: State, side: str, muster: bool, fields: Occupancy, enemy: str) -> list[str]:
@@ -131,20 +130,20 @@ def winter_homes(s: State, side: str, muster: bool, fields: Occupancy, enemy: st
 
 
 @lru_cache(maxsize=65536)
-def _land_routes(start: str, no_entry: frozenset[str], enemy_land: frozenset[str], muster: bool, allowance: int,
+def _land_routes(start: str, no_entry: int, enemy_land: int, muster: bool, allowance: int,
                  limit: int) -> dict[str, Route]:
     """A land block's destinations from ``start``: a pure function of the closed areas and the enemy's
-    positions, cached (read-only: shared by every caller in the same situation)."""
+    positions (area sets, :data:`AREA_BIT`), cached (read-only: shared by every caller in the same situation)."""
     out: dict[str, Route] = {}
     frontier, seen = [start], {start}
     for dist in range(1, limit + 1):
         nxt: list[str] = []
         for a in frontier:
             for n in LAND_ADJ[a]:
-                if n in seen or n in NEUTRAL or n in no_entry:
+                if n in seen or n in NEUTRAL or AREA_BIT[n] & no_entry:
                     continue
                 seen.add(n)
-                engaged = n in enemy_land
+                engaged = bool(AREA_BIT[n] & enemy_land)
                 if muster and engaged:
                     continue  # 5.0: Mustering blocks may not Engage
                 out[n] = (a, dist > allowance, ())
@@ -191,7 +190,7 @@ def _fleet_steps(a: str, start: str, besieged: bool) -> tuple[Step, ...]:
     return _SHORE_STEPS[a]
 
 
-_FLEET_NEAR: Final[dict[str, tuple[frozenset[str], ...]]] = {
+_FLEET_NEAR: Final[dict[str, tuple[int, ...]]] = {
     a: _balls(a, _fleet_neighbours(a)) for a in (*LAND_ADJ, *SEA_ADJ)}
 """Area → the areas within k steps of a fleet starting there (the only ones its search looks at)."""
 
@@ -208,51 +207,48 @@ def _fleet_destinations(s: State, bid: str, allowance: int, limit: int, muster: 
     besieged = bool(u["inside"]) and start in s.sieges
     enemy_land, enemy_seas = held(s, enemy)
     sealed = sealed_ports(s, side, start)
+    enemy_seas &= SEA_MASK  # enemy fleets on land bar no fleet's way
     # keyed by what lies within reach, as for land blocks (:data:`_LAND_NEAR`)
-    near = _FLEET_NEAR[start][limit] if limit < _NEAR_DEPTH else None
-    no_entry = _closed_near(s.no_entry, near)
+    near = _near(_FLEET_NEAR[start], limit)
+    no_entry = area_mask(s.no_entry) & near if s.no_entry else 0
     # entering land ends a fleet's move whether or not it Engages there: only a Muster asks, and then only
     # about the land area it enters (so, asked for one destination, about that one alone)
     if not muster:
-        enemy_land = _NONE
+        enemy_land = 0
     elif only is not None:
-        enemy_land = frozenset((only,)) if only in enemy_land else _NONE
-    if near is not None:
-        enemy_land, enemy_seas = enemy_land & near, enemy_seas & near
-        if sealed:
-            sealed = sealed & near
-    out = _fleet_routes(start, besieged, no_entry, enemy_seas, enemy_land, muster, allowance, limit, sealed)
+        enemy_land &= AREA_BIT.get(only, 0)
+    out = _fleet_routes(start, besieged, no_entry, enemy_seas & near, enemy_land & near, muster, allowance, limit,
+                        sealed & near)
     if s.season == 4:
         # 9.2.1: a fleet going home in Winter may pass through seas held by enemy fleets (as for land blocks)
         home = winter_homes(s, side, muster, occupancy(s)[0], enemy)
         if home:
             out = dict(out)  # the cached answer stays as it is
-            through = _fleet_routes(start, besieged, no_entry, _NONE, _NONE, muster, allowance, allowance, sealed)
+            through = _fleet_routes(start, besieged, no_entry, 0, 0, muster, allowance, allowance, sealed & near)
             for dest in home:
                 if dest in through and (dest not in out or out[dest][1]):
                     out[dest] = through[dest]
     return out
 
 
-def sealed_ports(s: State, side: str, start: str) -> frozenset[str]:
+def sealed_ports(s: State, side: str, start: str) -> int:
     """5.2: the areas of this side's besieged Ports (besieged by the enemy), which its fleets may enter only
-    from the Port's offshore sea, as they may leave them only that way. The besiegers' own fleets come and go
-    by any coast (5.2: sea access "including besiegers"). The fleet's own area is not entered, so not listed."""
-    if not s.sieges:
-        return _NONE
-    out: list[str] = []
+    from the Port's offshore sea, as they may leave them only that way (an area set, :data:`AREA_BIT`). The
+    besiegers' own fleets come and go by any coast (5.2: sea access "including besiegers"). The fleet's own
+    area is not entered, so not listed."""
+    out = 0
     for a, siege in s.sieges.items():
         if siege["by"] != side and a != start and a in OFFSHORE:
-            out.append(a)
-    return frozenset(out) if out else _NONE
+            out |= AREA_BIT[a]
+    return out
 
 
 @lru_cache(maxsize=65536)
-def _fleet_routes(start: str, besieged: bool, no_entry: frozenset[str], enemy_seas: frozenset[str],
-                  enemy_land: frozenset[str], muster: bool, allowance: int, limit: int,
-                  sealed: frozenset[str] = _NONE) -> dict[str, Route]:
-    """:func:`_fleet_destinations`' search (read-only: shared by every caller with the same situation).
-    ``sealed``: besieged Ports entered only from their offshore sea (:func:`sealed_ports`)."""
+def _fleet_routes(start: str, besieged: bool, no_entry: int, enemy_seas: int, enemy_land: int, muster: bool,
+                  allowance: int, limit: int, sealed: int = 0) -> dict[str, Route]:
+    """:func:`_fleet_destinations`' search (read-only: shared by every caller with the same situation); the
+    area sets as :data:`AREA_BIT`'s. ``sealed``: besieged Ports entered only from their offshore sea
+    (:func:`sealed_ports`)."""
     out: dict[str, Route] = {}
     frontier: list[tuple[str, tuple[str, ...]]] = [(start, ())]
     seen = {start}
@@ -262,13 +258,14 @@ def _fleet_routes(start: str, besieged: bool, no_entry: frozenset[str], enemy_se
             frontier.sort(key=_borders_crossed)  # stable: the fewest hazardous borders first
         for a, borders in frontier:
             for n, hz in _fleet_steps(a, start, besieged):
-                if n in seen or n in NEUTRAL or n in no_entry:
+                bit = AREA_BIT[n]
+                if n in seen or n in NEUTRAL or bit & no_entry:
                     continue
-                if n in sealed and a != OFFSHORE[n]:
+                if bit & sealed and a != OFFSHORE[n]:
                     continue  # 5.2: a besieged Port is entered only through its offshore sea
                 path = (*borders, hz) if hz else borders
                 at_sea = n in SEAS
-                engaged = n in (enemy_seas if at_sea else enemy_land)
+                engaged = bool(bit & (enemy_seas if at_sea else enemy_land))
                 if muster and engaged:
                     continue
                 seen.add(n)
@@ -542,7 +539,7 @@ def muster_candidates(s: State, side: str, city: str, occ: tuple[Occupancy, Occu
         else:
             if reach is None:
                 reach = land_reach(s, enemy, fields)
-            if city not in reach(area)[allowance]:
+            if not reach(area)[allowance] & AREA_BIT[city]:
                 continue
             steps = allowance
         if steps <= allowance:
@@ -572,19 +569,17 @@ def land_reach(s: State, enemy: str, fields: Occupancy) -> LandReach:
     ``k`` steps (5.0: through and into areas that are not Neutral, not closed this turn and free of enemy field
     blocks; the start itself excluded). A pure function of the closed areas, so cached across decisions.
     ``fields`` is :func:`occupancy`'s first half for the state (read through :func:`held`)."""
-    if s.season == 4:
-        closed = frozenset(s.no_entry)  # 9.2.1: Mustering home in Winter passes through enemy areas
-    elif s.no_entry:
-        closed = held(s, enemy)[0].union(s.no_entry)
-    else:
-        closed = held(s, enemy)[0]
+    closed = area_mask(s.no_entry) if s.no_entry else 0
+    if s.season != 4:  # 9.2.1: Mustering home in Winter passes through enemy areas
+        closed |= held(s, enemy)[0]
     return partial(_reach_from, closed)
 
 
-LandReach = Callable[[str], tuple[frozenset[str], ...]]
+LandReach = Callable[[str], tuple[int, ...]]
+"""``reach(area)[k]``: an area set (:data:`AREA_BIT`)."""
 
 
-def _reach_from(closed: frozenset[str], start: str) -> tuple[frozenset[str], ...]:
+def _reach_from(closed: int, start: str) -> tuple[int, ...]:
     """:func:`land_reach`'s table for one start, keyed by the closed areas near it (:data:`_LAND_NEAR`)."""
     if start not in LAND_ADJ:
         return ()
@@ -592,7 +587,7 @@ def _reach_from(closed: frozenset[str], start: str) -> tuple[frozenset[str], ...
 
 
 @lru_cache(maxsize=65536)
-def _land_reach(closed: frozenset[str], start: str) -> tuple[frozenset[str], ...]:
+def _land_reach(closed: int, start: str) -> tuple[int, ...]:
     top = _TOP
     dist = {start: 0}
     frontier = [start]
@@ -600,11 +595,11 @@ def _land_reach(closed: frozenset[str], start: str) -> tuple[frozenset[str], ...
         nxt: list[str] = []
         for a in frontier:
             for n in LAND_ADJ[a]:
-                if n not in dist and n not in closed and n not in NEUTRAL:
+                if n not in dist and not AREA_BIT[n] & closed and n not in NEUTRAL:
                     dist[n] = step
                     nxt.append(n)
         frontier = nxt
-    return tuple(frozenset([a for a, d in dist.items() if 1 <= d <= k]) for k in range(top + 1))
+    return tuple(area_mask([a for a, d in dist.items() if 1 <= d <= k]) for k in range(top + 1))
 
 
 _TOP: Final = max(allowance for _, _, fleet, allowance in roster() if not fleet)
@@ -617,19 +612,20 @@ def sea_distances(s: State, enemy: str, fleets: Occupancy) -> dict[str, dict[str
     return _sea_distances(closed_seas(s, enemy, fleets))
 
 
-def closed_seas(s: State, enemy: str, fleets: Occupancy) -> frozenset[str]:
+def closed_seas(s: State, enemy: str, fleets: Occupancy) -> int:
     """The seas a Mustering fleet may not pass: closed this turn, or held by enemy fleets (not in Winter,
     when a fleet going home to a friendly City passes through them, 9.2.1). The reach caches are keyed by
     this set, so a Winter answer is never served outside Winter or the other way round. ``fleets`` is
-    :func:`occupancy`'s second half for the state (read through :func:`held`)."""
-    shut = SEAS.intersection(s.no_entry) if s.no_entry else _NONE
-    if s.season == 4:
-        return shut
-    return (held(s, enemy)[1] & SEAS) | shut
+    :func:`occupancy`'s second half for the state (read through :func:`held`). An area set
+    (:data:`AREA_BIT`)."""
+    shut = area_mask(s.no_entry) if s.no_entry else 0
+    if s.season != 4:
+        shut |= held(s, enemy)[1]
+    return shut & SEA_MASK
 
 
 @cache
-def _sea_distances(closed: frozenset[str]) -> dict[str, dict[str, int]]:
+def _sea_distances(closed: int) -> dict[str, dict[str, int]]:
     """:func:`sea_distances` for a set of closed seas (a pure function of the map: cached; read-only)."""
     out: dict[str, dict[str, int]] = {}
     for start in SEA_ADJ:
@@ -640,7 +636,7 @@ def _sea_distances(closed: frozenset[str]) -> dict[str, dict[str, int]]:
             for a in frontier:
                 step = dist[a] + 1
                 for n in SEA_ADJ[a]:
-                    if n not in dist and n not in closed:
+                    if n not in dist and not AREA_BIT[n] & closed:
                         dist[n] = step
                         nxt.append(n)
             frontier = nxt
@@ -648,39 +644,45 @@ def _sea_distances(closed: frozenset[str]) -> dict[str, dict[str, int]]:
     return out
 
 
-def fleet_reach(s: State, enemy: str, fleets: Occupancy, pool: list[Mover]) -> set[str]:
+def fleet_reach(s: State, enemy: str, fleets: Occupancy, pool: list[Mover]) -> int:
     """The land areas some fleet in ``pool`` may Muster into (the fleet half of :func:`muster_candidates`
-    for every City at once; the caller still checks that the City itself may be entered)."""
+    for every City at once; the caller still checks that the City itself may be entered), as an area set
+    (:data:`AREA_BIT`)."""
     closed = closed_seas(s, enemy, fleets)
-    out: set[str] = set()
+    out = 0
     for _, area, besieged, _, allowance in pool:
         out |= _fleet_reach(closed, area, besieged, allowance)
     return out
 
 
 @lru_cache(maxsize=65536)
-def _fleet_reach(closed: frozenset[str], area: str, besieged: bool, allowance: int) -> frozenset[str]:
+def _fleet_reach(closed: int, area: str, besieged: bool, allowance: int) -> int:
     """The land areas a fleet standing in ``area`` may Muster into (not its own area)."""
     if area in SEAS:
         got = _shores_within(closed, area, allowance - 1)
     elif besieged:
         off = OFFSHORE[area]
-        got = _shores_within(closed, off, allowance - 2) if off not in closed else _NONE
+        got = _shores_within(closed, off, allowance - 2) if not AREA_BIT[off] & closed else 0
     else:
-        got = frozenset().union(*(_shores_within(closed, c, allowance - 2) for c in COASTS[area]
-                                  if c not in closed))
+        got = 0
+        for c in COASTS[area]:
+            if not AREA_BIT[c] & closed:
+                got |= _shores_within(closed, c, allowance - 2)
         if allowance >= 1:
-            got = got | frozenset(COAST_MATES[area])
-    return got - {area}
+            got |= area_mask(list(COAST_MATES[area]))
+    return got & ~AREA_BIT[area]
 
 
 @lru_cache(maxsize=65536)
-def _shores_within(closed: frozenset[str], sea: str, steps: int) -> frozenset[str]:
+def _shores_within(closed: int, sea: str, steps: int) -> int:
     """Land areas on the shore of a sea at most ``steps`` sea moves from ``sea`` (through open seas)."""
     if steps < 0:
-        return _NONE
-    dist = _sea_distances(closed)[sea]
-    return frozenset([x for c, d in dist.items() if d <= steps for x in SEA_SHORES[c]])
+        return 0
+    out = 0
+    for c, d in _sea_distances(closed)[sea].items():
+        if d <= steps:
+            out |= area_mask(list(SEA_SHORES[c]))
+    return out
 
 
 def fleet_reaches(s: State, enemy: str, city: str, fleets: Occupancy, pool: list[Mover],
