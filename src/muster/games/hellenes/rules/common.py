@@ -304,11 +304,16 @@ def enemy_fleet_at(s: State, area: str, side: str) -> bool:
 
 
 def passenger_of(s: State, fleet: str) -> str | None:
-    """The block a fleet carries, if any."""
+    """The block a fleet carries, if any (looked for among the blocks in the fleet's area: a passenger
+    always stands where its fleet does, 5.2.1)."""
     if fleet not in FLEETS:
         return None  # only fleets carry (5.2.1): no need to look
-    for b, u in s.units.items():
-        if u["carrier"] == fleet:
+    area = s.units[fleet]["area"]
+    if area is None:
+        return None
+    units = s.units
+    for b in blocks_at(s).get(area, ()):
+        if units[b]["carrier"] == fleet:
             return b
     return None
 

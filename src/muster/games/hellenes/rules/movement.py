@@ -303,10 +303,10 @@ def move_block(s: State, bid: str, dest: str, route: Route) -> None:
 def _relocate(s: State, bid: str, area: str, via: str) -> None:
     """Put a block (and its passenger) in an area, outside any City."""
     u = s.units[bid]
+    cargo = passenger_of(s, bid)  # found by where the fleet stands: before it moves
     touched = {area, u["area"]}
     u["area"], u["inside"] = area, False
     s.via[str(u["token"])] = via
-    cargo = passenger_of(s, bid)
     if cargo is not None:
         c = s.units[cargo]
         touched.add(c["area"])
