@@ -10,7 +10,7 @@ from muster.core.interface import Action
 from muster.games.hellenes.engine import Decision, act, frame, push, said, unit
 from muster.games.hellenes.rules.build import buildable, detach_garrison, garrison_sites, pool_has, reinforce
 from muster.games.hellenes.rules.common import AREA_BIT, BIT, LAND_ADJ, NEUTRAL, SEAS, Occupancy, occupancy, other
-from muster.games.hellenes.rules.movement import Mover, can_move, fleet_reach, land_reach, movers
+from muster.games.hellenes.rules.movement import Mover, can_move, fleet_reach, land_closed, land_reach, movers
 from muster.games.hellenes.rules.pillage import pillage_sites
 from muster.games.hellenes.rules.winter import needs_supply, supply
 from muster.games.hellenes.state import Frame, State
@@ -46,7 +46,7 @@ def muster_cities(s: State, side: str, occ: tuple[Occupancy, Occupancy] | None =
     pool = movers(s, side) if pool is None else pool
     # Land blocks through the cached reach table; fleets (rarer, with more ways to arrive) by the sea
     # search. The union is exactly ``muster_candidates`` being non-empty.
-    reach = land_reach(s, enemy, occ[0])
+    closed = land_closed(s, enemy)
     by_land = 0  # area sets (AREA_BIT)
     fleets: list[Mover] = []
     starts: set[tuple[str, int]] = set()  # blocks in one area share their reach
@@ -56,7 +56,7 @@ def muster_cities(s: State, side: str, occ: tuple[Occupancy, Occupancy] | None =
         elif not m[2] and m[1] not in SEAS:
             starts.add((m[1], m[4]))
     for area, allowance in starts:
-        by_land |= reach(area)[allowance]
+        by_land |= land_reach(closed, area)[allowance]
     by_sea = fleet_reach(s, enemy, occ[1], fleets) if fleets else 0
     no_entry, fields, enemy_bit = s.no_entry, occ[0], BIT[enemy]
     # in Winter the reach passes through enemy areas (9.2.1), so a City with enemies in its field is checked too

@@ -4,7 +4,7 @@ fleets on land, sea transport, and forced marches (the roll itself is in :mod:`m
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache, lru_cache, partial
+from functools import cache, lru_cache
 from typing import Final
 
 from muster.core.interface import Action
@@ -514,7 +514,7 @@ def muster_candidates(s: State, side: str, city: str, occ: tuple[Occupancy, Occu
     if city in NEUTRAL or city in s.no_entry or fields.get(city, 0) & BIT[enemy]:
         return []
     pool = pool if pool is not None else movers(s, side)
-    reach: LandReach | None = None
+    closed = -1  # not looked up yet
     dist: dict[str, dict[str, int]] | None = None
     coasts = COASTS[city]
     out = []
@@ -537,9 +537,9 @@ def muster_candidates(s: State, side: str, city: str, occ: tuple[Occupancy, Occu
         elif besieged or area in SEAS:
             continue
         else:
-            if reach is None:
-                reach = land_reach(s, enemy, fields)
-            if not reach(area)[allowance] & AREA_BIT[city]:
+            if closed < 0:
+                closed = land_closed(s, enemy)
+            if not land_reach(closed, area)[allowance] & AREA_BIT[city]:
                 continue
             steps = allowance
         if steps <= allowance:
@@ -564,23 +564,21 @@ def _open_sea(s: State, sea: str, enemy: str, fleets: Occupancy) -> bool:
     return sea not in s.no_entry and (not fleets.get(sea, 0) & BIT[enemy] or s.season == 4)
 
 
-def land_reach(s: State, enemy: str, fields: Occupancy) -> LandReach:
-    """For Mustering land blocks: ``reach(area)[k]`` is the set of areas they may reach from ``area`` within
-    ``k`` steps (5.0: through and into areas that are not Neutral, not closed this turn and free of enemy field
-    blocks; the start itself excluded). A pure function of the closed areas, so cached across decisions.
-    ``fields`` is :func:`occupancy`'s first half for the state (read through :func:`held`)."""
+def land_closed(s: State, enemy: str) -> int:
+    """The areas Mustering land blocks may not pass or enter (an area set, :data:`AREA_BIT`): Neutral ones
+    aside, those closed this turn and those with ``enemy`` blocks in the field (not in Winter, when Mustering
+    home passes through enemy areas, 9.2.1). What :func:`land_reach` is keyed by."""
     closed = area_mask(s.no_entry) if s.no_entry else 0
-    if s.season != 4:  # 9.2.1: Mustering home in Winter passes through enemy areas
+    if s.season != 4:
         closed |= held(s, enemy)[0]
-    return partial(_reach_from, closed)
+    return closed
 
 
-LandReach = Callable[[str], tuple[int, ...]]
-"""``reach(area)[k]``: an area set (:data:`AREA_BIT`)."""
-
-
-def _reach_from(closed: int, start: str) -> tuple[int, ...]:
-    """:func:`land_reach`'s table for one start, keyed by the closed areas near it (:data:`_LAND_NEAR`)."""
+def land_reach(closed: int, start: str) -> tuple[int, ...]:
+    """For Mustering land blocks standing in ``start``: ``land_reach(closed, start)[k]`` is the area set
+    (:data:`AREA_BIT`) they may reach within ``k`` steps (5.0: through and into areas that are not Neutral nor
+    in ``closed``, :func:`land_closed`; the start itself excluded; empty from a sea). A pure function of the
+    closed areas near the start (:data:`_LAND_NEAR`), so cached across decisions."""
     if start not in LAND_ADJ:
         return ()
     return _land_reach(closed & _LAND_NEAR[start][_TOP], start)
