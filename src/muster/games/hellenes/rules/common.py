@@ -58,6 +58,8 @@ SIDE: Final[dict[str, str]] = {b: d.side for b, d in blocks().items()}
 """Block id → its side."""
 FLEETS: Final[frozenset[str]] = frozenset(b for b, d in blocks().items() if d.kind == "fleet")
 """The fleets' ids."""
+HOME: Final[dict[str, str]] = {b: d.home for b, d in blocks().items()}
+"""Block id → its home area (a City, or a Barbarian's settlement)."""
 GREEK: Final[frozenset[str]] = frozenset(b for b, d in blocks().items() if d.greek)
 """The Greek blocks' ids (the others are Barbarians)."""
 BIT: Final[dict[str, int]] = {"athens": 1, "sparta": 2}
@@ -389,13 +391,13 @@ def friendly_city(s: State, area: str, side: str) -> bool:
 
 def in_friendly_place(s: State, bid: str) -> bool:
     """True if a block stands in a friendly City (or a Barbarian in its home settlement): no Winter supply needed."""
-    u, d = s.units[bid], blocks()[bid]
+    u = s.units[bid]
     area = u["area"]
     if area is None or u["carrier"] is not None:
         return False
-    if not d.greek and area == d.home:
+    if bid not in GREEK and area == HOME[bid]:
         return True
-    return bool(s.control.get(area) == d.side)
+    return bool(s.control.get(area) == SIDE[bid])
 
 
 def movement_allowance(bid: str) -> int:
