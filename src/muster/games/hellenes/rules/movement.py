@@ -485,13 +485,16 @@ class Muster(Decision):
         s._muster = (s.step + 1, f["city"], left)
 
 
+_NO_TOKENS: Final[set[int]] = set()
+
 Mover = tuple[str, str, bool, bool, int]
 """(block, area, inside a besieged City, fleet, allowance) of a block that may still move this turn."""
 
 
 def movers(s: State, side: str) -> list[Mover]:
     """The side's blocks that may still move this turn, with what a Muster search needs to know of them."""
-    units, moved, sieges = s.units, set(s.moved), s.sieges
+    units, sieges = s.units, s.sieges
+    moved = set(s.moved) if s.moved else _NO_TOKENS
     out = []
     for b, fleet, allowance in side_roster(side):
         u = units[b]
@@ -515,6 +518,7 @@ def muster_candidates(s: State, side: str, city: str, occ: tuple[Occupancy, Occu
         return []
     pool = pool if pool is not None else movers(s, side)
     closed = -1  # not looked up yet
+    reach: dict[str, tuple[int, ...]] = {}  # per start area (blocks in one area share it)
     dist: dict[str, dict[str, int]] | None = None
     coasts = COASTS[city]
     out = []
@@ -539,7 +543,9 @@ def muster_candidates(s: State, side: str, city: str, occ: tuple[Occupancy, Occu
         else:
             if closed < 0:
                 closed = land_closed(s, enemy)
-            if not land_reach(closed, area)[allowance] & AREA_BIT[city]:
+            if area not in reach:
+                reach[area] = land_reach(closed, area)
+            if not reach[area][allowance] & AREA_BIT[city]:
                 continue
             steps = allowance
         if steps <= allowance:

@@ -25,10 +25,11 @@ def setup(seed: int, years: int = 3, quiet: bool = False) -> State:
         place(s, bid, area, cv, "setup")
     for bid, (area, cv) in sc.inside.items():
         place(s, bid, area, cv, "setup", inside_city=True)
+    held_inside = {u["area"] for u in s.units.values() if u["inside"]}
     for area, city in g.cities.items():
         # DESIGN 7.2: a loyal City with none of its side's blocks inside defends itself with its Militia
         holder = s.control.get(area)
-        occupied = any(u["area"] == area and u["inside"] for u in s.units.values())
+        occupied = area in held_inside
         s.militia[area] = city.value if holder is not None and holder == s.loyal[area] and not occupied else 0
     for area, siege in sc.sieges.items():
         s.sieges[area] = {"since": -1 if siege.established else 0, "by": siege.besieger}

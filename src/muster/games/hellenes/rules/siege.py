@@ -39,10 +39,10 @@ def lay_sieges(s: State, side: str) -> None:
     """7.2: Greek blocks alone in the area of an enemy City besiege it; an undefended City falls at once."""
     enemy, fields = other(side), occupancy(s)[0]  # the sides with blocks in the field of each area
     # First the cheap necessary condition: this side alone in the field of an enemy City.
-    alone = BIT[side]
+    alone, control = BIT[side], s.control
     targets: list[str] = []
-    for a, holder in s.control.items():
-        if holder == enemy and fields.get(a, 0) == alone:
+    for a, present in fields.items():  # fewer areas than Cities; the order is the map's below
+        if present == alone and control.get(a) == enemy:
             targets.append(a)
     if not targets:
         return
