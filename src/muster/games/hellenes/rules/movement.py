@@ -7,6 +7,7 @@ from collections.abc import Callable
 from functools import cache, lru_cache
 from typing import Final
 
+from muster.core.frames import VERB_ACTIONS
 from muster.core.interface import Action
 from muster.games.hellenes.engine import Decision, act, default_label, known, said, unit
 from muster.games.hellenes.rules.common import (
@@ -41,6 +42,10 @@ from muster.games.hellenes.rules.common import (
     side_roster,
 )
 from muster.games.hellenes.state import Frame, State
+
+_BLOCK, _TO, _FORCED = VERB_ACTIONS["block"], VERB_ACTIONS["to"], VERB_ACTIONS["forced"]
+_DONE: Final = act("done")
+"""The shared actions of the movement decisions, looked up by argument (no key tuple per action)."""
 
 Route = tuple[str, bool, tuple[str, ...]]
 """(the area entered from, a forced march?, hazardous borders crossed) for one destination."""
@@ -406,12 +411,12 @@ class GroupMove(Decision):
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         if f["cur"] is None:
-            acts = [act("block", b) for b in group_blocks(s, f["area"], f["seat"])
+            acts = [_BLOCK[b] for b in group_blocks(s, f["area"], f["seat"])
                     if s.units[b]["token"] not in f["skip"] and can_move(s, b)]
             return [*acts, act("done")]
         bid = by_token(s, f["cur"])
         dests = destinations(s, bid)
-        acts = [act("forced" if r[1] else "to", d) for d, r in dests.items()]
+        acts = [_FORCED[d] if r[1] else _TO[d] for d, r in dests.items()]
         acts += [act("board", fl) for fl in boardable(s, bid)]
         acts += [act("board_reduce", fl) for fl in boardable_reduced(s, bid)]
         return [*acts, act("stay")]
@@ -464,7 +469,9 @@ class Muster(Decision):
         return said("{side.name}: Muster to {area}: choose a block, or done", side=f["seat"], area=f["city"])
 
     def legal(self, s: State, f: Frame) -> list[Action]:
-        return [*(act("block", b) for b in self.candidates(s, f)), act("done")]
+        acts = [_BLOCK[b] for b in self.candidates(s, f)]
+        acts.append(_DONE)
+        return acts
 
     def candidates(self, s: State, f: Frame) -> tuple[str, ...]:
         """The blocks that may still Muster (remembered from the previous step of the same Muster)."""
