@@ -4,12 +4,23 @@ Recruits, detaches a garrison, Pillages, or (in Winter) supplies a block. Unused
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Final
 
 from muster.core.frames import VERB_ACTIONS
 from muster.core.interface import Action
 from muster.games.hellenes.engine import Decision, act, frame, push, said, unit
 from muster.games.hellenes.rules.build import buildable, detach_garrison, garrison_sites, pool_has, reinforce
-from muster.games.hellenes.rules.common import AREA_BIT, BIT, LAND_ADJ, NEUTRAL, SEAS, Occupancy, occupancy, other
+from muster.games.hellenes.rules.common import (
+    AREA_BIT,
+    BIT,
+    LAND_ADJ,
+    NEUTRAL,
+    SEAS,
+    Occupancy,
+    area_mask,
+    occupancy,
+    other,
+)
 from muster.games.hellenes.rules.movement import Mover, can_move, fleet_reach, land_closed, land_reach, movers
 from muster.games.hellenes.rules.pillage import pillage_sites
 from muster.games.hellenes.rules.winter import needs_supply, supply
@@ -58,16 +69,21 @@ def muster_cities(s: State, side: str, occ: tuple[Occupancy, Occupancy] | None =
     for area, allowance in starts:
         by_land |= land_reach(closed, area)[allowance]
     by_sea = fleet_reach(s, enemy, occ[1], fleets) if fleets else 0
-    no_entry, fields, enemy_bit = s.no_entry, occ[0], BIT[enemy]
-    # in Winter the reach passes through enemy areas (9.2.1), so a City with enemies in its field is checked too
+    if by_sea:
+        by_sea &= ~(_NEUTRAL_MASK | (area_mask(s.no_entry) if s.no_entry else 0))  # a fleet's way in is its own
+    reached = by_land | by_sea
     out: list[str] = []
+    if not reached:
+        return out
+    fields, enemy_bit = occ[0], BIT[enemy]
+    # in Winter the reach passes through enemy areas (9.2.1), so a City with enemies in its field is checked too
     for a, holder in s.control.items():
-        if holder != side or fields.get(a, 0) & enemy_bit:
-            continue
-        bit = AREA_BIT[a]
-        if bit & by_land or (bit & by_sea and a not in NEUTRAL and a not in no_entry):
+        if holder == side and AREA_BIT[a] & reached and not fields.get(a, 0) & enemy_bit:
             out.append(a)
     return out
+
+
+_NEUTRAL_MASK: Final = area_mask(list(NEUTRAL))
 
 
 _MOVE, _MUSTER, _BUILD = VERB_ACTIONS["move"], VERB_ACTIONS["muster"], VERB_ACTIONS["build"]
