@@ -266,14 +266,13 @@ def refresh_occupancy(s: State, areas: set[str]) -> None:
     if kept_held is not None and kept_held[0] is occ[0] and kept_held[1]:
         # a side's positions (:func:`held`) stay as they were unless its bits changed in the areas recounted
         # (a move changes one side's)
-        carry: dict[str, tuple[int, int]] = {}
         old_fields, old_fleets = occ
+        changed = 0  # the sides whose bits changed somewhere
+        for a in areas:
+            changed |= (old_fields.get(a, 0) ^ fields.get(a, 0)) | (old_fleets.get(a, 0) ^ fleets.get(a, 0))
+        carry: dict[str, tuple[int, int]] = {}
         for side, got in kept_held[1].items():
-            bit = BIT[side]
-            for a in areas:
-                if (old_fields.get(a, 0) ^ fields.get(a, 0)) & bit or (old_fleets.get(a, 0) ^ fleets.get(a, 0)) & bit:
-                    break
-            else:
+            if not changed & BIT[side]:
                 carry[side] = got
         s._held = (fields, carry)
 
@@ -284,15 +283,9 @@ def roster() -> tuple[tuple[str, str, bool, int], ...]:
     return tuple((b, d.side, d.kind == "fleet", _allowance(d.kind)) for b, d in blocks().items())
 
 
-@cache
 def side_roster(side: str) -> tuple[tuple[str, bool, int], ...]:
     """(id, fleet?, movement allowance) of one side's blocks in roster order."""
-    return tuple((b, fleet, allowance) for b, b_side, fleet, allowance in roster() if b_side == side)
-
-
-@cache
-def _allowances() -> dict[str, int]:
-    return {b: allowance for b, _, _, allowance in roster()}
+    return _SIDE_ROSTERS[side]
 
 
 def _allowance(kind: str) -> int:
@@ -402,7 +395,13 @@ def in_friendly_place(s: State, bid: str) -> bool:
 
 def movement_allowance(bid: str) -> int:
     """Areas a block may enter in one move (DESIGN: 2 on foot, 3 cavalry, 4 fleets)."""
-    return _allowances()[bid]
+    return _ALLOWANCES[bid]
+
+
+_SIDE_ROSTERS: Final[dict[str, tuple[tuple[str, bool, int], ...]]] = {
+    side: tuple((b, fleet, allowance) for b, b_side, fleet, allowance in roster() if b_side == side)
+    for side in SEATS}
+_ALLOWANCES: Final[dict[str, int]] = {b: allowance for b, _, _, allowance in roster()}
 
 
 def season_name(s: State) -> str:
