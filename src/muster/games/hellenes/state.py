@@ -178,7 +178,7 @@ class State(MachineState[Frame]):
     stack and turn bookkeeping are :class:`~muster.core.frames.MachineState`'s."""
 
     __slots__ = (
-        "_muster", "_occ", "_where", "actions_left", "active", "committed", "control", "crossings", "deck",
+        "_held", "_muster", "_occ", "_where", "actions_left", "active", "committed", "control", "crossings", "deck",
         "discard", "draw", "first", "forced", "garrison", "hands", "leaders", "log", "loyal", "militia", "mode",
         "moved", "next_token", "no_entry", "odrysian", "pillaged", "prestige", "quiet", "revealed", "rng",
         "season", "seed", "sieges", "supplied", "tok", "units", "via", "year", "years",
@@ -224,16 +224,19 @@ class State(MachineState[Frame]):
         self.log: list[Any] = []
         """Language-neutral entries (dicts); a game stored before they came holds English strings."""
         self.quiet = False
-        self._occ: tuple[dict[str, set[str]], dict[str, set[str]]] | None = None
-        self._where: tuple[dict[str, set[str]], dict[str, list[str]], dict[str, int]] | None = None
+        self._occ: tuple[dict[str, int], dict[str, int]] | None = None
+        """Which sides stand in each area (``rules.common.occupancy``), kept until a block moves: every
+        change of a block's area or City flag goes through a rule helper that clears it."""
+        self._where: tuple[dict[str, int], dict[str, list[str]], dict[str, int]] | None = None
         """The blocks in each area (``rules.common.blocks_at``) and each block's place in ``units``, valid
         while the first dict of ``_occ`` is the one paired with them: every change of a block's area replaces
         or clears ``_occ``."""
+        self._held: tuple[dict[str, int], dict[str, tuple[int, int]]] | None = None
+        """Per side, the areas it holds in the field and with fleets (``rules.common.held``), valid while the
+        first dict of ``_occ`` is the one paired with them."""
         self._muster: tuple[int, str, tuple[str, ...]] | None = None
         """The blocks that may still Muster into a City at a step (``rules.movement.Muster``): after one
         of them musters, the others' reach is unchanged (only enemy blocks and closed areas bar the way)."""
-        """Which sides stand in each area (``rules.common.occupancy``), kept until a block moves: every
-        change of a block's area or City flag goes through a rule helper that clears it."""
 
     # --- helpers ---------------------------------------------------------------------------
     def say(self, msgid: str, plural: str | None = None, /, **args: Any) -> None:
@@ -277,6 +280,7 @@ class State(MachineState[Frame]):
         c._legal = self._legal
         c._occ = self._occ  # never changed in place, only replaced: safe to share
         c._where = self._where  # the same
+        c._held = self._held  # the same (filled in place only with facts of that same occupancy)
         c._muster = self._muster
         return c
 

@@ -4,14 +4,24 @@ Recruits, detaches a garrison, Pillages, or (in Winter) supplies a block. Unused
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Final
 
 from muster.core.frames import VERB_ACTIONS
 from muster.core.interface import Action
-from muster.games.hellenes.datafiles import game_map
 from muster.games.hellenes.engine import Decision, act, frame, push, said, unit
 from muster.games.hellenes.rules.build import buildable, detach_garrison, garrison_sites, pool_has, reinforce
-from muster.games.hellenes.rules.common import Occupancy, occupancy, other
-from muster.games.hellenes.rules.movement import Mover, can_move, fleet_reach, land_reach, movers
+from muster.games.hellenes.rules.common import (
+    AREA_BIT,
+    BIT,
+    LAND_ADJ,
+    NEUTRAL,
+    SEAS,
+    Occupancy,
+    area_mask,
+    occupancy,
+    other,
+)
+from muster.games.hellenes.rules.movement import Mover, can_move, fleet_reach, land_closed, land_reach, movers
 from muster.games.hellenes.rules.pillage import pillage_sites
 from muster.games.hellenes.rules.winter import needs_supply, supply
 from muster.games.hellenes.state import Frame, State
@@ -35,8 +45,7 @@ def group_areas(s: State, side: str, occ: tuple[Occupancy, Occupancy] | None = N
 @lru_cache(maxsize=1024)
 def _land_exits(no_entry: frozenset[str]) -> frozenset[str]:
     """Land areas with a neighbour a land block may enter (not Neutral, not closed this turn)."""
-    g = game_map()
-    return frozenset(a for a, ns in g.land_adj.items() if any(n not in g.neutral and n not in no_entry for n in ns))
+    return frozenset(a for a, ns in LAND_ADJ.items() if any(n not in NEUTRAL and n not in no_entry for n in ns))
 
 
 def muster_cities(s: State, side: str, occ: tuple[Occupancy, Occupancy] | None = None,
@@ -46,22 +55,35 @@ def muster_cities(s: State, side: str, occ: tuple[Occupancy, Occupancy] | None =
     occ = occ or occupancy(s)
     enemy = other(side)
     pool = movers(s, side) if pool is None else pool
-    fleets = [m for m in pool if m[3]]
     # Land blocks through the cached reach table; fleets (rarer, with more ways to arrive) by the sea
     # search. The union is exactly ``muster_candidates`` being non-empty.
-    reach = land_reach(s, enemy, occ[0])
-    by_land: set[str] = set()
-    seas = game_map().sea_adj
-    starts = {(area, allowance) for _, area, besieged, fleet, allowance in pool
-              if not fleet and not besieged and area not in seas}  # blocks in one area share their reach
+    closed = land_closed(s, enemy)
+    by_land = 0  # area sets (AREA_BIT)
+    fleets: list[Mover] = []
+    starts: set[tuple[str, int]] = set()  # blocks in one area share their reach
+    for m in pool:
+        if m[3]:
+            fleets.append(m)
+        elif not m[2] and m[1] not in SEAS:
+            starts.add((m[1], m[4]))
     for area, allowance in starts:
-        by_land |= reach(area)[allowance]
-    by_sea = fleet_reach(s, enemy, occ[1], fleets) if fleets else set()
-    neutral, no_entry, fields = game_map().neutral, s.no_entry, occ[0]
+        by_land |= land_reach(closed, area)[allowance]
+    by_sea = fleet_reach(s, enemy, occ[1], fleets) if fleets else 0
+    if by_sea:
+        by_sea &= ~(_NEUTRAL_MASK | (area_mask(s.no_entry) if s.no_entry else 0))  # a fleet's way in is its own
+    reached = by_land | by_sea
+    out: list[str] = []
+    if not reached:
+        return out
+    fields, enemy_bit = occ[0], BIT[enemy]
     # in Winter the reach passes through enemy areas (9.2.1), so a City with enemies in its field is checked too
-    return [a for a, holder in s.control.items() if holder == side
-            and ((a in by_land and enemy not in fields.get(a, ()))
-                 or (a in by_sea and enemy not in fields.get(a, ()) and a not in neutral and a not in no_entry))]
+    for a, holder in s.control.items():
+        if holder == side and AREA_BIT[a] & reached and not fields.get(a, 0) & enemy_bit:
+            out.append(a)
+    return out
+
+
+_NEUTRAL_MASK: Final = area_mask(list(NEUTRAL))
 
 
 _MOVE, _MUSTER, _BUILD = VERB_ACTIONS["move"], VERB_ACTIONS["muster"], VERB_ACTIONS["build"]

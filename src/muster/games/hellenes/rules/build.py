@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 from functools import cache
+from typing import Final
 
 from muster.core import rng
 from muster.core.interface import Action
 from muster.games.hellenes.datafiles import blocks, design
 from muster.games.hellenes.engine import Decision, auto, frame, push, said
 from muster.games.hellenes.rules.common import (
+    GREEK,
     can_build_in,
     gain_prestige,
     in_area,
     other,
     place,
-    roster,
+    side_roster,
 )
 from muster.games.hellenes.state import Frame, State
 from muster.i18n import entry
@@ -62,11 +64,12 @@ def pool(s: State, side: str) -> list[str]:
 
 def pool_has(s: State, side: str) -> bool:
     """True if the Recruit Pool is not empty (``pool`` without building the list)."""
-    units, bl = s.units, blocks()
-    for b, b_side, _, _ in roster():
-        if b_side == side and units[b]["area"] is None and (s.odrysian or bl[b].requires is None):
-            return True
-    return False
+    units, odrysian = s.units, s.odrysian
+    return any(units[b]["area"] is None and (odrysian or b not in _REQUIRES) for b, _, _ in side_roster(side))
+
+
+_REQUIRES: Final[frozenset[str]] = frozenset(b for b, d in blocks().items() if d.requires is not None)
+"""The blocks that join the Recruit Pool only after an Event (the Odrysians)."""
 
 
 def placements(s: State, bid: str) -> list[str]:
@@ -84,10 +87,11 @@ def placements(s: State, bid: str) -> list[str]:
 
 def garrison_sites(s: State, side: str) -> list[str]:
     """4.2.3: enemy Cities this side holds with a Greek block there and no garrison yet."""
-    out = []
+    out: list[str] = []
+    enemy, loyal, garrison = other(side), s.loyal, s.garrison
     for area, holder in s.control.items():
-        if (holder == side and s.loyal.get(area) == other(side) and area not in s.garrison
-                and any(blocks()[b].greek for b in in_area(s, area, side))):
+        if (holder == side and loyal.get(area) == enemy and area not in garrison
+                and any(b in GREEK for b in in_area(s, area, side))):
             out.append(area)
     return out
 

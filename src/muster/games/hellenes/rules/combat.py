@@ -7,10 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from muster.core.interface import Action
-from muster.games.hellenes.datafiles import blocks, design, game_map
+from muster.games.hellenes.datafiles import blocks, design
 from muster.games.hellenes.engine import Decision, frame, known, push, said, unit
 from muster.games.hellenes.odds import Fighter, SideOdds, battle_odds
-from muster.games.hellenes.rules.common import lose_step, other, roll
+from muster.games.hellenes.rules.common import FLEETS, SEAS, lose_step, other, roll
 from muster.games.hellenes.state import Frame, State
 from muster.i18n import entry
 
@@ -35,7 +35,7 @@ def stats(s: State, f: Frame, token: int) -> tuple[str, int, int]:
         return str(m["letter"]), int(m["fire"]), int(f["militia"])
     bid = s.tok[token]
     d = blocks()[bid]
-    if d.kind == "fleet" and not game_map().is_sea(f["area"]):
+    if bid in FLEETS and f["area"] not in SEAS:
         land = design()["fleet_on_land"]
         return str(land["letter"]), int(land["fire"]), int(s.units[bid]["cv"])
     return d.letter, d.fire, int(s.units[bid]["cv"])

@@ -1,9 +1,12 @@
-"""Small helpers every rule section uses: sides, dice, occupancy, placing and removing blocks, Prestige."""
+"""Small helpers every rule section uses: sides, dice, occupancy, placing and removing blocks, Prestige.
+
+The map's and the roster's facts the rules read at every step are plain module constants here (typed,
+``Final``): compiled, a read is a direct load and a typed dict lookup, not a call into the data models."""
 
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from muster.core import rng
 from muster.games.hellenes.datafiles import BlockData, blocks, design, game_map
@@ -12,6 +15,57 @@ from muster.games.hellenes.state import State
 SEATS = ("athens", "sparta")
 SIGN = {"sparta": 1, "athens": -1}
 """The Prestige track is signed: positive means Sparta leads."""
+
+_MAP: Final = game_map()
+LAND_ADJ: Final[dict[str, tuple[str, ...]]] = _MAP.land_adj
+"""Land area → its land neighbours (map order)."""
+SEA_ADJ: Final[dict[str, tuple[str, ...]]] = _MAP.sea_adj
+"""Sea → its sea neighbours."""
+COASTS: Final[dict[str, tuple[str, ...]]] = _MAP.coasts
+"""Land area → the seas on its coast."""
+SEA_SHORES: Final[dict[str, tuple[str, ...]]] = _MAP.sea_shores
+"""Sea → the land areas on its shore."""
+SEAS: Final[frozenset[str]] = frozenset(_MAP.sea_adj)
+"""Every sea area."""
+NEUTRAL: Final[frozenset[str]] = _MAP.neutral
+"""The Neutral land areas (never entered)."""
+HAZARDOUS: Final[frozenset[tuple[str, str]]] = _MAP.hazardous
+"""Hazardous sea borders, both ways."""
+COAST_MATES: Final[dict[str, tuple[str, ...]]] = {a: _MAP.coast_mates(a) for a in _MAP.land_adj}
+"""Land area → the adjacent land areas sharing a sea with it (a fleet's step along the coast, 5.1)."""
+OFFSHORE: Final[dict[str, str]] = {a: c.offshore for a, c in _MAP.cities.items() if c.offshore is not None}
+"""A Port's area → its offshore sea."""
+CITY_VALUE: Final[dict[str, int]] = {a: c.value for a, c in _MAP.cities.items()}
+"""A City's area → its value (Capacity, Militia, Tribute), in the map's City order."""
+
+AREA_BIT: Final[dict[str, int]] = {a: 1 << i for i, a in enumerate((*_MAP.land, *_MAP.seas))}
+"""Area → its bit in an area set held as an integer (the movement searches' keys: flat, hashed at once)."""
+SEA_MASK: Final = sum(AREA_BIT[a] for a in _MAP.seas)
+"""Every sea, as an area set."""
+ALL_AREAS: Final = sum(AREA_BIT.values())
+"""Every area, as an area set."""
+
+
+def area_mask(areas: list[str]) -> int:
+    """An area set of these areas (names that are no area are left out)."""
+    out = 0
+    for a in areas:
+        out |= AREA_BIT.get(a, 0)
+    return out
+
+
+SIDE: Final[dict[str, str]] = {b: d.side for b, d in blocks().items()}
+"""Block id → its side."""
+FLEETS: Final[frozenset[str]] = frozenset(b for b, d in blocks().items() if d.kind == "fleet")
+"""The fleets' ids."""
+HOME: Final[dict[str, str]] = {b: d.home for b, d in blocks().items()}
+"""Block id → its home area (a City, or a Barbarian's settlement)."""
+GREEK: Final[frozenset[str]] = frozenset(b for b, d in blocks().items() if d.greek)
+"""The Greek blocks' ids (the others are Barbarians)."""
+BIT: Final[dict[str, int]] = {"athens": 1, "sparta": 2}
+"""A side's bit in an :data:`Occupancy` value."""
+ENEMY_BIT: Final[dict[str, int]] = {"athens": 2, "sparta": 1}
+"""The opposing side's bit in an :data:`Occupancy` value."""
 
 
 def other(side: str) -> str:
@@ -33,45 +87,52 @@ def bdata(bid: str) -> BlockData:
 
 def side_of(bid: str) -> str:
     """A block's side."""
-    return blocks()[bid].side
+    return SIDE[bid]
 
 
 def is_fleet(bid: str) -> bool:
     """True for a fleet."""
-    return blocks()[bid].kind == "fleet"
+    return bid in FLEETS
 
 
 def on_map(s: State, side: str | None = None) -> list[str]:
     """Ids of the blocks on the map (of one side), in roster order."""
-    return [b for b, u in s.units.items() if u["area"] is not None and (side is None or blocks()[b].side == side)]
+    return [b for b, u in s.units.items() if u["area"] is not None and (side is None or SIDE[b] == side)]
 
 
 def in_area(s: State, area: str, side: str) -> list[str]:
     """A side's blocks in an area (field, City and at sea alike)."""
-    sides = _sides()
-    return [b for b in blocks_at(s).get(area, ()) if sides[b] == side]
+    out: list[str] = []
+    for b in blocks_at(s).get(area, ()):
+        if SIDE[b] == side:
+            out.append(b)
+    return out
 
 
 def field(s: State, area: str, side: str) -> list[str]:
     """A side's blocks in an area that are not inside its City (and not carried passengers)."""
-    units, sides = s.units, _sides()
-    out = []
+    units = s.units
+    out: list[str] = []
     for b in blocks_at(s).get(area, ()):
         u = units[b]
-        if not u["inside"] and u["carrier"] is None and sides[b] == side:
+        if not u["inside"] and u["carrier"] is None and SIDE[b] == side:
             out.append(b)
     return out
 
 
 def inside(s: State, area: str, side: str) -> list[str]:
     """A side's blocks inside the City of an area."""
-    units, sides = s.units, _sides()
-    return [b for b in blocks_at(s).get(area, ()) if units[b]["inside"] and sides[b] == side]
+    units = s.units
+    out: list[str] = []
+    for b in blocks_at(s).get(area, ()):
+        if units[b]["inside"] and SIDE[b] == side:
+            out.append(b)
+    return out
 
 
 def enemy_field(s: State, area: str, side: str) -> bool:
     """True if the enemy has unbesieged blocks in the area (entering it Engages them, 5.4)."""
-    return other(side) in occupancy(s)[0].get(area, ())  # the sides of the blocks not inside a City
+    return bool(occupancy(s)[0].get(area, 0) & ENEMY_BIT[side])  # the sides of the blocks not inside a City
 
 
 def blocks_at(s: State) -> dict[str, list[str]]:
@@ -86,18 +147,31 @@ def blocks_at(s: State) -> dict[str, list[str]]:
     return kept[1]
 
 
-@cache
-def _block_info() -> dict[str, tuple[str, bool]]:
-    """(side, fleet?) of every block."""
-    return {b: (side, fleet) for b, side, fleet, _ in roster()}
+Occupancy = dict[str, int]
+"""Area → the sides standing there as bits (:data:`BIT`: 1 Athens, 2 Sparta, 3 both; an area with none is
+absent). Plain integers: a copy is one flat dict, and reading a side is one ``&``."""
 
 
-@cache
-def _sides() -> dict[str, str]:
-    return {b: d.side for b, d in blocks().items()}
-
-
-Occupancy = dict[str, set[str]]
+def held(s: State, side: str) -> tuple[int, int]:
+    """The areas where ``side`` has blocks in the field, and where it has fleets, as area sets
+    (:data:`AREA_BIT`): the enemy positions the movement searches are keyed by, built once per
+    :func:`occupancy` (shared by clones like it)."""
+    fields = occupancy(s)[0]
+    kept = s._held
+    if kept is None or kept[0] is not fields:
+        kept = s._held = (fields, {})
+    got = kept[1].get(side)
+    if got is None:
+        bit = BIT[side]
+        land = seas = 0
+        for a, v in fields.items():
+            if v & bit:
+                land |= AREA_BIT[a]
+        for a, v in occupancy(s)[1].items():
+            if v & bit:
+                seas |= AREA_BIT[a]
+        got = kept[1][side] = (land, seas)
+    return got
 
 
 def occupancy(s: State) -> tuple[Occupancy, Occupancy]:
@@ -115,9 +189,10 @@ def _count(s: State) -> tuple[Occupancy, Occupancy]:
     fleets: Occupancy = {}
     index: dict[str, list[str]] = {}
     position: dict[str, int] = {}
-    info = _block_info()
-    for i, (b, u) in enumerate(s.units.items()):
+    i = 0
+    for b, u in s.units.items():
         position[b] = i
+        i += 1
         a = u["area"]
         if a is None:
             continue
@@ -126,7 +201,10 @@ def _count(s: State) -> tuple[Occupancy, Occupancy]:
         else:
             index[a] = [b]
         if not u["inside"]:
-            _add(fields, fleets, a, info[b])
+            bit = _BITS[b]
+            fields[a] = fields.get(a, 0) | bit
+            if b in FLEETS:
+                fleets[a] = fleets.get(a, 0) | bit
     occ = s._occ
     if occ is None:
         occ = s._occ = (fields, fleets)
@@ -134,17 +212,7 @@ def _count(s: State) -> tuple[Occupancy, Occupancy]:
     return occ
 
 
-def _add(fields: Occupancy, fleets: Occupancy, area: str, info: tuple[str, bool]) -> None:
-    side, fleet = info
-    if area in fields:
-        fields[area].add(side)
-    else:
-        fields[area] = {side}
-    if fleet:
-        if area in fleets:
-            fleets[area].add(side)
-        else:
-            fleets[area] = {side}
+_BITS: Final[dict[str, int]] = {b: BIT[side] for b, side in SIDE.items()}
 
 
 def refresh_occupancy(s: State, areas: set[str]) -> None:
@@ -155,22 +223,31 @@ def refresh_occupancy(s: State, areas: set[str]) -> None:
     occ = s._occ
     if occ is None:
         return
-    fields, fleets = dict(occ[0]), dict(occ[1])
+    fields, fleets = occ[0].copy(), occ[1].copy()
     for a in areas:
         fields.pop(a, None)
         fleets.pop(a, None)
     kept = s._where
+    units = s.units
     if kept is None or kept[0] is not occ[0]:
-        _tally(s, fields, fleets, areas)
+        for b, u in units.items():
+            a = u["area"]
+            if a is None or u["inside"] or a not in areas:
+                continue
+            bit = _BITS[b]
+            fields[a] = fields.get(a, 0) | bit
+            if b in FLEETS:
+                fleets[a] = fleets.get(a, 0) | bit
         s._occ = (fields, fleets)
         return
     old, position = kept[1], kept[2]
-    index = dict(old)
+    index = old.copy()
     members: list[str] = []
     for a in areas:
-        members += index.pop(a, ())
-    members.sort(key=position.__getitem__)
-    units, info = s.units, _block_info()
+        if a in index:
+            members.extend(index.pop(a))
+    if len(members) > 1:
+        members.sort(key=position.__getitem__)
     for b in members:
         u = units[b]
         a = u["area"]
@@ -179,20 +256,25 @@ def refresh_occupancy(s: State, areas: set[str]) -> None:
         else:
             index[a] = [b]
         if not u["inside"]:
-            _add(fields, fleets, a, info[b])
+            bit = _BITS[b]
+            fields[a] = fields.get(a, 0) | bit
+            if b in FLEETS:
+                fleets[a] = fleets.get(a, 0) | bit
     s._occ = (fields, fleets)
     s._where = (fields, index, position)
-
-
-def _tally(s: State, fields: Occupancy, fleets: Occupancy, areas: set[str]) -> None:
-    """Add the sides of the blocks in the field (and of the fleets) of ``areas``."""
-    units = s.units
-    for b, side, fleet, _ in roster():
-        u = units[b]
-        a = u["area"]
-        if a is None or u["inside"] or a not in areas:
-            continue
-        _add(fields, fleets, a, (side, fleet))
+    kept_held = s._held
+    if kept_held is not None and kept_held[0] is occ[0] and kept_held[1]:
+        # a side's positions (:func:`held`) stay as they were unless its bits changed in the areas recounted
+        # (a move changes one side's)
+        old_fields, old_fleets = occ
+        changed = 0  # the sides whose bits changed somewhere
+        for a in areas:
+            changed |= (old_fields.get(a, 0) ^ fields.get(a, 0)) | (old_fleets.get(a, 0) ^ fleets.get(a, 0))
+        carry: dict[str, tuple[int, int]] = {}
+        for side, got in kept_held[1].items():
+            if not changed & BIT[side]:
+                carry[side] = got
+        s._held = (fields, carry)
 
 
 @cache
@@ -201,15 +283,9 @@ def roster() -> tuple[tuple[str, str, bool, int], ...]:
     return tuple((b, d.side, d.kind == "fleet", _allowance(d.kind)) for b, d in blocks().items())
 
 
-@cache
 def side_roster(side: str) -> tuple[tuple[str, bool, int], ...]:
     """(id, fleet?, movement allowance) of one side's blocks in roster order."""
-    return tuple((b, fleet, allowance) for b, b_side, fleet, allowance in roster() if b_side == side)
-
-
-@cache
-def _allowances() -> dict[str, int]:
-    return {b: allowance for b, _, _, allowance in roster()}
+    return _SIDE_ROSTERS[side]
 
 
 def _allowance(kind: str) -> int:
@@ -219,15 +295,20 @@ def _allowance(kind: str) -> int:
 
 def enemy_fleet_at(s: State, area: str, side: str) -> bool:
     """True if an enemy fleet is in the area (not inside a City; fleets are never carried)."""
-    return other(side) in occupancy(s)[1].get(area, ())
+    return bool(occupancy(s)[1].get(area, 0) & ENEMY_BIT[side])
 
 
 def passenger_of(s: State, fleet: str) -> str | None:
-    """The block a fleet carries, if any."""
-    if blocks()[fleet].kind != "fleet":
+    """The block a fleet carries, if any (looked for among the blocks in the fleet's area: a passenger
+    always stands where its fleet does, 5.2.1)."""
+    if fleet not in FLEETS:
         return None  # only fleets carry (5.2.1): no need to look
-    for b, u in s.units.items():
-        if u["carrier"] == fleet:
+    area = s.units[fleet]["area"]
+    if area is None:
+        return None
+    units = s.units
+    for b in blocks_at(s).get(area, ()):
+        if units[b]["carrier"] == fleet:
             return b
     return None
 
@@ -303,18 +384,24 @@ def friendly_city(s: State, area: str, side: str) -> bool:
 
 def in_friendly_place(s: State, bid: str) -> bool:
     """True if a block stands in a friendly City (or a Barbarian in its home settlement): no Winter supply needed."""
-    u, d = s.units[bid], blocks()[bid]
+    u = s.units[bid]
     area = u["area"]
     if area is None or u["carrier"] is not None:
         return False
-    if not d.greek and area == d.home:
+    if bid not in GREEK and area == HOME[bid]:
         return True
-    return bool(s.control.get(area) == d.side)
+    return bool(s.control.get(area) == SIDE[bid])
 
 
 def movement_allowance(bid: str) -> int:
     """Areas a block may enter in one move (DESIGN: 2 on foot, 3 cavalry, 4 fleets)."""
-    return _allowances()[bid]
+    return _ALLOWANCES[bid]
+
+
+_SIDE_ROSTERS: Final[dict[str, tuple[tuple[str, bool, int], ...]]] = {
+    side: tuple((b, fleet, allowance) for b, b_side, fleet, allowance in roster() if b_side == side)
+    for side in SEATS}
+_ALLOWANCES: Final[dict[str, int]] = {b: allowance for b, _, _, allowance in roster()}
 
 
 def season_name(s: State) -> str:
@@ -353,12 +440,12 @@ def established(s: State, area: str) -> bool:
 def blockaded(s: State, area: str) -> bool:
     """8.2.1 (DESIGN): a besieged Port is blockaded when the besieger has a fleet in its offshore sea and
     the besieged side has none there."""
-    city = game_map().cities.get(area)
+    offshore = OFFSHORE.get(area)  # Ports only
     siege = s.sieges.get(area)
-    if city is None or not city.port or siege is None or city.offshore is None:
+    if offshore is None or siege is None:
         return False
-    by = siege["by"]
-    return enemy_fleet_at(s, city.offshore, other(by)) and not enemy_fleet_at(s, city.offshore, by)
+    # the besieger's fleet there and none of the besieged side's
+    return occupancy(s)[1].get(offshore, 0) & (BIT["athens"] | BIT["sparta"]) == BIT[siege["by"]]
 
 
 def can_build_in(s: State, area: str, side: str) -> bool:
@@ -366,8 +453,7 @@ def can_build_in(s: State, area: str, side: str) -> bool:
     if s.control.get(area) != side:
         return False
     if area in s.sieges and s.sieges[area]["by"] != side:
-        city = game_map().cities[area]
-        return city.port and not blockaded(s, area)
+        return area in OFFSHORE and not blockaded(s, area)  # a Port
     return True
 
 

@@ -8,7 +8,7 @@ from muster.core.interface import Action
 from muster.games.hellenes.datafiles import game_map
 from muster.games.hellenes.engine import Decision, act, auto, frame, push, said
 from muster.games.hellenes.rules.combat import battle_frame
-from muster.games.hellenes.rules.common import field, occupancy, other
+from muster.games.hellenes.rules.common import BIT, field, occupancy, other
 from muster.games.hellenes.rules.siege import can_fortify, lay_sieges, sieges_to_resolve, sortie_questions, upkeep
 from muster.games.hellenes.state import Frame, State
 
@@ -17,7 +17,7 @@ def battle_areas(s: State, side: str) -> list[str]:
     """Areas where the active side and the enemy both have blocks in the field, smallest battle first."""
     g = game_map()
     fields, _ = occupancy(s)
-    both = {a for a, sides in fields.items() if len(sides) == 2}
+    both = {a for a, sides in fields.items() if sides == BIT["athens"] | BIT["sparta"]}
     if not both:
         return []
     areas = [a for a in (*g.land, *g.seas) if a in both and field(s, a, side) and field(s, a, other(side))]

@@ -4,28 +4,48 @@ fleets on land, sea transport, and forced marches (the roll itself is in :mod:`m
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache, lru_cache, partial
+from functools import cache, lru_cache
+from typing import Final
 
+from muster.core.frames import VERB_ACTIONS
 from muster.core.interface import Action
-from muster.games.hellenes.datafiles import blocks, game_map
 from muster.games.hellenes.engine import Decision, act, default_label, known, said, unit
 from muster.games.hellenes.rules.common import (
+    ALL_AREAS,
+    AREA_BIT,
+    BIT,
+    COAST_MATES,
+    COASTS,
+    FLEETS,
+    GREEK,
+    HAZARDOUS,
+    LAND_ADJ,
+    NEUTRAL,
+    OFFSHORE,
+    SEA_ADJ,
+    SEA_MASK,
+    SEA_SHORES,
+    SEAS,
+    SIDE,
     Occupancy,
+    area_mask,
     blocks_at,
     by_token,
     enemy_field,
     enemy_fleet_at,
-    is_fleet,
-    is_winter,
+    held,
     movement_allowance,
     occupancy,
     passenger_of,
     refresh_occupancy,
     roster,
-    side_of,
     side_roster,
 )
 from muster.games.hellenes.state import Frame, State
+
+_BLOCK, _TO, _FORCED = VERB_ACTIONS["block"], VERB_ACTIONS["to"], VERB_ACTIONS["forced"]
+_DONE: Final = act("done")
+"""The shared actions of the movement decisions, looked up by argument (no key tuple per action)."""
 
 Route = tuple[str, bool, tuple[str, ...]]
 """(the area entered from, a forced march?, hazardous borders crossed) for one destination."""
@@ -38,62 +58,97 @@ def border_key(a: str, b: str) -> str:
 
 def destinations(s: State, bid: str, muster: bool = False,
                  occ: tuple[Occupancy, Occupancy] | None = None, only: str | None = None) -> dict[str, Route]:
-    """Where a block may move this turn, with how it gets there (5.1, 5.2, 5.3, 5.4).
-    ``occ`` is :func:`occupancy` of the state when the caller asks for many blocks at once. ``only`` names the
-    one destination the caller needs (its route is the same as in the full answer, which the cached searches
-    give anyway)."""
+    """Where a block may move this turn, with how it gets there (5.1, 5.2, 5.3, 5.4) (read-only: often the
+    cached search's own answer). ``occ``, when given, is :func:`occupancy` of the state (the searches read the
+    state's own, kept per step). ``only`` names the one destination the caller needs: its entry is the full
+    answer's (the others may be missing or not hold)."""
     u = s.units[bid]
-    if u["carrier"] is not None or u["area"] is None:
+    area = u["area"]
+    if u["carrier"] is not None or area is None:
         return {}
     allowance = movement_allowance(bid)
     limit = allowance if muster else allowance + 1
-    fields, fleets = occ or occupancy(s)
-    if is_fleet(bid):
-        return _fleet_destinations(s, bid, allowance, limit, muster, fields, fleets, only)
-    start, side = str(u["area"]), side_of(bid)
-    enemy = "athens" if side == "sparta" else "sparta"
-    if start in game_map().sea_adj or (u["inside"] and start in s.sieges):
+    if bid in FLEETS:
+        return _fleet_destinations(s, bid, allowance, limit, muster, only)
+    start: str = area
+    side = SIDE[bid]
+    if start in SEAS or (u["inside"] and start in s.sieges):
         return {}  # 5.1/7.4: besieged blocks cannot move by land
-    enemy_land = frozenset(a for a, sides in fields.items() if enemy in sides)
-    no_entry = frozenset(s.no_entry)
-    out = dict(_land_routes(start, no_entry, enemy_land, muster, allowance, limit))
-    if is_winter(s):
+    enemy = "athens" if side == "sparta" else "sparta"
+    # the search looks only at areas within ``limit`` steps: keyed by what lies there, its answers are shared
+    # by every situation that differs only farther away (far fewer searches, far fewer answers kept)
+    near = _near(_LAND_NEAR[start], limit)
+    no_entry = area_mask(s.no_entry) & near if s.no_entry else 0
+    out = _land_routes(start, no_entry, held(s, enemy)[0] & near, muster, allowance, limit)
+    if s.season == 4:
         # 9.2.1: going home in Winter, a block may pass through enemy-occupied areas to a friendly City
         # (within its allowance: a forced march would end short of the City). The cached searches stay
         # pure functions of their arguments: the Winter answer is a second search with no enemy to stop at.
-        home = winter_homes(s, side, muster, fields, enemy)
+        home = winter_homes(s, side, muster, occupancy(s)[0], enemy)
         if home:
-            through = _land_routes(start, no_entry, frozenset(), muster, allowance, allowance)
+            out = dict(out)  # the cached answer stays as it is
+            through = _land_routes(start, no_entry, 0, muster, allowance, allowance)
             for dest in home:
                 if dest in through and (dest not in out or out[dest][1]):
                     out[dest] = through[dest]
     return out
 
 
+_NEAR_DEPTH: Final = 8
+"""How far the neighbourhood tables below reach (a search going farther is keyed by the whole map)."""
+
+
+def _near(balls: tuple[int, ...], k: int) -> int:
+    """The areas within ``k`` steps from a neighbourhood table (every area past its depth)."""
+    return balls[k] if k < len(balls) else ALL_AREAS
+
+
+def _balls(start: str, steps: Callable[[str], tuple[str, ...]]) -> tuple[int, ...]:
+    """The areas within ``k`` steps of ``start`` for k = 0 … :data:`_NEAR_DEPTH` - 1 (``steps``: an area's
+    neighbours, whatever closes them; a superset of what any search from ``start`` can look at)."""
+    dist = {start: 0}
+    frontier = [start]
+    for step in range(1, _NEAR_DEPTH):
+        nxt: list[str] = []
+        for a in frontier:
+            for n in steps(a):
+                if n not in dist:
+                    dist[n] = step
+                    nxt.append(n)
+        frontier = nxt
+    return tuple(area_mask([a for a, d in dist.items() if d <= k]) for k in range(_NEAR_DEPTH))
+
+
+_LAND_NEAR: Final[dict[str, tuple[int, ...]]] = {a: _balls(a, LAND_ADJ.__getitem__) for a in LAND_ADJ}
+"""Land area → the land areas within k land steps of it (the only ones a land search from there looks at)."""
+
+
 def winter_homes(s: State, side: str, muster: bool, fields: Occupancy, enemy: str) -> list[str]:
     """9.2.1: the friendly Cities a block may go home to through enemy areas in Winter (a Mustering block
     still may not Engage, so not to a City with enemy blocks in its field)."""
-    return [a for a, holder in s.control.items()
-            if holder == side and not (muster and enemy in fields.get(a, ()))]
+    bit = BIT[enemy]
+    out: list[str] = []
+    for a, holder in s.control.items():
+        if holder == side and not (muster and fields.get(a, 0) & bit):
+            out.append(a)
+    return out
 
 
 @lru_cache(maxsize=65536)
-def _land_routes(start: str, no_entry: frozenset[str], enemy_land: frozenset[str], muster: bool, allowance: int,
+def _land_routes(start: str, no_entry: int, enemy_land: int, muster: bool, allowance: int,
                  limit: int) -> dict[str, Route]:
     """A land block's destinations from ``start``: a pure function of the closed areas and the enemy's
-    positions, cached (read-only: shared by every caller in the same situation)."""
-    g = game_map()
-    neutral = g.neutral
+    positions (area sets, :data:`AREA_BIT`), cached (read-only: shared by every caller in the same situation)."""
     out: dict[str, Route] = {}
     frontier, seen = [start], {start}
     for dist in range(1, limit + 1):
-        nxt = []
+        nxt: list[str] = []
         for a in frontier:
-            for n in g.land_adj[a]:
-                if n in seen or n in neutral or n in no_entry:
+            for n in LAND_ADJ[a]:
+                if n in seen or n in NEUTRAL or AREA_BIT[n] & no_entry:
                     continue
                 seen.add(n)
-                engaged = n in enemy_land
+                engaged = bool(AREA_BIT[n] & enemy_land)
                 if muster and engaged:
                     continue  # 5.0: Mustering blocks may not Engage
                 out[n] = (a, dist > allowance, ())
@@ -103,89 +158,119 @@ def _land_routes(start: str, no_entry: frozenset[str], enemy_land: frozenset[str
     return out
 
 
-def _fleet_steps(a: str, start: str, besieged: bool) -> list[tuple[str, str]]:
+Step = tuple[str, str]
+"""(next area, hazardous border key or "") of one step of a fleet."""
+
+
+def _steps_from_sea(a: str) -> tuple[Step, ...]:
+    steps = [(n, border_key(a, n) if (a, n) in HAZARDOUS else "") for n in SEA_ADJ[a]]
+    return (*steps, *((n, "") for n in SEA_SHORES[a]))
+
+
+_SEA_STEPS: Final[dict[str, tuple[Step, ...]]] = {a: _steps_from_sea(a) for a in SEA_ADJ}
+"""A fleet's steps from each sea (its sea borders, then its shores)."""
+_SHORE_STEPS: Final[dict[str, tuple[Step, ...]]] = {
+    a: (*((c, "") for c in COASTS[a]), *((n, "") for n in COAST_MATES[a])) for a in LAND_ADJ}
+"""A fleet's steps from each land area it starts in, not besieged (to its seas, then along the coast)."""
+_NO_STEPS: Final[tuple[Step, ...]] = ()
+
+
+def _fleet_neighbours(start: str) -> Callable[[str], tuple[str, ...]]:
+    """The areas one fleet step leads to from an area, for a fleet that started in ``start`` (not besieged:
+    a besieged Port's one way out is among them)."""
+    def step(a: str) -> tuple[str, ...]:
+        return tuple(n for n, _ in _fleet_steps(a, start, False))
+    return step
+
+
+def _fleet_steps(a: str, start: str, besieged: bool) -> tuple[Step, ...]:
     """(next area, hazardous border key or "") for one step of a fleet (``besieged``: the fleet starts inside
-    a besieged City)."""
-    g = game_map()
-    if not g.is_sea(a):
-        if a != start:
-            return []  # a fleet stops on entering land (5.1)
-        if besieged:
-            city = g.cities[a]
-            return [(str(city.offshore), "")]  # 5.2: a besieged Port is left only through its offshore sea
-        return [(c, "") for c in g.coasts[a]] + [(n, "") for n in g.coast_mates(a)]
-    return _sea_steps(a)
+    a besieged City). Read-only: the map's own tables."""
+    if a in SEAS:
+        return _SEA_STEPS[a]
+    if a != start:
+        return _NO_STEPS  # a fleet stops on entering land (5.1)
+    if besieged:
+        return ((OFFSHORE[a], ""),)  # 5.2: a besieged Port is left only through its offshore sea
+    return _SHORE_STEPS[a]
 
 
-@cache
-def _sea_steps(a: str) -> list[tuple[str, str]]:
-    """:func:`_fleet_steps` from a sea: a pure function of the map (cached; read-only)."""
-    g = game_map()
-    steps = [(n, border_key(a, n) if (a, n) in g.hazardous else "") for n in g.sea_adj[a]]
-    return steps + [(n, "") for n in g.sea_shores[a]]
+_FLEET_NEAR: Final[dict[str, tuple[int, ...]]] = {
+    a: _balls(a, _fleet_neighbours(a)) for a in (*LAND_ADJ, *SEA_ADJ)}
+"""Area → the areas within k steps of a fleet starting there (the only ones its search looks at)."""
 
 
-def _fleet_destinations(s: State, bid: str, allowance: int, limit: int, muster: bool, fields: Occupancy,
-                        fleets: Occupancy, only: str | None = None) -> dict[str, Route]:
+def _fleet_destinations(s: State, bid: str, allowance: int, limit: int, muster: bool,
+                        only: str | None = None) -> dict[str, Route]:
     """A fleet's destinations: a pure function of where it stands, whether it is besieged there, the closed
     areas and the enemy's positions, so the search is cached per such situation (``only`` needs no early
-    exit then: the full answer holds its route)."""
+    exit then: the full answer holds its route). Read-only, as :func:`destinations`."""
     u = s.units[bid]
     start = str(u["area"])
-    enemy = "athens" if side_of(bid) == "sparta" else "sparta"
+    side = SIDE[bid]
+    enemy = "athens" if side == "sparta" else "sparta"
     besieged = bool(u["inside"]) and start in s.sieges
-    enemy_seas = frozenset(a for a, sides in fleets.items() if enemy in sides)
-    enemy_land = frozenset(a for a, sides in fields.items() if enemy in sides)
-    no_entry = frozenset(s.no_entry)
-    sealed = sealed_ports(s, side_of(bid), start)
-    out = dict(_fleet_routes(start, besieged, no_entry, enemy_seas, enemy_land, muster, allowance, limit, sealed))
-    if is_winter(s):
+    enemy_land, enemy_seas = held(s, enemy)
+    sealed = sealed_ports(s, side, start)
+    enemy_seas &= SEA_MASK  # enemy fleets on land bar no fleet's way
+    # keyed by what lies within reach, as for land blocks (:data:`_LAND_NEAR`)
+    near = _near(_FLEET_NEAR[start], limit)
+    no_entry = area_mask(s.no_entry) & near if s.no_entry else 0
+    # entering land ends a fleet's move whether or not it Engages there: only a Muster asks, and then only
+    # about the land area it enters (so, asked for one destination, about that one alone)
+    if not muster:
+        enemy_land = 0
+    elif only is not None:
+        enemy_land &= AREA_BIT.get(only, 0)
+    out = _fleet_routes(start, besieged, no_entry, enemy_seas & near, enemy_land & near, muster, allowance, limit,
+                        sealed & near)
+    if s.season == 4:
         # 9.2.1: a fleet going home in Winter may pass through seas held by enemy fleets (as for land blocks)
-        home = winter_homes(s, side_of(bid), muster, fields, enemy)
+        home = winter_homes(s, side, muster, occupancy(s)[0], enemy)
         if home:
-            through = _fleet_routes(start, besieged, no_entry, frozenset(), enemy_land if not muster else frozenset(),
-                                    muster, allowance, allowance, sealed)
+            out = dict(out)  # the cached answer stays as it is
+            through = _fleet_routes(start, besieged, no_entry, 0, 0, muster, allowance, allowance, sealed & near)
             for dest in home:
                 if dest in through and (dest not in out or out[dest][1]):
                     out[dest] = through[dest]
     return out
 
 
-def sealed_ports(s: State, side: str, start: str) -> frozenset[str]:
+def sealed_ports(s: State, side: str, start: str) -> int:
     """5.2: the areas of this side's besieged Ports (besieged by the enemy), which its fleets may enter only
-    from the Port's offshore sea, as they may leave them only that way. The besiegers' own fleets come and go
-    by any coast (5.2: sea access "including besiegers"). The fleet's own area is not entered, so not listed."""
-    if not s.sieges:
-        return frozenset()
-    cities = game_map().cities
-    return frozenset(a for a, siege in s.sieges.items()
-                     if siege["by"] != side and a != start and cities[a].offshore is not None)
+    from the Port's offshore sea, as they may leave them only that way (an area set, :data:`AREA_BIT`). The
+    besiegers' own fleets come and go by any coast (5.2: sea access "including besiegers"). The fleet's own
+    area is not entered, so not listed."""
+    out = 0
+    for a, siege in s.sieges.items():
+        if siege["by"] != side and a != start and a in OFFSHORE:
+            out |= AREA_BIT[a]
+    return out
 
 
 @lru_cache(maxsize=65536)
-def _fleet_routes(start: str, besieged: bool, no_entry: frozenset[str], enemy_seas: frozenset[str],
-                  enemy_land: frozenset[str], muster: bool, allowance: int, limit: int,
-                  sealed: frozenset[str] = frozenset()) -> dict[str, Route]:
-    """:func:`_fleet_destinations`' search (read-only: shared by every caller with the same situation).
-    ``sealed``: besieged Ports entered only from their offshore sea (:func:`sealed_ports`)."""
-    g = game_map()
+def _fleet_routes(start: str, besieged: bool, no_entry: int, enemy_seas: int, enemy_land: int, muster: bool,
+                  allowance: int, limit: int, sealed: int = 0) -> dict[str, Route]:
+    """:func:`_fleet_destinations`' search (read-only: shared by every caller with the same situation); the
+    area sets as :data:`AREA_BIT`'s. ``sealed``: besieged Ports entered only from their offshore sea
+    (:func:`sealed_ports`)."""
     out: dict[str, Route] = {}
     frontier: list[tuple[str, tuple[str, ...]]] = [(start, ())]
     seen = {start}
-    seas, neutral = g.sea_adj, g.neutral
     for dist in range(1, limit + 1):
         nxt: list[tuple[str, tuple[str, ...]]] = []
         if len(frontier) > 1:
             frontier.sort(key=_borders_crossed)  # stable: the fewest hazardous borders first
         for a, borders in frontier:
             for n, hz in _fleet_steps(a, start, besieged):
-                if n in seen or n in neutral or n in no_entry:
+                bit = AREA_BIT[n]
+                if n in seen or n in NEUTRAL or bit & no_entry:
                     continue
-                if n in sealed and a != g.cities[n].offshore:
+                if bit & sealed and a != OFFSHORE[n]:
                     continue  # 5.2: a besieged Port is entered only through its offshore sea
                 path = (*borders, hz) if hz else borders
-                at_sea = n in seas
-                engaged = n in (enemy_seas if at_sea else enemy_land)
+                at_sea = n in SEAS
+                engaged = bool(bit & (enemy_seas if at_sea else enemy_land))
                 if muster and engaged:
                     continue
                 seen.add(n)
@@ -209,7 +294,7 @@ def move_block(s: State, bid: str, dest: str, route: Route) -> None:
     crossed = borders
     if forced:
         last = ""
-        if borders and game_map().is_sea(via) and game_map().is_sea(dest) and (via, dest) in game_map().hazardous:
+        if borders and via in SEAS and dest in SEAS and (via, dest) in HAZARDOUS:
             last, crossed = borders[-1], borders[:-1]
         s.forced.append([token, dest, last])
         _relocate(s, bid, via, "")
@@ -223,10 +308,10 @@ def move_block(s: State, bid: str, dest: str, route: Route) -> None:
 def _relocate(s: State, bid: str, area: str, via: str) -> None:
     """Put a block (and its passenger) in an area, outside any City."""
     u = s.units[bid]
+    cargo = passenger_of(s, bid)  # found by where the fleet stands: before it moves
     touched = {area, u["area"]}
     u["area"], u["inside"] = area, False
     s.via[str(u["token"])] = via
-    cargo = passenger_of(s, bid)
     if cargo is not None:
         c = s.units[cargo]
         touched.add(c["area"])
@@ -234,7 +319,7 @@ def _relocate(s: State, bid: str, area: str, via: str) -> None:
         s.via[str(c["token"])] = via
         if c["token"] not in s.moved:
             s.moved.append(c["token"])
-        if not game_map().is_sea(area):
+        if area not in SEAS:
             c["carrier"] = None  # landed with its fleet (5.2.1)
     touched.discard(None)
     refresh_occupancy(s, touched)
@@ -242,14 +327,15 @@ def _relocate(s: State, bid: str, area: str, via: str) -> None:
 
 def boardable(s: State, bid: str) -> list[str]:
     """5.2.1: fleets that may carry this Greek land block: same area, not moved, CV above the block's, empty."""
-    d, u = blocks()[bid], s.units[bid]
-    if d.kind == "fleet" or not d.greek or u["carrier"] is not None:
+    u = s.units[bid]
+    if bid in FLEETS or bid not in GREEK or u["carrier"] is not None:
         return []
+    side = SIDE[bid]
     out = []
     for f in blocks_at(s).get(u["area"], ()):
         fu = s.units[f]
-        if (fu["inside"] == u["inside"] and blocks()[f].kind == "fleet"
-                and blocks()[f].side == d.side and fu["token"] not in s.moved and fu["cv"] > u["cv"]
+        if (fu["inside"] == u["inside"] and f in FLEETS
+                and SIDE[f] == side and fu["token"] not in s.moved and fu["cv"] > u["cv"]
                 and passenger_of(s, f) is None):
             out.append(f)
     return out
@@ -259,14 +345,15 @@ def boardable_reduced(s: State, bid: str) -> list[str]:
     """5.2.1: fleets this Greek land block may board only by reducing its CV below the fleet's first (the
     player may do so): as :func:`boardable`, but the block's CV is not below the fleet's, and the fleet has CV 2
     or more so the block keeps at least 1."""
-    d, u = blocks()[bid], s.units[bid]
-    if d.kind == "fleet" or not d.greek or u["carrier"] is not None:
+    u = s.units[bid]
+    if bid in FLEETS or bid not in GREEK or u["carrier"] is not None:
         return []
+    side = SIDE[bid]
     out = []
     for f in blocks_at(s).get(u["area"], ()):
         fu = s.units[f]
-        if (fu["inside"] == u["inside"] and blocks()[f].kind == "fleet"
-                and blocks()[f].side == d.side and fu["token"] not in s.moved and 2 <= fu["cv"] <= u["cv"]
+        if (fu["inside"] == u["inside"] and f in FLEETS
+                and SIDE[f] == side and fu["token"] not in s.moved and 2 <= fu["cv"] <= u["cv"]
                 and passenger_of(s, f) is None):
             out.append(f)
     return out
@@ -275,8 +362,12 @@ def boardable_reduced(s: State, bid: str) -> list[str]:
 def group_blocks(s: State, area: str, side: str) -> list[str]:
     """4.1: the blocks of a side's Group in an area that have not moved this turn."""
     units, moved = s.units, s.moved
-    return [b for b in blocks_at(s).get(area, ()) if units[b]["carrier"] is None
-            and units[b]["token"] not in moved and side_of(b) == side]
+    out: list[str] = []
+    for b in blocks_at(s).get(area, ()):
+        u = units[b]
+        if u["carrier"] is None and u["token"] not in moved and SIDE[b] == side:
+            out.append(b)
+    return out
 
 
 def can_move(s: State, bid: str, occ: tuple[Occupancy, Occupancy] | None = None) -> bool:
@@ -286,20 +377,21 @@ def can_move(s: State, bid: str, occ: tuple[Occupancy, Occupancy] | None = None)
     u = s.units[bid]
     if u["carrier"] is not None or u["area"] is None:
         return False
-    if is_fleet(bid):
+    if bid in FLEETS:
         return True
-    g = game_map()
     area = str(u["area"])
-    if not g.is_sea(area) and not (u["inside"] and area in s.sieges) and any(
-            n not in g.neutral and n not in s.no_entry for n in g.land_adj[area]):
-        return True
+    if area not in SEAS and not (u["inside"] and area in s.sieges):
+        no_entry = s.no_entry
+        for n in LAND_ADJ[area]:
+            if n not in NEUTRAL and n not in no_entry:
+                return True
     return bool(boardable(s, bid)) or bool(boardable_reduced(s, bid))
 
 
 def move_label(s: State, a: Action, side: str) -> str:
     """'to Attica (Engage)', 'forced march to …'."""
     dest = str(a.arg)
-    engage = enemy_fleet_at(s, dest, side) if game_map().is_sea(dest) else enemy_field(s, dest, side)
+    engage = enemy_fleet_at(s, dest, side) if dest in SEAS else enemy_field(s, dest, side)
     if a.verb == "forced":
         return said("forced march to {area} (Engage) (needs the roll)", area=dest) if engage else said(
             "forced march to {area} (needs the roll)", area=dest)
@@ -319,12 +411,12 @@ class GroupMove(Decision):
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         if f["cur"] is None:
-            acts = [act("block", b) for b in group_blocks(s, f["area"], f["seat"])
+            acts = [_BLOCK[b] for b in group_blocks(s, f["area"], f["seat"])
                     if s.units[b]["token"] not in f["skip"] and can_move(s, b)]
             return [*acts, act("done")]
         bid = by_token(s, f["cur"])
         dests = destinations(s, bid)
-        acts = [act("forced" if r[1] else "to", d) for d, r in dests.items()]
+        acts = [_FORCED[d] if r[1] else _TO[d] for d, r in dests.items()]
         acts += [act("board", fl) for fl in boardable(s, bid)]
         acts += [act("board_reduce", fl) for fl in boardable_reduced(s, bid)]
         return [*acts, act("stay")]
@@ -351,7 +443,7 @@ class GroupMove(Decision):
         else:
             f["skip"].append(cur)
             cargo = passenger_of(s, bid)
-            if cargo is not None and not game_map().is_sea(str(s.units[bid]["area"])):
+            if cargo is not None and str(s.units[bid]["area"]) not in SEAS:
                 s.units[cargo]["carrier"] = None
         f["cur"] = None
 
@@ -377,7 +469,9 @@ class Muster(Decision):
         return said("{side.name}: Muster to {area}: choose a block, or done", side=f["seat"], area=f["city"])
 
     def legal(self, s: State, f: Frame) -> list[Action]:
-        return [*(act("block", b) for b in self.candidates(s, f)), act("done")]
+        acts = [_BLOCK[b] for b in self.candidates(s, f)]
+        acts.append(_DONE)
+        return acts
 
     def candidates(self, s: State, f: Frame) -> tuple[str, ...]:
         """The blocks that may still Muster (remembered from the previous step of the same Muster)."""
@@ -398,13 +492,16 @@ class Muster(Decision):
         s._muster = (s.step + 1, f["city"], left)
 
 
+_NO_TOKENS: Final[set[int]] = set()
+
 Mover = tuple[str, str, bool, bool, int]
 """(block, area, inside a besieged City, fleet, allowance) of a block that may still move this turn."""
 
 
 def movers(s: State, side: str) -> list[Mover]:
     """The side's blocks that may still move this turn, with what a Muster search needs to know of them."""
-    units, moved, sieges = s.units, set(s.moved), s.sieges
+    units, sieges = s.units, s.sieges
+    moved = set(s.moved) if s.moved else _NO_TOKENS
     out = []
     for b, fleet, allowance in side_roster(side):
         u = units[b]
@@ -422,16 +519,15 @@ def muster_candidates(s: State, side: str, city: str, occ: tuple[Occupancy, Occu
     No search per block: land blocks read the cached reach table of their start (:func:`land_reach`), fleets
     the cached sea distances (:func:`sea_distances`: the fewest steps through seas a Mustering fleet may
     enter, the same answer as :func:`destinations`)."""
-    g = game_map()
     fields, fleets = occ or occupancy(s)
     enemy = "athens" if side == "sparta" else "sparta"
-    if city in g.neutral or city in s.no_entry or enemy in fields.get(city, ()):
+    if city in NEUTRAL or city in s.no_entry or fields.get(city, 0) & BIT[enemy]:
         return []
     pool = pool if pool is not None else movers(s, side)
-    seas = g.sea_adj
-    reach: LandReach | None = None
+    closed = -1  # not looked up yet
+    reach: dict[str, tuple[int, ...]] = {}  # per start area (blocks in one area share it)
     dist: dict[str, dict[str, int]] | None = None
-    coasts = g.coasts[city]
+    coasts = COASTS[city]
     out = []
     for b, area, besieged, fleet, allowance in pool:
         if area == city:
@@ -439,20 +535,24 @@ def muster_candidates(s: State, side: str, city: str, occ: tuple[Occupancy, Occu
         if fleet:
             if dist is None:
                 dist = sea_distances(s, enemy, fleets)
-            if area in seas:
+            if area in SEAS:
                 steps = _via_sea(dist[area], coasts)
             elif besieged:
-                off = str(g.cities[area].offshore)
+                off = OFFSHORE[area]
                 steps = 1 + _via_sea(dist[off], coasts) if _open_sea(s, off, enemy, fleets) else 99
             else:
-                by_sea = [1 + _via_sea(dist[c], coasts) for c in g.coasts[area] if _open_sea(s, c, enemy, fleets)]
-                steps = min([*by_sea, *([1] if city in g.coast_mates(area) else [])], default=99)
-        elif besieged or area in seas:
+                steps = 1 if city in COAST_MATES[area] else 99
+                for c in COASTS[area]:
+                    if _open_sea(s, c, enemy, fleets):
+                        steps = min(steps, 1 + _via_sea(dist[c], coasts))
+        elif besieged or area in SEAS:
             continue
         else:
-            if reach is None:
-                reach = land_reach(s, enemy, fields)
-            if city not in reach(area)[allowance]:
+            if closed < 0:
+                closed = land_closed(s, enemy)
+            if area not in reach:
+                reach[area] = land_reach(closed, area)
+            if not reach[area][allowance] & AREA_BIT[city]:
                 continue
             steps = allowance
         if steps <= allowance:
@@ -464,52 +564,57 @@ def muster_candidates(s: State, side: str, city: str, occ: tuple[Occupancy, Occu
 
 def _via_sea(d: dict[str, int], coasts: tuple[str, ...]) -> int:
     """Steps to a City with these coasts from a sea whose distances are ``d`` (99: out of reach)."""
-    return min((1 + d[c] for c in coasts if c in d), default=99)
+    best = 99
+    for c in coasts:
+        if c in d:
+            best = min(best, 1 + d[c])
+    return best
 
 
 def _open_sea(s: State, sea: str, enemy: str, fleets: Occupancy) -> bool:
     """A sea a Mustering fleet may enter: open this turn and free of enemy fleets (in Winter enemy fleets do
     not bar the way home, 9.2.1)."""
-    return sea not in s.no_entry and (enemy not in fleets.get(sea, ()) or is_winter(s))
+    return sea not in s.no_entry and (not fleets.get(sea, 0) & BIT[enemy] or s.season == 4)
 
 
-def land_reach(s: State, enemy: str, fields: Occupancy) -> LandReach:
-    """For Mustering land blocks: ``reach(area)[k]`` is the set of areas they may reach from ``area`` within
-    ``k`` steps (5.0: through and into areas that are not Neutral, not closed this turn and free of enemy field
-    blocks; the start itself excluded). A pure function of the closed areas, so cached across decisions."""
-    if is_winter(s):
-        closed = frozenset(s.no_entry)  # 9.2.1: Mustering home in Winter passes through enemy areas
-    else:
-        closed = frozenset((*(a for a, sides in fields.items() if enemy in sides), *s.no_entry))
-    return partial(_land_reach, closed)
+def land_closed(s: State, enemy: str) -> int:
+    """The areas Mustering land blocks may not pass or enter (an area set, :data:`AREA_BIT`): Neutral ones
+    aside, those closed this turn and those with ``enemy`` blocks in the field (not in Winter, when Mustering
+    home passes through enemy areas, 9.2.1). What :func:`land_reach` is keyed by."""
+    closed = area_mask(s.no_entry) if s.no_entry else 0
+    if s.season != 4:
+        closed |= held(s, enemy)[0]
+    return closed
 
 
-LandReach = Callable[[str], tuple[frozenset[str], ...]]
+def land_reach(closed: int, start: str) -> tuple[int, ...]:
+    """For Mustering land blocks standing in ``start``: ``land_reach(closed, start)[k]`` is the area set
+    (:data:`AREA_BIT`) they may reach within ``k`` steps (5.0: through and into areas that are not Neutral nor
+    in ``closed``, :func:`land_closed`; the start itself excluded; empty from a sea). A pure function of the
+    closed areas near the start (:data:`_LAND_NEAR`), so cached across decisions."""
+    if start not in LAND_ADJ:
+        return ()
+    return _land_reach(closed & _LAND_NEAR[start][_TOP], start)
 
 
 @lru_cache(maxsize=65536)
-def _land_reach(closed: frozenset[str], start: str) -> tuple[frozenset[str], ...]:
-    g = game_map()
-    if start not in g.land_adj:
-        return ()
-    neutral = g.neutral
-    top = _max_land_allowance()
+def _land_reach(closed: int, start: str) -> tuple[int, ...]:
+    top = _TOP
     dist = {start: 0}
     frontier = [start]
     for step in range(1, top + 1):
-        nxt = []
+        nxt: list[str] = []
         for a in frontier:
-            for n in g.land_adj[a]:
-                if n not in dist and n not in closed and n not in neutral:
+            for n in LAND_ADJ[a]:
+                if n not in dist and not AREA_BIT[n] & closed and n not in NEUTRAL:
                     dist[n] = step
                     nxt.append(n)
         frontier = nxt
-    return tuple(frozenset(a for a, d in dist.items() if 1 <= d <= k) for k in range(top + 1))
+    return tuple(area_mask([a for a, d in dist.items() if 1 <= d <= k]) for k in range(top + 1))
 
 
-@cache
-def _max_land_allowance() -> int:
-    return max(allowance for _, _, fleet, allowance in roster() if not fleet)
+_TOP: Final = max(allowance for _, _, fleet, allowance in roster() if not fleet)
+"""The longest land move (cavalry): how far a Muster's land reach table goes."""
 
 
 def sea_distances(s: State, enemy: str, fleets: Occupancy) -> dict[str, dict[str, int]]:
@@ -518,30 +623,31 @@ def sea_distances(s: State, enemy: str, fleets: Occupancy) -> dict[str, dict[str
     return _sea_distances(closed_seas(s, enemy, fleets))
 
 
-def closed_seas(s: State, enemy: str, fleets: Occupancy) -> frozenset[str]:
+def closed_seas(s: State, enemy: str, fleets: Occupancy) -> int:
     """The seas a Mustering fleet may not pass: closed this turn, or held by enemy fleets (not in Winter,
     when a fleet going home to a friendly City passes through them, 9.2.1). The reach caches are keyed by
-    this set, so a Winter answer is never served outside Winter or the other way round."""
-    g = game_map()
-    if is_winter(s):
-        return frozenset(a for a in g.sea_adj if a in s.no_entry)
-    return frozenset(a for a in g.sea_adj if a in s.no_entry or enemy in fleets.get(a, ()))
+    this set, so a Winter answer is never served outside Winter or the other way round. ``fleets`` is
+    :func:`occupancy`'s second half for the state (read through :func:`held`). An area set
+    (:data:`AREA_BIT`)."""
+    shut = area_mask(s.no_entry) if s.no_entry else 0
+    if s.season != 4:
+        shut |= held(s, enemy)[1]
+    return shut & SEA_MASK
 
 
 @cache
-def _sea_distances(closed: frozenset[str]) -> dict[str, dict[str, int]]:
+def _sea_distances(closed: int) -> dict[str, dict[str, int]]:
     """:func:`sea_distances` for a set of closed seas (a pure function of the map: cached; read-only)."""
-    g = game_map()
     out: dict[str, dict[str, int]] = {}
-    for start in g.sea_adj:
+    for start in SEA_ADJ:
         dist = {start: 0}
         frontier = [start]
         while frontier:
-            nxt = []
+            nxt: list[str] = []
             for a in frontier:
                 step = dist[a] + 1
-                for n in g.sea_adj[a]:
-                    if n not in dist and n not in closed:
+                for n in SEA_ADJ[a]:
+                    if n not in dist and not AREA_BIT[n] & closed:
                         dist[n] = step
                         nxt.append(n)
             frontier = nxt
@@ -549,68 +655,65 @@ def _sea_distances(closed: frozenset[str]) -> dict[str, dict[str, int]]:
     return out
 
 
-def fleet_reach(s: State, enemy: str, fleets: Occupancy, pool: list[Mover]) -> set[str]:
+def fleet_reach(s: State, enemy: str, fleets: Occupancy, pool: list[Mover]) -> int:
     """The land areas some fleet in ``pool`` may Muster into (the fleet half of :func:`muster_candidates`
-    for every City at once; the caller still checks that the City itself may be entered)."""
+    for every City at once; the caller still checks that the City itself may be entered), as an area set
+    (:data:`AREA_BIT`)."""
     closed = closed_seas(s, enemy, fleets)
-    out: set[str] = set()
+    out = 0
     for _, area, besieged, _, allowance in pool:
         out |= _fleet_reach(closed, area, besieged, allowance)
     return out
 
 
 @lru_cache(maxsize=65536)
-def _fleet_reach(closed: frozenset[str], area: str, besieged: bool, allowance: int) -> frozenset[str]:
+def _fleet_reach(closed: int, area: str, besieged: bool, allowance: int) -> int:
     """The land areas a fleet standing in ``area`` may Muster into (not its own area)."""
-    g = game_map()
-    if g.is_sea(area):
+    if area in SEAS:
         got = _shores_within(closed, area, allowance - 1)
     elif besieged:
-        off = str(g.cities[area].offshore)
-        got = _shores_within(closed, off, allowance - 2) if off not in closed else frozenset()
+        off = OFFSHORE[area]
+        got = _shores_within(closed, off, allowance - 2) if not AREA_BIT[off] & closed else 0
     else:
-        got = frozenset().union(*(_shores_within(closed, c, allowance - 2) for c in g.coasts[area]
-                                  if c not in closed))
+        got = 0
+        for c in COASTS[area]:
+            if not AREA_BIT[c] & closed:
+                got |= _shores_within(closed, c, allowance - 2)
         if allowance >= 1:
-            got = got | frozenset(g.coast_mates(area))
-    return got - {area}
+            got |= area_mask(list(COAST_MATES[area]))
+    return got & ~AREA_BIT[area]
 
 
 @lru_cache(maxsize=65536)
-def _shores_within(closed: frozenset[str], sea: str, steps: int) -> frozenset[str]:
+def _shores_within(closed: int, sea: str, steps: int) -> int:
     """Land areas on the shore of a sea at most ``steps`` sea moves from ``sea`` (through open seas)."""
     if steps < 0:
-        return frozenset()
-    g = game_map()
-    dist = _sea_distances(closed)[sea]
-    return frozenset(x for c, d in dist.items() if d <= steps for x in g.sea_shores[c])
+        return 0
+    out = 0
+    for c, d in _sea_distances(closed)[sea].items():
+        if d <= steps:
+            out |= area_mask(list(SEA_SHORES[c]))
+    return out
 
 
 def fleet_reaches(s: State, enemy: str, city: str, fleets: Occupancy, pool: list[Mover],
                   dist: dict[str, dict[str, int]]) -> bool:
     """True if one of the fleets in ``pool`` can Muster into ``city`` (the fleet half of
     :func:`muster_candidates`, with the sea distances of :func:`sea_distances`)."""
-    g = game_map()
-    coasts = g.coasts[city]
-
-    def via_sea(sea: str) -> int:
-        d = dist[sea]
-        return min((1 + d[c] for c in coasts if c in d), default=99)
-
-    def open_sea(a: str) -> bool:
-        return _open_sea(s, a, enemy, fleets)
-
+    coasts = COASTS[city]
     for _, area, besieged, _, allowance in pool:
         if area == city:
             continue
-        if g.is_sea(area):
-            steps = via_sea(area)
+        if area in SEAS:
+            steps = _via_sea(dist[area], coasts)
         elif besieged:
-            off = str(g.cities[area].offshore)
-            steps = 1 + via_sea(off) if open_sea(off) else 99
+            off = OFFSHORE[area]
+            steps = 1 + _via_sea(dist[off], coasts) if _open_sea(s, off, enemy, fleets) else 99
         else:
-            by_sea = [1 + via_sea(c) for c in g.coasts[area] if open_sea(c)]
-            steps = min([*by_sea, *([1] if city in g.coast_mates(area) else [])], default=99)
+            steps = 1 if city in COAST_MATES[area] else 99
+            for c in COASTS[area]:
+                if _open_sea(s, c, enemy, fleets):
+                    steps = min(steps, 1 + _via_sea(dist[c], coasts))
         if steps <= allowance:
             return True
     return False

@@ -5,15 +5,19 @@ per Year; the pillagers may not re-enter that area this Player Turn."""
 from __future__ import annotations
 
 from muster.core.interface import Action
-from muster.games.hellenes.datafiles import design, game_map
+from muster.games.hellenes.datafiles import design
 from muster.games.hellenes.engine import Decision, said
 from muster.games.hellenes.rules.common import (
+    COAST_MATES,
+    COASTS,
+    FLEETS,
+    LAND_ADJ,
+    NEUTRAL,
     enemy_field,
     enemy_fleet_at,
     established,
     field,
     gain_prestige,
-    is_fleet,
     other,
 )
 from muster.games.hellenes.rules.movement import _relocate
@@ -34,17 +38,16 @@ def pillage_sites(s: State, side: str) -> list[str]:
 
 def withdrawals(s: State, area: str, side: str) -> list[str]:
     """Adjacent enemy-free areas every block of the Group can reach in one step."""
-    g = game_map()
     group = field(s, area, side)
-    fleets = any(is_fleet(b) for b in group)
-    land = any(not is_fleet(b) for b in group)
+    fleets = any(b in FLEETS for b in group)
+    land = any(b not in FLEETS for b in group)
     out = []
     if land:
-        candidates = g.coast_mates(area) if fleets else g.land_adj[area]
-        out = [n for n in candidates if n not in g.neutral and not enemy_field(s, n, side)]
+        candidates = COAST_MATES[area] if fleets else LAND_ADJ[area]
+        out = [n for n in candidates if n not in NEUTRAL and not enemy_field(s, n, side)]
     else:
-        out = [c for c in g.coasts[area] if not enemy_fleet_at(s, c, side)]
-        out += [n for n in g.coast_mates(area) if n not in g.neutral and not enemy_field(s, n, side)]
+        out = [c for c in COASTS[area] if not enemy_fleet_at(s, c, side)]
+        out += [n for n in COAST_MATES[area] if n not in NEUTRAL and not enemy_field(s, n, side)]
     return out
 
 

@@ -7,11 +7,14 @@ from __future__ import annotations
 from functools import cache
 
 from muster.core.interface import Action
-from muster.games.hellenes.datafiles import blocks, design, game_map
+from muster.games.hellenes.datafiles import design, game_map
 from muster.games.hellenes.engine import Decision, act, auto, frame, push, said, unit
 from muster.games.hellenes.rules.battle_end import retreat_frame
 from muster.games.hellenes.rules.combat import battle_frame
 from muster.games.hellenes.rules.common import (
+    BIT,
+    CITY_VALUE,
+    GREEK,
     blockaded,
     defenders_inside,
     established,
@@ -36,18 +39,20 @@ def lay_sieges(s: State, side: str) -> None:
     """7.2: Greek blocks alone in the area of an enemy City besiege it; an undefended City falls at once."""
     enemy, fields = other(side), occupancy(s)[0]  # the sides with blocks in the field of each area
     # First the cheap necessary condition: this side alone in the field of an enemy City.
-    targets = [a for a, holder in s.control.items()
-               if holder == enemy and side in fields.get(a, ()) and enemy not in fields[a]]
+    alone, control = BIT[side], s.control
+    targets: list[str] = []
+    for a, present in fields.items():  # fewer areas than Cities; the order is the map's below
+        if present == alone and control.get(a) == enemy:
+            targets.append(a)
     if not targets:
         return
     if len(targets) > 1:
         order = _city_order()
         targets = sorted((a for a in targets if a in order), key=order.__getitem__)  # the map's City order
-    elif targets[0] not in game_map().cities:
+    elif targets[0] not in CITY_VALUE:
         return
-    bl = blocks()
     for area in targets:
-        if not any(bl[b].greek for b in field(s, area, side)):
+        if not _any_greek(field(s, area, side)):
             continue  # no Greek block of this side in the field there
         blocks_in, militia = defenders_inside(s, area)
         if not blocks_in and militia <= 0:
@@ -62,6 +67,10 @@ def lay_sieges(s: State, side: str) -> None:
 @cache
 def _city_order() -> dict[str, int]:
     return {a: i for i, a in enumerate(game_map().cities)}
+
+
+def _any_greek(bids: list[str]) -> bool:
+    return any(b in GREEK for b in bids)
 
 
 def can_fortify(s: State, area: str, side: str) -> bool:
@@ -352,17 +361,21 @@ def sieges_to_resolve(s: State, side: str) -> list[str]:
 def upkeep(s: State) -> None:
     """Sieges without besiegers end; blocks step out of unbesieged Cities; captured Cities with no Greek
     block of their holder and no garrison revert to their loyal side (4.2.3)."""
-    for area in list(s.sieges):
-        if not field(s, area, s.sieges[area]["by"]):
-            del s.sieges[area]
+    sieges = s.sieges
+    if sieges:
+        for area in list(sieges):
+            if not field(s, area, sieges[area]["by"]):
+                del sieges[area]
     for u in s.units.values():
-        if u["inside"] and u["area"] not in s.sieges:
+        if u["inside"] and u["area"] not in sieges:
             u["inside"] = False
             s._occ = None
+    loyal_of = s.loyal
     for area, holder in list(s.control.items()):
-        loyal = s.loyal.get(area)
-        if (loyal in ("athens", "sparta") and holder != loyal and area not in s.garrison
-                and not any(blocks()[b].greek for b in in_area(s, area, holder))):
+        loyal = loyal_of.get(area)
+        if (loyal != "athens" and loyal != "sparta") or holder == loyal:
+            continue
+        if area not in s.garrison and not _any_greek(in_area(s, area, holder)):
             s.control[area] = str(loyal)
             s.militia[area] = 0
             s.sieges.pop(area, None)

@@ -4,9 +4,9 @@ are over, before the Combat phase."""
 from __future__ import annotations
 
 from muster.core.interface import Action
-from muster.games.hellenes.datafiles import blocks, design, game_map
+from muster.games.hellenes.datafiles import blocks, design
 from muster.games.hellenes.engine import Decision, auto, frame, push, said
-from muster.games.hellenes.rules.common import eliminate, is_winter, lose_step, roll, season_name
+from muster.games.hellenes.rules.common import SEAS, eliminate, is_winter, lose_step, roll, season_name
 from muster.games.hellenes.rules.movement import _relocate
 from muster.games.hellenes.state import Frame, State
 
@@ -109,9 +109,8 @@ def end_actions(s: State, f: Frame) -> None:
 def storms(s: State, f: Frame) -> None:
     """After the forced marches: storms; passengers left on land disembark."""
     resolve_storms(s)
-    g = game_map()
     for u in s.units.values():
-        if u["carrier"] is not None and not g.is_sea(str(u["area"])):
+        if u["carrier"] is not None and u["area"] not in SEAS:
             u["carrier"] = None
 
 

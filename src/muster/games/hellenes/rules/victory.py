@@ -3,6 +3,7 @@ taking the enemy capital or a lead of 10 at a Victory Check; otherwise the sign 
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from muster.games.hellenes.datafiles import design, scenario
@@ -16,8 +17,22 @@ from muster.i18n import entry
 def end_game(s: State, winner: str, reason: str, detail: dict[str, Any]) -> None:
     """Record the result (its detail in English words; the log's line in each reader's language); the engine
     clears the stack."""
-    s.result = {"winner": winner, "reason": reason, "detail": english(detail)}
+    s.result = {"winner": winner, "reason": reason, "detail": _english(detail)}
     s.say("{winner} wins: {detail}", winner=winner, detail=detail)
+
+
+def _english(detail: dict[str, Any]) -> str:
+    """A result's detail in English words: the few there are, rendered once each (a game's end in a playout
+    need not render the message again)."""
+    try:
+        return _english_of(detail["m"], detail.get("p"), tuple(sorted(detail["a"].items())))
+    except TypeError:  # an argument that cannot be a key
+        return english(detail)
+
+
+@lru_cache(maxsize=512)
+def _english_of(msgid: str, plural: str | None, args: tuple[tuple[str, Any], ...]) -> str:
+    return english(entry(msgid, plural, **dict(args)))
 
 
 def tribute(s: State) -> None:
