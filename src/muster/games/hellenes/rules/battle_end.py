@@ -28,6 +28,7 @@ from muster.games.hellenes.rules.common import (
     is_fleet,
     lose_step,
     other,
+    refresh_occupancy,
     roll,
 )
 from muster.games.hellenes.rules.movement import _relocate
@@ -72,7 +73,7 @@ def end_siege(s: State, area: str) -> None:
     s.sieges.pop(area, None)
     for b in in_area(s, area, str(s.control.get(area))):
         s.units[b]["inside"] = False
-    s._occ = None
+    refresh_occupancy(s, (area,))
 
 
 def back_inside(s: State, f: Frame) -> None:

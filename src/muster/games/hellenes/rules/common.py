@@ -215,11 +215,12 @@ def _count(s: State) -> tuple[Occupancy, Occupancy]:
 _BITS: Final[dict[str, int]] = {b: BIT[side] for b, side in SIDE.items()}
 
 
-def refresh_occupancy(s: State, areas: set[str]) -> None:
-    """After blocks moved between ``areas``: recount only those areas in the cached :func:`occupancy` and
-    :func:`blocks_at` (the same result as recounting everything; the cached dicts are shared by clones, so
-    new ones are built). The blocks now in those areas were all in them before the move, so when the kept
-    index is still current only they are looked at."""
+def refresh_occupancy(s: State, areas: set[str] | tuple[str, ...], arrived: str | None = None) -> None:
+    """After blocks moved between ``areas``, stepped in or out of a City there, or left the map from them:
+    recount only those areas in the cached :func:`occupancy` and :func:`blocks_at` (the same result as
+    recounting everything; the cached dicts are shared by clones, so new ones are built). ``arrived``: a block
+    just placed from the Pool into one of them. Every block now in those areas was in them before or is
+    ``arrived``, so when the kept index is still current only they are looked at."""
     occ = s._occ
     if occ is None:
         return
@@ -246,11 +247,15 @@ def refresh_occupancy(s: State, areas: set[str]) -> None:
     for a in areas:
         if a in index:
             members.extend(index.pop(a))
+    if arrived is not None:
+        members.append(arrived)
     if len(members) > 1:
         members.sort(key=position.__getitem__)
     for b in members:
         u = units[b]
         a = u["area"]
+        if a is None:  # back in the Pool
+            continue
         if a in index:
             index[a].append(b)
         else:
@@ -329,7 +334,7 @@ def place(s: State, bid: str, area: str, cv: int, origin: str, inside_city: bool
     token = s.next_token
     s.next_token += 1
     u.update(area=area, cv=cv, inside=inside_city, carrier=None, token=token, known=False, seen=0, origin=origin)
-    s._occ = None
+    refresh_occupancy(s, (area,), bid)
     s.tok[token] = bid
 
 
@@ -340,8 +345,9 @@ def eliminate(s: State, bid: str) -> None:
         return
     cargo = passenger_of(s, bid)
     s.tok.pop(u["token"], None)
+    area = u["area"]
     u.update(area=None, cv=0, inside=False, carrier=None, token=0, known=False, seen=0, origin="")
-    s._occ = None
+    refresh_occupancy(s, (area,))
     if cargo is not None:
         eliminate(s, cargo)
 

@@ -28,6 +28,7 @@ from muster.games.hellenes.rules.common import (
     militia_active,
     occupancy,
     other,
+    refresh_occupancy,
     roll,
 )
 from muster.games.hellenes.rules.victory import capture
@@ -123,7 +124,7 @@ def fortify(s: State, area: str, side: str, hold: bool = False) -> None:
         return
     for b in cands:
         s.units[b]["inside"] = True
-    s._occ = None
+    refresh_occupancy(s, (area,))
     fortified(s, area, side, hold)
 
 
@@ -154,7 +155,7 @@ class FortifyPick(Decision):
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
         s.units[str(a.arg)]["inside"] = True
-        s._occ = None
+        refresh_occupancy(s, (f["area"],))
         f["left"] -= 1
         if f["left"] <= 0 or not fortify_candidates(s, f["area"], f["seat"]):
             s.stack.pop()
@@ -366,10 +367,13 @@ def upkeep(s: State) -> None:
         for area in list(sieges):
             if not field(s, area, sieges[area]["by"]):
                 del sieges[area]
+    out: set[str] = set()  # the areas whose blocks stepped out
     for u in s.units.values():
         if u["inside"] and u["area"] not in sieges:
             u["inside"] = False
-            s._occ = None
+            out.add(u["area"])
+    if out:
+        refresh_occupancy(s, out)
     loyal_of = s.loyal
     for area, holder in list(s.control.items()):
         loyal = loyal_of.get(area)

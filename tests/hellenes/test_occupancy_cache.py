@@ -1,0 +1,41 @@
+"""Hellenes keeps who stands where (``occupancy``, ``blocks_at``, ``held``) between decisions and recounts only
+the areas a move, a placement, an elimination or a step into or out of a City touched: at every decision of
+random games the kept answers must be those of a count from scratch."""
+
+from __future__ import annotations
+
+import random
+
+from muster.games.hellenes import RULES
+from muster.games.hellenes.rules.common import SEATS, blocks_at, held, occupancy
+from muster.games.hellenes.state import State
+
+
+def _afresh(state: State) -> State:
+    """A copy with nothing kept: its answers are counted from the blocks."""
+    fresh = RULES.clone(state)
+    fresh._occ = fresh._where = fresh._held = None
+    return fresh
+
+
+def test_kept_occupancy_is_a_fresh_count_at_every_decision() -> None:
+    checked = placed = removed = 0
+    for seed in range(12):
+        state = RULES.setup(seed, {"quiet": "1"})
+        chooser = random.Random(seed)
+        n = RULES.legal_count(state)
+        while n:
+            on_map = sum(u["area"] is not None for u in state.units.values())
+            n = RULES.apply_nth(state, chooser.choice(range(n)))
+            now = sum(u["area"] is not None for u in state.units.values())
+            placed += now > on_map
+            removed += now < on_map
+            kept_occ, kept_at = occupancy(state), blocks_at(state)
+            kept_held = {side: held(state, side) for side in SEATS}
+            fresh = _afresh(state)
+            assert kept_occ == occupancy(fresh)
+            assert kept_at == blocks_at(fresh)
+            assert kept_held == {side: held(fresh, side) for side in SEATS}
+            checked += 1
+    # the games placed and removed blocks many times: the partial recounts were exercised
+    assert checked > 2000 and placed > 50 and removed > 50
