@@ -232,13 +232,14 @@ def refresh_occupancy(s: State, areas: set[str] | tuple[str, ...], arrived: str 
     units = s.units
     if kept is None or kept[0] is not occ[0]:
         for b, u in units.items():
-            a = u["area"]
-            if a is None or u["inside"] or a not in areas:
+            # its own name: compiled code types a local by its first binding (``a`` is a ``str`` from ``areas``)
+            where = u["area"]
+            if where is None or u["inside"] or where not in areas:
                 continue
             bit = _BITS[b]
-            fields[a] = fields.get(a, 0) | bit
+            fields[where] = fields.get(where, 0) | bit
             if b in FLEETS:
-                fleets[a] = fleets.get(a, 0) | bit
+                fleets[where] = fleets.get(where, 0) | bit
         s._occ = (fields, fleets)
         return
     old, position = kept[1], kept[2]
@@ -253,18 +254,18 @@ def refresh_occupancy(s: State, areas: set[str] | tuple[str, ...], arrived: str 
         members.sort(key=position.__getitem__)
     for b in members:
         u = units[b]
-        a = u["area"]
-        if a is None:  # back in the Pool
+        where = u["area"]
+        if where is None:  # back in the Pool
             continue
-        if a in index:
-            index[a].append(b)
+        if where in index:
+            index[where].append(b)
         else:
-            index[a] = [b]
+            index[where] = [b]
         if not u["inside"]:
             bit = _BITS[b]
-            fields[a] = fields.get(a, 0) | bit
+            fields[where] = fields.get(where, 0) | bit
             if b in FLEETS:
-                fleets[a] = fleets.get(a, 0) | bit
+                fleets[where] = fleets.get(where, 0) | bit
     s._occ = (fields, fleets)
     s._where = (fields, index, position)
     kept_held = s._held
