@@ -51,13 +51,17 @@ def cannon_targets(s: State, i: int) -> list[tuple[int, int]]:
         out = [(w, need) for w, need in REVERSE_ORDINARY[i] if damage[w] < 2 or ins[w] or cannon[w] in _INSURGENT_CODES]
         out += [(m, need) for m, need in _REVERSE_MARMAROU[i] if ins[m] or cannon[m]]
         return out
-    if kind == "wall":
-        table = (2 if code == BOMBARD else 0) + (1 if ruleset(s)["wall_cannons_fire_wall"] else 0)
-        targets = _INSURGENT_REACH[table][i]
-    else:
-        targets = _INSURGENT_REACH[0][i]
+    targets = _insurgent_targets(s, i, code, kind)
     exp, ally, cannon = s.exp, s.ally, s.cannon
     return [(j, need) for j, need in targets if exp[j] or ally[j] or cannon[j] == IMPERIAL_CANNON]
+
+
+def _insurgent_targets(s: State, i: int, code: int, kind: str) -> tuple[tuple[int, int], ...]:
+    """Every (target, roll needed) the Insurgent cannon at space ``i`` reaches, whatever the pieces: a Wall
+    cannon's table by its kind (a Bombard's reaches further) and the edition (Wall to Wall or not)."""
+    if kind == "wall":
+        return _INSURGENT_REACH[(2 if code == BOMBARD else 0) + (1 if ruleset(s)["wall_cannons_fire_wall"] else 0)][i]
+    return _INSURGENT_REACH[0][i]
 
 
 def has_target(s: State, i: int) -> bool:
@@ -76,11 +80,7 @@ def has_target(s: State, i: int) -> bool:
             if ins[m] or cannon[m]:
                 return True
         return False
-    if kind == "wall":
-        table = (2 if code == BOMBARD else 0) + (1 if ruleset(s)["wall_cannons_fire_wall"] else 0)
-        targets = _INSURGENT_REACH[table][i]
-    else:
-        targets = _INSURGENT_REACH[0][i]
+    targets = _insurgent_targets(s, i, code, kind)
     exp, ally, cannon = s.exp, s.ally, s.cannon
     for j, _need in targets:  # noqa: SIM110 - as above
         if exp[j] or ally[j] or cannon[j] == IMPERIAL_CANNON:
