@@ -225,8 +225,9 @@ class State(MachineState[Frame]):
         """Language-neutral entries (dicts); a game stored before they came holds English strings."""
         self.quiet = False
         self._occ: tuple[dict[str, int], dict[str, int]] | None = None
-        """Which sides stand in each area (``rules.common.occupancy``), kept until a block moves: every
-        change of a block's area or City flag goes through a rule helper that clears it."""
+        """Which sides stand in each area (``rules.common.occupancy``), kept across moves: every
+        change of a block's area or City flag goes through a rule helper that recounts the areas it touched
+        (``rules.common.refresh_occupancy``) or clears it."""
         self._where: tuple[dict[str, int], dict[str, list[str]], dict[str, int]] | None = None
         """The blocks in each area (``rules.common.blocks_at``) and each block's place in ``units``, valid
         while the first dict of ``_occ`` is the one paired with them: every change of a block's area replaces

@@ -37,12 +37,12 @@ _STEPS: Final = _static_steps()[0]
 _FORWARD: Final = _static_steps()[1]
 _B: Final = board()
 _LIMIT: Final = board().limit
+_CAMP: Final = board().camp
 
 
 def normal_steps() -> tuple[tuple[int, ...], ...]:
     """Per space, the neighbours a Normal Movement step may enter whatever the pieces (board data)."""
     return _STEPS
-_CAMP: Final = board().camp
 
 
 def _room(s: State, b: int, kind: str) -> bool:
