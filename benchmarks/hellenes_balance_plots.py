@@ -13,7 +13,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from muster.lab.stats import wilson
+from muster.core.stats import wilson
 
 
 def read(paths: list[Path]) -> list[tuple[int, str, str, int]]:

@@ -31,8 +31,8 @@ from torch import nn
 from muster.ai import register_bot
 from muster.core import Action, Rules
 from muster.core.spaces import learning_rules
+from muster.core.stats import wilson
 from muster.lab.arena import run_arena
-from muster.lab.stats import wilson
 from muster.rl.pettingzoo import raw_env
 
 INPUT_SCALE = 0.1

@@ -6,6 +6,7 @@ import json
 import random
 from dataclasses import replace
 from importlib import resources
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -236,3 +237,81 @@ def test_ranking_an_ap_card_by_its_plan_changes_only_ap_scores() -> None:
         if a.verb != "ap":
             assert before == after
     assert any(b != a for a, b in zip(scores, ranked, strict=True))
+
+
+# --- the learned value alone (the ``learned`` bot) -----------------------------------------------------------
+
+def _start_model(states: list[object]) -> LearnedModel:
+    """The value at training step 0: the hand-written evaluation squashed (its inputs' spread from ``states``)."""
+    x = np.asarray([learned.inputs(s) for s in states])  # type: ignore[arg-type]
+    _model, snaps = fit_value(x, np.zeros(len(x)), hidden=4, steps=0, seed=0, at=(0,))
+    assert [step for step, _ in snaps] == [0]
+    return snaps[0][1]
+
+
+def test_at_step_zero_the_learned_points_are_the_hand_written_points() -> None:
+    # The learned value starts as the evaluation divided by POINTS_PER_LOGIT; read back as points it must give
+    # the evaluation again, so the bot's AP prices and card biases keep their meaning.
+    from muster.games.freedom.bots.evaluation import evaluate
+    from muster.games.freedom.bots.features import BOT_WEIGHTS
+
+    states = [s for s, _p in _card_turns(23, 25)]
+    start = _start_model(states)
+    for s in states:
+        points = evaluate(s, BOT_WEIGHTS)  # type: ignore[arg-type]
+        if abs(points) < learned.POINTS_CAP:
+            assert start.points(s, IMPERIAL) == pytest.approx(points, abs=1e-6)  # type: ignore[arg-type]
+            assert start.points(s, INSURGENT) == pytest.approx(-points, abs=1e-6)  # type: ignore[arg-type]
+
+
+def test_a_finished_game_outranks_any_learned_position() -> None:
+    state = RULES.setup(1, {"quiet": "1"})
+    assert abs(load().points(state, IMPERIAL)) <= learned.POINTS_CAP
+    state.result = {"winner": IMPERIAL, "reason": "test"}
+    assert load().points(state, IMPERIAL) > learned.POINTS_CAP and load().points(state, INSURGENT) < -learned.POINTS_CAP
+
+
+def test_the_learned_bot_is_the_heuristic_scoring_with_the_learned_value() -> None:
+    state = next(s for s, p in _card_turns(29, 30) if p[IMPERIAL])
+    seat = RULES.active_seat(state)
+    assert seat is not None
+    view, legal = RULES.view(state, seat), RULES.legal_actions(state)
+    alone = make_bot("learned", seed=4, game="freedom")
+    assert alone.name == "learned"
+    first = alone.choose(view, legal, seat)
+    assert first in legal
+    assert make_bot("heuristic:value=learned", seed=4, game="freedom").choose(view, legal, seat) == first
+    det = RULES.determinize(view, seat, 1)
+    by_points = make_bot("heuristic", seed=4, game="freedom").scores(det, legal, seat)  # type: ignore[attr-defined]
+    by_value = alone.scores(det, legal, seat)  # type: ignore[attr-defined]
+    assert by_points != by_value  # the shipped value is not the hand-written evaluation
+
+
+@pytest.mark.parametrize("spec", ["heuristic:value=bad", "learned:value=bad", "learned:nodes=x"])
+def test_bad_learned_bot_options_are_refused(spec: str) -> None:
+    with pytest.raises(BotSpecError):
+        make_bot(spec, seed=1, game="freedom")
+
+
+def test_the_strength_curve_counts_wins_per_step_and_reuses_games(tmp_path: Path) -> None:
+    from muster.games.freedom.analysis import train
+
+    weights = {0: '{"a": 1}', 10: '{"b": 2}'}
+    rows = []
+    for step, text in weights.items():
+        for seed in (train.STRENGTH_SEEDS, train.STRENGTH_SEEDS + 1):
+            for seat in (IMPERIAL, INSURGENT):
+                winner = seat if step == 10 or seat == IMPERIAL else other(seat)
+                rows.append({"step": step, "seed": seed, "learned": seat, "winner": winner,
+                             "weights": train._digest(text), "rules_version": "x"})
+    stream = tmp_path / "strength.jsonl"
+    stream.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    # every game is on file with the very same weights, so nothing is played (these weights could not play)
+    got = train.strength_games(weights, 2, stream, workers=1)
+    assert len(got) == 8
+    curve = train.strength_curve(got)
+    assert [(p["step"], p["games"], p["wins"]) for p in curve] == [(0, 4, 2), (10, 4, 4)]
+    assert curve[0]["as"] == {"imperial": "2/2", "insurgent": "0/2"}
+    assert curve[1]["low"] < 1.0 == curve[1]["high"]
+    train.plot_strength(curve, tmp_path / "curve.png")
+    assert (tmp_path / "curve.png").stat().st_size > 1000

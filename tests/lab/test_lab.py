@@ -11,11 +11,12 @@ from typer.testing import CliRunner
 
 from muster.cli.main import app
 from muster.core import get_rules
+from muster.core.stats import wilson
 from muster.games.freedom.lab import card_stats
 from muster.lab.arena import arena_jobs, run_arena, write_arena
 from muster.lab.play import GameRecord, play_game
 from muster.lab.simulate import run_simulation, summary, write_report
-from muster.lab.stats import bradley_terry, ratings, wilson
+from muster.lab.stats import bradley_terry, ratings
 
 
 def test_arena_pairs_seeds_and_swaps_seats() -> None:

@@ -15,13 +15,13 @@ from rich.table import Table
 from muster.ai import BotSpecError
 from muster.cli.games import GameParams, check_game, game_option, with_game_params
 from muster.cli.lang import _, lang_option, tr_of
+from muster.core.stats import wilson
 from muster.i18n import N_, Translator
 from muster.lab.arena import ArenaReport, run_arena, write_arena
 from muster.lab.hooks import LabHooks, lab_hooks
 from muster.lab.play import GameRecord, load_records
 from muster.lab.runner import BACKENDS, check_specs
 from muster.lab.simulate import MAX_GAMES, percent, run_simulation, summary, win_rate_seat, write_report
-from muster.lab.stats import wilson
 
 console = Console()
 

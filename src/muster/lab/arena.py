@@ -14,10 +14,11 @@ from typing import Any
 
 from muster.core import get_rules
 from muster.core.registry import default_game
+from muster.core.stats import wilson
 from muster.lab.hooks import lab_hooks
 from muster.lab.play import GameRecord
 from muster.lab.runner import Job, check_specs, run_jobs
-from muster.lab.stats import Rating, Result, ratings, wilson
+from muster.lab.stats import Rating, Result, ratings
 
 
 def arena_jobs(bots: Sequence[str], games: int, seed: int = 0, game: str | None = None,

@@ -21,11 +21,12 @@ from typing import Any
 from muster.ai import bot_names
 from muster.ai.levels import levels_for
 from muster.core import get_rules
+from muster.core.stats import wilson
 from muster.lab.arena import ArenaReport, arena_jobs, run_arena, write_arena
 from muster.lab.hooks import lab_hooks
 from muster.lab.play import GameRecord, load_records
 from muster.lab.runner import job_key
-from muster.lab.stats import ratings, wilson
+from muster.lab.stats import ratings
 
 SEED = 700_000
 """The leaderboard's first seed: far from the seeds the bots were tuned on (0–10,000 in docs/balance.md)."""

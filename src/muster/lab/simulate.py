@@ -18,11 +18,11 @@ from babel.numbers import format_decimal, format_percent
 
 from muster.core import get_rules
 from muster.core.registry import default_game
+from muster.core.stats import wilson
 from muster.i18n import N_, translator
 from muster.lab.hooks import LabHooks, Plot, PlotPart, lab_hooks
 from muster.lab.play import GameRecord
 from muster.lab.runner import Job, check_specs, run_jobs
-from muster.lab.stats import wilson
 
 MAX_GAMES = 1_000_000
 """The most games one run plays (a cluster run of 100,000 games is the largest the docs describe)."""

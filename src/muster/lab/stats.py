@@ -1,4 +1,4 @@
-"""Statistics for the lab: binomial confidence intervals and Bradley–Terry ratings on the Elo scale."""
+"""Statistics for the lab: Bradley–Terry ratings on the Elo scale (win-rate intervals: :mod:`muster.core.stats`)."""
 
 from __future__ import annotations
 
@@ -8,18 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-Z95 = 1.959963984540054
-
-
-def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float, float]:
-    """(rate, low, high): the Wilson score interval of a win rate (95% by default)."""
-    if n <= 0:
-        return 0.0, 0.0, 1.0
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return p, max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
+from muster.core.stats import Z95
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ MODULE = GameModule(
     rules="muster.games.freedom:RULES",
     order=10,
     bots={"heuristic": "muster.games.freedom.bots.heuristic:HeuristicBot",
+          "learned": "muster.games.freedom.bots.heuristic:LearnedValueBot",
           "ismcts": "muster.games.freedom.bots.ismcts:IsmctsBot"},
     levels={
         "beginner": LevelPlay("random", "Plays any legal move: good for learning the rules."),

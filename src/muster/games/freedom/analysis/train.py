@@ -16,11 +16,12 @@ Validation is by game (every fifth seed), so positions of one game never sit on 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import multiprocessing
 import sys
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -28,15 +29,21 @@ from typing import Any
 import numpy as np
 from rich.progress import Progress
 
-from muster.games.freedom.bots.learned import FORMAT, INPUTS, LearnedModel, versions, weights_name
+from muster.core.stats import wilson
+from muster.games.freedom.bots.learned import FORMAT, INPUTS, POINTS_PER_LOGIT, LearnedModel, versions, weights_name
 
 HEURISTIC_SEEDS = 810_000
 """The first seed of the Heuristic-against-Heuristic training games (a range no other measurement uses)."""
 ISMCTS_SEEDS = 820_000
 """The first seed of the ISMCTS-against-Heuristic training games."""
+STRENGTH_SEEDS = 880_000
+"""The first seed of the strength curve's games (the learned value alone against the Heuristic): a range no
+training game, tuning or other measurement uses."""
+STRENGTH_STEPS = (0, 5, 10, 20, 50, 100, 300, 1000)
+"""The training steps whose weights the strength curve measures (0: the hand-written evaluation squashed)."""
 SEARCH = "ismcts"
 """The search bot of the training games (plain ISMCTS: its games show positions the Heuristic does not reach)."""
-SCALE = 8.0
+SCALE = POINTS_PER_LOGIT
 """Points per logit when the hand-written evaluation is read as a chance (ISMCTS's ``scale``)."""
 CARD_VERBS = ("event", "ap", "trigger")
 
@@ -150,13 +157,13 @@ def prior_linear(mean: np.ndarray, std: np.ndarray) -> tuple[np.ndarray, float]:
 
 
 def fit_value(x: np.ndarray, y: np.ndarray, hidden: int, steps: int, seed: int, lr: float = 0.01,
-              decay: float = 1e-2, every: int = 0,
+              decay: float = 1e-2, every: int = 0, at: Collection[int] = (),
               on_step: Any = None) -> tuple[LearnedModel, list[tuple[int, LearnedModel]]]:
     """Fit the network by full-batch Adam on the log-loss. It starts as the hand-written evaluation squashed
     (its linear part) with a hidden layer that adds nothing, and an L2 penalty ``decay`` pulls the linear part
     back towards the hand-written weights and the hidden layer towards zero: with a few hundred games (whose
     positions share a result) an unconstrained network learns the games, not the game. Returns the model and,
-    every ``every`` steps, a snapshot (for the learning curve)."""
+    every ``every`` steps and at each step of ``at`` (0: the start), a snapshot (for the learning curves)."""
     rng = np.random.default_rng(seed)
     mean = x.mean(axis=0)
     std = x.std(axis=0)
@@ -175,6 +182,8 @@ def fit_value(x: np.ndarray, y: np.ndarray, hidden: int, steps: int, seed: int, 
         return LearnedModel(mean, std, params[0].copy(), params[1].copy(), params[2].copy(), float(params[3][0]),
                             {}, {}, params[4].copy())
 
+    if 0 in at:
+        snapshots.append((0, model()))
     for t in range(1, steps + 1):
         w1, c1, w2, c2, wl = params
         pre = z @ w1 + c1
@@ -189,7 +198,7 @@ def fit_value(x: np.ndarray, y: np.ndarray, hidden: int, steps: int, seed: int, 
             m[i] = b1 * m[i] + (1 - b1) * gr
             v[i] = b2 * v[i] + (1 - b2) * gr * gr
             params[i] = params[i] - lr * (m[i] / (1 - b1 ** t)) / (np.sqrt(v[i] / (1 - b2 ** t)) + eps)
-        if every and t % every == 0:
+        if (every and t % every == 0) or t in at:
             snapshots.append((t, model()))
         if on_step is not None:
             on_step()
@@ -239,6 +248,108 @@ def play_loglik(play: dict[str, dict[int, float]], choices: list[tuple[str, list
     return model / max(n, 1), uniform / max(n, 1)
 
 
+def strength_game(task: tuple[int, int, str, str]) -> dict[str, Any]:
+    """Play one game of the strength curve: the learned value alone (``LearnedValueBot`` with the weights of
+    training step ``step``) in ``learned_seat`` against the Heuristic; its result."""
+    from muster.core import get_rules
+    from muster.games.freedom.bots.heuristic import HeuristicBot, LearnedValueBot
+    from muster.games.freedom.constants import IMPERIAL, INSURGENT
+
+    step, seed, learned_seat, weights = task
+    rules = get_rules("freedom")
+    model = LearnedModel.from_json(json.loads(weights))
+    heuristic_seat = INSURGENT if learned_seat == IMPERIAL else IMPERIAL
+    bots = {learned_seat: LearnedValueBot(rules, seed * 2 + 1, model=model),
+            heuristic_seat: HeuristicBot(rules, seed * 2 + 2)}
+    state = rules.setup(seed, {"quiet": "1"})
+    while rules.outcome(state) is None:
+        seat = rules.active_seat(state)
+        assert seat is not None
+        legal = rules.legal_actions(state)
+        rules.apply(state, legal[0] if len(legal) == 1 else bots[seat].choose(rules.view(state, seat), legal, seat))
+    outcome = rules.outcome(state)
+    assert outcome is not None
+    return {"step": step, "seed": seed, "learned": learned_seat, "winner": outcome.winner,
+            "weights": _digest(weights), "rules_version": rules.info.version}
+
+
+def _digest(weights: str) -> str:
+    return hashlib.sha256(weights.encode()).hexdigest()[:16]
+
+
+def strength_games(weights: dict[int, str], seeds: int, path: Path, workers: int) -> list[dict[str, Any]]:
+    """The strength curve's games (``seeds`` paired seeds from :data:`STRENGTH_SEEDS` for each step's weights),
+    played now or read from ``path``: a game is reused only if it was played with the very same weights."""
+    from muster.games.freedom.constants import IMPERIAL, INSURGENT
+
+    tasks = [(step, STRENGTH_SEEDS + i, seat, text) for step, text in sorted(weights.items())
+             for i in range(seeds) for seat in (IMPERIAL, INSURGENT)]
+    done: dict[tuple[int, int, str, str], dict[str, Any]] = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            if line.strip():
+                g = json.loads(line)
+                done[g["step"], g["seed"], g["learned"], g["weights"]] = g
+    key = {t: (t[0], t[1], t[2], _digest(t[3])) for t in tasks}
+    todo = [t for t in tasks if key[t] not in done]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with Progress() as progress, path.open("a") as fh:
+        bar = progress.add_task("strength games", total=len(tasks), completed=len(tasks) - len(todo))
+        if todo:
+            ctx = multiprocessing.get_context("fork")
+            with ctx.Pool(max(1, workers)) as pool:
+                for g in pool.imap_unordered(strength_game, todo):
+                    fh.write(json.dumps(g) + "\n")
+                    fh.flush()
+                    done[g["step"], g["seed"], g["learned"], g["weights"]] = g
+                    progress.advance(bar)
+    return [done[key[t]] for t in tasks]
+
+
+def strength_curve(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per training step: games, wins of the learned value alone, its win rate with the 95% Wilson interval, and
+    its wins as each side."""
+    out = []
+    for step in sorted({r["step"] for r in rows}):
+        games = [r for r in rows if r["step"] == step]
+        wins = sum(r["winner"] == r["learned"] for r in games)
+        rate, low, high = wilson(wins, len(games))
+        sides = {side: f"{sum(r['winner'] == side for r in games if r['learned'] == side)}/"
+                       f"{sum(r['learned'] == side for r in games)}" for side in ("imperial", "insurgent")}
+        out.append({"step": step, "games": len(games), "wins": wins, "rate": round(rate, 4), "low": round(low, 4),
+                    "high": round(high, 4), "as": sides})
+    return out
+
+
+def plot_strength(points: list[dict[str, Any]], path: Path) -> None:
+    """The strength curve: the learned value alone's win rate against the Heuristic (95% intervals) by training
+    step (matplotlib, as the lab's plots)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    steps = [p["step"] for p in points]
+    rates = [100 * p["rate"] for p in points]
+    errors = [[100 * (p["rate"] - p["low"]) for p in points], [100 * (p["high"] - p["rate"]) for p in points]]
+    ax.errorbar(steps, rates, yerr=errors, marker="o", capsize=3, label="learned value alone (95% interval)")
+    ax.axhline(50, color="grey", ls="--", label="even with the Heuristic")
+    ax.set_xscale("symlog", linthresh=5)
+    ax.set_xticks(steps)
+    ax.set_xticklabels([str(s) for s in steps])
+    ax.set_ylim(0, 100)
+    ax.set_xlabel("training step (0: the hand-written evaluation, squashed)")
+    ax.set_ylabel("games won against the Heuristic (%)")
+    n = points[0]["games"] if points else 0
+    ax.set_title(f"Freedom! learned value alone against the Heuristic ({n} games a step, seats swapped)",
+                 fontsize=10)
+    ax.legend(fontsize=8, loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+
+
 def plot_curve(curve: list[dict[str, float]], report: dict[str, dict[str, Any]], path: Path) -> None:
     """Validation log-loss and Brier score by training step, against the hand-written evaluation and the base
     rate (matplotlib, as the lab's plots)."""
@@ -277,7 +388,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--decay", type=float, default=0.1, help="L2 pull towards the hand-written evaluation")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--curve", type=int, default=0, help="also write a snapshot of the weights every N steps")
+    ap.add_argument("--strength", type=int, default=0,
+                    help="the strength curve: paired seeds (two games each, seats swapped) the learned value alone "
+                         f"plays against the Heuristic at each step of --strength-steps (seeds from {STRENGTH_SEEDS})")
+    ap.add_argument("--strength-steps", default=",".join(map(str, STRENGTH_STEPS)),
+                    help="the training steps whose weights play the strength curve's games (comma-separated)")
     args = ap.parse_args(argv)
+    try:
+        strength_steps = sorted({int(v) for v in args.strength_steps.split(",") if v.strip()})
+    except ValueError:
+        ap.error("--strength-steps takes whole numbers separated by commas, e.g. 0,10,100")
+    if any(not 0 <= s <= args.steps for s in strength_steps):
+        ap.error(f"--strength-steps must lie between 0 and --steps ({args.steps})")
 
     games = generate(game_list(args.heuristic_games, args.ismcts_games), args.data, args.workers)
     data = dataset(games)
@@ -287,7 +409,9 @@ def main(argv: list[str] | None = None) -> int:
     with Progress() as progress:
         bar = progress.add_task("training the value", total=args.steps)
         model, snapshots = fit_value(data["x"][tr], data["y"][tr], args.hidden, args.steps, args.seed,
-                                     decay=args.decay, every=args.curve, on_step=lambda: progress.advance(bar))
+                                     decay=args.decay, every=args.curve,
+                                     at=strength_steps if args.strength else (),
+                                     on_step=lambda: progress.advance(bar))
     choices = [(str(c[0]), list(c[1]), int(c[2])) for g in games if g["seed"] % 5 for c in g["choices"]]
     val_choices = [(str(c[0]), list(c[1]), int(c[2])) for g in games if g["seed"] % 5 == 0 for c in g["choices"]]
     play = fit_play(choices)
@@ -319,8 +443,10 @@ def main(argv: list[str] | None = None) -> int:
     target.write_text(json.dumps(final.to_json(rules, actions), separators=(",", ":")) + "\n")
     print(f"wrote {target}")
     # Step 0 is the starting point: the hand-written evaluation squashed (the hidden layer adds nothing yet).
-    curve = [{"step": 0, **report["hand_written_squashed"]}] if snapshots else []
+    curve = [{"step": 0, **report["hand_written_squashed"]}] if args.curve else []
     for step, snap in snapshots:
+        if not args.curve or step == 0 or step % args.curve:
+            continue
         snap_model = replace(snap, play=play, meta={**meta, "steps": step})
         (args.data.parent / f"step-{step}").mkdir(parents=True, exist_ok=True)
         (args.data.parent / f"step-{step}" / weights_name(rules, actions)).write_text(
@@ -330,6 +456,14 @@ def main(argv: list[str] | None = None) -> int:
     if curve:
         plot_curve(curve, report, args.data.parent / "learning-curve.png")
         (args.data.parent / "learning-curve.json").write_text(json.dumps(curve) + "\n")
+    if args.strength:
+        weights = {step: json.dumps(replace(snap, meta={"steps": step}).to_json(rules, actions), sort_keys=True)
+                   for step, snap in snapshots if step in strength_steps}
+        rows = strength_games(weights, args.strength, args.data.parent / "strength.jsonl", args.workers)
+        points = strength_curve(rows)
+        print(json.dumps({"strength": points}))
+        plot_strength(points, args.data.parent / "learning-strength.png")
+        (args.data.parent / "learning-strength.json").write_text(json.dumps(points) + "\n")
     assert FORMAT == 1 and len(INPUTS) == data["x"].shape[1]
     return 0
 

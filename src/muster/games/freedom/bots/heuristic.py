@@ -29,8 +29,10 @@ from typing import Any
 from muster.core import JSON, Action, Rules
 from muster.core import rng as rng_mod
 from muster.core.bots import BotSpecError
-from muster.games.freedom.bots.evaluation import BOT_BEACH_THREAT, DEFAULT, Weights, value
-from muster.games.freedom.constants import other
+from muster.games.freedom.bots.evaluation import BOT_BEACH_THREAT, DEFAULT, Weights, ap_left, reward_pending, value
+from muster.games.freedom.bots.learned import LearnedModel, WeightsMismatchError
+from muster.games.freedom.bots.learned import load as load_learned
+from muster.games.freedom.constants import IMPERIAL, other
 from muster.games.freedom.datafiles import design
 from muster.games.freedom.rules.action_phase import card, favours
 from muster.games.freedom.state import Frame, State
@@ -60,9 +62,16 @@ class HeuristicBot:
     that the plan compares, default 4) and ``beach_threat`` (the evaluation's weight for Imperial units
     close to an unblocked Beach space, default 12 as for ISMCTS) and ``answers`` (``on``, the default: the
     opponent's part of an event is scored after its best answer; ``off``: before it is resolved, as the
-    first Heuristic did)."""
+    first Heuristic did) and ``value`` (``points``, the default: positions are scored by the hand-written
+    evaluation; ``learned``: by the learned value read as points, as :class:`LearnedValueBot` plays)."""
 
-    def __init__(self, rules: Rules, seed: int = 0, options: dict[str, str] | None = None) -> None:
+    bot_name = "heuristic"
+    """The name this bot plays under (the module's name for it)."""
+    default_value = "points"
+    """The ``value`` option when the spec does not give one."""
+
+    def __init__(self, rules: Rules, seed: int = 0, options: dict[str, str] | None = None,
+                 model: LearnedModel | None = None) -> None:
         opts = dict(options or {})
         try:
             self.samples = max(1, int(opts.pop("samples", "3")))
@@ -75,6 +84,7 @@ class HeuristicBot:
             self.completions = max(1, int(opts.pop("completions", "4")))
             self.weights: Weights = threat_weights(opts)
             self.answers = opts.pop("answers", "on")
+            value_mode = opts.pop("value", self.default_value)
         except ValueError as exc:
             raise BotSpecError(f"bad heuristic option: {exc}") from exc
         if self.answers not in ("on", "off"):
@@ -83,9 +93,12 @@ class HeuristicBot:
             raise BotSpecError("heuristic plan must be 'last', 'all' or 'off'")
         if opts:
             known = ("samples, nodes, trigger_penalty, card_ap, plan, beam, branch, completions, beach_threat, "
-                     "reach_threat, answers")
+                     "reach_threat, answers, value")
             raise BotSpecError(f"unknown heuristic option(s) {sorted(opts)}; known: {known}")
-        self.name = "heuristic"
+        self._value: Callable[[State, str, Weights], float] = self._valuation(value_mode, model)
+        """How a position is scored for a seat: the hand-written evaluation (``value=points``) or the learned
+        value read as points (``value=learned``)."""
+        self.name = self.bot_name
         self.rules = rules
         self._rng = random.Random(seed)
         self._nodes = 0
@@ -96,6 +109,27 @@ class HeuristicBot:
         lookahead chooses instead, as it does when time runs out before the plan has looked at every first action).
         None (the default): every plan runs to its end, so the play is the same on
         every install."""
+
+    @staticmethod
+    def _valuation(mode: str, model: LearnedModel | None) -> Callable[[State, str, Weights], float]:
+        """The scoring function of ``value=mode`` (``model``: learned weights to use instead of the shipped ones)."""
+        if mode == "points":
+            return value
+        if mode != "learned":
+            raise BotSpecError("heuristic value must be 'points' or 'learned'")
+        try:
+            learned = model if model is not None else load_learned()
+        except WeightsMismatchError as exc:
+            raise BotSpecError(str(exc)) from exc
+
+        def learned_value(s: State, seat: str, w: Weights) -> float:
+            # The value was fitted at card points, where no AP are left and no Reward bonus is pending: inside a
+            # card those keep the prices the hand-written evaluation gives them.
+            pending = reward_pending(s, w)
+            own = learned.points(s, seat) + (pending if seat == IMPERIAL else -pending)
+            return own + ap_left(s, seat) * w.ap if s.result is None else own
+
+        return learned_value
 
     def choose(self, view: dict[str, JSON], legal: list[Action], seat: str) -> Action:
         """The legal action with the best evaluated outcome for ``seat``."""
@@ -146,7 +180,7 @@ class HeuristicBot:
         averaged over re-rolls), and stopping is always an option (a plan's own score).
         """
         card_frame = state.stack[-1]
-        best_action, best_score = Action("end"), value(state, seat, self.weights)
+        best_action, best_score = Action("end"), self._value(state, seat, self.weights)
         beam: list[tuple[float, Action, State]] = [(best_score, Action("end"), state)]
         for step in range(int(card_frame["ap"]) + 1):
             grown: list[tuple[float, Action, State]] = []
@@ -215,11 +249,11 @@ class HeuristicBot:
         return s
 
     def _path_score(self, state: State, path: list[Action], first: State, seat: str) -> float:
-        total = value(first, seat, self.weights)
+        total = self._value(first, seat, self.weights)
         if first.rng == state.rng:
             return total
         for k in range(1, self.samples):
-            total += value(self._replay(state, path, k, seat), seat, self.weights)
+            total += self._value(self._replay(state, path, k, seat), seat, self.weights)
         return total / self.samples
 
     # --- scoring ----------------------------------------------------------------------
@@ -238,7 +272,7 @@ class HeuristicBot:
     def _score(self, state: State, a: Action, seat: str, depth: int) -> float:
         kind = state.stack[-1]["kind"] if state.stack else ""
         if kind == "ap" and a.verb == "end":
-            return value(state, seat, self.weights)  # ending is the baseline: unspent AP keep their price
+            return self._value(state, seat, self.weights)  # ending is the baseline: unspent AP keep their price
         after = self._apply(state, a, None)
         if after.rng == state.rng:
             return self._continue(kind, a, after, seat, depth)
@@ -258,14 +292,14 @@ class HeuristicBot:
 
     def _continue(self, kind: str, a: Action, s: State, seat: str, depth: int) -> float:
         if depth <= 0 or s.result is not None or self._nodes >= self.max_nodes or not _mid_action(kind, a, s):
-            return value(s, seat, self.weights)
+            return self._value(s, seat, self.weights)
         legal = self.rules.legal_actions(s)
         if self.rules.active_seat(s) == seat:
             return max(self._score(s, a2, seat, depth - 1) for a2 in legal)
         if self.answers == "off" or not s.stack[-1]["kind"].startswith("ev_"):
             # Only the opponent's part of an *event* is answered: looking into its other decisions (the
             # cannons after a turn that ends by itself, say) would charge some actions and not others.
-            return value(s, seat, self.weights)
+            return self._value(s, seat, self.weights)
         # The opponent's part of an event (e.g. 46A Deserters: it picks the unit it loses): score it after the
         # opponent's best answer, not before it is resolved, when the event would look worthless.
         return min(self._score(s, a2, seat, depth - 1) for a2 in legal)
@@ -293,3 +327,13 @@ def _mid_action(kind: str, a: Action, s: State) -> bool:
         return True  # a verb or an event just started: look at how it would be carried out
     return new_kind == "morale_choice" or new_kind.startswith("ev_")
 
+
+
+class LearnedValueBot(HeuristicBot):
+    """The learned value alone (``learned``): the Heuristic's lookahead and card planning with every position scored
+    by the learned value (:mod:`muster.games.freedom.bots.learned`) instead of the hand-written evaluation, so
+    what it wins measures the value, with no search around it. The same as ``heuristic:value=learned``; it takes
+    the Heuristic's options."""
+
+    bot_name = "learned"
+    default_value = "learned"

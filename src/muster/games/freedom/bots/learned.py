@@ -36,6 +36,12 @@ from muster.games.freedom.state import State
 
 FORMAT = 1
 """The weights file's format (bump when its fields or the inputs change)."""
+POINTS_PER_LOGIT = 8.0
+"""Evaluation points per logit of the chance: the hand-written evaluation squashed by this is where the value's
+linear part starts, and :meth:`LearnedModel.points` reads a chance back as points on that scale."""
+POINTS_CAP = 96.0
+"""The most an unfinished position is worth in :meth:`LearnedModel.points`: less than a finished game
+(:data:`muster.games.freedom.bots.evaluation.WIN_POINTS`), so a sure-looking position never outranks a won game."""
 ROUNDS = int(design()["rounds"])
 INPUTS: tuple[str, ...] = (*FEATURES, *(f"round_{r}" for r in range(1, ROUNDS + 1)), "imperial_to_play")
 """The network's inputs, in order: the public features, the round (one-hot) and 1 when the Imperial is to play."""
@@ -143,6 +149,19 @@ class LearnedModel:
             return 1.0 if winner == IMPERIAL else 0.0 if winner == INSURGENT else 0.5
         z = float(self.logit_x(np.asarray(inputs(s), dtype=np.float64)))
         return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, z))))
+
+    def points(self, s: State, seat: str) -> float:
+        """The learned chance for ``seat`` read as evaluation points (its logit times :data:`POINTS_PER_LOGIT`,
+        within ±:data:`POINTS_CAP`; a finished game ±``WIN_POINTS``, a draw 0), so that bots written in points
+        (the heuristic's AP prices and card biases) can rank positions by the learned value."""
+        from muster.games.freedom.bots.evaluation import WIN_POINTS
+
+        if s.result is not None:
+            winner = s.result.get("winner")
+            return WIN_POINTS if winner == seat else 0.0 if winner is None else -WIN_POINTS
+        z = float(self.logit_x(np.asarray(inputs(s), dtype=np.float64)))
+        own = POINTS_PER_LOGIT * (z if seat == IMPERIAL else -z)
+        return max(-POINTS_CAP, min(POINTS_CAP, own))
 
     def win(self, s: State, seat: str) -> float:
         """The chance that ``seat`` wins from ``s``."""
