@@ -157,13 +157,14 @@ def prior_linear(mean: np.ndarray, std: np.ndarray) -> tuple[np.ndarray, float]:
 
 
 def fit_value(x: np.ndarray, y: np.ndarray, hidden: int, steps: int, seed: int, lr: float = 0.01,
-              decay: float = 1e-2, every: int = 0, at: Collection[int] = (),
+              decay: float = 1e-2, every: int = 0, at: Collection[int] = (), use: np.ndarray | None = None,
               on_step: Any = None) -> tuple[LearnedModel, list[tuple[int, LearnedModel]]]:
     """Fit the network by full-batch Adam on the log-loss. It starts as the hand-written evaluation squashed
     (its linear part) with a hidden layer that adds nothing, and an L2 penalty ``decay`` pulls the linear part
     back towards the hand-written weights and the hidden layer towards zero: with a few hundred games (whose
     positions share a result) an unconstrained network learns the games, not the game. Returns the model and,
-    every ``every`` steps and at each step of ``at`` (0: the start), a snapshot (for the learning curves)."""
+    every ``every`` steps and at each step of ``at`` (0: the start), a snapshot (for the learning curves).
+    ``use`` (a boolean per input): the inputs the network may read; the others keep zero weights throughout."""
     rng = np.random.default_rng(seed)
     mean = x.mean(axis=0)
     std = x.std(axis=0)
@@ -171,8 +172,10 @@ def fit_value(x: np.ndarray, y: np.ndarray, hidden: int, steps: int, seed: int, 
     z = (x - mean) / std
     n, d = z.shape
     wl0, b0 = prior_linear(mean, std)
-    params = [rng.normal(0, 1 / math.sqrt(d), (d, hidden)), np.zeros(hidden), np.zeros(hidden), np.array([b0]),
-              wl0.copy()]
+    keep = np.ones(d) if use is None else np.asarray(use, dtype=np.float64)
+    wl0 = wl0 * keep
+    params = [rng.normal(0, 1 / math.sqrt(d), (d, hidden)) * keep[:, None], np.zeros(hidden), np.zeros(hidden),
+              np.array([b0]), wl0.copy()]
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
     b1, b2, eps = 0.9, 0.999, 1e-8
@@ -192,8 +195,8 @@ def fit_value(x: np.ndarray, y: np.ndarray, hidden: int, steps: int, seed: int, 
         p = 1.0 / (1.0 + np.exp(-np.clip(logit, -40, 40)))
         g = (p - y) / n
         gh = np.outer(g, w2) * (pre > 0)
-        grads = [z.T @ gh + decay * w1, gh.sum(axis=0), h.T @ g + decay * w2, np.array([g.sum()]),
-                 z.T @ g + decay * (wl - wl0)]
+        grads = [(z.T @ gh + decay * w1) * keep[:, None], gh.sum(axis=0), h.T @ g + decay * w2,
+                 np.array([g.sum()]), (z.T @ g + decay * (wl - wl0)) * keep]
         for i, gr in enumerate(grads):
             m[i] = b1 * m[i] + (1 - b1) * gr
             v[i] = b2 * v[i] + (1 - b2) * gr * gr
@@ -203,6 +206,17 @@ def fit_value(x: np.ndarray, y: np.ndarray, hidden: int, steps: int, seed: int, 
         if on_step is not None:
             on_step()
     return model(), snapshots
+
+
+def input_mask(which: str) -> np.ndarray | None:
+    """The inputs the network may read: ``all`` (None: every input) or ``terms`` (the evaluation's terms, the
+    round and the side to play; the public counts, whose weights fitted on one pair of bots' games follow how
+    those bots play more than what a move changes, are left out)."""
+    if which == "all":
+        return None
+    from muster.games.freedom.bots.features import COUNTS
+
+    return np.asarray([name not in COUNTS for name in INPUTS])
 
 
 def fit_play(choices: list[tuple[str, list[int], int]], steps: int = 300, decay: float = 0.05,
@@ -323,7 +337,8 @@ def strength_curve(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def plot_strength(points: list[dict[str, Any]], path: Path) -> None:
     """The strength curve: the learned value alone's win rate against the Heuristic (95% intervals) by training
-    step (matplotlib, as the lab's plots)."""
+    step, and beside it the validation log-loss of the same weights where the points carry it (matplotlib, as the
+    lab's plots)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -340,11 +355,20 @@ def plot_strength(points: list[dict[str, Any]], path: Path) -> None:
     ax.set_xticklabels([str(s) for s in steps])
     ax.set_ylim(0, 100)
     ax.set_xlabel("training step (0: the hand-written evaluation, squashed)")
+    ax.set_xlim(-0.5, max(steps, default=1) * 1.3)
     ax.set_ylabel("games won against the Heuristic (%)")
     n = points[0]["games"] if points else 0
     ax.set_title(f"Freedom! learned value alone against the Heuristic ({n} games a step, seats swapped)",
                  fontsize=10)
-    ax.legend(fontsize=8, loc="lower right")
+    handles, labels = ax.get_legend_handles_labels()
+    if all("log_loss" in p for p in points):
+        loss = ax.twinx()
+        loss.plot(steps, [p["log_loss"] for p in points], color="tab:orange", marker="s", ls=":",
+                  label="validation log-loss (right)")
+        loss.set_ylabel("validation log-loss (nats)")
+        more_handles, more_labels = loss.get_legend_handles_labels()
+        handles, labels = handles + more_handles, labels + more_labels
+    ax.legend(handles, labels, fontsize=8, loc="upper right")
     fig.tight_layout()
     fig.savefig(path, dpi=90)
     plt.close(fig)
@@ -388,6 +412,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--decay", type=float, default=0.1, help="L2 pull towards the hand-written evaluation")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--curve", type=int, default=0, help="also write a snapshot of the weights every N steps")
+    ap.add_argument("--inputs", choices=("all", "terms"), default="all",
+                    help="what the network reads: every input, or only the evaluation's terms, the round and the "
+                         "side to play (the public counts left out)")
     ap.add_argument("--strength", type=int, default=0,
                     help="the strength curve: paired seeds (two games each, seats swapped) the learned value alone "
                          f"plays against the Heuristic at each step of --strength-steps (seeds from {STRENGTH_SEEDS})")
@@ -410,7 +437,7 @@ def main(argv: list[str] | None = None) -> int:
         bar = progress.add_task("training the value", total=args.steps)
         model, snapshots = fit_value(data["x"][tr], data["y"][tr], args.hidden, args.steps, args.seed,
                                      decay=args.decay, every=args.curve,
-                                     at=strength_steps if args.strength else (),
+                                     at=strength_steps if args.strength else (), use=input_mask(args.inputs),
                                      on_step=lambda: progress.advance(bar))
     choices = [(str(c[0]), list(c[1]), int(c[2])) for g in games if g["seed"] % 5 for c in g["choices"]]
     val_choices = [(str(c[0]), list(c[1]), int(c[2])) for g in games if g["seed"] % 5 == 0 for c in g["choices"]]
@@ -435,6 +462,7 @@ def main(argv: list[str] | None = None) -> int:
     meta = {"games": {"heuristic": [HEURISTIC_SEEDS, args.heuristic_games],
                       SEARCH: [ISMCTS_SEEDS, args.ismcts_games]},
             "hidden": args.hidden, "steps": args.steps, "decay": args.decay, "seed": args.seed,
+            **({"inputs": args.inputs} if args.inputs != "all" else {}),
             "validation": report}
     final = replace(model, play=play, meta=meta)
     out = args.out or Path(__file__).resolve().parent.parent / "data"
@@ -461,6 +489,8 @@ def main(argv: list[str] | None = None) -> int:
                    for step, snap in snapshots if step in strength_steps}
         rows = strength_games(weights, args.strength, args.data.parent / "strength.jsonl", args.workers)
         points = strength_curve(rows)
+        for point, (_step, snap) in zip(points, [(s, m) for s, m in snapshots if s in strength_steps], strict=True):
+            point["log_loss"] = round(log_loss(1.0 / (1.0 + np.exp(-snap.logit_x(data["x"][val]))), y), 4)
         print(json.dumps({"strength": points}))
         plot_strength(points, args.data.parent / "learning-strength.png")
         (args.data.parent / "learning-strength.json").write_text(json.dumps(points) + "\n")
