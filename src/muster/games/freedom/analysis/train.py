@@ -21,10 +21,10 @@ import json
 import math
 import multiprocessing
 import sys
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Hashable, Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from rich.progress import Progress
@@ -46,6 +46,7 @@ SEARCH = "ismcts"
 SCALE = POINTS_PER_LOGIT
 """Points per logit when the hand-written evaluation is read as a chance (ISMCTS's ``scale``)."""
 CARD_VERBS = ("event", "ap", "trigger")
+Task = TypeVar("Task")
 
 
 def game_list(heuristic: int, ismcts: int) -> list[tuple[int, str, str]]:
@@ -97,26 +98,37 @@ def play_game(task: tuple[int, str, str]) -> dict[str, Any]:
 def generate(tasks: list[tuple[int, str, str]], path: Path, workers: int) -> list[dict[str, Any]]:
     """The games of ``tasks``, played now or read from ``path`` (played ones are appended there as they end)."""
     rules_version = versions()[0]
-    done: dict[tuple[int, str, str], dict[str, Any]] = {}
+    return _resumable(tasks, lambda t: t, lambda g: (g["seed"], g["imperial"], g["insurgent"]), play_game, path,
+                      workers, "self-play games", keep=lambda g: bool(g["rules_version"] == rules_version))
+
+
+def _resumable(tasks: list[Task], task_key: Callable[[Task], Hashable],
+               record_key: Callable[[dict[str, Any]], Hashable], play: Callable[[Task], dict[str, Any]],
+               path: Path, workers: int, label: str,
+               keep: Callable[[dict[str, Any]], bool] = lambda g: True) -> list[dict[str, Any]]:
+    """The records of ``tasks``, in their order: those ``path`` holds (JSON lines that ``keep`` accepts), the rest
+    played now by ``play`` in ``workers`` processes and appended to ``path`` as they end, so a stopped run
+    resumes where it was. A task and its record are matched by ``task_key`` and ``record_key``."""
+    done: dict[Hashable, dict[str, Any]] = {}
     if path.exists():
         for line in path.read_text().splitlines():
             if line.strip():
                 g = json.loads(line)
-                if g["rules_version"] == rules_version:
-                    done[g["seed"], g["imperial"], g["insurgent"]] = g
-    todo = [t for t in tasks if t not in done]
+                if keep(g):
+                    done[record_key(g)] = g
+    todo = [t for t in tasks if task_key(t) not in done]
     path.parent.mkdir(parents=True, exist_ok=True)
     with Progress() as progress, path.open("a") as fh:
-        bar = progress.add_task("self-play games", total=len(tasks), completed=len(tasks) - len(todo))
+        bar = progress.add_task(label, total=len(tasks), completed=len(tasks) - len(todo))
         if todo:
             ctx = multiprocessing.get_context("fork")
             with ctx.Pool(max(1, workers)) as pool:
-                for g in pool.imap_unordered(play_game, todo):
+                for g in pool.imap_unordered(play, todo):
                     fh.write(json.dumps(g) + "\n")
                     fh.flush()
-                    done[g["seed"], g["imperial"], g["insurgent"]] = g
+                    done[record_key(g)] = g
                     progress.advance(bar)
-    return [done[t] for t in tasks]
+    return [done[task_key(t)] for t in tasks]
 
 
 def dataset(games: Iterable[dict[str, Any]]) -> dict[str, np.ndarray]:
@@ -298,26 +310,9 @@ def strength_games(weights: dict[int, str], seeds: int, path: Path, workers: int
 
     tasks = [(step, STRENGTH_SEEDS + i, seat, text) for step, text in sorted(weights.items())
              for i in range(seeds) for seat in (IMPERIAL, INSURGENT)]
-    done: dict[tuple[int, int, str, str], dict[str, Any]] = {}
-    if path.exists():
-        for line in path.read_text().splitlines():
-            if line.strip():
-                g = json.loads(line)
-                done[g["step"], g["seed"], g["learned"], g["weights"]] = g
-    key = {t: (t[0], t[1], t[2], _digest(t[3])) for t in tasks}
-    todo = [t for t in tasks if key[t] not in done]
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with Progress() as progress, path.open("a") as fh:
-        bar = progress.add_task("strength games", total=len(tasks), completed=len(tasks) - len(todo))
-        if todo:
-            ctx = multiprocessing.get_context("fork")
-            with ctx.Pool(max(1, workers)) as pool:
-                for g in pool.imap_unordered(strength_game, todo):
-                    fh.write(json.dumps(g) + "\n")
-                    fh.flush()
-                    done[g["step"], g["seed"], g["learned"], g["weights"]] = g
-                    progress.advance(bar)
-    return [done[key[t]] for t in tasks]
+    return _resumable(tasks, lambda t: (t[0], t[1], t[2], _digest(t[3])),
+                      lambda g: (g["step"], g["seed"], g["learned"], g["weights"]), strength_game, path, workers,
+                      "strength games")
 
 
 def strength_curve(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
