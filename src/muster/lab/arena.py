@@ -128,7 +128,7 @@ def plot_ratings(report: ArenaReport, path: Path) -> None:
     ys = list(range(len(names)))
     left.errorbar([r.elo for r in report.ratings], ys, fmt="o",
                   xerr=[[r.elo - r.low for r in report.ratings], [r.high - r.elo for r in report.ratings]])
-    left.set_yticks(ys, names)
+    left.set_yticks(ys, [_tick_label(n) for n in names], fontsize=8)
     left.invert_yaxis()
     left.set_xlabel("Bradley–Terry rating (Elo scale) with 95% interval")
     hooks = lab_hooks(report.game or default_game())
@@ -137,7 +137,7 @@ def plot_ratings(report: ArenaReport, path: Path) -> None:
         right.barh([y + 0.2 * (2 * k - 1) for y in ys], [p for p, _, _ in rates], height=0.4, color=colour,
                    xerr=[[p - lo for p, lo, _ in rates], [hi - p for p, _, hi in rates]],
                    label=f"as {hooks.seat_name(seat, 'en')}")
-    right.set_yticks(ys, names)
+    right.set_yticks(ys, [""] * len(names))  # the rows are the left panel's, named there
     right.invert_yaxis()
     right.set_xlim(0, 1)
     right.set_xlabel("win rate (95% interval)")
@@ -146,6 +146,19 @@ def plot_ratings(report: ArenaReport, path: Path) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
+
+
+def _tick_label(spec: str, width: int = 28) -> str:
+    """A bot spec broken after its colon and commas into lines of about ``width`` characters (a long spec on
+    one line would push the plot off its figure)."""
+    lines: list[str] = []
+    line = ""
+    for part in spec.replace(":", ":\0").replace(",", ",\0").split("\0"):
+        if line and len(line) + len(part) > width:
+            lines.append(line)
+            line = ""
+        line += part
+    return "\n".join([*lines, line])
 
 
 def write_arena(report: ArenaReport, out: Path) -> list[Path]:
