@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,13 @@ QUICK = re.compile(r"(\d+)\. (?:done|end the turn|keep the card)\b")
 COUNT = re.compile(r"Type a number 1–(\d+)")
 MAX_SCREENS = 600
 """A bound on the number of screens in one game (the quick policy needs about 130)."""
+
+
+def _live_ctrl_c() -> None:
+    """In the spawned player's process, before it starts: Ctrl-C interrupts, as in a person's terminal. A test run
+    started in the background by a non-interactive shell (``cmd &``) ignores SIGINT, every process it starts
+    inherits that, and Python then never turns Ctrl-C into KeyboardInterrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 class Terminal:
@@ -39,6 +47,7 @@ class Terminal:
             encoding="utf-8",
             timeout=300,  # generous: a failure bound only (the waits end at the prompt); a loaded machine is slow
             maxread=65536,
+            preexec_fn=_live_ctrl_c,
         )
         self.child.delaybeforesend = None  # input is line-buffered; no need to wait before each line
         self.text = ""
@@ -52,10 +61,7 @@ class Terminal:
     def interrupt(self) -> str:
         """Press Ctrl-C at a prompt and wait for the offer to save; return the text printed since the last wait.
 
-        A Ctrl-C that lands after the prompt is printed but before Python starts waiting for the line only sets
-        Python's signal flag: the wait for input is not interrupted, and the interrupt is handled at the next key
-        (CPython's ``input``). On a loaded machine that window is wide enough to be hit, so a second Ctrl-C is
-        pressed, as a person would, when the first changed nothing for a while."""
+        If the first Ctrl-C changes nothing for a while, it is pressed again, as a person would."""
         self.child.sendintr()
         try:
             self.child.expect(SAVE_PROMPT, timeout=30)
