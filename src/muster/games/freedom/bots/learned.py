@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from muster.games.freedom.bots.evaluation import WIN_POINTS
 from muster.games.freedom.bots.features import FEATURES, features
 from muster.games.freedom.constants import IMPERIAL, INSURGENT
 from muster.games.freedom.datafiles import design
@@ -154,8 +155,6 @@ class LearnedModel:
         """The learned chance for ``seat`` read as evaluation points (its logit times :data:`POINTS_PER_LOGIT`,
         within ±:data:`POINTS_CAP`; a finished game ±``WIN_POINTS``, a draw 0), so that bots written in points
         (the heuristic's AP prices and card biases) can rank positions by the learned value."""
-        from muster.games.freedom.bots.evaluation import WIN_POINTS
-
         if s.result is not None:
             winner = s.result.get("winner")
             return WIN_POINTS if winner == seat else 0.0 if winner is None else -WIN_POINTS
