@@ -177,7 +177,12 @@ class State(MachineState[Frame]):
         "trigger",
     )
 
-    def __init__(self) -> None:
+    def __init__(self, blank: bool = False) -> None:
+        """The state before setup; ``blank``: no field set at all, for :meth:`clone` to fill in. (Compiled, a
+        class runs its ``__init__`` even when made by ``__new__``, so a copy would otherwise build a whole
+        fresh state first and throw it away.)"""
+        if blank:
+            return
         super().__init__()
         n = len(board().ids)
         self.ruleset = "2nd"
@@ -207,7 +212,7 @@ class State(MachineState[Frame]):
 
     def clone(self) -> State:
         """An independent copy."""
-        c = State.__new__(State)
+        c = State(blank=True)
         c.ruleset, c.seed, c.rng, c.round, c.step = self.ruleset, self.seed, self.rng, self.round, self.step
         c.exp, c.ally, c.ins = self.exp[:], self.ally[:], self.ins[:]
         c.cannon, c.damage = self.cannon[:], self.damage[:]
