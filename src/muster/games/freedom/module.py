@@ -34,7 +34,8 @@ MODULE = GameModule(
     commands="muster.games.freedom.commands:COMMANDS",
     invariants="muster.games.freedom.invariants:violations",
     domain="muster",
-    compiled=(  # what a simulation runs through at every step, and the evaluation a searching bot calls at each node
+    # what a simulation runs through at every step, and the lookahead and evaluation a searching bot runs at each node
+    compiled=(
         "muster.games.freedom.constants", "muster.games.freedom.board", "muster.games.freedom.state",
         "muster.games.freedom.engine", "muster.games.freedom.rules.common", "muster.games.freedom.rules.action_phase",
         "muster.games.freedom.rules.movement", "muster.games.freedom.rules.combat",
@@ -43,7 +44,7 @@ MODULE = GameModule(
         "muster.games.freedom.rules.administration", "muster.games.freedom.rules.replenishment",
         "muster.games.freedom.rules.victory", "muster.games.freedom.rules.setup",
         "muster.games.freedom.cards.primitives", "muster.games.freedom.cards.effects",
-        "muster.games.freedom.bots.evaluation",
+        "muster.games.freedom.bots.evaluation", "muster.games.freedom.bots.heuristic",
     ),
     rules_pages={"en": "rules-freedom.html", "pl": "rules-freedom.pl.html"},
 )

@@ -14,7 +14,7 @@ import heapq
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 from muster.games.freedom.board import board
 from muster.games.freedom.constants import IMPERIAL, IMPERIAL_CANNON, INSURGENT
@@ -223,12 +223,22 @@ def _reach_cost(s: State, limit: float) -> float:
     return -1.0
 
 
-def _population_cost(population: int) -> int:
+def _population_cost_of(population: int) -> int:
     for band in design()["population_cost"]:
         lo, hi = band["population"]
         if lo <= population <= hi:
             return int(band["supplies"])
     return int(design()["population_cost"][-1]["supplies"])
+
+
+_POPULATION_COSTS: Final = tuple(_population_cost_of(p) for p in range(256))
+"""The Supplies a Population costs, by Population (the design's bands looked up once: every evaluation needs one)."""
+
+
+def _population_cost(population: int) -> int:
+    if 0 <= population < 256:
+        return _POPULATION_COSTS[population]
+    return _population_cost_of(population)
 
 
 def evaluate(s: State, w: Weights = DEFAULT) -> float:
@@ -334,15 +344,22 @@ def _wall(s: State, w: Weights) -> float:
     return score
 
 
+_PERIOD_B_FROM: Final[int] = design()["period_b_from_round"]
+_UPKEEP_MONEY: Final[dict[str, int]] = {period: int(u["money"]) for period, u in design()["upkeep"].items()
+                                        if isinstance(u, dict)}
+_UPKEEP_SUPPLIES: Final[dict[str, int]] = {period: int(u["supplies"]) for period, u in design()["upkeep"].items()
+                                           if isinstance(u, dict)}
+
+
 def _economy(s: State, w: Weights) -> float:
     imp, ins = s.tracks[IMPERIAL], s.tracks[INSURGENT]
-    period = "B" if s.round >= design()["period_b_from_round"] else "A"
-    upkeep = design()["upkeep"][period]
+    period = "B" if s.round >= _PERIOD_B_FROM else "A"
+    money_spare = imp["money"] - _UPKEEP_MONEY[period]
     score = 0.0
-    score += _balance(imp["money"] - upkeep["money"], w.money_short, w.money_spare)
-    score += _balance(imp["supplies"] - upkeep["supplies"], w.supply_short, w.supply_spare)
+    score += _balance(money_spare, w.money_short, w.money_spare)
+    score += _balance(imp["supplies"] - _UPKEEP_SUPPLIES[period], w.supply_short, w.supply_spare)
     if w.money_ahead:
-        score -= w.money_ahead * next_money_gap(s, imp["money"] - upkeep["money"])
+        score -= w.money_ahead * next_money_gap(s, money_spare)
     population = sum(s.ins) + s.civilians
     score -= _balance(ins["supplies"] - _population_cost(population), w.supply_short, w.supply_spare)
     if ins.get("pressure", 0) >= 0:
@@ -354,14 +371,28 @@ def _economy(s: State, w: Weights) -> float:
 def next_money_gap(s: State, spare: int) -> int:
     """The Money the Imperial will lack for the next round's upkeep if ``spare`` Money (this round's upkeep
     paid; negative when short) is all it keeps, after the Money the change of period brings (rule 5)."""
+    need = _NEXT_ROUND_MONEY.get((s.round, s.ruleset))
+    if need is None:
+        need = _next_round_money(s.round, s.ruleset)
+    return max(0, need - max(spare, 0))
+
+
+def _next_round_money(round_now: int, ruleset: str) -> int:
+    """The Money the next round's upkeep asks beyond what the change of period brings (0 after the last round)."""
     d = design()
-    following = s.round + 1
+    following = round_now + 1
     if following > d["rounds"]:
         return 0
-    need = d["upkeep"]["B" if following >= d["period_b_from_round"] else "A"]["money"]
+    need: int = d["upkeep"]["B" if following >= d["period_b_from_round"] else "A"]["money"]
     if following == d["period_b_from_round"]:
-        need -= d["period_change"]["imperial"]["money"][s.ruleset]
-    return max(0, need - max(spare, 0))
+        need -= d["period_change"]["imperial"]["money"][ruleset]
+    return need
+
+
+_NEXT_ROUND_MONEY: Final[dict[tuple[int, str], int]] = {
+    (r, ruleset): _next_round_money(r, ruleset) for r in range(1, design()["rounds"] + 1) for ruleset in ("1st", "2nd")}
+""":func:`_next_round_money` of every round and edition, worked out once (an evaluation with ``money_ahead`` asks
+it every time)."""
 
 
 def _balance(margin: int, short: float, spare: float) -> float:
