@@ -113,6 +113,17 @@ def _lagoon() -> tuple[int, ...]:
     return tuple(i for i, lag in enumerate(board().lagoon) if lag)
 
 
+# The board's facts every evaluation reads, looked up once (a call per evaluation of each cached function above
+# costs more than some of the terms).
+_WALLS: Final = _geometry()[1]
+_IS_FORT: Final = tuple(i in _geometry()[2] for i in range(len(board().ids)))
+_BEACHES: Final = _geometry()[3]
+_FRONT: Final = _geometry()[4]
+_WATER: Final = _water()
+_ISLANDS: Final = board().islands
+_CAMP: Final = board().camp
+
+
 def _beach_threat(s: State, w: Weights) -> float:
     """Rule 3.1 makes a single Imperial unit on the Beach at the end of the Action phase a win, and
     Slow Movement through the Lagoon gets it there a step per AP. A landing is made within one card,
@@ -287,7 +298,6 @@ def _space_terms(w: Weights) -> tuple[tuple[tuple[int, float, bool, int], ...], 
 
 
 def _forces(s: State, w: Weights) -> float:
-    b = board()
     spaces, cannon_worth = _space_terms(w)
     exp, ally, ins, damage = s.exp, s.ally, s.ins, s.damage
     score = 0.0
@@ -301,13 +311,12 @@ def _forces(s: State, w: Weights) -> float:
                 score += min(n, 3) * w.row4_vs_damage * damage[wall]
                 if damage[wall] >= 2:
                     score += w.breach * (1 if ins[wall] else 2)
-    camp = b.camp
-    score += (exp[camp] + ally[camp]) * w.camp_unit
+    score += (exp[_CAMP] + ally[_CAMP]) * w.camp_unit
     water_unit = w.imp_unit + 0.3
-    for i in _water():
+    for i in _WATER:
         score += (exp[i] + ally[i]) * water_unit
     island_unit = w.imp_unit + 1.0
-    for i in b.islands:
+    for i in _ISLANDS:
         score += (exp[i] + ally[i]) * island_unit
     score -= sum(ins) * w.ins_unit + s.civilians * w.civilian
     for i, code in enumerate(s.cannon):
@@ -320,15 +329,14 @@ def _forces(s: State, w: Weights) -> float:
 
 
 def _wall(s: State, w: Weights) -> float:
-    _mainland, walls, forts, beaches, _front = _geometry()
     exp, ally, ins, damage = s.exp, s.ally, s.ins, s.damage
     wall_damage, imp_capture, ins_on_wall = w.wall_damage, w.imp_capture, w.ins_on_wall
     score = 0.0
     on_wall = 0
-    for i in walls:
+    for i in _WALLS:
         score += wall_damage[min(damage[i], 2)]
         imp = exp[i] + ally[i]
-        fort = i in forts
+        fort = _IS_FORT[i]
         if imp:
             on_wall += imp
             if fort:
@@ -336,7 +344,7 @@ def _wall(s: State, w: Weights) -> float:
         score -= ins[i] * ins_on_wall
         if fort and ins[i]:
             score -= w.manned_fort
-    for i in beaches:
+    for i in _BEACHES:
         if exp[i] + ally[i]:
             score += imp_capture
     # A foothold on the Wall is worth much; a second unit there much less.
@@ -409,9 +417,12 @@ def _morale(s: State, w: Weights) -> float:
 
 def _areas(s: State, w: Weights) -> float:
     score = 0.0
-    for side, markers in zip(s.area_side, s.area_markers, strict=True):
-        sign = 1.0 if side == IMPERIAL else -1.0
-        score += sign * (w.area + w.marker * markers)
+    sides, all_markers = s.area_side, s.area_markers
+    if len(sides) != len(all_markers):
+        raise ValueError("a state's area sides and markers differ in length")
+    for k in range(len(sides)):  # an index loop: compiled, zip() is a generic iterator
+        sign = 1.0 if sides[k] == IMPERIAL else -1.0
+        score += sign * (w.area + w.marker * all_markers[k])
     return score
 
 
@@ -434,8 +445,7 @@ def reward_pending(s: State, w: Weights = DEFAULT) -> float:
     f = s.stack[-1]
     if f["kind"] != "ap" or f.get("seat") != IMPERIAL or not f.get("reward"):
         return 0.0
-    _mainland, _walls, _forts, _beaches, front = _geometry()
-    ready = sum(min(s.exp[i] + s.ally[i], 2) for i, wall in front.items() if s.ins[wall])
+    ready = sum(min(s.exp[i] + s.ally[i], 2) for i, wall in _FRONT.items() if s.ins[wall])
     return w.reward_per_attack * min(int(f["ap"]), ready)
 
 
