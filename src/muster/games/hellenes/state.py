@@ -233,7 +233,12 @@ class State(MachineState[Frame]):
         "season", "seed", "sieges", "supplied", "tok", "units", "via", "year", "years",
     )
 
-    def __init__(self) -> None:
+    def __init__(self, blank: bool = False) -> None:
+        """The state before setup; ``blank``: no field set at all, for :meth:`clone` to fill in. (Compiled, a
+        class runs its ``__init__`` even when made by ``__new__``, so a copy would otherwise build a whole
+        fresh state first and throw it away.)"""
+        if blank:
+            return
         super().__init__()
         self.seed = 0
         self.rng = 0
@@ -306,10 +311,13 @@ class State(MachineState[Frame]):
 
     def clone(self) -> State:
         """An independent copy."""
-        c = State.__new__(State)
-        for name in ("seed", "rng", "step", "year", "years", "season", "next_token", "prestige", "odrysian", "first",
-                     "active", "mode", "actions_left", "turn_seat", "turn_start", "tainted", "quiet"):
-            setattr(c, name, getattr(self, name))
+        c = State(blank=True)
+        # the plain fields one by one (compiled, a store by name through setattr() is a generic lookup each)
+        c.seed, c.rng, c.step, c.year, c.years, c.season = self.seed, self.rng, self.step, self.year, self.years, \
+            self.season
+        c.next_token, c.prestige, c.odrysian, c.first = self.next_token, self.prestige, self.odrysian, self.first
+        c.active, c.mode, c.actions_left = self.active, self.mode, self.actions_left
+        c.turn_seat, c.turn_start, c.tainted, c.quiet = self.turn_seat, self.turn_start, self.tainted, self.quiet
         c.units = {k: v.copy() for k, v in self.units.items()}
         c.tok = dict(self.tok)
         c.control, c.loyal, c.militia = dict(self.control), dict(self.loyal), dict(self.militia)
