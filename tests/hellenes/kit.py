@@ -37,7 +37,7 @@ def empty(seed: int = 0) -> State:
 def put(s: State, bid: str, area: str, cv: int, inside: bool = False) -> int:
     """Place a block; returns its token."""
     place(s, bid, area, cv, "setup", inside_city=inside)
-    return int(s.units[bid]["token"])
+    return s.units[bid].token
 
 
 def dice(s: State, *values: int) -> None:

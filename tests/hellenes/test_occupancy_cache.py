@@ -25,9 +25,9 @@ def test_kept_occupancy_is_a_fresh_count_at_every_decision() -> None:
         chooser = random.Random(seed)
         n = RULES.legal_count(state)
         while n:
-            on_map = sum(u["area"] is not None for u in state.units.values())
+            on_map = sum(u.area is not None for u in state.units.values())
             n = RULES.apply_nth(state, chooser.choice(range(n)))
-            now = sum(u["area"] is not None for u in state.units.values())
+            now = sum(u.area is not None for u in state.units.values())
             placed += now > on_map
             removed += now < on_map
             kept_occ, kept_at = occupancy(state), blocks_at(state)

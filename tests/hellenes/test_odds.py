@@ -96,12 +96,12 @@ def _engine_losses(att: list[tuple[str, int]], dfn: list[tuple[str, int]], n: in
             put(s, bid, "phocis", cv)
         # the attackers came from Boeotia (a friendly, empty area): they have somewhere to retreat to
         for bid, _ in att:
-            s.via[str(s.units[bid]["token"])] = "boeotia"
+            s.via[str(s.units[bid].token)] = "boeotia"
         combat_only(s, "athens")
         while s.stack and s.stack[-1]["kind"] == "battle_retreat":
             act(s, "fight")
         for k, side in enumerate((att, dfn)):
-            lost[k] += sum(cv - (s.units[b]["cv"] if s.units[b]["area"] else 0) for b, cv in side)
+            lost[k] += sum(cv - (s.units[b].cv if s.units[b].area else 0) for b, cv in side)
     return lost[0] / n, lost[1] / n
 
 

@@ -18,7 +18,7 @@ SPARTANS = ("spa_sp4", "spa_sp3", "spa_per3", "spa_per2", "spa_ski", "spa_fl2", 
 def only_in_pool(s, keep: tuple[str, ...]) -> None:  # type: ignore[no-untyped-def]
     """Put every Spartan block except ``keep`` on the map (in Laconia), so the Pool is exactly ``keep``."""
     for bid in SPARTANS:
-        if bid not in keep and s.units[bid]["area"] is None:
+        if bid not in keep and s.units[bid].area is None:
             put(s, bid, "laconia", 1)
 
 
@@ -28,7 +28,7 @@ def test_reinforce_adds_one_cv_per_action_up_to_the_maximum() -> None:
     put(s, "cor_hop3", "corinthia", 1)
     turn(s, "sparta", actions=3)
     act(s, ("build", "cor_hop3"), ("build", "cor_hop3"))
-    assert s.units["cor_hop3"]["cv"] == 3
+    assert s.units["cor_hop3"].cv == 3
     assert Action("build", "cor_hop3") not in legal(s)
 
 
@@ -72,7 +72,7 @@ def test_recruit_draws_three_and_places_one_greek_at_cv_1() -> None:
     assert sorted(s.draw["ids"]) == ["boe_hop3", "cor_fl2", "meg_hop2"]
     assert sorted(a.arg for a in legal(s)) == ["boe_hop3@boeotia", "cor_fl2@corinthia", "meg_hop2@megaris"]
     act(s, ("place", "meg_hop2@megaris"))
-    assert s.units["meg_hop2"]["area"] == "megaris" and s.units["meg_hop2"]["cv"] == 1
+    assert s.units["meg_hop2"].area == "megaris" and s.units["meg_hop2"].cv == 1
     assert sorted(pool(s, "sparta")) == ["boe_hop3", "cor_fl2"]
 
 
@@ -82,10 +82,10 @@ def test_barbarian_recruit_enters_at_full_cv_and_moves_free() -> None:
     only_in_pool(s, ("mac_perd",))
     turn(s, "sparta", actions=1)
     act(s, "recruit", ("place", "mac_perd@macedonia"))
-    assert s.units["mac_perd"]["cv"] == 3
+    assert s.units["mac_perd"].cv == 3
     assert kinds(s) == "free_move"
     act(s, ("to", "thessaly"))
-    assert s.units["mac_perd"]["area"] == "thessaly"
+    assert s.units["mac_perd"].area == "thessaly"
 
 
 def test_no_legal_placement_wastes_the_action() -> None:
@@ -110,7 +110,7 @@ def test_aeolian_rebel_fleet_takes_its_city_unless_athenians_are_there() -> None
     act(s, "recruit")
     assert legal(s) == [Action("place", "aeo_rebel@chios")]
     act(s, ("place", "aeo_rebel@chios"))
-    assert s.control["chios"] == "sparta" and s.units["aeo_rebel"]["cv"] == 1
+    assert s.control["chios"] == "sparta" and s.units["aeo_rebel"].cv == 1
 
 
 def test_a_recruited_aeolian_rebel_fleet_enters_at_cv_1_and_is_reinforced_in_its_city() -> None:
@@ -122,10 +122,10 @@ def test_a_recruited_aeolian_rebel_fleet_enters_at_cv_1_and_is_reinforced_in_its
     turn(s, "sparta", actions=2)
     act(s, "recruit")
     act(s, ("place", "aeo_rebel@lesbos"))
-    assert s.units["aeo_rebel"]["cv"] == 1 and blocks()["aeo_rebel"].max_cv == 2
+    assert s.units["aeo_rebel"].cv == 1 and blocks()["aeo_rebel"].max_cv == 2
     assert Action("build", "aeo_rebel") in legal(s)
     act(s, ("build", "aeo_rebel"))
-    assert s.units["aeo_rebel"]["cv"] == 2
+    assert s.units["aeo_rebel"].cv == 2
 
 
 def test_macedonian_rebel_never_enters_pella() -> None:

@@ -24,7 +24,7 @@ def test_pillage_scores_one_and_withdraws_to_an_enemy_free_area() -> None:
     act(s, ("pillage", "megaris"))
     assert sorted(a.arg for a in legal(s)) == ["attica", "plataea"]  # Corinthia holds enemy blocks
     act(s, ("to", "attica"))
-    assert s.units["ath_hop4"]["area"] == "attica" and s.units["ath_hop3a"]["area"] == "attica"
+    assert s.units["ath_hop4"].area == "attica" and s.units["ath_hop3a"].area == "attica"
     assert s.prestige == -1  # Athens +1
     assert "megaris" in s.pillaged
 

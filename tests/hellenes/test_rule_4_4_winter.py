@@ -38,7 +38,7 @@ def test_unsupplied_blocks_disband_supplied_ones_stay() -> None:
     turn(s, "athens", actions=1, season=4)
     act(s, ("supply", "ath_hop4"))
     disband(s)
-    assert s.units["ath_hop4"]["area"] == "boeotia"
-    assert s.units["ath_hop3a"]["area"] is None
-    assert s.units["ath_hop2a"]["area"] == "attica"
-    assert s.units["mac_perd"]["area"] == "macedonia"
+    assert s.units["ath_hop4"].area == "boeotia"
+    assert s.units["ath_hop3a"].area is None
+    assert s.units["ath_hop2a"].area == "attica"
+    assert s.units["mac_perd"].area == "macedonia"

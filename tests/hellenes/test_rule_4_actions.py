@@ -30,7 +30,7 @@ def test_a_group_is_every_block_in_one_area_and_one_action_moves_it() -> None:
     turn(s, "sparta", actions=1)
     assert Action("move", "laconia") in legal(s) and Action("move", "arcadia") in legal(s)
     act(s, ("move", "laconia"), ("block", "spa_sp4"), ("to", "arcadia"), ("block", "spa_per3"), ("to", "messenia"))
-    assert s.units["spa_sp4"]["area"] == "arcadia" and s.units["spa_per3"]["area"] == "messenia"
+    assert s.units["spa_sp4"].area == "arcadia" and s.units["spa_per3"].area == "messenia"
     assert s.actions_left == 0
 
 
@@ -48,13 +48,13 @@ def test_worked_example_spartas_three_action_card() -> None:
         put(s, bid, "arcadia" if bid not in ("cor_fl2", "ach_fl2", "aeo_rebel") else "achaea", 1)
     turn(s, "sparta", actions=3)
     act(s, ("build", "cor_fl3"))
-    assert s.units["cor_fl3"]["cv"] == 3
+    assert s.units["cor_fl3"].cv == 3
     act(s, "recruit")
     drawn = list(s.draw["ids"])
     assert sorted(drawn) == ["arc_hop2a", "boe_hop3", "meg_hop2"]
     act(s, ("place", "boe_hop3@boeotia"))
-    assert s.units["boe_hop3"]["area"] == "boeotia" and s.units["boe_hop3"]["cv"] == 1  # rule 4.2.2: CV 1
-    assert all(s.units[b]["area"] is None for b in drawn if b != "boe_hop3")  # the other two go back
+    assert s.units["boe_hop3"].area == "boeotia" and s.units["boe_hop3"].cv == 1  # rule 4.2.2: CV 1
+    assert all(s.units[b].area is None for b in drawn if b != "boe_hop3")  # the other two go back
     act(s, ("move", "laconia"),
         ("block", "spa_sp4"), ("to", "corinthia"),
         ("block", "spa_sp3"), ("to", "corinthia"),
@@ -62,7 +62,7 @@ def test_worked_example_spartas_three_action_card() -> None:
         ("block", "spa_fl2"), ("to", "myrtoan"),
         ("block", "spa_per3"), ("to", "messenia"),
         "done")
-    where = {b: (s.units[b]["area"], s.units[b]["carrier"]) for b in
+    where = {b: (s.units[b].area, s.units[b].carrier) for b in
              ("spa_sp4", "spa_sp3", "spa_ski", "spa_fl2", "spa_per3", "spa_per2")}
     assert where == {"spa_sp4": ("corinthia", None), "spa_sp3": ("corinthia", None),
                      "spa_ski": ("myrtoan", "spa_fl2"), "spa_fl2": ("myrtoan", None),

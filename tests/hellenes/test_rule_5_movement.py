@@ -34,7 +34,7 @@ def test_muster_gathers_blocks_into_one_friendly_city_and_never_engages() -> Non
     put(s, "spa_per3", "messenia", 3)
     turn(s, "sparta", actions=1)
     act(s, ("muster", "laconia"), ("block", "spa_sp4"), ("block", "spa_per3"), "done")
-    assert s.units["spa_sp4"]["area"] == s.units["spa_per3"]["area"] == "laconia"
+    assert s.units["spa_sp4"].area == s.units["spa_per3"].area == "laconia"
     put(s, "ath_hop3a", "corinthia", 3)
     assert "corinthia" not in destinations(s, "spa_sp4", muster=True)
 
@@ -97,7 +97,7 @@ def test_sea_transport_one_greek_block_below_the_fleets_cv() -> None:
     assert boardable(s, "ody_cav") == []
     turn(s, "athens", actions=1)
     act(s, ("move", "attica"), ("block", "ath_hop2a"), ("board", "ath_fl3a"), ("block", "ath_fl3a"), ("to", "megaris"))
-    assert s.units["ath_hop2a"]["area"] == "megaris" and s.units["ath_hop2a"]["carrier"] is None
+    assert s.units["ath_hop2a"].area == "megaris" and s.units["ath_hop2a"].carrier is None
     assert boardable(s, "ath_hop4") == []  # the fleet has moved
 
 
@@ -141,9 +141,9 @@ def test_a_passenger_may_be_reduced_below_the_fleets_cv_to_board() -> None:
     assert Action("board_reduce", "ath_fl3a") in choices
     assert Action("board_reduce", "ath_fl2a") not in choices and Action("board", "ath_fl2a") not in choices
     act(s, ("board_reduce", "ath_fl3a"))
-    assert s.units["ath_hop4"]["cv"] == 2 and s.units["ath_hop4"]["carrier"] == "ath_fl3a"
+    assert s.units["ath_hop4"].cv == 2 and s.units["ath_hop4"].carrier == "ath_fl3a"
     act(s, ("block", "ath_fl3a"), ("to", "megaris"))
-    assert s.units["ath_hop4"]["area"] == "megaris" and s.units["ath_hop4"]["cv"] == 2
+    assert s.units["ath_hop4"].area == "megaris" and s.units["ath_hop4"].cv == 2
 
 
 def test_reduce_to_board_is_offered_only_when_needed_and_for_a_block_that_could_move_no_other_way() -> None:

@@ -50,9 +50,9 @@ def test_fortify_refuses_battle_and_starts_a_siege() -> None:
     act(s, ("inside", "meg_hop2"), ("inside", "boe_hop4"))
     while kinds(s) == "retreat_to":  # 6.4: the block left outside retreats where its owner chooses
         act(s, legal(s)[0])
-    inside = sorted(b for b in ("meg_hop2", "cor_hop3", "boe_hop4") if s.units[b]["inside"])
+    inside = sorted(b for b in ("meg_hop2", "cor_hop3", "boe_hop4") if s.units[b].inside)
     assert inside == ["boe_hop4", "meg_hop2"]
-    assert s.units["cor_hop3"]["area"] != "megaris"
+    assert s.units["cor_hop3"].area != "megaris"
     assert "megaris" in s.sieges and not any("Battle in" in line for line in said(s))
 
 
@@ -90,7 +90,7 @@ def test_fleets_fight_as_c1_on_land() -> None:
     f = battle_frame(s, "phocis", "athens", ["ath_fl4a"], ["boe_hop4"])
     from muster.games.hellenes.rules.combat import stats
 
-    assert stats(s, f, s.units["ath_fl4a"]["token"]) == ("C", 1, 4)
+    assert stats(s, f, s.units["ath_fl4a"].token) == ("C", 1, 4)
 
 
 def test_fire_hits_strongest_then_routs_weakest() -> None:
@@ -105,8 +105,8 @@ def test_fire_hits_strongest_then_routs_weakest() -> None:
     dice(s, 1, 6)
     act(s, "fight")
     battle = s.stack[-2]
-    assert s.units["ath_hop4"]["cv"] == 3
-    assert battle["routed"] == [s.units["ath_hop2a"]["token"]]
+    assert s.units["ath_hop4"].cv == 3
+    assert battle["routed"] == [s.units["ath_hop2a"].token]
     assert kinds(s) == "battle_retreat" and s.stack[-1]["seat"] == "athens"
 
 
@@ -125,7 +125,7 @@ def test_retreat_is_offered_once_per_round_per_side() -> None:
     act(s, "retreat")
     assert kinds(s) == "retreat_to"  # 6.4: Thebes chooses where its block goes
     act(s, legal(s)[0])
-    assert s.units["boe_hop4"]["area"] != "phocis"
+    assert s.units["boe_hop4"].area != "phocis"
     assert s.prestige == -1  # rule 6.2: the winner gains Prestige (DESIGN +1)
 
 
@@ -138,11 +138,11 @@ def test_assault_defenders_cannot_be_routed_and_double_defense() -> None:
     combat_only(s, "athens")
     dice(s, 1, 3, 4)  # besieged defenders cannot retreat, so Thebes fires at once: one hit
     act(s, ("assault", "boeotia"))
-    assert s.units["ath_hop4"]["cv"] == 3
+    assert s.units["ath_hop4"].cv == 3
     dice(s, 1, 1, 6, 3, 4)  # Athens: two hits and a six; then Thebes' second round does nothing
     act(s, "fight")
     battle = s.stack[-2] if kinds(s) == "battle_retreat" else None
-    assert s.units["boe_hop4"]["cv"] == 2  # two hits: one CV
+    assert s.units["boe_hop4"].cv == 2  # two hits: one CV
     assert battle is not None and battle["routed"] == []  # the sixes routed nobody
 
 
@@ -167,7 +167,7 @@ def test_combat_rounds_follow_one_another_until_a_side_is_gone_with_no_round_lim
         dice(s, 3 if asked <= 16 else 1)  # C2 blocks of CV 1: a 3 neither hits nor routs; then the defender hits
         act(s, "fight")
     assert asked == 17  # 8 rounds of misses (16 questions), then round 9: the defender hits at once
-    assert s.units["ath_hop4"]["area"] is None and s.units["boe_hop4"]["area"] == "phocis"
+    assert s.units["ath_hop4"].area is None and s.units["boe_hop4"].area == "phocis"
     log = said(s)
     assert not any("undecided" in line for line in log)
     assert any("Sparta wins the battle in Phocis" in line for line in log)

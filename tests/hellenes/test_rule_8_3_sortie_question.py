@@ -62,7 +62,7 @@ def test_a_held_sortie_is_asked_again_when_a_besieger_is_seen() -> None:
     s = _besieged_thebes()
     combat_only(s, "sparta")
     act(s, ("hold", "boeotia"))
-    s.units["ath_hop4"]["known"], s.units["ath_hop4"]["seen"] = True, 4
+    s.units["ath_hop4"].known, s.units["ath_hop4"].seen = True, 4
     assert sortie_questions(s, "sparta") == ["boeotia"]
 
 
@@ -76,7 +76,7 @@ def test_fortifying_may_answer_the_sortie_question_at_once() -> None:
     assert legal(s) == [Action("fight"), Action("fortify"), Action("hold", "corinthia")]
     assert RULES.label(s, Action("hold", "corinthia")) == "fortify the City, and no Sortie until its Siege changes"
     act(s, ("hold", "corinthia"))
-    assert s.units["cor_hop3"]["inside"] and s.sieges["corinthia"]["by"] == "athens"
+    assert s.units["cor_hop3"].inside and s.sieges["corinthia"]["by"] == "athens"
     combat_only(s, "sparta")
     assert kinds(s) != "sortie"
     # 4.2/8.2.1: Corinth is a Port and not blockaded, so it may Build; a Build changes the blocks inside

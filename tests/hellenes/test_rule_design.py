@@ -71,7 +71,7 @@ def test_panic_pursuit_and_retreat_attrition() -> None:
     act(s, "fight")
     dice(s, 6, 3, 4, 4, 1, 3, 4, 4)
     act(s, "fight")
-    assert s.units["boe_hop4"]["area"] is None
+    assert s.units["boe_hop4"].area is None
     assert s.prestige == -1
 
 
@@ -89,7 +89,7 @@ def test_retreating_attackers_go_back_the_way_they_came() -> None:
     act(s, "fight")  # Thebes fires (random dice)
     if s.stack and s.stack[-1]["kind"] == "battle_retreat" and s.stack[-1]["seat"] == "athens":
         act(s, "retreat")
-        assert s.units["ath_hop4"]["area"] in ("attica", None)
+        assert s.units["ath_hop4"].area in ("attica", None)
 
 
 def test_tribute_and_the_end_of_the_scenario() -> None:

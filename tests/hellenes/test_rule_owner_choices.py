@@ -25,7 +25,7 @@ def test_the_owner_chooses_which_equally_strong_block_takes_a_hit() -> None:
     assert sorted(a.arg for a in legal(s)) == ["ath_hop3a", "ath_hop4"]
     assert all(a.verb == "hit" for a in legal(s))
     act(s, ("hit", "ath_hop3a"))
-    assert (s.units["ath_hop4"]["cv"], s.units["ath_hop3a"]["cv"]) == (3, 2)
+    assert (s.units["ath_hop4"].cv, s.units["ath_hop3a"].cv) == (3, 2)
     assert kinds(s) == "battle_retreat" and s.stack[-1]["seat"] == "athens"
 
 
@@ -38,7 +38,7 @@ def test_a_single_strongest_block_takes_the_hit_without_a_question() -> None:
     combat_only(s, "athens")
     dice(s, 1, 3)
     act(s, "fight")
-    assert kinds(s) == "battle_retreat" and s.units["ath_hop4"]["cv"] == 3
+    assert kinds(s) == "battle_retreat" and s.units["ath_hop4"].cv == 3
 
 
 def test_the_owner_chooses_which_equally_weak_block_is_routed() -> None:
@@ -54,7 +54,7 @@ def test_the_owner_chooses_which_equally_weak_block_is_routed() -> None:
     assert legal(s) == [Action("rout", "ath_hop4"), Action("rout", "ath_hop3a")]
     act(s, ("rout", "ath_hop4"))
     battle = s.stack[-2]
-    assert battle["routed"] == [s.units["ath_hop4"]["token"]]
+    assert battle["routed"] == [s.units["ath_hop4"].token]
 
 
 def test_the_owner_chooses_where_each_retreating_block_goes() -> None:
@@ -63,14 +63,14 @@ def test_the_owner_chooses_where_each_retreating_block_goes() -> None:
     s = empty()
     put(s, "ath_hop4", "phocis", 4)
     put(s, "boe_hop4", "phocis", 4)
-    s.via[str(s.units["ath_hop4"]["token"])] = "boeotia"
+    s.via[str(s.units["ath_hop4"].token)] = "boeotia"
     combat_only(s, "athens")
     act(s, "retreat")
     assert kinds(s) == "retreat_to" and RULES.active_seat(s) == "sparta"
     options = [a.arg for a in legal(s)]
     assert len(options) > 1 and "boeotia" not in options and all(a.verb == "to" for a in legal(s))
     act(s, ("to", options[-1]))
-    assert s.units["boe_hop4"]["area"] == options[-1]
+    assert s.units["boe_hop4"].area == options[-1]
     assert any("Sparta retreats from Phocis" in line for line in said(s))
 
 
@@ -87,7 +87,7 @@ def test_the_besieged_owner_chooses_which_block_takes_an_attrition_loss() -> Non
     assert kinds(s) == "attrition_loss" and RULES.active_seat(s) == "sparta"
     assert sorted(a.arg for a in legal(s)) == ["boe_hop4", "spa_sp4"]
     act(s, ("lose", "spa_sp4"), ("lose", "spa_sp4"))
-    assert (s.units["boe_hop4"]["cv"], s.units["spa_sp4"]["cv"]) == (3, 1)
+    assert (s.units["boe_hop4"].cv, s.units["spa_sp4"].cv) == (3, 1)
     assert any("2 steps lost, 0 blocks eliminated" in line for line in said(s))
     athens_view = RULES.view(s, "athens")
     assert all("known_as" not in e for e in athens_view["enemy"])  # the loss stays secret
@@ -102,4 +102,4 @@ def test_the_owner_picks_the_blocks_that_fortify_when_they_do_not_all_fit() -> N
     combat_only(s, "athens")
     act(s, "fortify")
     assert kinds(s) != "fortify_pick"  # two blocks, room for two: no question
-    assert s.units["meg_hop2"]["inside"] and s.units["cor_hop3"]["inside"]
+    assert s.units["meg_hop2"].inside and s.units["cor_hop3"].inside

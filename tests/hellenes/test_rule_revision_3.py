@@ -70,7 +70,7 @@ def test_the_attacker_orders_uncoordinated_forces_and_the_next_fights_the_surviv
     if kinds(s) == "retreat_to":
         act(s, ("to", "attica"))
     # the first Force has left; the second Force fights a new battle against the same defenders
-    assert kinds(s) == "battle_retreat" and s.units["ath_hop2a"]["area"] == "attica"
+    assert kinds(s) == "battle_retreat" and s.units["ath_hop2a"].area == "attica"
     second = s.stack[-2]
     assert second is not first and [s.tok[t] for t in second["att"]] == ["pla_hop"]
     assert second["routed"] == [] and second["round"] == 1
@@ -93,7 +93,7 @@ def test_the_loser_chooses_among_equally_strong_routed_blocks_hit_in_a_pursuit()
     assert kinds(s) == "allocate" and RULES.active_seat(s) == "sparta"
     assert s.stack[-2]["chase"] is not None and s.stack[-1]["verb"] == "hit"
     assert sorted(a.arg for a in legal(s)) == ["boe_hop3", "cor_hop3"]
-    assert s.units["boe_hop3"]["cv"] == s.units["cor_hop3"]["cv"] == 2
+    assert s.units["boe_hop3"].cv == s.units["cor_hop3"].cv == 2
 
 
 def test_a_pursuit_hit_on_a_single_strongest_routed_block_asks_nothing() -> None:
@@ -106,7 +106,7 @@ def test_a_pursuit_hit_on_a_single_strongest_routed_block_asks_nothing() -> None
     act(s, "fight")
     dice(s, 6, 3, 4, 4, 1, 3, 4, 4)
     act(s, "fight")
-    assert s.units["boe_hop4"]["area"] is None and s.prestige == -1
+    assert s.units["boe_hop4"].area is None and s.prestige == -1
 
 
 def _besieged_thebes(cv: int, besieger: str = "ath_hop2a", besieger_cv: int = 2) -> State:
@@ -131,8 +131,8 @@ def test_a_winning_sortie_ends_the_siege() -> None:
     act(s, "fight")
     dice(s, 1, 1, 4, 4)  # the Spartiates: two hits eliminate the besieger
     act(s, "fight")
-    assert "boeotia" not in s.sieges and s.units["spa_sp4"]["inside"] is False
-    assert s.units["ath_hop2a"]["area"] is None
+    assert "boeotia" not in s.sieges and s.units["spa_sp4"].inside is False
+    assert s.units["ath_hop2a"].area is None
     assert any("The Sortie breaks the Siege of Thebes" in line for line in said(s))
 
 
@@ -144,8 +144,8 @@ def test_a_failed_sortie_goes_back_inside_and_the_siege_goes_on() -> None:
     dice(s, 5, 3, 6)  # Athens routs the sortie (a Panic); its Pursuit misses; Retreat Attrition 6: no loss
     act(s, "fight")
     assert s.sieges["boeotia"]["by"] == "athens"
-    assert s.units["spa_sp4"]["inside"] is True and s.units["spa_sp4"]["area"] == "boeotia"
-    assert s.units["spa_sp4"]["cv"] == 1
+    assert s.units["spa_sp4"].inside is True and s.units["spa_sp4"].area == "boeotia"
+    assert s.units["spa_sp4"].cv == 1
     assert any("Sparta falls back into Thebes" in line for line in said(s))
 
 
@@ -174,7 +174,7 @@ def test_winter_moves_home_pass_through_enemy_areas() -> None:
     assert "attica" not in destinations(s, "ath_hop4")  # the cached searches are never mixed up
     s.season = 4
     act(s, ("move", "phocis"), ("block", "ath_hop4"), ("to", "attica"), "done")
-    assert s.units["ath_hop4"]["area"] == "attica" and s.units["boe_hop4"]["cv"] == 4
+    assert s.units["ath_hop4"].area == "attica" and s.units["boe_hop4"].cv == 4
 
 
 def test_winter_muster_passes_through_enemy_areas_but_never_engages() -> None:
@@ -190,7 +190,7 @@ def test_winter_muster_passes_through_enemy_areas_but_never_engages() -> None:
     assert muster_candidates(s, "athens", "attica") == ["ath_hop4"]
     assert "boeotia" not in destinations(s, "ath_hop4", muster=True)
     act(s, ("muster", "attica"), ("block", "ath_hop4"), "done")
-    assert s.units["ath_hop4"]["area"] == "attica"
+    assert s.units["ath_hop4"].area == "attica"
 
 
 def test_an_amphibious_landing_fights_with_its_fleets_force() -> None:
@@ -203,7 +203,7 @@ def test_an_amphibious_landing_fights_with_its_fleets_force() -> None:
     turn(s, "athens", actions=1)
     act(s, ("move", "attica"), ("block", "ath_hop2a"), ("board", "ath_fl4a"), ("block", "ath_fl4a"),
         ("to", "saronic"), "done")
-    assert s.units["ath_hop2a"]["area"] == "saronic"
+    assert s.units["ath_hop2a"].area == "saronic"
     s.moved = []
     turn(s, "athens", actions=1)
     act(s, ("move", "saronic"), ("block", "ath_fl4a"), ("to", "megaris"), "done")
@@ -211,5 +211,5 @@ def test_an_amphibious_landing_fights_with_its_fleets_force() -> None:
     act(s, "fight")  # Megara does not fortify
     battle = s.stack[-2]
     assert sorted(s.tok[t] for t in battle["att"]) == ["ath_fl4a", "ath_hop2a"]
-    fleet = s.units["ath_fl4a"]["token"]
+    fleet = s.units["ath_fl4a"].token
     assert stats(s, battle, fleet)[:2] == ("C", 1)

@@ -44,7 +44,7 @@ def test_a_destination_asked_alone_is_the_full_answers() -> None:
     checked = 0
     for state in _play(range(30), stop_at=60) + _play(range(30, 45), stop_at=150):
         for bid, unit in state.units.items():
-            if unit["area"] is None:
+            if unit.area is None:
                 continue
             for muster in (False, True):
                 full = destinations(state, bid, muster=muster)

@@ -93,6 +93,6 @@ def test_a_notebook_shows_a_hellenes_game_as_its_map_with_every_block() -> None:
     game = new_game("hellenes", seed=3)
     svg = game._repr_svg_()
     assert svg is not None and svg.startswith("<svg") and svg.rstrip().endswith("</svg>")
-    on_map = [u for u in game.state.units.values() if u["area"] is not None]
+    on_map = [u for u in game.state.units.values() if u.area is not None]
     assert svg.count("<g><title>") == len(on_map)
     assert "Athenian hoplites" in svg and "Spartiates" in svg and "an upright block" not in svg

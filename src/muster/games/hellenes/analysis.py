@@ -172,8 +172,8 @@ def terms(s: State, seat: str) -> dict[str, float]:
     enemy = other(seat)
     sign = 1 if seat == SPARTA else -1
     roster = blocks()
-    strength = sum(STEP * int(u["cv"]) * (1 if roster[bid].side == seat else -1)
-                   for bid, u in s.units.items() if u["area"] is not None and roster[bid].side in (seat, enemy))
+    strength = sum(STEP * u.cv * (1 if roster[bid].side == seat else -1)
+                   for bid, u in s.units.items() if u.area is not None and roster[bid].side in (seat, enemy))
     cities = sum((1 if holder == seat else -1) for area, holder in s.control.items()
                  if holder in (seat, enemy) and s.loyal.get(area) == other(holder))
     capitals = design()["capitals"]

@@ -44,8 +44,8 @@ def fighter(s: State, bid: str, area: str) -> Fighter:
     """A block as the calculator sees it in an area (fleets are C1 on land)."""
     d = blocks()[bid]
     if d.kind == "fleet" and not game_map().is_sea(area):
-        return ("C", 1, int(s.units[bid]["cv"]), False)
-    return (d.letter, d.fire, int(s.units[bid]["cv"]), False)
+        return ("C", 1, s.units[bid].cv, False)
+    return (d.letter, d.fire, s.units[bid].cv, False)
 
 
 AGILITY = {"A": 1.4, "B": 1.2, "C": 1.0, "E": 1.1, "F": 1.0}
@@ -148,12 +148,12 @@ class HellenesHeuristicBot:
         if e == "odrysian":
             return 6
         if e == "plague":
-            return 2.0 * sum(1 for b, u in s.units.items() if u["area"] == "attica" and blocks()[b].side == enemy)
+            return 2.0 * sum(1 for b, u in s.units.items() if u.area == "attica" and blocks()[b].side == enemy)
         if e == "helot":
             return 1.2 * sum(1 for b, u in s.units.items()
-                             if u["area"] in ("laconia", "messenia") and blocks()[b].side == enemy)
+                             if u.area in ("laconia", "messenia") and blocks()[b].side == enemy)
         if e == "storm":
-            return 3.0 * sum(1 for b, u in s.units.items() if u["area"] in game_map().seas
+            return 3.0 * sum(1 for b, u in s.units.items() if u.area in game_map().seas
                              and blocks()[b].side == enemy and blocks()[b].kind == "fleet")
         return 0.0
 
@@ -196,7 +196,7 @@ class HellenesHeuristicBot:
         g, d = game_map(), blocks()[bid]
         enemy = other(seat)
         u = s.units[bid]
-        cv = int(u["cv"])
+        cv = u.cv
         value = 0.0
         winterish = s.season >= 3
         if moving and (enemy_field(s, area, seat) if not g.is_sea(area) else any(
@@ -244,7 +244,7 @@ class HellenesHeuristicBot:
 
     def move_options(self, s: State, seat: str, bid: str) -> list[tuple[float, Action]]:
         """Every move of a block with its gain over staying."""
-        here = str(s.units[bid]["area"])
+        here = str(s.units[bid].area)
         stay = self.place_value(s, seat, bid, here, moving=False)
         out = [(0.0, Action("stay"))]
         for dest, route in destinations(s, bid).items():
@@ -271,23 +271,23 @@ class HellenesHeuristicBot:
         if a.verb == "move":
             gains = []
             for b, u in s.units.items():
-                if (u["area"] == a.arg and blocks()[b].side == seat and u["carrier"] is None
-                        and u["token"] not in s.moved):
+                if (u.area == a.arg and blocks()[b].side == seat and u.carrier is None
+                        and u.token not in s.moved):
                     gains.append(max(g for g, _ in self.move_options(s, seat, b)))
             return sum(x for x in gains if x > 0)
         if a.verb == "build":
             u = s.units[str(a.arg)]
-            return 3.5 - 0.3 * int(u["cv"]) + (1.0 if u["area"] == design()["capitals"][seat] else 0.0)
+            return 3.5 - 0.3 * u.cv + (1.0 if u.area == design()["capitals"][seat] else 0.0)
         if a.verb == "recruit":
             return 3.0
         if a.verb == "garrison":
             return 2.5
         if a.verb == "supply":
-            return 1.5 * int(s.units[str(a.arg)]["cv"])
+            return 1.5 * s.units[str(a.arg)].cv
         if a.verb == "muster":
             if s.season < 3:
                 return 0.0
-            return 0.8 * sum(int(s.units[b]["cv"]) for b in self._muster_blocks(s, seat, str(a.arg)))
+            return 0.8 * sum(s.units[b].cv for b in self._muster_blocks(s, seat, str(a.arg)))
         return 0.0
 
     def _muster_blocks(self, s: State, seat: str, city: str) -> list[str]:
@@ -446,9 +446,9 @@ class HellenesHeuristicBot:
 
         def safety(a: Action) -> float:
             area = str(a.arg)
-            friends = sum(int(s.units[b]["cv"]) for b in field(s, area, seat))
+            friends = sum(s.units[b].cv for b in field(s, area, seat))
             adj = g.sea_adj.get(area, ()) if g.is_sea(area) else g.land_adj.get(area, ())
-            threat = sum(int(s.units[b]["cv"]) for n in adj for b in field(s, n, enemy))
+            threat = sum(s.units[b].cv for n in adj for b in field(s, n, enemy))
             city = 4.0 if s.control.get(area) == seat else 0.0
             return city + 0.5 * friends - 0.3 * threat
 
@@ -456,11 +456,11 @@ class HellenesHeuristicBot:
 
     def _fortify_pick(self, s: State, seat: str, legal: list[Action]) -> Action:
         """The strongest blocks go inside (they hold the City longest); the rest retreat."""
-        return max(legal, key=lambda a: (int(s.units[str(a.arg)]["cv"]), blocks()[str(a.arg)].fire))
+        return max(legal, key=lambda a: (s.units[str(a.arg)].cv, blocks()[str(a.arg)].fire))
 
     def _attrition_loss(self, s: State, seat: str, legal: list[Action]) -> Action:
         """A step from the strongest block, so that no block is eliminated while another can pay."""
-        return max(legal, key=lambda a: (int(s.units[str(a.arg)]["cv"]), -blocks()[str(a.arg)].fire))
+        return max(legal, key=lambda a: (s.units[str(a.arg)].cv, -blocks()[str(a.arg)].fire))
 
     def _forced_take(self, s: State, seat: str, legal: list[Action]) -> Action:
         """The march was planned: make it."""
@@ -488,11 +488,11 @@ def evaluate(s: State, seat: str) -> float:
     winter = s.season == 4
     supplied = set(s.supplied)
     for bid, u in s.units.items():
-        if u["area"] is None:
+        if u.area is None:
             continue
         d = roster[bid]
-        worth = STEP * int(u["cv"]) * (0.75 + 0.125 * d.fire * AGILITY[d.letter])
-        if winter and u["token"] not in supplied and not in_friendly_place(s, bid) and u["carrier"] is None:
+        worth = STEP * u.cv * (0.75 + 0.125 * d.fire * AGILITY[d.letter])
+        if winter and u.token not in supplied and not in_friendly_place(s, bid) and u.carrier is None:
             worth *= 0.3
         v += worth if d.side == seat else -worth
     for area, holder in s.control.items():

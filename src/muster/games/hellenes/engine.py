@@ -30,7 +30,7 @@ def said(msgid: str, plural: str | None = None, /, **args: Any) -> str:
 
 def unit(s: State, bid: str) -> list[Any]:
     """A block as a label names it, with its CV now (``{unit}``: 'Athenian hoplites C2 (3/4)')."""
-    return [bid, int(s.units[bid]["cv"])]
+    return [bid, s.units[bid].cv]
 
 
 def default_label(s: State, a: Action) -> str:
@@ -49,7 +49,7 @@ def default_label(s: State, a: Action) -> str:
         return f"{verb} {g.names[a.arg]}"
     if isinstance(a.arg, str) and a.arg in blocks():
         b, u = blocks()[a.arg], s.units[a.arg]
-        return f"{verb} {b.name} {b.letter}{b.fire} ({u['cv']}/{b.max_cv})"
+        return f"{verb} {b.name} {b.letter}{b.fire} ({u.cv}/{b.max_cv})"
     if a.arg is None:
         return verb
     return f"{verb} {a.arg}"

@@ -20,7 +20,7 @@ def engage_estimate(view: dict[str, Any], seat: str, attackers: list[str], area:
         s = rules.determinize(view, seat, 7919 * k + 1)
         f = {"area": area, "militia": 0}
         mine = sorted({*attackers, *field(s, area, seat)})
-        att = [_fighter(s, f, b) for b in mine if s.units[b]["area"] is not None]
+        att = [_fighter(s, f, b) for b in mine if s.units[b].area is not None]
         dfn = [_fighter(s, f, b) for b in field(s, area, other(seat))]
         r = battle_odds(att, dfn)
         for i, x in enumerate((r.att_win, r.def_win, r.draw, r.att_loss, r.def_loss)):

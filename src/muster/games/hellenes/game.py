@@ -87,7 +87,7 @@ class HellenesRules(FrameRules):
         info: dict[str, set[Any]] = {seat: {("card", c) for c in state.hands[seat]} for seat in SEATS}
         sides = {bid: data.side for bid, data in blocks().items()}
         for bid, unit in state.units.items():
-            if unit["area"] is not None and not unit["known"]:
+            if unit.area is not None and not unit.known:
                 info[sides[bid]].add(("block", bid))
         return {seat: frozenset(facts) for seat, facts in info.items()}
 

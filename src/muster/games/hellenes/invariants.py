@@ -21,29 +21,29 @@ def _blocks(s: State) -> list[str]:
     tokens: dict[int, str] = {}
     for bid, u in s.units.items():
         d = blocks()[bid]
-        if u["area"] is None:
-            if u["cv"] or u["token"] or u["carrier"] or u["inside"]:
+        if u.area is None:
+            if u.cv or u.token or u.carrier or u.inside:
                 out.append(f"{bid}: in the Pool with map fields set")
             continue
-        if not 1 <= u["cv"] <= d.max_cv:
-            out.append(f"{bid}: CV {u['cv']} outside 1..{d.max_cv}")
-        if u["token"] in tokens:
-            out.append(f"{bid}: token {u['token']} shared with {tokens[u['token']]}")
-        tokens[u["token"]] = bid
-        if s.tok.get(u["token"]) != bid:
+        if not 1 <= u.cv <= d.max_cv:
+            out.append(f"{bid}: CV {u.cv} outside 1..{d.max_cv}")
+        if u.token in tokens:
+            out.append(f"{bid}: token {u.token} shared with {tokens[u.token]}")
+        tokens[u.token] = bid
+        if s.tok.get(u.token) != bid:
             out.append(f"{bid}: token index out of date")
-        area = u["area"]
-        if g.is_sea(area) and d.kind != "fleet" and u["carrier"] is None:
+        area = u.area
+        if g.is_sea(area) and d.kind != "fleet" and u.carrier is None:
             out.append(f"{bid}: a land block at sea without a fleet")
         if d.kind == "fleet" and not g.is_sea(area) and not g.coasts[area]:
             out.append(f"{bid}: a fleet inland in {area}")
         if area in g.neutral:
             out.append(f"{bid}: in a Neutral area")
-        if u["carrier"] is not None:
-            c = s.units[u["carrier"]]
-            if c["area"] != area or c["cv"] <= u["cv"] or not d.greek or d.kind == "fleet":
+        if u.carrier is not None:
+            c = s.units[u.carrier]
+            if c.area != area or c.cv <= u.cv or not d.greek or d.kind == "fleet":
                 out.append(f"{bid}: carried against 5.2.1")
-        if u["inside"] and area not in s.sieges:
+        if u.inside and area not in s.sieges:
             out.append(f"{bid}: inside an unbesieged City")
     if len(s.tok) != len(tokens):
         out.append("token index holds blocks not on the map")
@@ -100,7 +100,7 @@ def _views(s: State) -> list[str]:
             out.append(f"view for {seat} lists enemy blocks by id")
         text = json.dumps({k: v[k] for k in ("enemy", "stack", "pools", "draw", "via", "moved")})
         for bid, u in s.units.items():
-            if blocks()[bid].side != seat and not u["known"] and f'"{bid}"' in text:
+            if blocks()[bid].side != seat and not u.known and f'"{bid}"' in text:
                 out.append(f"view for {seat} leaks the unrevealed block {bid}")
         if s.draw and s.draw["side"] != seat and "ids" in (v["draw"] or {}):
             out.append(f"view for {seat} shows the enemy recruit draw")

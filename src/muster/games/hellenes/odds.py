@@ -322,5 +322,5 @@ def _fighter(s: Any, f: dict[str, Any], bid: str) -> Fighter:
     d = blocks()[bid]
     if d.kind == "fleet" and not game_map().is_sea(f["area"]):
         land = design()["fleet_on_land"]
-        return (str(land["letter"]), int(land["fire"]), int(s.units[bid]["cv"]), False)
-    return (d.letter, d.fire, int(s.units[bid]["cv"]), False)
+        return (str(land["letter"]), int(land["fire"]), int(s.units[bid].cv), False)
+    return (d.letter, d.fire, int(s.units[bid].cv), False)

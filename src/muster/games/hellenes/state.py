@@ -1,9 +1,9 @@
-"""The complete state of a game of Hellenes: plain dicts and lists, JSON-ready, cheap to copy.
+"""The complete state of a game of Hellenes: plain dicts and lists plus one small class per block, JSON-ready,
+cheap to copy.
 
-Blocks are keyed by id. Every block on the map also carries a *token*, a number given afresh each
-time it enters the map: what an opponent sees of a block standing upright. Frames and the per-turn
-records (moved, routes, supply) name blocks by token only, so a view can show them without
-revealing identities.
+Blocks are keyed by id, each a :class:`Block`. Every block on the map also carries a *token*, a number given
+afresh each time it enters the map: what an opponent sees of a block standing upright. Frames and the per-turn
+records (moved, routes, supply) name blocks by token only, so a view can show them without revealing identities.
 """
 
 from __future__ import annotations
@@ -18,8 +18,57 @@ from muster.games.hellenes.datafiles import SIDES, blocks, game_map
 STATE_FORMAT = 1
 
 BLOCK_KEYS = ("area", "cv", "inside", "carrier", "token", "known", "seen", "origin")
-"""Per block: area (None: in the Pool), CV, inside the City (besieged), the fleet carrying it, its token,
-whether the enemy has seen it in battle (and its CV then), and how it entered the map (public)."""
+"""A block's fields in a saved state, in their order (:meth:`Block.to_json`)."""
+
+
+class Block:
+    """Where one block stands and what is known of it; ``State.units`` holds one per block of the roster.
+
+    A plain class with typed attributes rather than a dict: compiled, each field is a native attribute (no
+    dict lookup by key on the rules' hot paths), and mypy checks every read and write. Saved as a dict of
+    :data:`BLOCK_KEYS` (:meth:`to_json`)."""
+
+    __slots__ = ("area", "carrier", "cv", "inside", "known", "origin", "seen", "token")
+
+    def __init__(self, area: str | None = None, cv: int = 0, inside: bool = False, carrier: str | None = None,
+                 token: int = 0, known: bool = False, seen: int = 0, origin: str = "") -> None:
+        self.area = area
+        """The area it stands in (None: in its side's Pool)."""
+        self.cv = cv
+        """Its current CV (0 in the Pool)."""
+        self.inside = inside
+        """True while it stands inside the City of its area (besieged, or sheltering)."""
+        self.carrier = carrier
+        """The fleet carrying it at sea (5.2.1), if any."""
+        self.token = token
+        """The token it stands under on the map (0 in the Pool): what the enemy sees of it upright."""
+        self.known = known
+        """True once the enemy has seen it in battle."""
+        self.seen = seen
+        """The CV the enemy last saw (when ``known``)."""
+        self.origin = origin
+        """How it entered the map (public: ``setup``, ``recruit``, ``rebel:…``; "" in the Pool)."""
+
+    def copy(self) -> Block:
+        """An independent copy."""
+        return Block(self.area, self.cv, self.inside, self.carrier, self.token, self.known, self.seen, self.origin)
+
+    def to_json(self) -> dict[str, Any]:
+        """The block as saved: a dict of :data:`BLOCK_KEYS`, in that order."""
+        return {"area": self.area, "cv": self.cv, "inside": self.inside, "carrier": self.carrier,
+                "token": self.token, "known": self.known, "seen": self.seen, "origin": self.origin}
+
+    def __eq__(self, other: object) -> bool:
+        """Equal when every field is (as the dicts the saved state holds are)."""
+        if not isinstance(other, Block):
+            return NotImplemented
+        return (self.area == other.area and self.cv == other.cv and self.inside == other.inside
+                and self.carrier == other.carrier and self.token == other.token and self.known == other.known
+                and self.seen == other.seen and self.origin == other.origin)
+
+    def __repr__(self) -> str:
+        """The fields, for test failures and debugging."""
+        return f"Block({self.to_json()})"
 
 
 FrameKind = Literal[
@@ -184,7 +233,12 @@ class State(MachineState[Frame]):
         "season", "seed", "sieges", "supplied", "tok", "units", "via", "year", "years",
     )
 
-    def __init__(self) -> None:
+    def __init__(self, blank: bool = False) -> None:
+        """The state before setup; ``blank``: no field set at all, for :meth:`clone` to fill in. (Compiled, a
+        class runs its ``__init__`` even when made by ``__new__``, so a copy would otherwise build a whole
+        fresh state first and throw it away.)"""
+        if blank:
+            return
         super().__init__()
         self.seed = 0
         self.rng = 0
@@ -192,7 +246,8 @@ class State(MachineState[Frame]):
         self.years = 3
         self.season = -1
         """-1 during the New Year, then 0..4 (Spring … Winter)."""
-        self.units: dict[str, dict[str, Any]] = {}
+        self.units: dict[str, Block] = {}
+        """Every block of the roster by id, in roster order (the Recruit Pool is drawn in it)."""
         self.tok: dict[int, str] = {}
         self.next_token = 1
         self.control: dict[str, str] = {}
@@ -256,11 +311,14 @@ class State(MachineState[Frame]):
 
     def clone(self) -> State:
         """An independent copy."""
-        c = State.__new__(State)
-        for name in ("seed", "rng", "step", "year", "years", "season", "next_token", "prestige", "odrysian", "first",
-                     "active", "mode", "actions_left", "turn_seat", "turn_start", "tainted", "quiet"):
-            setattr(c, name, getattr(self, name))
-        c.units = {k: dict(v) for k, v in self.units.items()}
+        c = State(blank=True)
+        # the plain fields one by one (compiled, a store by name through setattr() is a generic lookup each)
+        c.seed, c.rng, c.step, c.year, c.years, c.season = self.seed, self.rng, self.step, self.year, self.years, \
+            self.season
+        c.next_token, c.prestige, c.odrysian, c.first = self.next_token, self.prestige, self.odrysian, self.first
+        c.active, c.mode, c.actions_left = self.active, self.mode, self.actions_left
+        c.turn_seat, c.turn_start, c.tainted, c.quiet = self.turn_seat, self.turn_start, self.tainted, self.quiet
+        c.units = {k: v.copy() for k, v in self.units.items()}
         c.tok = dict(self.tok)
         c.control, c.loyal, c.militia = dict(self.control), dict(self.loyal), dict(self.militia)
         c.garrison, c.pillaged, c.no_entry = self.garrison[:], self.pillaged[:], self.no_entry[:]
@@ -293,7 +351,7 @@ class State(MachineState[Frame]):
             "game": "hellenes",
             "seed": self.seed, "rng": self.rng, "step": self.step,
             "year": self.year, "years": self.years, "season": self.season,
-            "units": {k: dict(v) for k, v in self.units.items()},
+            "units": {k: v.to_json() for k, v in self.units.items()},
             "next_token": self.next_token,
             "control": dict(self.control), "loyal": dict(self.loyal), "militia": dict(self.militia),
             "garrison": list(self.garrison), "sieges": {k: dict(v) for k, v in self.sieges.items()},
@@ -343,11 +401,10 @@ class State(MachineState[Frame]):
                 raise CorruptStateError(f"block {bid}: bad fields")
             if rec["area"] is not None and rec["area"] not in g.names:
                 raise CorruptStateError(f"block {bid}: unknown area")
-            s.units[bid] = {"area": rec["area"], "cv": _int(rec["cv"]), "inside": bool(rec["inside"]),
-                            "carrier": rec["carrier"] if rec["carrier"] in roster else None,
-                            "token": _int(rec["token"]), "known": bool(rec["known"]), "seen": _int(rec["seen"]),
-                            "origin": str(rec["origin"])}
-        s.tok = {u["token"]: bid for bid, u in s.units.items() if u["area"] is not None}
+            s.units[bid] = Block(rec["area"], _int(rec["cv"]), bool(rec["inside"]),
+                                 rec["carrier"] if rec["carrier"] in roster else None,
+                                 _int(rec["token"]), bool(rec["known"]), _int(rec["seen"]), str(rec["origin"]))
+        s.tok = {u.token: bid for bid, u in s.units.items() if u.area is not None}
         s.next_token = _int(data["next_token"])
         s.control = {str(k): _side(v) for k, v in dict(data["control"]).items()}
         s.loyal = {str(k): str(v) for k, v in dict(data["loyal"]).items()}

@@ -129,7 +129,7 @@ def render_state(state: Any, lang: str = "en") -> str:
     from muster.games.hellenes.view import view  # deferred: the drawing is not on the rules' import path
 
     shown = dict(view(state, None))
-    shown["units"] = {bid: dict(u) for bid, u in state.units.items() if u["area"] is not None}
+    shown["units"] = {bid: u.to_json() for bid, u in state.units.items() if u.area is not None}
     shown["enemy"] = []
     return render_svg(shown, lang)
 

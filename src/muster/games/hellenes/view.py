@@ -203,19 +203,19 @@ def view(s: State, seat: str | None) -> HellenesView:
     others: list[dict[str, Any]] = []
     pools: dict[str, Any] = {}
     for side in SIDES:
-        pool = [b for b, u in s.units.items() if u["area"] is None and blocks()[b].side == side]
+        pool = [b for b, u in s.units.items() if u.area is None and blocks()[b].side == side]
         pools[side] = pool if side == seat else {"count": len(pool)}
     for bid, u in s.units.items():
-        if u["area"] is None:
+        if u.area is None:
             continue
         side = blocks()[bid].side
         if side == seat:
-            own[bid] = dict(u)
+            own[bid] = u.to_json()
             continue
-        shown: dict[str, Any] = {"token": u["token"], "side": side, "area": u["area"], "inside": u["inside"],
-                                 "origin": u["origin"]}
-        if u["known"]:
-            shown["known_as"], shown["seen"] = bid, u["seen"]
+        shown: dict[str, Any] = {"token": u.token, "side": side, "area": u.area, "inside": u.inside,
+                                 "origin": u.origin}
+        if u.known:
+            shown["known_as"], shown["seen"] = bid, u.seen
         others.append(shown)
     data["units"] = own
     data["enemy"] = sorted(others, key=lambda x: x["token"])

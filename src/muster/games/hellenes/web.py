@@ -224,7 +224,7 @@ def _quick_estimate(view: dict[str, Any], seat: str, movers: list[str], area: st
     for k, s in enumerate(drawn if drawn is not None else drawings(view, seat)):
         f = {"area": area, "militia": 0}
         mine = sorted({*movers, *field(s, area, seat)})
-        att = tuple(_fighter(s, f, b) for b in mine if s.units[b]["area"] is not None)
+        att = tuple(_fighter(s, f, b) for b in mine if s.units[b].area is not None)
         dfn = tuple(_fighter(s, f, b) for b in field(s, area, other(seat)))
         if len(att) + len(dfn) <= EXACT_BLOCKS and sum(x[2] for x in att + dfn) <= EXACT_STEPS:
             r = _exact(att, dfn)

@@ -44,7 +44,7 @@ def finish(s: State, f: Frame, winner: str, how: str) -> None:
         for t in alive(s, f, key):
             if t != MILITIA:
                 u = s.units[s.tok[t]]
-                u["seen"] = u["cv"]
+                u.seen = u.cv
     loser_key = "att" if winner != att_side else "dfn"
     if MILITIA in f["dfn"]:
         s.militia[area] = max(0, int(f["militia"]))
@@ -72,7 +72,7 @@ def end_siege(s: State, area: str) -> None:
     """A Siege ends at once: the blocks inside step out into the area (as at the end of a turn, 7.0)."""
     s.sieges.pop(area, None)
     for b in in_area(s, area, str(s.control.get(area))):
-        s.units[b]["inside"] = False
+        s.units[b].inside = False
     refresh_occupancy(s, (area,))
 
 
@@ -133,7 +133,7 @@ def retreat_targets(s: State, f: Frame, bid: str, side: str, attacking: bool) ->
         return []
     else:
         cands = [x for x in g.land_adj[area] if x not in g.neutral and not enemy_field(s, x, side)]
-    own_via = s.via.get(str(s.units[bid]["token"]), "")
+    own_via = s.via.get(str(s.units[bid].token), "")
     if attacking:
         cands = [x for x in cands if x == own_via or friendly_city(s, x, side) or in_area(s, x, side)]
     else:

@@ -24,7 +24,7 @@ from muster.i18n import entry
 
 def home_of(s: State, bid: str) -> str:
     """A block's home City; the Aeolian rebel fleet's home becomes the City it took (4.2.2 sidebar)."""
-    origin = str(s.units[bid]["origin"])
+    origin = s.units[bid].origin
     if origin.startswith("rebel:"):
         return origin.split(":", 1)[1]
     return blocks()[bid].home
@@ -37,10 +37,10 @@ def buildable(s: State, side: str) -> list[str]:
     allowed: dict[str, bool] = {}
     for b, max_cv, home in _build_data(side):
         u = units[b]
-        area = u["area"]
-        if area is None or u["carrier"] is not None or u["cv"] >= max_cv:
+        area = u.area
+        if area is None or u.carrier is not None or u.cv >= max_cv:
             continue
-        origin = u["origin"]
+        origin = u.origin
         if area != (origin.split(":", 1)[1] if origin.startswith("rebel:") else home):
             continue
         if area not in allowed:
@@ -58,14 +58,14 @@ def _build_data(side: str) -> tuple[tuple[str, int, str], ...]:
 
 def pool(s: State, side: str) -> list[str]:
     """The Recruit Pool: the side's blocks not on the map that are eligible (Odrysians only after their Event)."""
-    return [b for b, u in s.units.items() if u["area"] is None and blocks()[b].side == side
+    return [b for b, u in s.units.items() if u.area is None and blocks()[b].side == side
             and (blocks()[b].requires is None or s.odrysian)]
 
 
 def pool_has(s: State, side: str) -> bool:
     """True if the Recruit Pool is not empty (``pool`` without building the list)."""
     units, odrysian = s.units, s.odrysian
-    return any(units[b]["area"] is None and (odrysian or b not in _REQUIRES) for b, _, _ in side_roster(side))
+    return any(units[b].area is None and (odrysian or b not in _REQUIRES) for b, _, _ in side_roster(side))
 
 
 _REQUIRES: Final[frozenset[str]] = frozenset(b for b, d in blocks().items() if d.requires is not None)
@@ -146,7 +146,7 @@ class Recruit(Decision):
                 s.garrison.remove(area)
             gain_prestige(s, d.side, design()["prestige"]["capture"], entry("the rebels take {city}", city=area))
         if not d.greek:
-            push(s, frame("free_move", seat=d.side, token=s.units[bid]["token"]))
+            push(s, frame("free_move", seat=d.side, token=s.units[bid].token))
 
     def label(self, s: State, f: Frame, a: Action) -> str:
         if a.verb == "wasted":
@@ -159,13 +159,13 @@ class Recruit(Decision):
 
 def reinforce(s: State, bid: str) -> None:
     """4.2.1: +1 CV (public: a Build in that City; which block is not)."""
-    s.units[bid]["cv"] += 1
-    siege = s.sieges.get(str(s.units[bid]["area"]))
+    s.units[bid].cv += 1
+    siege = s.sieges.get(str(s.units[bid].area))
     if siege is not None:
         # a Build inside a besieged Port (8.2.1) changes what the besieged know of the Siege: the Sortie
         # question names this City again (8.3, rules.siege.sortie_situation)
         siege.pop("held", None)
-    s.say("{side} builds in {area}.", side=blocks()[bid].side, area=str(s.units[bid]["area"]))
+    s.say("{side} builds in {area}.", side=blocks()[bid].side, area=str(s.units[bid].area))
 
 
 def detach_garrison(s: State, side: str, area: str) -> None:

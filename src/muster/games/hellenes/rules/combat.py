@@ -22,8 +22,8 @@ def battle_frame(s: State, area: str, att_side: str, att: list[str], dfn: list[s
                  double: bool = False, militia: int = 0, sortie: bool = False) -> Frame:
     """A new battle between blocks (ids) in an area; the Militia (CV) joins the defence of an Assault;
     ``sortie``: the attackers come out of their besieged City (8.3)."""
-    tokens_d = [s.units[b]["token"] for b in dfn] + ([MILITIA] if militia > 0 else [])
-    return frame("battle", area=area, att_side=att_side, att=[s.units[b]["token"] for b in att], dfn=tokens_d,
+    tokens_d = [s.units[b].token for b in dfn] + ([MILITIA] if militia > 0 else [])
+    return frame("battle", area=area, att_side=att_side, att=[s.units[b].token for b in att], dfn=tokens_d,
                  assault=assault, double=double, militia=militia, routed=[], round=0, order=[], slot=0, asked=[],
                  carry=0, leave=None, started=False, pending=None, sortie=sortie)
 
@@ -37,8 +37,8 @@ def stats(s: State, f: Frame, token: int) -> tuple[str, int, int]:
     d = blocks()[bid]
     if bid in FLEETS and f["area"] not in SEAS:
         land = design()["fleet_on_land"]
-        return str(land["letter"]), int(land["fire"]), int(s.units[bid]["cv"])
-    return d.letter, d.fire, int(s.units[bid]["cv"])
+        return str(land["letter"]), int(land["fire"]), s.units[bid].cv
+    return d.letter, d.fire, s.units[bid].cv
 
 
 def alive(s: State, f: Frame, side_key: str) -> list[int]:
@@ -231,7 +231,7 @@ class Allocate(Decision):
     def apply(self, s: State, f: Frame, a: Action) -> None:
         s.stack.pop()
         battle_f = s.stack[-1]
-        token = MILITIA if a.arg == "militia" else int(s.units[str(a.arg)]["token"])
+        token = MILITIA if a.arg == "militia" else s.units[str(a.arg)].token
         if f["verb"] == "hit":
             apply_hit(s, battle_f, token)
         else:
@@ -253,7 +253,7 @@ def describe(s: State, f: Frame, key: str) -> str:
             parts.append(f"Militia C1 ({f['militia']})")
         else:
             d = blocks()[s.tok[t]]
-            parts.append(f"{d.name} {d.letter}{d.fire} ({s.units[s.tok[t]]['cv']})")
+            parts.append(f"{d.name} {d.letter}{d.fire} ({s.units[s.tok[t]].cv})")
     return ", ".join(parts) or "nothing"
 
 
@@ -267,7 +267,7 @@ def describe_entries(s: State, f: Frame, key: str) -> list[dict[str, Any]]:
             bid = s.tok[t]
             d = blocks()[bid]
             out.append(entry("{block} {letter}{fire} ({cv})", block=bid, letter=d.letter, fire=d.fire,
-                             cv=s.units[bid]["cv"]))
+                             cv=s.units[bid].cv))
     return out
 
 
@@ -277,7 +277,7 @@ def reveal(s: State, f: Frame) -> None:
         for t in alive(s, f, key):
             if t != MILITIA:
                 u = s.units[s.tok[t]]
-                u["known"], u["seen"] = True, u["cv"]
+                u.known, u.seen = True, u.cv
 
 
 def can_retreat(f: Frame, key: str) -> bool:

@@ -97,7 +97,7 @@ def is_fleet(bid: str) -> bool:
 
 def on_map(s: State, side: str | None = None) -> list[str]:
     """Ids of the blocks on the map (of one side), in roster order."""
-    return [b for b, u in s.units.items() if u["area"] is not None and (side is None or SIDE[b] == side)]
+    return [b for b, u in s.units.items() if u.area is not None and (side is None or SIDE[b] == side)]
 
 
 def in_area(s: State, area: str, side: str) -> list[str]:
@@ -115,7 +115,7 @@ def field(s: State, area: str, side: str) -> list[str]:
     out: list[str] = []
     for b in blocks_at(s).get(area, ()):
         u = units[b]
-        if not u["inside"] and u["carrier"] is None and SIDE[b] == side:
+        if not u.inside and u.carrier is None and SIDE[b] == side:
             out.append(b)
     return out
 
@@ -125,7 +125,7 @@ def inside(s: State, area: str, side: str) -> list[str]:
     units = s.units
     out: list[str] = []
     for b in blocks_at(s).get(area, ()):
-        if units[b]["inside"] and SIDE[b] == side:
+        if units[b].inside and SIDE[b] == side:
             out.append(b)
     return out
 
@@ -193,14 +193,14 @@ def _count(s: State) -> tuple[Occupancy, Occupancy]:
     for b, u in s.units.items():
         position[b] = i
         i += 1
-        a = u["area"]
+        a = u.area
         if a is None:
             continue
         if a in index:
             index[a].append(b)
         else:
             index[a] = [b]
-        if not u["inside"]:
+        if not u.inside:
             bit = _BITS[b]
             fields[a] = fields.get(a, 0) | bit
             if b in FLEETS:
@@ -233,8 +233,8 @@ def refresh_occupancy(s: State, areas: set[str] | tuple[str, ...], arrived: str 
     if kept is None or kept[0] is not occ[0]:
         for b, u in units.items():
             # its own name: compiled code types a local by its first binding (``a`` is a ``str`` from ``areas``)
-            where = u["area"]
-            if where is None or u["inside"] or where not in areas:
+            where = u.area
+            if where is None or u.inside or where not in areas:
                 continue
             bit = _BITS[b]
             fields[where] = fields.get(where, 0) | bit
@@ -254,14 +254,14 @@ def refresh_occupancy(s: State, areas: set[str] | tuple[str, ...], arrived: str 
         members.sort(key=position.__getitem__)
     for b in members:
         u = units[b]
-        where = u["area"]
+        where = u.area
         if where is None:  # back in the Pool
             continue
         if where in index:
             index[where].append(b)
         else:
             index[where] = [b]
-        if not u["inside"]:
+        if not u.inside:
             bit = _BITS[b]
             fields[where] = fields.get(where, 0) | bit
             if b in FLEETS:
@@ -309,19 +309,19 @@ def passenger_of(s: State, fleet: str) -> str | None:
     always stands where its fleet does, 5.2.1)."""
     if fleet not in FLEETS:
         return None  # only fleets carry (5.2.1): no need to look
-    area = s.units[fleet]["area"]
+    area = s.units[fleet].area
     if area is None:
         return None
     units = s.units
     for b in blocks_at(s).get(area, ()):
-        if units[b]["carrier"] == fleet:
+        if units[b].carrier == fleet:
             return b
     return None
 
 
 def token_of(s: State, bid: str) -> int:
     """A block's current token."""
-    return int(s.units[bid]["token"])
+    return s.units[bid].token
 
 
 def by_token(s: State, token: int) -> str:
@@ -334,7 +334,8 @@ def place(s: State, bid: str, area: str, cv: int, origin: str, inside_city: bool
     u = s.units[bid]
     token = s.next_token
     s.next_token += 1
-    u.update(area=area, cv=cv, inside=inside_city, carrier=None, token=token, known=False, seen=0, origin=origin)
+    u.area, u.cv, u.inside, u.carrier = area, cv, inside_city, None
+    u.token, u.known, u.seen, u.origin = token, False, 0, origin
     refresh_occupancy(s, (area,), bid)
     s.tok[token] = bid
 
@@ -342,12 +343,13 @@ def place(s: State, bid: str, area: str, cv: int, origin: str, inside_city: bool
 def eliminate(s: State, bid: str) -> None:
     """A block goes back to its side's Pool (6.3.2); a fleet's passenger goes with it."""
     u = s.units[bid]
-    if u["area"] is None:
+    if u.area is None:
         return
     cargo = passenger_of(s, bid)
-    s.tok.pop(u["token"], None)
-    area = u["area"]
-    u.update(area=None, cv=0, inside=False, carrier=None, token=0, known=False, seen=0, origin="")
+    s.tok.pop(u.token, None)
+    area = u.area
+    u.area, u.cv, u.inside, u.carrier = None, 0, False, None
+    u.token, u.known, u.seen, u.origin = 0, False, 0, ""
     refresh_occupancy(s, (area,))
     if cargo is not None:
         eliminate(s, cargo)
@@ -356,14 +358,14 @@ def eliminate(s: State, bid: str) -> None:
 def lose_step(s: State, bid: str, public: bool = True) -> bool:
     """Take 1 CV from a block; True if it was eliminated. Public losses update what the enemy saw."""
     u = s.units[bid]
-    u["cv"] -= 1
-    if u["cv"] <= 0:
+    u.cv -= 1
+    if u.cv <= 0:
         eliminate(s, bid)
         return True
-    if public and u["known"]:
-        u["seen"] = u["cv"]
+    if public and u.known:
+        u.seen = u.cv
     cargo = passenger_of(s, bid)
-    if cargo is not None and s.units[cargo]["cv"] >= u["cv"]:
+    if cargo is not None and s.units[cargo].cv >= u.cv:
         # 5.2.3: the passenger stays below its fleet's CV
         lose_step(s, cargo, public)
     return False
@@ -392,8 +394,8 @@ def friendly_city(s: State, area: str, side: str) -> bool:
 def in_friendly_place(s: State, bid: str) -> bool:
     """True if a block stands in a friendly City (or a Barbarian in its home settlement): no Winter supply needed."""
     u = s.units[bid]
-    area = u["area"]
-    if area is None or u["carrier"] is not None:
+    area = u.area
+    if area is None or u.carrier is not None:
         return False
     if bid not in GREEK and area == HOME[bid]:
         return True
@@ -466,5 +468,4 @@ def can_build_in(s: State, area: str, side: str) -> bool:
 
 def public_block(s: State, bid: str) -> dict[str, Any]:
     """What a block shows to its owner."""
-    u = s.units[bid]
-    return {"id": bid, **u}
+    return {"id": bid, **s.units[bid].to_json()}

@@ -28,7 +28,7 @@ def forces(s: State, area: str, side: str) -> dict[str, list[str]]:
     """5.4.1: the active side's blocks in an area grouped by the area they entered from."""
     out: dict[str, list[str]] = {}
     for b in field(s, area, side):
-        out.setdefault(s.via.get(str(s.units[b]["token"]), ""), []).append(b)
+        out.setdefault(s.via.get(str(s.units[b].token), ""), []).append(b)
     return out
 
 

@@ -89,7 +89,7 @@ class EventCity(Decision):
             s.say("{city} revolts against Athens.", city=area)
             gain_prestige(s, "sparta", design()["prestige"]["revolt"], entry("the revolt of {city}", city=area))
             rebel = "aeo_rebel"
-            if area in design()["aeolian_places"] and s.units[rebel]["area"] is None:
+            if area in design()["aeolian_places"] and s.units[rebel].area is None:
                 place(s, rebel, area, 2, f"rebel:{area}")
                 s.say("The Aeolian rebel fleet appears at {city}.", city=area)
         else:
@@ -105,7 +105,7 @@ def ev_auto(s: State, f: Frame) -> None:
     if event == "oracle":
         gain_prestige(s, side, d["prestige"]["oracle"], N_("the Oracle of Delphi"))
     elif event == "plague":
-        hit = [b for b in in_area(s, "attica", "athens") if s.units[b]["cv"] > 1]
+        hit = [b for b in in_area(s, "attica", "athens") if s.units[b].cv > 1]
         for b in hit:
             lose_step(s, b)
         s.say("Plague in Attica: {n} Athenian block loses 1 CV.", "Plague in Attica: {n} Athenian blocks lose 1 CV.",
@@ -115,8 +115,8 @@ def ev_auto(s: State, f: Frame) -> None:
             s.say("Pericles dies of the plague; Cleon leads Athens.")
     elif event == "helot":
         lost = 0
-        for b in [b for b in on_map(s, "sparta") if s.units[b]["area"] in ("laconia", "messenia")]:
-            if roll(s) <= d["helot_loss_max"] and s.units[b]["cv"] > 1:
+        for b in [b for b in on_map(s, "sparta") if s.units[b].area in ("laconia", "messenia")]:
+            if roll(s) <= d["helot_loss_max"] and s.units[b].cv > 1:
                 lose_step(s, b, public=False)
                 lost += 1
         s.say("Helot unrest: Sparta loses {n} step in Laconia and Messenia.",
@@ -124,17 +124,17 @@ def ev_auto(s: State, f: Frame) -> None:
     elif event == "odrysian":
         s.odrysian = True
         s.say("The Odrysian Thracians ally with Athens.")
-        if s.units["ody_cav"]["area"] is None:
+        if s.units["ody_cav"].area is None:
             place(s, "ody_cav", "thrace", 3, "recruit")
             s.say("Odrysian horsemen ride out in Thrace.")
-            push(s, frame("free_move", seat=side, token=s.units["ody_cav"]["token"]))
+            push(s, frame("free_move", seat=side, token=s.units["ody_cav"].token))
     elif event == "brasidas":
         s.leaders["sparta"] = "brasidas"
         s.say("Brasidas leads Sparta until the New Year (+1 Action).")
     elif event == "storm":
         g = game_map()
         hits = 0
-        for b in [b for b in on_map(s, other(side)) if is_fleet(b) and g.is_sea(str(s.units[b]["area"]))]:
+        for b in [b for b in on_map(s, other(side)) if is_fleet(b) and g.is_sea(str(s.units[b].area))]:
             die = roll(s)
             if die <= d["storm_event"]["tempest_max"]:
                 from muster.games.hellenes.rules.common import eliminate

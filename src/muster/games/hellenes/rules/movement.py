@@ -63,8 +63,8 @@ def destinations(s: State, bid: str, muster: bool = False,
     state's own, kept per step). ``only`` names the one destination the caller needs: its entry is the full
     answer's (the others may be missing or not hold)."""
     u = s.units[bid]
-    area = u["area"]
-    if u["carrier"] is not None or area is None:
+    area = u.area
+    if u.carrier is not None or area is None:
         return {}
     allowance = movement_allowance(bid)
     limit = allowance if muster else allowance + 1
@@ -72,7 +72,7 @@ def destinations(s: State, bid: str, muster: bool = False,
         return _fleet_destinations(s, bid, allowance, limit, muster, only)
     start: str = area
     side = SIDE[bid]
-    if start in SEAS or (u["inside"] and start in s.sieges):
+    if start in SEAS or (u.inside and start in s.sieges):
         return {}  # 5.1/7.4: besieged blocks cannot move by land
     enemy = "athens" if side == "sparta" else "sparta"
     # the search looks only at areas within ``limit`` steps: keyed by what lies there, its answers are shared
@@ -206,10 +206,10 @@ def _fleet_destinations(s: State, bid: str, allowance: int, limit: int, muster: 
     areas and the enemy's positions, so the search is cached per such situation (``only`` needs no early
     exit then: the full answer holds its route). Read-only, as :func:`destinations`."""
     u = s.units[bid]
-    start = str(u["area"])
+    start = str(u.area)
     side = SIDE[bid]
     enemy = "athens" if side == "sparta" else "sparta"
-    besieged = bool(u["inside"]) and start in s.sieges
+    besieged = u.inside and start in s.sieges
     enemy_land, enemy_seas = held(s, enemy)
     sealed = sealed_ports(s, side, start)
     enemy_seas &= SEA_MASK  # enemy fleets on land bar no fleet's way
@@ -290,7 +290,7 @@ def move_block(s: State, bid: str, dest: str, route: Route) -> None:
     at the end of the Action phase decides the last step (5.3)."""
     via, forced, borders = route
     u = s.units[bid]
-    token = u["token"]
+    token = u.token
     crossed = borders
     if forced:
         last = ""
@@ -309,33 +309,36 @@ def _relocate(s: State, bid: str, area: str, via: str) -> None:
     """Put a block (and its passenger) in an area, outside any City."""
     u = s.units[bid]
     cargo = passenger_of(s, bid)  # found by where the fleet stands: before it moves
-    touched = {area, u["area"]}
-    u["area"], u["inside"] = area, False
-    s.via[str(u["token"])] = via
+    touched = {area}
+    if u.area is not None:
+        touched.add(u.area)
+    u.area, u.inside = area, False
+    s.via[str(u.token)] = via
     if cargo is not None:
         c = s.units[cargo]
-        touched.add(c["area"])
-        c["area"], c["inside"] = area, False
-        s.via[str(c["token"])] = via
-        if c["token"] not in s.moved:
-            s.moved.append(c["token"])
+        if c.area is not None:
+            touched.add(c.area)
+        c.area, c.inside = area, False
+        s.via[str(c.token)] = via
+        if c.token not in s.moved:
+            s.moved.append(c.token)
         if area not in SEAS:
-            c["carrier"] = None  # landed with its fleet (5.2.1)
-    touched.discard(None)
+            c.carrier = None  # landed with its fleet (5.2.1)
     refresh_occupancy(s, touched)
 
 
 def boardable(s: State, bid: str) -> list[str]:
     """5.2.1: fleets that may carry this Greek land block: same area, not moved, CV above the block's, empty."""
     u = s.units[bid]
-    if bid in FLEETS or bid not in GREEK or u["carrier"] is not None:
+    area = u.area
+    if bid in FLEETS or bid not in GREEK or u.carrier is not None or area is None:
         return []
     side = SIDE[bid]
     out = []
-    for f in blocks_at(s).get(u["area"], ()):
+    for f in blocks_at(s).get(area, ()):
         fu = s.units[f]
-        if (fu["inside"] == u["inside"] and f in FLEETS
-                and SIDE[f] == side and fu["token"] not in s.moved and fu["cv"] > u["cv"]
+        if (fu.inside == u.inside and f in FLEETS
+                and SIDE[f] == side and fu.token not in s.moved and fu.cv > u.cv
                 and passenger_of(s, f) is None):
             out.append(f)
     return out
@@ -346,14 +349,15 @@ def boardable_reduced(s: State, bid: str) -> list[str]:
     player may do so): as :func:`boardable`, but the block's CV is not below the fleet's, and the fleet has CV 2
     or more so the block keeps at least 1."""
     u = s.units[bid]
-    if bid in FLEETS or bid not in GREEK or u["carrier"] is not None:
+    area = u.area
+    if bid in FLEETS or bid not in GREEK or u.carrier is not None or area is None:
         return []
     side = SIDE[bid]
     out = []
-    for f in blocks_at(s).get(u["area"], ()):
+    for f in blocks_at(s).get(area, ()):
         fu = s.units[f]
-        if (fu["inside"] == u["inside"] and f in FLEETS
-                and SIDE[f] == side and fu["token"] not in s.moved and 2 <= fu["cv"] <= u["cv"]
+        if (fu.inside == u.inside and f in FLEETS
+                and SIDE[f] == side and fu.token not in s.moved and 2 <= fu.cv <= u.cv
                 and passenger_of(s, f) is None):
             out.append(f)
     return out
@@ -365,7 +369,7 @@ def group_blocks(s: State, area: str, side: str) -> list[str]:
     out: list[str] = []
     for b in blocks_at(s).get(area, ()):
         u = units[b]
-        if u["carrier"] is None and u["token"] not in moved and SIDE[b] == side:
+        if u.carrier is None and u.token not in moved and SIDE[b] == side:
             out.append(b)
     return out
 
@@ -375,12 +379,12 @@ def can_move(s: State, bid: str, occ: tuple[Occupancy, Occupancy] | None = None)
     non-empty, without the search. A fleet always has a sea to enter; a land block needs one enterable land
     neighbour and must not be besieged (or it may board a fleet)."""
     u = s.units[bid]
-    if u["carrier"] is not None or u["area"] is None:
+    if u.carrier is not None or u.area is None:
         return False
     if bid in FLEETS:
         return True
-    area = str(u["area"])
-    if area not in SEAS and not (u["inside"] and area in s.sieges):
+    area = str(u.area)
+    if area not in SEAS and not (u.inside and area in s.sieges):
         no_entry = s.no_entry
         for n in LAND_ADJ[area]:
             if n not in NEUTRAL and n not in no_entry:
@@ -412,7 +416,7 @@ class GroupMove(Decision):
     def legal(self, s: State, f: Frame) -> list[Action]:
         if f["cur"] is None:
             acts = [_BLOCK[b] for b in group_blocks(s, f["area"], f["seat"])
-                    if s.units[b]["token"] not in f["skip"] and can_move(s, b)]
+                    if s.units[b].token not in f["skip"] and can_move(s, b)]
             return [*acts, act("done")]
         bid = by_token(s, f["cur"])
         dests = destinations(s, bid)
@@ -426,7 +430,7 @@ class GroupMove(Decision):
             s.stack.pop()
             return
         if a.verb == "block":
-            f["cur"] = s.units[str(a.arg)]["token"]
+            f["cur"] = s.units[str(a.arg)].token
             return
         cur = known(f["cur"])
         bid = by_token(s, cur)
@@ -437,14 +441,14 @@ class GroupMove(Decision):
             if a.verb == "board_reduce":
                 # 5.2.1: the player reduces the block below the fleet's CV to board it (a hidden loss: the
                 # block is not revealed, so what the enemy last saw stays)
-                s.units[bid]["cv"] = int(s.units[str(a.arg)]["cv"]) - 1
-            s.units[bid]["carrier"] = str(a.arg)
+                s.units[bid].cv = s.units[str(a.arg)].cv - 1
+            s.units[bid].carrier = str(a.arg)
             s.moved.append(cur)
         else:
             f["skip"].append(cur)
             cargo = passenger_of(s, bid)
-            if cargo is not None and str(s.units[bid]["area"]) not in SEAS:
-                s.units[cargo]["carrier"] = None
+            if cargo is not None and str(s.units[bid].area) not in SEAS:
+                s.units[cargo].carrier = None
         f["cur"] = None
 
     def label(self, s: State, f: Frame, a: Action) -> str:
@@ -453,7 +457,7 @@ class GroupMove(Decision):
         if a.verb == "board":
             return said("board {unit} (sea transport)", unit=unit(s, str(a.arg)))
         if a.verb == "board_reduce":
-            return said("reduce to CV {cv} to board {unit} (sea transport)", cv=int(s.units[str(a.arg)]["cv"]) - 1,
+            return said("reduce to CV {cv} to board {unit} (sea transport)", cv=s.units[str(a.arg)].cv - 1,
                         unit=unit(s, str(a.arg)))
         if a.verb == "stay":
             return said("stay")
@@ -505,10 +509,10 @@ def movers(s: State, side: str) -> list[Mover]:
     out = []
     for b, fleet, allowance in side_roster(side):
         u = units[b]
-        area = u["area"]
-        if area is None or u["carrier"] is not None or u["token"] in moved:
+        area = u.area
+        if area is None or u.carrier is not None or u.token in moved:
             continue
-        out.append((b, area, bool(u["inside"]) and area in sieges, fleet, allowance))
+        out.append((b, area, u.inside and area in sieges, fleet, allowance))
     return out
 
 

@@ -55,8 +55,8 @@ def pillage(s: State, area: str, side: str, dest: str) -> None:
     """Carry out a Pillage."""
     for b in field(s, area, side):
         _relocate(s, b, dest, area)
-        if s.units[b]["token"] not in s.moved:
-            s.moved.append(s.units[b]["token"])
+        if s.units[b].token not in s.moved:
+            s.moved.append(s.units[b].token)
     s.pillaged.append(area)
     s.no_entry.append(area)
     capital = area in design()["capitals"].values()

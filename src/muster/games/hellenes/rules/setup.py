@@ -8,7 +8,7 @@ from muster.core import rng
 from muster.games.hellenes.datafiles import blocks, game_map, scenario
 from muster.games.hellenes.engine import advance, frame, push
 from muster.games.hellenes.rules.common import occupancy, place
-from muster.games.hellenes.state import State
+from muster.games.hellenes.state import Block, State
 
 
 def setup(seed: int, years: int = 3, quiet: bool = False) -> State:
@@ -30,8 +30,7 @@ def _opening() -> State:
     sc, g = scenario(), game_map()
     s = State()
     s.year = sc.first_year
-    s.units = {bid: {"area": None, "cv": 0, "inside": False, "carrier": None, "token": 0, "known": False,
-                     "seen": 0, "origin": ""} for bid in blocks()}
+    s.units = {bid: Block() for bid in blocks()}
     for area, city in g.cities.items():
         s.loyal[area] = sc.loyal.get(area, city.loyal)
         if city.loyal != "neutral":
@@ -40,7 +39,7 @@ def _opening() -> State:
         place(s, bid, area, cv, "setup")
     for bid, (area, cv) in sc.inside.items():
         place(s, bid, area, cv, "setup", inside_city=True)
-    held_inside = {u["area"] for u in s.units.values() if u["inside"]}
+    held_inside = {u.area for u in s.units.values() if u.inside}
     for area, city in g.cities.items():
         # DESIGN 7.2: a loyal City with none of its side's blocks inside defends itself with its Militia
         holder = s.control.get(area)

@@ -123,7 +123,7 @@ def fortify(s: State, area: str, side: str, hold: bool = False) -> None:
         push(s, frame("fortify_pick", seat=side, area=area, left=room, hold=hold))
         return
     for b in cands:
-        s.units[b]["inside"] = True
+        s.units[b].inside = True
     refresh_occupancy(s, (area,))
     fortified(s, area, side, hold)
 
@@ -133,9 +133,9 @@ def fortified(s: State, area: str, side: str, hold: bool = False) -> None:
     ``hold``: the side makes no Sortie until the Siege changes (8.3, :func:`hold_sorties`)."""
     if hold:
         hold_sorties(s, area, side)
-    attackers = [s.units[b]["token"] for b in field(s, area, other(side))]
+    attackers = [s.units[b].token for b in field(s, area, other(side))]
     s.say("{side} fortifies {city}: a Siege begins.", side=side, city=area)
-    movers = [s.units[b]["token"] for b in field(s, area, side)]
+    movers = [s.units[b].token for b in field(s, area, side)]
     if movers:
         push(s, retreat_frame(side, area, attackers, movers, attacking=False))
 
@@ -154,7 +154,7 @@ class FortifyPick(Decision):
         return [Action("inside", b) for b in fortify_candidates(s, f["area"], f["seat"])]
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
-        s.units[str(a.arg)]["inside"] = True
+        s.units[str(a.arg)].inside = True
         refresh_occupancy(s, (f["area"],))
         f["left"] -= 1
         if f["left"] <= 0 or not fortify_candidates(s, f["area"], f["seat"]):
@@ -293,8 +293,8 @@ def sortie_situation(s: State, area: str, side: str) -> str:
     public; a Build in the City, public too, drops the record instead
     (:func:`~muster.games.hellenes.rules.build.reinforce`)."""
     units = s.units
-    mine = sorted(units[b]["token"] for b in inside(s, area, side))
-    theirs = sorted((units[b]["token"], b if units[b]["known"] else "", units[b]["seen"] if units[b]["known"] else 0)
+    mine = sorted(units[b].token for b in inside(s, area, side))
+    theirs = sorted((units[b].token, b if units[b].known else "", units[b].seen if units[b].known else 0)
                     for b in field(s, area, other(side)))
     return (f"{','.join(map(str, mine))}|{','.join(f'{t}:{b}:{cv}' for t, b, cv in theirs)}|"
             f"{int(blockaded(s, area))}")
@@ -369,9 +369,12 @@ def upkeep(s: State) -> None:
                 del sieges[area]
     out: set[str] = set()  # the areas whose blocks stepped out
     for u in s.units.values():
-        if u["inside"] and u["area"] not in sieges:
-            u["inside"] = False
-            out.add(u["area"])
+        if u.inside:
+            where = u.area  # its own name: ``area`` is a ``str`` above (compiled code types a local once)
+            if where not in sieges:
+                u.inside = False
+                if where is not None:  # always: a block in the Pool is never inside
+                    out.add(where)
     if out:
         refresh_occupancy(s, out)
     loyal_of = s.loyal

@@ -42,7 +42,7 @@ def forced_rolls(s: State, f: Frame) -> None:
 def take_forced(s: State, token: int, dest: str, last: str) -> None:
     """Make a successful forced march's extra move (a passenger follows)."""
     bid = s.tok[token]
-    via = str(s.units[bid]["area"])
+    via = str(s.units[bid].area)
     _relocate(s, bid, dest, via)
     if last:
         s.crossings.setdefault(last, []).append(token)
@@ -70,7 +70,7 @@ class ForcedTake(Decision):
     def label(self, s: State, f: Frame, a: Action) -> str:
         if a.verb == "to":
             return said("march on to {area}", area=f["dest"])
-        return said("stay in {area}", area=str(s.units[s.tok[f["token"]]]["area"]))
+        return said("stay in {area}", area=str(s.units[s.tok[f["token"]]].area))
 
 
 def resolve_storms(s: State) -> None:
@@ -110,8 +110,8 @@ def storms(s: State, f: Frame) -> None:
     """After the forced marches: storms; passengers left on land disembark."""
     resolve_storms(s)
     for u in s.units.values():
-        if u["carrier"] is not None and u["area"] not in SEAS:
-            u["carrier"] = None
+        if u.carrier is not None and u.area not in SEAS:
+            u.carrier = None
 
 
 __all__ = ["is_winter"]

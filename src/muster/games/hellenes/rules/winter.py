@@ -12,16 +12,16 @@ def needs_supply(s: State, side: str) -> list[str]:
     """Blocks that would disband at the end of Winter unless supplied now."""
     if not is_winter(s):
         return []
-    return [b for b in on_map(s, side) if not in_friendly_place(s, b) and s.units[b]["token"] not in s.supplied
-            and s.units[b]["carrier"] is None]
+    return [b for b in on_map(s, side) if not in_friendly_place(s, b) and s.units[b].token not in s.supplied
+            and s.units[b].carrier is None]
 
 
 def supply(s: State, bid: str) -> None:
     """4.4: 1 Action supplies one block for the Winter (its passenger with it)."""
-    s.supplied.append(s.units[bid]["token"])
+    s.supplied.append(s.units[bid].token)
     for u in s.units.values():
-        if u["carrier"] == bid:
-            s.supplied.append(u["token"])
+        if u.carrier == bid:
+            s.supplied.append(u.token)
     s.say("{side} supplies a block for the Winter.", side=blocks()[bid].side)
 
 
@@ -29,7 +29,7 @@ def disband(s: State) -> None:
     """9.2.3: every unsupplied block outside a friendly City returns to the Pool."""
     gone = {"athens": 0, "sparta": 0}
     for b in on_map(s):
-        if s.units[b]["area"] is not None and not in_friendly_place(s, b) and s.units[b]["token"] not in s.supplied:
+        if s.units[b].area is not None and not in_friendly_place(s, b) and s.units[b].token not in s.supplied:
             gone[blocks()[b].side] += 1
             eliminate(s, b)
     s.supplied = []
