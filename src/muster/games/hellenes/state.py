@@ -62,9 +62,7 @@ class Block:
         """Equal when every field is (as the dicts the saved state holds are)."""
         if not isinstance(other, Block):
             return NotImplemented
-        return (self.area == other.area and self.cv == other.cv and self.inside == other.inside
-                and self.carrier == other.carrier and self.token == other.token and self.known == other.known
-                and self.seen == other.seen and self.origin == other.origin)
+        return self.to_json() == other.to_json()
 
     def __repr__(self) -> str:
         """The fields, for test failures and debugging."""
@@ -313,8 +311,8 @@ class State(MachineState[Frame]):
         """An independent copy."""
         c = State(blank=True)
         # the plain fields one by one (compiled, a store by name through setattr() is a generic lookup each)
-        c.seed, c.rng, c.step, c.year, c.years, c.season = self.seed, self.rng, self.step, self.year, self.years, \
-            self.season
+        c.seed, c.rng, c.step = self.seed, self.rng, self.step
+        c.year, c.years, c.season = self.year, self.years, self.season
         c.next_token, c.prestige, c.odrysian, c.first = self.next_token, self.prestige, self.odrysian, self.first
         c.active, c.mode, c.actions_left = self.active, self.mode, self.actions_left
         c.turn_seat, c.turn_start, c.tainted, c.quiet = self.turn_seat, self.turn_start, self.tainted, self.quiet
