@@ -120,6 +120,8 @@ def test_a_pause_both_agree_to_stops_the_clock_until_resumed(server: Server) -> 
         tokens = made["tokens"]
         first = _active(c, tokens)
         other = next(s for s in tokens if s != first)
+        # the clock starts running once the new game's first position reaches it, which a loaded machine delays
+        _until(lambda: _clock(c, tokens[first])["state"] == "running")
         assert _do(c, tokens[first], "accept").status_code == 409  # nothing asked yet
         assert _do(c, tokens[first], "pause").status_code == 200
         assert _do(c, tokens[first], "accept").status_code == 409  # not one's own request
