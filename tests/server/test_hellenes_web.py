@@ -336,13 +336,14 @@ def test_hellenes_reads_polish_in_the_browser(web: Server, browser: Any) -> None
 def test_hellenes_post_game_analysis_and_hints(web: Server, browser: Any) -> None:
     """A finished Hellenes game has its review (Athens' chance turn by turn, the turning points) on the analysis
     page, in Hellenes' words; a player who asked for hints against a bot gets them on their turn."""
-    from .helpers import wait_finished
+    from .helpers import wait_finished, wait_for_turn
     from .test_analysis_page import serious
 
     with web.client() as c:
         bots = _create(c, game="hellenes", athens="beginner", sparta="beginner", seed=3)
         wait_finished(c, bots["game_id"], timeout=300)
         solo = _create(c, game="hellenes", athens="human", sparta="beginner", hints="athens", seed=4)
+        wait_for_turn(c, solo["tokens"]["athens"], timeout=60)  # Sparta, a bot, opens the year
         answer = c.get(f"/api/seat/{solo['tokens']['athens']}/hints", timeout=120)
         assert answer.status_code == 200, answer.text
         suggestions = answer.json()["hints"]
