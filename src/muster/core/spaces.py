@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import operator
 from collections.abc import Iterable, Sequence
-from typing import Any, Protocol, runtime_checkable
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from muster.core.interface import Action, IllegalActionError, Rules
+
+if TYPE_CHECKING:  # numpy is imported where a tensor is made: loading a game to play it does not need it
+    import numpy as np
 
 
 class ActionSpace:
@@ -65,9 +67,13 @@ class ActionSpace:
 
     def action(self, index: int) -> Action:
         """The action with this index. Raises :class:`IllegalActionError` when out of range."""
-        if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= index < len(self.actions):
+        try:  # any integer type (numpy's too, as learning libraries hand them over), never a bool
+            number = -1 if isinstance(index, bool) else operator.index(index)
+        except TypeError:
+            number = -1
+        if not 0 <= number < len(self.actions):
             raise IllegalActionError(f"action index {index!r} is outside 0…{len(self.actions) - 1}")
-        return self.actions[int(index)]
+        return self.actions[number]
 
     def indices(self, legal: Sequence[Action]) -> list[int]:
         """The indexes of a list of actions, in the same order."""
@@ -75,6 +81,8 @@ class ActionSpace:
 
     def mask(self, legal: Sequence[Action]) -> np.ndarray:
         """A 0/1 ``int8`` vector of length ``size``: 1 where the action is legal."""
+        import numpy as np
+
         out = np.zeros(len(self.actions), dtype=np.int8)
         out[self.indices(legal)] = 1
         return out

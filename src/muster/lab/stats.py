@@ -6,8 +6,6 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
 from muster.core.stats import Z95
 
 
@@ -73,6 +71,8 @@ def rating_errors(results: Sequence[Result], names: Sequence[str], elo: dict[str
     player won or lost every game. Unlike a bootstrap over games, this gives an unbeaten player an
     interval of honest width instead of a single point (every resample of 8/8 is 8/8 again).
     """
+    import numpy as np  # here, not at the top: every command line loads this module, few ask for errors
+
     index = {n: i for i, n in enumerate(names)}
     k = len(names)
     theta = np.array([elo[n] / ELO_PER_NAT for n in names])

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, cast
 
 from muster.core.frame_rules import FrameRules
 from muster.core.interface import GameInfo
@@ -20,6 +18,9 @@ from muster.games.freedom.observation import information_state_from_view, observ
 from muster.games.freedom.rules.setup import RULESETS, setup
 from muster.games.freedom.state import State
 from muster.games.freedom.view import determinize, view, views
+
+if TYPE_CHECKING:  # an observation's type only: numpy is loaded where one is made
+    import numpy as np
 
 _effects.check_effects()
 

@@ -37,13 +37,14 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from muster.games.freedom.board import board
 from muster.games.freedom.constants import BOMBARD, IMPERIAL, IMPERIAL_CANNON, INSURGENT, INSURGENT_CANNON, SEATS
 from muster.games.freedom.datafiles import areas_file, cards_file, design
+
+if TYPE_CHECKING:  # numpy is imported where a tensor is made: playing a game does not load it
+    import numpy as np
 
 RULESETS = ("2nd", "1st")
 TRACKS = {IMPERIAL: ("morale", "money", "supplies", "plea", "preparation"),
@@ -91,6 +92,8 @@ def _one_hot(values: tuple[str, ...], value: Any) -> list[float]:
 
 
 def _card_bits(cards: Any) -> np.ndarray:
+    import numpy as np
+
     out = np.zeros(len(cards_file().cards), dtype=np.float32)
     for n in cards:
         out[int(n) - 1] = 1.0
@@ -99,6 +102,8 @@ def _card_bits(cards: Any) -> np.ndarray:
 
 def observation_from_view(v: dict[str, Any]) -> np.ndarray:
     """The observation vector of a view (see the module's table for the layout)."""
+    import numpy as np
+
     b = board()
     seat = v["seat"]
     if seat not in SEATS:

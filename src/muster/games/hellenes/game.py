@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, cast
 
 from muster.core.frame_rules import FrameRules
 from muster.core.interface import GameInfo
@@ -19,6 +17,9 @@ from muster.games.hellenes.rules.setup import setup
 from muster.games.hellenes.state import State
 from muster.games.hellenes.texts import log_lines
 from muster.games.hellenes.view import determinize, view
+
+if TYPE_CHECKING:  # an observation's type only: numpy is loaded where one is made
+    import numpy as np
 
 check_events()
 

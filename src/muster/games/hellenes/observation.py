@@ -40,12 +40,13 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from muster.games.hellenes.action_space import CARD_USES
 from muster.games.hellenes.datafiles import SIDES, blocks, cards_file, design, game_map
+
+if TYPE_CHECKING:  # numpy is imported where a tensor is made: playing a game does not load it
+    import numpy as np
 
 DECISION_KINDS = ("actions", "battle_retreat", "commit", "ev_city", "fortify", "free_move", "group", "muster",
                   "ny_card", "pillage_to", "recruit", "siege_choice")
@@ -95,6 +96,8 @@ def _count(value: Any) -> float:
 
 def observation_from_view(v: dict[str, Any]) -> np.ndarray:
     """The observation vector of ``v`` (a view made for one seat)."""
+    import numpy as np
+
     seat = v["seat"]
     enemy = "athens" if seat == "sparta" else "sparta"
     g, roster = game_map(), blocks()
