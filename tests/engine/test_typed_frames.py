@@ -16,7 +16,7 @@ from typing import Any, Literal, NotRequired, Required, Union, get_args, get_ori
 
 import pytest
 
-from muster.core.frames import known
+from muster.core.frames import copy_frames, known
 from muster.core.registry import game_module, get_rules
 
 GAMES = ["freedom", "hellenes"]
@@ -166,3 +166,15 @@ def test_a_field_read_before_it_is_set_is_a_type_error() -> None:
     assert known(0) == 0
     with pytest.raises(TypeError):
         known(None)
+
+
+def test_copied_frames_share_no_list_or_dict_with_the_originals() -> None:
+    """A state's clone copies its decision stack to any depth: changing a copy's frame, or a list or dict
+    nested inside one, leaves the original as it was (and the copy equals the original until then)."""
+    original: list[Any] = [{"kind": "k", "seat": "a", "fired": ["x"], "spent": {"move": [1, [2]]}, "n": 3}]
+    copy = copy_frames(original)
+    assert copy == original
+    copy[0]["fired"].append("y")
+    copy[0]["spent"]["move"][1].append(5)
+    copy[0]["n"] = 4
+    assert original == [{"kind": "k", "seat": "a", "fired": ["x"], "spent": {"move": [1, [2]]}, "n": 3}]

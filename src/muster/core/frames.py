@@ -150,6 +150,29 @@ def known(value: T | None) -> T:
     return value
 
 
+def copy_frames(frames: list[F]) -> list[F]:
+    """A copy of a decision stack for a state's ``clone``: each frame a new dict, and every list or dict in it
+    (at any depth) new too, so that changing a copy's frames never changes the original's. The other values
+    (strings, numbers, None, tuples) are immutable and shared. Frames hold plain JSON-ready data, which is all
+    this copies; it runs at every clone, so it looks at each value's type once and never calls ``deepcopy``."""
+    copies: list[Any] = []
+    for frame in frames:
+        out: dict[str, Any] = dict(frame)
+        for key, value in frame.items():
+            kind = type(value)
+            if kind is list or kind is dict:
+                out[key] = _copy_data(value)
+        copies.append(out)
+    return copies
+
+
+def _copy_data(value: Any) -> Any:
+    """A new copy of a list or dict of plain data, its nested lists and dicts copied too."""
+    if type(value) is list:
+        return [_copy_data(v) if type(v) is list or type(v) is dict else v for v in value]
+    return {k: _copy_data(v) if type(v) is list or type(v) is dict else v for k, v in value.items()}
+
+
 def count_down(s: MachineState[Any], f: CountedFrame) -> None:
     """One of the frame's ``left`` repetitions is done; the frame ends after the last."""
     f["left"] -= 1

@@ -10,7 +10,7 @@ from __future__ import annotations
 from itertools import compress
 from typing import Any, Final, Literal, Required, TypedDict
 
-from muster.core.frames import MachineState
+from muster.core.frames import MachineState, copy_frames
 from muster.core.interface import CorruptStateError
 from muster.games.freedom.board import board
 from muster.games.freedom.constants import IMPERIAL, INSURGENT
@@ -129,23 +129,6 @@ class Frame(FrameFields, total=False):
     """The step."""
 
 
-def _copy_frames(frames: list[Frame]) -> list[Frame]:
-    # Frames are copied on every clone, so only their (few) list and dict values are rebuilt. A copy is built field
-    # by field, whatever the fields hold (so as plain data, untyped): it is a frame because its source was one.
-    copies: list[Any] = []
-    value: Any
-    for frame in frames:
-        out = dict(frame)
-        for key, value in frame.items():
-            kind = type(value)
-            if kind is list:
-                out[key] = [list(v) if type(v) is list else v for v in value]
-            elif kind is dict:
-                out[key] = {k: list(v) if type(v) is list else v for k, v in value.items()}
-        copies.append(out)
-    return copies
-
-
 class State(MachineState[Frame]):
     """Everything about one game at one decision point (including the random generator); the decision
     stack and turn bookkeeping are :class:`~muster.core.frames.MachineState`'s."""
@@ -227,7 +210,7 @@ class State(MachineState[Frame]):
         c.first = self.first
         c.trigger = dict(self.trigger) if self.trigger else None
         c.built_this_round = self.built_this_round
-        c.stack = _copy_frames(self.stack)
+        c.stack = copy_frames(self.stack)
         c.log = self.log[:]
         c.result = dict(self.result) if self.result else None
         c.turn_seat, c.turn_start, c.tainted, c.quiet = self.turn_seat, self.turn_start, self.tainted, self.quiet
@@ -263,7 +246,7 @@ class State(MachineState[Frame]):
             "first": self.first,
             "trigger": dict(self.trigger) if self.trigger else None,
             "built_this_round": self.built_this_round,
-            "stack": _copy_frames(self.stack),
+            "stack": copy_frames(self.stack),
             "log": list(self.log),
             "result": dict(self.result) if self.result else None,
             "turn": {"seat": self.turn_seat, "start": self.turn_start, "tainted": self.tainted},
@@ -311,7 +294,7 @@ class State(MachineState[Frame]):
         s.trigger = dict(data["trigger"]) if data["trigger"] else None
         s.built_this_round = bool(data["built_this_round"])
         saved: list[Any] = [dict(f) for f in data["stack"]]  # frames: kinds checked here, the rest by the rules
-        s.stack = _copy_frames(saved)
+        s.stack = copy_frames(saved)
         if any(not isinstance(f.get("kind"), str) for f in s.stack):
             raise CorruptStateError("decision stack frame without a kind")
         s.log = [line if isinstance(line, dict) else str(line) for line in data["log"]]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Literal, Required, TypedDict
 
-from muster.core.frames import MachineState
+from muster.core.frames import MachineState, copy_frames
 from muster.core.interface import CorruptStateError
 from muster.games.hellenes.datafiles import SIDES, blocks, game_map
 
@@ -207,19 +207,6 @@ class Frame(FrameFields, total=False):
     """The step."""
 
 
-def _copy_frames(frames: list[Frame]) -> list[Frame]:
-    # A copy is built field by field, whatever the fields hold (so as plain data, untyped): it is a frame because its
-    # source was one.
-    copies: list[Any] = []
-    for frame in frames:
-        out = dict(frame)
-        for key, value in frame.items():
-            if type(value) in (list, dict):
-                out[key] = copy.deepcopy(value)
-        copies.append(out)
-    return copies
-
-
 class State(MachineState[Frame]):
     """Everything about one game at one decision point (including the random generator); the decision
     stack and turn bookkeeping are :class:`~muster.core.frames.MachineState`'s."""
@@ -331,7 +318,7 @@ class State(MachineState[Frame]):
         c.crossings = {k: v[:] for k, v in self.crossings.items()}
         c.forced = [f[:] for f in self.forced]
         c.draw = {"side": self.draw["side"], "ids": self.draw["ids"][:], "cv": self.draw["cv"]} if self.draw else None
-        c.stack = _copy_frames(self.stack)
+        c.stack = copy_frames(self.stack)
         c.log = self.log[:]
         c.result = dict(self.result) if self.result else None
         c._legal = self._legal
@@ -365,7 +352,7 @@ class State(MachineState[Frame]):
             "no_entry": list(self.no_entry),
             "draw": ({"side": self.draw["side"], "ids": list(self.draw["ids"]), "cv": self.draw["cv"]}
                      if self.draw else None),
-            "stack": _copy_frames(self.stack),
+            "stack": copy_frames(self.stack),
             "log": list(self.log),  # entries are never changed once written: sharing them is safe
             "result": dict(self.result) if self.result else None,
             "turn": {"seat": self.turn_seat, "start": self.turn_start, "tainted": self.tainted},
@@ -430,7 +417,7 @@ class State(MachineState[Frame]):
         d = data["draw"]
         s.draw = {"side": _side(d["side"]), "ids": [str(x) for x in d["ids"]], "cv": d["cv"]} if d else None
         saved: list[Any] = [dict(f) for f in data["stack"]]  # frames: kinds checked here, the rest by the rules
-        s.stack = _copy_frames(saved)
+        s.stack = copy_frames(saved)
         if any(not isinstance(f.get("kind"), str) for f in s.stack):
             raise CorruptStateError("decision stack frame without a kind")
         s.log = [_log_line(line) for line in data["log"]]
