@@ -28,6 +28,14 @@ def season_word(page: Any) -> str:
     return (page.text_content("#status") or "").split(" ")[0]
 
 
+def wait_own_block_at_least(page: Any, pixels: float) -> None:
+    """Until an own block is drawn at least ``pixels`` wide and high on the screen (measured in the page and
+    polled: a bot's move may redraw the board while it is measured; fails by timing out)."""
+    page.wait_for_function("px => { const r = document.querySelector('#board g.hl-block.own rect');"
+                           " if (r === null) return false; const b = r.getBoundingClientRect();"
+                           " return b.width >= px && b.height >= px }", arg=pixels, timeout=15000)
+
+
 def click_map(page: Any) -> str:
     """One decision made on the map where the map offers one: an own block standing in a marked area (its Group),
     else a marked area; a card from the hand; else the first button (never "end" while the map offers more).
@@ -113,9 +121,7 @@ def test_a_year_played_on_the_drawn_map_at_desktop_size(web: Server, browser: An
     css = page.get_attribute("link[data-hellenes-css]", "href") or ""
     assert css.endswith("/static/games/hellenes/board.css")
     # blocks: at least 14 px on the screen, labelled for their owner, blank for the enemy, CV as pips
-    own = page.locator("#board g.hl-block.own")
-    box = own.first.locator("rect").bounding_box()
-    assert box and box["width"] >= 14 and box["height"] >= 14
+    wait_own_block_at_least(page, 14)
     font = page.evaluate("() => parseFloat(getComputedStyle(document.querySelector('#board g.hl-block.own text'))"
                          ".fontSize) * document.querySelector('#board svg').getScreenCTM().a")
     assert font >= 9  # 14 px in the map's units, at the map's fitted scale
@@ -150,8 +156,7 @@ def test_a_season_on_a_phone(web: Server, browser: Any) -> None:
     page.on("pageerror", lambda e: errors.append(str(e)))
     start_hellenes(page, web.url, seed=5)
     # the phone opens on Greece itself, zoomed: a block is bigger on screen than at the whole map's scale
-    box = page.locator("#board g.hl-block.own rect").first.bounding_box()
-    assert box and box["width"] >= 14
+    wait_own_block_at_least(page, 14)
     shot(page, "hellenes-map-phone")
     counts = play_a_season(page, "hellenes-phone")
     assert counts["block"] + counts["area"] >= 1, counts
