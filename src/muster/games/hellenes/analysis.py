@@ -1,8 +1,8 @@
 """Hellenes' analysis: an estimated win chance, the post-game review (the curve and its turning points) and opt-in
 hints, as the game module's ``analysis`` part (see :class:`muster.analysis.GameAnalysis`).
 
-The estimate is the heuristic's evaluation (:func:`muster.games.hellenes.bots.evaluate`) put through a logistic
-curve whose scale was fitted on Heuristic-vs-Heuristic games (:data:`SCALE`). It reads what one seat may see:
+The estimate is the learned value (:mod:`muster.games.hellenes.learned`: the evaluation's terms weighed by how far
+the game has gone, fitted on the results of Heuristic games). It reads what one seat may see:
 the seat's view is determinized a few times (seeded from the view, so one view always gives one figure) and the
 figures averaged. The curve is read at every Player Turn's first Action (a *turn*), from each side's own view,
 the two averaged, so neither side's hidden blocks count beyond what that side itself knows. A choice is judged by
@@ -22,8 +22,9 @@ from typing import Any
 from muster.core import Game, get_rules
 from muster.core.bots import SearchMaker, make_own_bot
 from muster.core.interface import Action, Rules
-from muster.games.hellenes.bots import HellenesHeuristicBot, evaluate
+from muster.games.hellenes.bots import HellenesHeuristicBot, evaluate, value_inputs
 from muster.games.hellenes.datafiles import blocks, design
+from muster.games.hellenes.learned import LearnedValue, WeightsMismatchError, shipped
 from muster.games.hellenes.rules.common import other
 from muster.games.hellenes.state import State
 from muster.games.hellenes.texts import names, said_in
@@ -33,7 +34,8 @@ Progress = Callable[[float], None]
 """Told the share of the work done so far (0 to 1) as an analysis advances."""
 
 SCALE = 80.0
-"""The evaluation's units (a Prestige point is 12) per unit of log-odds: Athens' chance is
+"""Used only when this build ships no learned weights: the evaluation's units (a Prestige point is 12) per unit of
+log-odds, Athens' chance being
 ``1 / (1 + exp(-evaluate(state, "athens") / SCALE))``. Fitted by maximum likelihood on the 559 turns of 25
 Heuristic-vs-Heuristic games on the 25-City map (seeds 100–124); see docs/hellenes-design.md, "Analysis"."""
 SAMPLES = 3
@@ -72,11 +74,23 @@ PLOT_Y = N_("Athens' win chance")
 
 # --- the estimate -----------------------------------------------------------------------------------------------
 def state_probability(s: State) -> float:
-    """Athens' chance in one full state: 1 or 0 once the game is over, else the evaluation's logistic."""
+    """Athens' chance in one full state: 1 or 0 once the game is over, else the learned value's (or, when this
+    build ships no weights for its rules, the evaluation's logistic at :data:`SCALE`)."""
     if s.result is not None:
         return 1.0 if s.result.get("winner") == ATHENS else 0.0
+    value = _learned()
+    if value is not None:
+        return 1.0 - value.chance(value_inputs(s))
     x = max(-60.0, min(60.0, evaluate(s, ATHENS) / SCALE))
     return 1.0 / (1.0 + math.exp(-x))
+
+
+def _learned() -> LearnedValue | None:
+    """The shipped learned value, or None when there are no weights for this build's versions."""
+    try:
+        return shipped()
+    except WeightsMismatchError:
+        return None
 
 
 def _seed(view: dict[str, Any]) -> int:
@@ -167,7 +181,7 @@ class Advice:
 
 def terms(s: State, seat: str) -> dict[str, float]:
     """The evaluation's parts a reason names, each for ``seat`` (higher is better for it)."""
-    from muster.games.hellenes.bots import STEP, _capital_danger
+    from muster.games.hellenes.bots import STEP, capital_danger
 
     enemy = other(seat)
     sign = 1 if seat == SPARTA else -1
@@ -178,7 +192,7 @@ def terms(s: State, seat: str) -> dict[str, float]:
                  if holder in (seat, enemy) and s.loyal.get(area) == other(holder))
     capitals = design()["capitals"]
     return {"prestige": 12.0 * sign * s.prestige, "strength": strength, "cities": 6.0 * cities,
-            "capital": 100.0 * (_capital_danger(s, enemy, capitals[enemy]) - _capital_danger(s, seat, capitals[seat]))}
+            "capital": 100.0 * (capital_danger(s, enemy, capitals[enemy]) - capital_danger(s, seat, capitals[seat]))}
 
 
 def reason(before: State, after: State, seat: str) -> str:

@@ -10,6 +10,7 @@ are good, retreats when they are not, fortifies when the field is hopeless, and 
 
 from __future__ import annotations
 
+import math
 import random
 from collections import deque
 from functools import cache, lru_cache
@@ -17,6 +18,7 @@ from functools import cache, lru_cache
 from muster.core import JSON, Action, Rules
 from muster.core.bots import BotSpecError
 from muster.games.hellenes.datafiles import blocks, cards, design, game_map
+from muster.games.hellenes.learned import LearnedValue, WeightsMismatchError, shipped
 from muster.games.hellenes.odds import Fighter, battle_odds
 from muster.games.hellenes.rules.common import (
     defenders_inside,
@@ -484,9 +486,26 @@ def evaluate(s: State, seat: str) -> float:
     enemy = other(seat)
     sign = 1 if seat == "sparta" else -1
     v = PRESTIGE * s.prestige * sign
+    for side, worth in _worths(s):
+        v += worth if side == seat else -worth
+    for area, holder in s.control.items():
+        if holder in (seat, enemy) and s.loyal.get(area) == other(holder):
+            v += HELD_CITY if holder == seat else -HELD_CITY
+    v += engagements(s, seat)
+    capitals = design()["capitals"]
+    for side in (seat, enemy):
+        danger = capital_danger(s, side, capitals[side])
+        v += -danger * WIN if side == seat else danger * WIN
+    return v
+
+
+def _worths(s: State) -> list[tuple[str, float]]:
+    """Each block on the map's side and worth: its CV (firepower and agility weigh in) and, in Winter, less when
+    it will disband outside a friendly City."""
     roster = blocks()
     winter = s.season == 4
     supplied = set(s.supplied)
+    out: list[tuple[str, float]] = []
     for bid, u in s.units.items():
         if u.area is None:
             continue
@@ -494,19 +513,28 @@ def evaluate(s: State, seat: str) -> float:
         worth = STEP * u.cv * (0.75 + 0.125 * d.fire * AGILITY[d.letter])
         if winter and u.token not in supplied and not in_friendly_place(s, bid) and u.carrier is None:
             worth *= 0.3
-        v += worth if d.side == seat else -worth
+        out.append((d.side, worth))
+    return out
+
+
+def block_worth(s: State) -> dict[str, float]:
+    """Side → the worth of its blocks on the map, as :func:`evaluate` counts them."""
+    total = {"athens": 0.0, "sparta": 0.0}
+    for side, worth in _worths(s):
+        total[side] += worth
+    return total
+
+
+def held_cities(s: State, seat: str) -> int:
+    """Enemy-loyal Cities ``seat`` holds, less those the enemy holds loyal to ``seat``."""
+    held = 0
     for area, holder in s.control.items():
-        if holder in (seat, enemy) and s.loyal.get(area) == other(holder):
-            v += HELD_CITY if holder == seat else -HELD_CITY
-    v += _engagements(s, seat)
-    capitals = design()["capitals"]
-    for side in (seat, enemy):
-        danger = _capital_danger(s, side, capitals[side])
-        v += -danger * WIN if side == seat else danger * WIN
-    return v
+        if holder in ("athens", "sparta") and s.loyal.get(area) == other(holder):
+            held += 1 if holder == seat else -1
+    return held
 
 
-def _engagements(s: State, seat: str) -> float:
+def engagements(s: State, seat: str) -> float:
     """Blocks of both sides in the field of one area fight soon: each such area by its expected gain, the side
     whose turn it is counting as the attacker."""
     g = game_map()
@@ -524,7 +552,7 @@ def _engagements(s: State, seat: str) -> float:
     return total
 
 
-def _capital_danger(s: State, side: str, capital: str) -> float:
+def capital_danger(s: State, side: str, capital: str) -> float:
     """The chance (roughly) that ``side`` loses its capital soon: by Assault when it is besieged, a little when
     it stands empty with enemy blocks next door."""
     if s.control.get(capital) != side:
@@ -541,6 +569,32 @@ def _capital_danger(s: State, side: str, capital: str) -> float:
     if not near:
         return 0.0
     return 0.25 * (quick_odds(near, dfn, True)[0] if dfn else 1.0)
+
+
+def value_terms(s: State) -> list[float]:
+    """The evaluation's terms in ``s`` from Sparta's side, in the order of
+    :data:`muster.games.hellenes.learned.BASE_TERMS`: Prestige, Sparta's blocks' worth less Athens', the
+    enemy-loyal Cities Sparta holds less those Athens holds, the engagements, and each capital's danger."""
+    worth = block_worth(s)
+    capitals = design()["capitals"]
+    return [float(s.prestige), worth["sparta"] - worth["athens"], float(held_cities(s, "sparta")),
+            engagements(s, "sparta"), capital_danger(s, "sparta", capitals["sparta"]),
+            capital_danger(s, "athens", capitals["athens"])]
+
+
+def progress(s: State) -> float:
+    """How far the game has gone: 0 at its first Season, 1 after its last."""
+    return min(1.0, max(0.0, s.season_index() / (5.0 * s.years)))
+
+
+def value_inputs(s: State) -> list[float]:
+    """The learned value's input vector for ``s`` (:data:`muster.games.hellenes.learned.INPUTS`): a constant, the
+    terms, the terms scaled by progress, progress, 1 when Sparta's Season turn it is, and the Prestige track
+    squashed alone and by progress."""
+    base = value_terms(s)
+    p = progress(s)
+    squashed = math.tanh(s.prestige / 3.0)
+    return [1.0, *base, *(t * p for t in base), p, 1.0 if s.active == "sparta" else 0.0, squashed, squashed * p]
 
 
 SEARCHED = ("actions", "battle_retreat", "fortify", "siege_choice")
@@ -562,6 +616,15 @@ class HellenesKnowledge:
             raise BotSpecError(f"ismcts search: decision kinds among {(*SEARCHED, 'commit', 'group', 'ny_card')}")
         self.kinds = frozenset(kinds)
         self.heuristic = HellenesHeuristicBot(rules, seed + 1, {"aggression": options.pop("aggression", "1.0")})
+        kind = options.pop("value", "points")
+        if kind not in ("points", "learned"):
+            raise BotSpecError("ismcts value: points (the hand-written evaluation) or learned")
+        self.learned: LearnedValue | None = None
+        if kind == "learned":
+            try:
+                self.learned = shipped()
+            except WeightsMismatchError as err:
+                raise BotSpecError(str(err)) from err
 
     def searched(self, state: State) -> bool:
         """True at the decision kinds the search looks ahead at."""
@@ -586,5 +649,8 @@ class HellenesKnowledge:
         return bool(state.stack) and state.stack[-1]["kind"] in MILESTONES
 
     def value(self, state: State, seat: str) -> float:
-        """:func:`evaluate`."""
+        """:func:`evaluate`, or with ``value=learned`` the learned chance that ``seat`` wins (as points the
+        search's default ``scale`` reads back as that chance)."""
+        if self.learned is not None:
+            return self.learned.points(value_inputs(state), seat)
         return evaluate(state, seat)
