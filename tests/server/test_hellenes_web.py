@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from muster.games.hellenes.datafiles import blocks
+from muster.games.hellenes.module import STRONGEST
 
 from .helpers import Server, create
 from .test_e2e import DESKTOP, version, wait_changed, wait_my_turn_or
@@ -55,7 +56,7 @@ def test_levels_resolve_per_game_and_bad_bodies_are_refused(web: Server) -> None
     with web.client() as c:
         made = _create(c, game="hellenes", athens="human", sparta="strongest", seed=5)
         status = c.get(f"/api/games/{made['game_id']}/status").json()
-        assert status["players"]["sparta"] == "ismcts:cpu=0.9"  # Hellenes Strongest: the search, within a CPU budget
+        assert status["players"]["sparta"] == STRONGEST  # Hellenes Strongest: the search, within a CPU budget
         assert c.post("/api/games", json={"game": "hellenes", "imperial": "human", "insurgent": "beginner"}
                       ).status_code == 400
         assert c.post("/api/games", json={"game": "chess", "athens": "human", "sparta": "beginner"}).status_code == 400
@@ -265,7 +266,7 @@ def test_every_level_has_a_bot_for_every_web_game() -> None:
         for lv in LEVELS:
             assert make_bot(lv.spec_for(game), seed=0, rules=get_rules(game)) is not None
     # ISMCTS beat the heuristic in docs/hellenes-balance.md: it is the Hellenes Strongest level
-    assert level("strongest").spec_for("hellenes") == "ismcts:cpu=0.9"
+    assert level("strongest").spec_for("hellenes") == STRONGEST
     assert level_name("heuristic", "hellenes") == "Standard"
     assert level_name("ismcts", "hellenes") == "Strongest"
     with pytest.raises(BotSpecError):

@@ -3,6 +3,11 @@
 
 from muster.core.plugin import GameModule, LevelPlay
 
+STRONGEST = "ismcts:search=actions+battle_retreat+fortify+siege_choice+group,width=5,iterations=24,cpu=0.9"
+"""The Strongest level's bot: the game-agnostic search over Hellenes' knowledge, which besides the Action menu and
+the battle choices also searches each block's step in a Group Move, tries its five best candidates and plays up to
+24 playouts a decision within 0.9 CPU-seconds (docs/bots.md, docs/hellenes-balance.md)."""
+
 MODULE = GameModule(
     name="hellenes",
     title="Hellenes: Campaigns of the Peloponnesian War",
@@ -14,8 +19,9 @@ MODULE = GameModule(
     levels={
         "beginner": LevelPlay("random", "Plays any legal move: good for learning the rules."),
         "standard": LevelPlay("heuristic", "Weighs the map, the battle odds and Prestige; answers at once."),
-        "strongest": LevelPlay("ismcts:cpu=0.9", "Tries its best few choices against the blocks you might have and "
-                                                 "the dice, and keeps the one that works out.", former=("ismcts",)),
+        "strongest": LevelPlay(STRONGEST, "Tries its best few choices against the blocks you might have and "
+                                          "the dice, and keeps the one that works out.",
+                               former=("ismcts", "ismcts:cpu=0.9")),
     },
     web="muster.games.hellenes.web:ADAPTER",
     terminal="muster.games.hellenes.terminal:TERMINAL",
