@@ -468,9 +468,12 @@ $("save-name").addEventListener("click", async () => {
 // --- state and connection -----------------------------------------------------------------------
 function onState(message) {
   log = log.slice(0, message.log_from).concat(message.log);
+  const before = state ? JSON.stringify(state.legal) : null;
   state = { ...message, log: undefined };
   pending = false;
-  closeMenu();
+  // an open menu stays open while its choices are still the legal ones (the opponent's simultaneous move or a
+  // clock update must not take away what a player is choosing); otherwise it is closed
+  if (JSON.stringify(state.legal) !== before) closeMenu();
   render();
   clock?.refresh(state.seat); // a move, a pause or a timeout: the clock changed too
 }
