@@ -95,8 +95,10 @@ def test_an_unrated_timeout_lets_the_opponent_claim_the_win(server: Server) -> N
         tokens = made["tokens"]
         late = _active(c, tokens)
         other = next(s for s in tokens if s != late)
-        clock = _clock(c, tokens[other])
-        assert clock["pace"] == "fast" and clock["running"] == late
+        # the clock starts once the first position reaches it, and a bank of two seconds may already be spent by
+        # the time a loaded machine answers: either way it is the player to move whose time runs
+        clock = _until(lambda: (found := _clock(c, tokens[other]))["state"] in ("running", "flagged") and found)
+        assert clock["pace"] == "fast" and late in (clock["running"], clock["flagged"])
         flagged = _until(lambda: (found := _clock(c, tokens[other]))["state"] == "flagged" and found)
         assert flagged["flagged"] == late and flagged["left"][late] == 0
         assert state(c, tokens[late])["outcome"] is None  # unrated: nothing ends by itself
