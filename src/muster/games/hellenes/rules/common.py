@@ -283,6 +283,93 @@ def refresh_occupancy(s: State, areas: set[str] | tuple[str, ...], arrived: str 
         s._held = (fields, carry)
 
 
+def shift_occupancy(s: State, moved: list[tuple[str, str | None]], dest: str) -> None:
+    """After the blocks of ``moved`` (each with the area it left) were put in ``dest``, outside its City: update
+    the kept :func:`occupancy`, :func:`blocks_at` and :func:`held` for just them (the answers
+    :func:`refresh_occupancy` of the areas they left and ``dest`` gives). A block joins ``dest``'s list at its
+    roster place and leaves the lists of the areas it left; only those areas are counted again, so a Muster
+    into a crowded City does not recount every block already there at each arrival."""
+    occ = s._occ
+    if occ is None:
+        return
+    kept = s._where
+    if kept is not None and kept[0] is occ[0] and all(was is not None for _, was in moved):
+        left: list[str] = []  # the areas left, each once
+        for _, was in moved:
+            if was is not None and was != dest and was not in left:
+                left.append(was)
+        _shift(s, occ, kept, moved, left, dest)
+        return
+    touched = {dest}  # otherwise (a block from the Pool, or no index kept) the general recount
+    for _, was in moved:
+        if was is not None:
+            touched.add(was)
+    refresh_occupancy(s, touched)
+
+
+def _shift(s: State, occ: tuple[Occupancy, Occupancy], kept: tuple[dict[str, int], dict[str, list[str]],
+           dict[str, int]], moved: list[tuple[str, str | None]], left: list[str], dest: str) -> None:
+    """:func:`shift_occupancy` with the kept index current and every block coming from the map."""
+    old_fields, old_fleets = occ
+    fields, fleets = old_fields.copy(), old_fleets.copy()
+    index, position = kept[1].copy(), kept[2]
+    units = s.units
+    ids = [b for b, _ in moved]
+    for a in left:  # the areas left: their remaining blocks counted again (few, as a rule)
+        rest = [b for b in index.get(a, ()) if b not in ids]
+        field_bits = fleet_bits = 0
+        for b in rest:
+            if not units[b].inside:
+                bit = _BITS[b]
+                field_bits |= bit
+                if b in FLEETS:
+                    fleet_bits |= bit
+        if rest:
+            index[a] = rest
+        else:
+            index.pop(a, None)
+        _put(fields, a, field_bits)
+        _put(fleets, a, fleet_bits)
+    # the destination: the newcomers added at their roster places, their sides to its bits
+    here = list(index.get(dest, ()))
+    field_bits, fleet_bits = fields.get(dest, 0), fleets.get(dest, 0)
+    for b in ids:
+        bit = _BITS[b]
+        field_bits |= bit
+        if b in FLEETS:
+            fleet_bits |= bit
+        if b in here:
+            continue
+        at = position[b]
+        k = len(here)
+        while k and position[here[k - 1]] > at:
+            k -= 1
+        here.insert(k, b)
+    index[dest] = here
+    _put(fields, dest, field_bits)
+    _put(fleets, dest, fleet_bits)
+    s._occ = (fields, fleets)
+    s._where = (fields, index, position)
+    kept_held = s._held
+    if kept_held is not None and kept_held[0] is old_fields and kept_held[1]:
+        changed = 0  # the sides whose bits changed in the areas touched
+        for a in (dest, *left):
+            changed |= (old_fields.get(a, 0) ^ fields.get(a, 0)) | (old_fleets.get(a, 0) ^ fleets.get(a, 0))
+        carry: dict[str, tuple[int, int]] = {}
+        for side, got in kept_held[1].items():
+            if not changed & BIT[side]:
+                carry[side] = got
+        s._held = (fields, carry)
+
+
+def _put(bits_by_area: Occupancy, area: str, bits: int) -> None:
+    """Set an area's bits in an occupancy dict (an area with none is absent)."""
+    if bits:
+        bits_by_area[area] = bits
+    else:
+        bits_by_area.pop(area, None)
+
+
 @cache
 def roster() -> tuple[tuple[str, str, bool, int], ...]:
     """(id, side, fleet?, movement allowance) of every block in roster order: what the hot loops need."""

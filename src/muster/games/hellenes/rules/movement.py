@@ -37,8 +37,8 @@ from muster.games.hellenes.rules.common import (
     movement_allowance,
     occupancy,
     passenger_of,
-    refresh_occupancy,
     roster,
+    shift_occupancy,
     side_roster,
 )
 from muster.games.hellenes.state import Frame, State
@@ -309,22 +309,19 @@ def _relocate(s: State, bid: str, area: str, via: str) -> None:
     """Put a block (and its passenger) in an area, outside any City."""
     u = s.units[bid]
     cargo = passenger_of(s, bid)  # found by where the fleet stands: before it moves
-    touched = {area}
-    if u.area is not None:
-        touched.add(u.area)
+    moved: list[tuple[str, str | None]] = [(bid, u.area)]
     u.area, u.inside = area, False
     s.via[str(u.token)] = via
     if cargo is not None:
         c = s.units[cargo]
-        if c.area is not None:
-            touched.add(c.area)
+        moved.append((cargo, c.area))
         c.area, c.inside = area, False
         s.via[str(c.token)] = via
         if c.token not in s.moved:
             s.moved.append(c.token)
         if area not in SEAS:
             c.carrier = None  # landed with its fleet (5.2.1)
-    refresh_occupancy(s, touched)
+    shift_occupancy(s, moved, area)
 
 
 def boardable(s: State, bid: str) -> list[str]:
