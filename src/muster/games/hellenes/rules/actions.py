@@ -3,7 +3,6 @@ Recruits, detaches a garrison, Pillages, or (in Winter) supplies a block. Unused
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Final
 
 from muster.core.frames import VERB_ACTIONS
@@ -32,7 +31,7 @@ def group_areas(s: State, side: str, occ: tuple[Occupancy, Occupancy] | None = N
     """Areas holding a Group with at least one block that can still move (``pool``: :func:`movers`)."""
     areas: list[str] = []
     occ = occ or occupancy(s)
-    exits = _land_exits(frozenset(s.no_entry))
+    exits = _land_exits(area_mask(s.no_entry) if s.no_entry else 0)
     for b, a, besieged, fleet, _ in (movers(s, side) if pool is None else pool):
         if a in areas:
             continue
@@ -42,10 +41,19 @@ def group_areas(s: State, side: str, occ: tuple[Occupancy, Occupancy] | None = N
     return areas
 
 
-@lru_cache(maxsize=1024)
-def _land_exits(no_entry: frozenset[str]) -> frozenset[str]:
-    """Land areas with a neighbour a land block may enter (not Neutral, not closed this turn)."""
-    return frozenset(a for a, ns in LAND_ADJ.items() if any(n not in NEUTRAL and n not in no_entry for n in ns))
+def _land_exits(no_entry: int) -> frozenset[str]:
+    """Land areas with a neighbour a land block may enter (not Neutral, not closed this turn: ``no_entry``, an
+    area set); cached per set of closed areas."""
+    got = _LAND_EXITS.get(no_entry)
+    if got is None:
+        if len(_LAND_EXITS) >= 1024:
+            _LAND_EXITS.clear()
+        got = _LAND_EXITS[no_entry] = frozenset(
+            a for a, ns in LAND_ADJ.items() if any(n not in NEUTRAL and not AREA_BIT[n] & no_entry for n in ns))
+    return got
+
+
+_LAND_EXITS: Final[dict[int, frozenset[str]]] = {}
 
 
 def muster_cities(s: State, side: str, occ: tuple[Occupancy, Occupancy] | None = None,

@@ -9,6 +9,7 @@ from typing import Final
 
 from muster.core.frames import VERB_ACTIONS
 from muster.core.interface import Action
+from muster.games.hellenes.datafiles import DataError
 from muster.games.hellenes.engine import Decision, act, default_label, known, said, unit
 from muster.games.hellenes.rules.common import (
     ALL_AREAS,
@@ -593,12 +594,28 @@ def land_reach(closed: int, start: str) -> tuple[int, ...]:
     (:data:`AREA_BIT`) they may reach within ``k`` steps (5.0: through and into areas that are not Neutral nor
     in ``closed``, :func:`land_closed`; the start itself excluded; empty from a sea). A pure function of the
     closed areas near the start (:data:`_LAND_NEAR`), so cached across decisions."""
-    if start not in LAND_ADJ:
+    near = _LAND_NEAR.get(start)
+    if near is None:
         return ()
-    return _land_reach(closed & _LAND_NEAR[start][_TOP], start)
+    closed &= near[_TOP]
+    # one integer key (the closed areas near the start, then the start's number): a hit is one dict lookup, where
+    # a cached function would build and hash a tuple and reorder its recency list at every call
+    key = closed << _AREA_NUMBER_BITS | _AREA_NUMBER[start]
+    got = _LAND_REACH.get(key)
+    if got is None:
+        if len(_LAND_REACH) >= _REACH_CACHE_SIZE:
+            _LAND_REACH.clear()  # bounded: situations seldom seen again are dropped together
+        got = _LAND_REACH[key] = _land_reach(closed, start)
+    return got
 
 
-@lru_cache(maxsize=65536)
+_AREA_NUMBER: Final[dict[str, int]] = {a: i for i, a in enumerate(AREA_BIT)}
+_AREA_NUMBER_BITS: Final = len(AREA_BIT).bit_length()
+_REACH_CACHE_SIZE: Final = 65536
+_LAND_REACH: Final[dict[int, tuple[int, ...]]] = {}
+""":func:`land_reach`'s answers (read-only: shared by every caller in the same situation)."""
+
+
 def _land_reach(closed: int, start: str) -> tuple[int, ...]:
     top = _TOP
     dist = {start: 0}
@@ -661,13 +678,28 @@ def fleet_reach(s: State, enemy: str, fleets: Occupancy, pool: list[Mover]) -> i
     for every City at once; the caller still checks that the City itself may be entered), as an area set
     (:data:`AREA_BIT`)."""
     closed = closed_seas(s, enemy, fleets)
+    seas = closed >> _FIRST_SEA  # the closed seas alone: a few bits
     out = 0
     for _, area, besieged, _, allowance in pool:
-        out |= _fleet_reach(closed, area, besieged, allowance)
+        # one integer key, as land_reach's: the closed seas, the area's number, the allowance, besieged
+        key = ((seas << _AREA_NUMBER_BITS | _AREA_NUMBER[area]) << 4 | allowance << 1) | besieged
+        got = _FLEET_REACH.get(key)
+        if got is None:
+            if len(_FLEET_REACH) >= _REACH_CACHE_SIZE:
+                _FLEET_REACH.clear()
+            got = _FLEET_REACH[key] = _fleet_reach(closed, area, besieged, allowance)
+        out |= got
     return out
 
 
-@lru_cache(maxsize=65536)
+_FIRST_SEA: Final = min(AREA_BIT[a] for a in SEAS).bit_length() - 1
+"""The number of the first sea in an area set: every bit below it is a land area."""
+_FLEET_REACH: Final[dict[int, int]] = {}
+""":func:`fleet_reach`'s answers per fleet situation."""
+if max(allowance for _, _, fleet, allowance in roster() if fleet) >= 8:
+    raise DataError("a fleet's movement allowance does not fit the reach cache's key (at most 7)")
+
+
 def _fleet_reach(closed: int, area: str, besieged: bool, allowance: int) -> int:
     """The land areas a fleet standing in ``area`` may Muster into (not its own area)."""
     if area in SEAS:
