@@ -39,3 +39,43 @@ def test_kept_occupancy_is_a_fresh_count_at_every_decision() -> None:
             checked += 1
     # the games placed and removed blocks many times: the partial recounts were exercised
     assert checked > 2000 and placed > 50 and removed > 50
+
+
+def test_a_clone_and_its_original_keep_their_own_answers_as_either_moves_on() -> None:
+    """A clone shares the kept answers until one of the two moves a block; after that each answers for itself:
+    the one that moved has its own, and the other's are never changed under it."""
+    compared = 0
+    for seed in range(4):
+        state = RULES.setup(seed, {"quiet": "1"})
+        chooser = random.Random(seed)
+        n = RULES.legal_count(state)
+        while n:
+            if chooser.random() < 0.1:  # now and then, a twin that moves on while the original waits
+                occ = occupancy(state)
+                snapshot = (dict(occ[0]), dict(occ[1]), {a: list(b) for a, b in blocks_at(state).items()})
+                twin = RULES.clone(state)
+                for _ in range(8):
+                    m = RULES.legal_count(twin)
+                    if not m:
+                        break
+                    RULES.apply_nth(twin, chooser.choice(range(m)))
+                _assert_kept_is_fresh(twin)
+                occ = occupancy(state)
+                assert (occ[0], occ[1], blocks_at(state)) == snapshot
+                # and the other way round: a twin that waits while the original moves on
+                still = RULES.clone(state)
+                n = RULES.apply_nth(state, chooser.choice(range(n)))
+                occ = occupancy(still)
+                assert (occ[0], occ[1], blocks_at(still)) == snapshot
+                _assert_kept_is_fresh(still)
+                compared += 1
+            else:
+                n = RULES.apply_nth(state, chooser.choice(range(n)))
+            _assert_kept_is_fresh(state)
+    assert compared > 50
+
+
+def _assert_kept_is_fresh(state: State) -> None:
+    fresh = _afresh(state)
+    assert occupancy(state) == occupancy(fresh) and blocks_at(state) == blocks_at(fresh)
+    assert {side: held(state, side) for side in SEATS} == {side: held(fresh, side) for side in SEATS}

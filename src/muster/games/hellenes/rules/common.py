@@ -208,6 +208,7 @@ def _count(s: State) -> tuple[Occupancy, Occupancy]:
     occ = s._occ
     if occ is None:
         occ = s._occ = (fields, fleets)
+        s._own_occ = True
     s._where = (occ[0], index, position)
     return occ
 
@@ -241,6 +242,7 @@ def refresh_occupancy(s: State, areas: set[str] | tuple[str, ...], arrived: str 
             if b in FLEETS:
                 fleets[where] = fleets.get(where, 0) | bit
         s._occ = (fields, fleets)
+        s._own_occ = True
         return
     old, position = kept[1], kept[2]
     index = old.copy()
@@ -268,6 +270,7 @@ def refresh_occupancy(s: State, areas: set[str] | tuple[str, ...], arrived: str 
                 fleets[where] = fleets.get(where, 0) | bit
     s._occ = (fields, fleets)
     s._where = (fields, index, position)
+    s._own_occ = True
     kept_held = s._held
     if kept_held is not None and kept_held[0] is occ[0] and kept_held[1]:
         # a side's positions (:func:`held`) stay as they were unless its bits changed in the areas recounted
@@ -309,10 +312,15 @@ def shift_occupancy(s: State, moved: list[tuple[str, str | None]], dest: str) ->
 
 def _shift(s: State, occ: tuple[Occupancy, Occupancy], kept: tuple[dict[str, int], dict[str, list[str]],
            dict[str, int]], moved: list[tuple[str, str | None]], left: list[str], dest: str) -> None:
-    """:func:`shift_occupancy` with the kept index current and every block coming from the map."""
-    old_fields, old_fleets = occ
-    fields, fleets = old_fields.copy(), old_fleets.copy()
-    index, position = kept[1].copy(), kept[2]
+    """:func:`shift_occupancy` with the kept index current and every block coming from the map. The kept dicts
+    are changed in place when this state alone holds them (``State._own_occ``), else copied first; an area's
+    list of blocks is always a new list, so one handed out before stays as it was."""
+    owned = s._own_occ
+    fields, fleets = occ if owned else (occ[0].copy(), occ[1].copy())
+    index, position = (kept[1] if owned else kept[1].copy()), kept[2]
+    kept_held = s._held
+    watch = kept_held is not None and kept_held[0] is occ[0] and bool(kept_held[1])
+    changed = 0  # the sides whose bits change in the areas touched (for :func:`held`)
     units = s.units
     ids = [b for b, _ in moved]
     for a in left:  # the areas left: their remaining blocks counted again (few, as a rule)
@@ -328,11 +336,14 @@ def _shift(s: State, occ: tuple[Occupancy, Occupancy], kept: tuple[dict[str, int
             index[a] = rest
         else:
             index.pop(a, None)
+        if watch:
+            changed |= (fields.get(a, 0) ^ field_bits) | (fleets.get(a, 0) ^ fleet_bits)
         _put(fields, a, field_bits)
         _put(fleets, a, fleet_bits)
     # the destination: the newcomers added at their roster places, their sides to its bits
     here = list(index.get(dest, ()))
-    field_bits, fleet_bits = fields.get(dest, 0), fleets.get(dest, 0)
+    was_field, was_fleet = fields.get(dest, 0), fleets.get(dest, 0)
+    field_bits, fleet_bits = was_field, was_fleet
     for b in ids:
         bit = _BITS[b]
         field_bits |= bit
@@ -348,18 +359,25 @@ def _shift(s: State, occ: tuple[Occupancy, Occupancy], kept: tuple[dict[str, int
     index[dest] = here
     _put(fields, dest, field_bits)
     _put(fleets, dest, fleet_bits)
-    s._occ = (fields, fleets)
-    s._where = (fields, index, position)
-    kept_held = s._held
-    if kept_held is not None and kept_held[0] is old_fields and kept_held[1]:
-        changed = 0  # the sides whose bits changed in the areas touched
-        for a in (dest, *left):
-            changed |= (old_fields.get(a, 0) ^ fields.get(a, 0)) | (old_fleets.get(a, 0) ^ fleets.get(a, 0))
-        carry: dict[str, tuple[int, int]] = {}
-        for side, got in kept_held[1].items():
-            if not changed & BIT[side]:
-                carry[side] = got
-        s._held = (fields, carry)
+    if not owned:
+        s._occ = (fields, fleets)
+        s._where = (fields, index, position)
+        s._own_occ = True
+    if not watch or kept_held is None:
+        if not owned:
+            s._held = None
+        return
+    changed |= (was_field ^ field_bits) | (was_fleet ^ fleet_bits)
+    if owned:  # a side's positions stay as they were unless its bits changed (a move changes one side's)
+        for side in SEATS:
+            if changed & BIT[side]:
+                kept_held[1].pop(side, None)
+        return
+    carry: dict[str, tuple[int, int]] = {}
+    for side, got in kept_held[1].items():
+        if not changed & BIT[side]:
+            carry[side] = got
+    s._held = (fields, carry)
 
 
 def _put(bits_by_area: Occupancy, area: str, bits: int) -> None:
