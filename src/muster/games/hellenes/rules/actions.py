@@ -85,8 +85,9 @@ def muster_cities(s: State, side: str, occ: tuple[Occupancy, Occupancy] | None =
         return out
     fields, enemy_bit = occ[0], BIT[enemy]
     # in Winter the reach passes through enemy areas (9.2.1), so a City with enemies in its field is checked too
-    for a, holder in s.control.items():
-        if holder == side and AREA_BIT[a] & reached and not fields.get(a, 0) & enemy_bit:
+    control = s.control
+    for a in control:  # the keys alone (no pair built per City), the cheap test first
+        if AREA_BIT[a] & reached and control[a] == side and not fields.get(a, 0) & enemy_bit:
             out.append(a)
     return out
 
@@ -96,6 +97,7 @@ _NEUTRAL_MASK: Final = area_mask(list(NEUTRAL))
 
 _MOVE, _MUSTER, _BUILD = VERB_ACTIONS["move"], VERB_ACTIONS["muster"], VERB_ACTIONS["build"]
 _GARRISON, _PILLAGE, _SUPPLY = VERB_ACTIONS["garrison"], VERB_ACTIONS["pillage"], VERB_ACTIONS["supply"]
+_RECRUIT, _END = act("recruit"), act("end")
 
 
 class ActionMenu(Decision):
@@ -114,15 +116,20 @@ class ActionMenu(Decision):
         occ = occupancy(s)
         pool = movers(s, side)  # the blocks that may still move: both checks start from them
         # the shared actions looked up by argument (VERB_ACTIONS): no call per action at every menu
-        acts = list(map(_MOVE.__getitem__, group_areas(s, side, occ, pool)))
-        acts += map(_MUSTER.__getitem__, muster_cities(s, side, occ, pool))
-        acts += map(_BUILD.__getitem__, buildable(s, side))
+        acts = [_MOVE[a] for a in group_areas(s, side, occ, pool)]
+        for a in muster_cities(s, side, occ, pool):
+            acts.append(_MUSTER[a])
+        for b in buildable(s, side):
+            acts.append(_BUILD[b])
         if pool_has(s, side):
-            acts.append(act("recruit"))
-        acts += map(_GARRISON.__getitem__, garrison_sites(s, side))
-        acts += map(_PILLAGE.__getitem__, pillage_sites(s, side))
-        acts += map(_SUPPLY.__getitem__, needs_supply(s, side))
-        acts.append(act("end"))
+            acts.append(_RECRUIT)
+        for a in garrison_sites(s, side):
+            acts.append(_GARRISON[a])
+        for a in pillage_sites(s, side):
+            acts.append(_PILLAGE[a])
+        for b in needs_supply(s, side):
+            acts.append(_SUPPLY[b])
+        acts.append(_END)
         return acts
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
