@@ -58,8 +58,8 @@ def _build_data(side: str) -> tuple[tuple[str, int, str], ...]:
 
 def pool(s: State, side: str) -> list[str]:
     """The Recruit Pool: the side's blocks not on the map that are eligible (Odrysians only after their Event)."""
-    return [b for b, u in s.units.items() if u.area is None and blocks()[b].side == side
-            and (blocks()[b].requires is None or s.odrysian)]
+    units, odrysian = s.units, s.odrysian
+    return [b for b, _, _ in side_roster(side) if units[b].area is None and (odrysian or b not in _REQUIRES)]
 
 
 def pool_has(s: State, side: str) -> bool:
@@ -88,9 +88,9 @@ def placements(s: State, bid: str) -> list[str]:
 def garrison_sites(s: State, side: str) -> list[str]:
     """4.2.3: enemy Cities this side holds with a Greek block there and no garrison yet."""
     out: list[str] = []
-    enemy, loyal, garrison = other(side), s.loyal, s.garrison
-    for area, holder in s.control.items():
-        if (holder == side and loyal.get(area) == enemy and area not in garrison
+    enemy, loyal, garrison, control = other(side), s.loyal, s.garrison, s.control
+    for area in control:  # the keys alone: no pair built per City
+        if (control[area] == side and loyal.get(area) == enemy and area not in garrison
                 and any(b in GREEK for b in in_area(s, area, side))):
             out.append(area)
     return out

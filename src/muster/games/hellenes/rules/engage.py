@@ -4,6 +4,8 @@ then Sieges laid and resolved."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from muster.core.interface import Action
 from muster.games.hellenes.datafiles import game_map
 from muster.games.hellenes.engine import Decision, act, auto, frame, push, said
@@ -15,13 +17,16 @@ from muster.games.hellenes.state import Frame, State
 
 def battle_areas(s: State, side: str) -> list[str]:
     """Areas where the active side and the enemy both have blocks in the field, smallest battle first."""
-    g = game_map()
     fields, _ = occupancy(s)
     both = {a for a, sides in fields.items() if sides == BIT["athens"] | BIT["sparta"]}
     if not both:
         return []
-    areas = [a for a in (*g.land, *g.seas) if a in both and field(s, a, side) and field(s, a, other(side))]
+    areas = [a for a in _MAP_ORDER if a in both and field(s, a, side) and field(s, a, other(side))]
     return sorted(areas, key=lambda a: len(field(s, a, side)))
+
+
+_MAP_ORDER: Final = (*game_map().land, *game_map().seas)
+"""Every area in the map's order: land, then seas (the order battles of one size are listed in)."""
 
 
 def forces(s: State, area: str, side: str) -> dict[str, list[str]]:

@@ -377,10 +377,11 @@ def upkeep(s: State) -> None:
                     out.add(where)
     if out:
         refresh_occupancy(s, out)
-    loyal_of = s.loyal
-    for area, holder in list(s.control.items()):
+    loyal_of, control = s.loyal, s.control
+    for area in control:  # no copy: only the holder of a City already in it changes below
+        holder = control[area]
         loyal = loyal_of.get(area)
-        if (loyal != "athens" and loyal != "sparta") or holder == loyal:
+        if holder == loyal or (loyal != "athens" and loyal != "sparta"):
             continue
         if area not in s.garrison and not _any_greek(in_area(s, area, holder)):
             s.control[area] = str(loyal)
