@@ -68,13 +68,15 @@ def muster_cities(s: State, side: str, occ: tuple[Occupancy, Occupancy] | None =
     closed = land_closed(s, enemy)
     by_land = 0  # area sets (AREA_BIT)
     fleets: list[Mover] = []
-    starts: set[tuple[str, int]] = set()  # blocks in one area share their reach
+    # blocks in one area share their reach, and a longer allowance reaches all a shorter one does: per start
+    # area, only its longest allowance counts
+    starts: dict[str, int] = {}
     for m in pool:
         if m[3]:
             fleets.append(m)
-        elif not m[2] and m[1] not in SEAS:
-            starts.add((m[1], m[4]))
-    for area, allowance in starts:
+        elif not m[2] and m[1] not in SEAS and m[4] > starts.get(m[1], -1):
+            starts[m[1]] = m[4]
+    for area, allowance in starts.items():
         by_land |= land_reach(closed, area)[allowance]
     by_sea = fleet_reach(s, enemy, occ[1], fleets) if fleets else 0
     if by_sea:
