@@ -8,7 +8,7 @@ from muster.core import Action, rng
 from muster.games.hellenes import RULES
 from muster.games.hellenes.datafiles import game_map
 from muster.games.hellenes.engine import advance, frame
-from muster.games.hellenes.rules.common import eliminate, place
+from muster.games.hellenes.rules.common import cities_changed, eliminate, place
 from muster.games.hellenes.state import State
 
 
@@ -30,6 +30,7 @@ def empty(seed: int = 0) -> State:
         if loyal != "neutral":
             s.control[area] = loyal
             s.militia[area] = city.value
+    cities_changed(s)  # control and loyalty written directly above
     s.log = []
     return s
 

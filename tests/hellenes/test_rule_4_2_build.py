@@ -6,6 +6,7 @@ from __future__ import annotations
 from muster.core import Action
 from muster.games.hellenes.datafiles import blocks
 from muster.games.hellenes.rules.build import pool
+from muster.games.hellenes.rules.common import set_control
 from muster.games.hellenes.rules.siege import upkeep
 
 from .kit import act, empty, kinds, legal, put, turn
@@ -152,7 +153,8 @@ def test_ineligible_blocks_are_not_drawn() -> None:
 def test_detached_garrison_keeps_a_city_after_the_blocks_leave() -> None:
     # rule 4.2.3: 1 Action in an enemy City held by a friendly Greek block leaves a garrison that keeps it
     s = empty()
-    s.control["plataea"], s.militia["plataea"] = "sparta", 0
+    set_control(s, "plataea", "sparta")
+    s.militia["plataea"] = 0
     put(s, "spa_per2", "plataea", 2)
     turn(s, "sparta", actions=2)
     act(s, ("garrison", "plataea"), ("move", "plataea"), ("block", "spa_per2"), ("to", "megaris"), "done")

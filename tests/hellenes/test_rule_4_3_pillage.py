@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from muster.core import Action
+from muster.games.hellenes.rules.common import set_control
 
 from .kit import act, empty, legal, put, turn
 
@@ -64,7 +65,7 @@ def test_pillage_once_per_year_and_no_return_that_turn() -> None:
 def test_no_pillage_of_a_loyal_city() -> None:
     # rule 4.3 (UNCLEAR, read as "not a City loyal to you"): only opposing City-States
     s = empty()
-    s.control["plataea"] = "sparta"
+    set_control(s, "plataea", "sparta")
     put(s, "ath_hop4", "plataea", 4)
     s.sieges["plataea"] = {"since": -1, "by": "athens"}
     turn(s, "athens", actions=1)

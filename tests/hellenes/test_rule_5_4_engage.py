@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from muster.core import Action
 from muster.games.hellenes import RULES
+from muster.games.hellenes.rules.common import set_control
 from muster.games.hellenes.rules.engage import forces
 from muster.games.hellenes.rules.movement import destinations
 
@@ -27,7 +28,7 @@ def test_separate_forces_fight_separate_battles() -> None:
     put(s, "ath_hop3a", "attica", 3)
     put(s, "pla_hop", "plataea", 2)
     put(s, "meg_hop2", "megaris", 2)
-    s.control["megaris"] = "sparta"
+    set_control(s, "megaris", "sparta")
     turn(s, "athens", actions=2)
     act(s, ("move", "attica"), ("block", "ath_hop4"), ("to", "megaris"), ("block", "ath_hop3a"), ("to", "megaris"),
         "done", ("move", "plataea"), ("block", "pla_hop"), ("to", "megaris"), "done")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from muster.games.hellenes import RULES
 from muster.games.hellenes.engine import advance, frame
+from muster.games.hellenes.rules.common import set_control
 from muster.games.hellenes.rules.new_year import deal
 from muster.games.hellenes.rules.siege import attrition, lay_sieges
 from muster.games.hellenes.rules.victory import tribute
@@ -51,7 +52,8 @@ def test_attrition_starves_a_city_into_surrender() -> None:
     # DESIGN 8.2: when nothing is left inside, the City is captured
     s = empty()
     put(s, "ath_hop4", "plataea", 4)
-    s.control["plataea"], s.loyal["plataea"], s.militia["plataea"] = "sparta", "sparta", 1
+    s.loyal["plataea"], s.militia["plataea"] = "sparta", 1
+    set_control(s, "plataea", "sparta")
     s.sieges["plataea"] = {"since": -1, "by": "athens"}
     s.season = 4
     dice(s, 1)
@@ -95,12 +97,12 @@ def test_retreating_attackers_go_back_the_way_they_came() -> None:
 def test_tribute_and_the_end_of_the_scenario() -> None:
     # DESIGN 14: +1 Prestige per enemy City held at each New Year; at the end the sign wins, a tie goes to Athens
     s = empty()
-    s.control["plataea"] = "sparta"
+    set_control(s, "plataea", "sparta")
     tribute(s)
     assert s.prestige == 1
     s.prestige = 0
     s.stack = [frame("game_end")]
-    s.control["plataea"] = "athens"
+    set_control(s, "plataea", "athens")
     advance(s)
     assert s.result == {"winner": "athens", "reason": "tie",
                         "detail": "the Prestige track is level at the end (a tie goes to Athens)"}

@@ -9,6 +9,7 @@ from muster.core import Action
 from muster.games.hellenes import RULES, texts
 from muster.games.hellenes.rules.actions import muster_cities
 from muster.games.hellenes.rules.combat import stats
+from muster.games.hellenes.rules.common import set_control
 from muster.games.hellenes.rules.engage import forces
 from muster.games.hellenes.rules.movement import destinations, muster_candidates
 from muster.games.hellenes.state import State
@@ -50,7 +51,7 @@ def test_the_attacker_orders_uncoordinated_forces_and_the_next_fights_the_surviv
     put(s, "pla_hop", "plataea", 2)
     put(s, "boe_hop4", "boeotia", 2, inside=False)
     s.militia["boeotia"] = 0
-    s.control["boeotia"] = "athens"  # no Fortify question: Sparta holds no City there
+    set_control(s, "boeotia", "athens")  # no Fortify question: Sparta holds no City there
     turn(s, "athens", actions=2)
     act(s, ("move", "attica"), ("block", "ath_hop2a"), ("to", "boeotia"), "done",
         ("move", "plataea"), ("block", "pla_hop"), ("to", "boeotia"), "done")

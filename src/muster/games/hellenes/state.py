@@ -212,7 +212,7 @@ class State(MachineState[Frame]):
     stack and turn bookkeeping are :class:`~muster.core.frames.MachineState`'s."""
 
     __slots__ = (
-        "_held", "_muster", "_occ", "_own_occ", "_where", "actions_left", "active", "committed", "control",
+        "_cities", "_held", "_muster", "_occ", "_own_occ", "_where", "actions_left", "active", "committed", "control",
         "crossings", "deck", "discard", "draw", "first", "forced", "garrison", "hands", "leaders", "log", "loyal",
         "militia", "mode", "moved", "next_token", "no_entry", "odrysian", "pillaged", "prestige", "quiet",
         "revealed", "rng", "season", "seed", "sieges", "supplied", "tok", "units", "via", "year", "years",
@@ -275,6 +275,11 @@ class State(MachineState[Frame]):
         self._held: tuple[dict[str, int], dict[str, tuple[int, int]]] | None = None
         """Per side, the areas it holds in the field and with fleets (``rules.common.held``), valid while the
         first dict of ``_occ`` is the one paired with them."""
+        self._cities: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]] | None = None
+        """The Cities Athens holds, those Sparta holds, and the captured ones (held against their loyalty), each in
+        the order of ``control`` (``rules.common.held_cities``), kept until a City changes hands or loyalty:
+        every write to ``control`` or ``loyal`` goes through ``rules.common.set_control`` or is followed by
+        ``rules.common.cities_changed``."""
         self._own_occ = False
         """True while the dicts of ``_occ``, ``_where`` and ``_held`` belong to this state alone (no clone shares
         them), so a block's move may update them in place (``rules.common.shift_occupancy``)."""
@@ -329,6 +334,7 @@ class State(MachineState[Frame]):
         c._where = self._where  # the same
         c._held = self._held  # the same (filled in place only with facts of that same occupancy)
         c._muster = self._muster
+        c._cities = self._cities  # tuples: never changed, only replaced
         c._own_occ = self._own_occ = False  # shared from now on: the next move of either builds its own
         return c
 

@@ -17,6 +17,7 @@ from muster.games.hellenes.rules.common import (
     SEAS,
     Occupancy,
     area_mask,
+    cities_of,
     occupancy,
     other,
 )
@@ -87,9 +88,8 @@ def muster_cities(s: State, side: str, occ: tuple[Occupancy, Occupancy] | None =
         return out
     fields, enemy_bit = occ[0], BIT[enemy]
     # in Winter the reach passes through enemy areas (9.2.1), so a City with enemies in its field is checked too
-    control = s.control
-    for a in control:  # the keys alone (no pair built per City), the cheap test first
-        if AREA_BIT[a] & reached and control[a] == side and not fields.get(a, 0) & enemy_bit:
+    for a in cities_of(s, side):
+        if AREA_BIT[a] & reached and not fields.get(a, 0) & enemy_bit:
             out.append(a)
     return out
 

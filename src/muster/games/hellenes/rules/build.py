@@ -13,9 +13,11 @@ from muster.games.hellenes.rules.common import (
     GREEK,
     can_build_in,
     gain_prestige,
+    held_cities,
     in_area,
     other,
     place,
+    set_control,
     side_roster,
 )
 from muster.games.hellenes.state import Frame, State
@@ -89,7 +91,7 @@ def garrison_sites(s: State, side: str) -> list[str]:
     """4.2.3: enemy Cities this side holds with a Greek block there and no garrison yet."""
     out: list[str] = []
     enemy, loyal, garrison, control = other(side), s.loyal, s.garrison, s.control
-    for area in control:  # the keys alone: no pair built per City
+    for area in held_cities(s)[2]:  # the captured Cities: the only ones that may be loyal to the enemy
         if (control[area] == side and loyal.get(area) == enemy and area not in garrison
                 and any(b in GREEK for b in in_area(s, area, side))):
             out.append(area)
@@ -139,7 +141,7 @@ class Recruit(Decision):
         s.say("{side} recruits a block in {area}.", side=f["seat"], area=area)
         if d.rebel == "aeolian":
             # the rebel fleet seizes its City on arrival
-            s.control[area] = d.side
+            set_control(s, area, d.side)
             s.militia[area] = 0
             s.sieges.pop(area, None)
             if area in s.garrison:

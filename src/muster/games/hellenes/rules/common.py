@@ -491,6 +491,45 @@ def prestige_words(value: int) -> str:
     return f"Sparta +{value}" if value > 0 else f"Athens +{-value}"
 
 
+def held_cities(s: State) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """The Cities Athens holds, those Sparta holds, and the captured ones (held by a side against their loyalty to
+    the other), each in the order of ``State.control``; kept in the state until a City changes hands or loyalty
+    (read-only)."""
+    kept = s._cities
+    if kept is None:
+        athens: list[str] = []
+        sparta: list[str] = []
+        captured: list[str] = []
+        loyal = s.loyal
+        for area, holder in s.control.items():
+            if holder == "athens":
+                athens.append(area)
+            elif holder == "sparta":
+                sparta.append(area)
+            was = loyal.get(area)
+            if was != holder and (was == "athens" or was == "sparta"):
+                captured.append(area)
+        kept = s._cities = (tuple(athens), tuple(sparta), tuple(captured))
+    return kept
+
+
+def cities_of(s: State, side: str) -> tuple[str, ...]:
+    """The Cities ``side`` holds, in the order of ``State.control``."""
+    return held_cities(s)[0 if side == "athens" else 1]
+
+
+def set_control(s: State, area: str, side: str) -> None:
+    """A City changes hands: the one way the rules write ``State.control`` (the kept :func:`held_cities` follow)."""
+    s.control[area] = side
+    s._cities = None
+
+
+def cities_changed(s: State) -> None:
+    """After ``State.control`` or ``State.loyal`` was written directly (a test building a position, setup): the
+    kept :func:`held_cities` are counted again at their next use."""
+    s._cities = None
+
+
 def friendly_city(s: State, area: str, side: str) -> bool:
     """True if the area's City is controlled by ``side``."""
     return s.control.get(area) == side

@@ -16,6 +16,7 @@ from muster.games.hellenes.rules.common import (
     other,
     place,
     roll,
+    set_control,
     side_of,
 )
 from muster.games.hellenes.state import Frame, State
@@ -75,14 +76,15 @@ class EventCity(Decision):
         s.stack.pop()
         area, side, event = str(a.arg), f["seat"], f["event"]
         if event == "civil_war":
-            s.control[area] = side
+            set_control(s, area, side)
             s.militia[area] = 0
             if area not in s.garrison:
                 s.garrison.append(area)
             s.sieges.pop(area, None)
             s.say("Civil War in {city}: it goes over to {side.name}, who garrisons it.", city=area, side=side)
         elif event == "revolt":
-            s.control[area] = s.loyal[area] = "sparta"
+            s.loyal[area] = "sparta"
+            set_control(s, area, "sparta")  # the kept lists of held Cities follow both
             s.militia[area] = game_map().cities[area].value
             if area in s.garrison:
                 s.garrison.remove(area)

@@ -32,6 +32,7 @@ from muster.games.hellenes.rules.common import (
     area_mask,
     blocks_at,
     by_token,
+    cities_of,
     enemy_field,
     enemy_fleet_at,
     held,
@@ -129,8 +130,8 @@ def winter_homes(s: State, side: str, muster: bool, fields: Occupancy, enemy: st
     still may not Engage, so not to a City with enemy blocks in its field)."""
     bit = BIT[enemy]
     out: list[str] = []
-    for a, holder in s.control.items():
-        if holder == side and not (muster and fields.get(a, 0) & bit):
+    for a in cities_of(s, side):
+        if not (muster and fields.get(a, 0) & bit):
             out.append(a)
     return out
 

@@ -7,7 +7,7 @@ from functools import cache
 from muster.core import rng
 from muster.games.hellenes.datafiles import blocks, game_map, scenario
 from muster.games.hellenes.engine import advance, frame, push
-from muster.games.hellenes.rules.common import occupancy, place
+from muster.games.hellenes.rules.common import cities_changed, occupancy, place
 from muster.games.hellenes.state import Block, State
 
 
@@ -50,5 +50,6 @@ def _opening() -> State:
     s.prestige = sc.prestige
     s.leaders = {str(k): v for k, v in sc.leaders.items()}
     s.deck = [c for c in range(1, 31)]
+    cities_changed(s)  # control and loyalty written directly above
     occupancy(s)  # counted once: the copies share it until a block moves
     return s

@@ -20,6 +20,7 @@ from muster.games.hellenes.rules.common import (
     established,
     field,
     gain_prestige,
+    held_cities,
     in_area,
     inside,
     is_fleet,
@@ -30,6 +31,7 @@ from muster.games.hellenes.rules.common import (
     other,
     refresh_occupancy,
     roll,
+    set_control,
 )
 from muster.games.hellenes.rules.victory import capture
 from muster.games.hellenes.state import Frame, State
@@ -378,13 +380,11 @@ def upkeep(s: State) -> None:
     if out:
         refresh_occupancy(s, out)
     loyal_of, control = s.loyal, s.control
-    for area in control:  # no copy: only the holder of a City already in it changes below
+    for area in held_cities(s)[2]:  # the captured Cities (a kept tuple: the reverts below replace it)
         holder = control[area]
-        loyal = loyal_of.get(area)
-        if holder == loyal or (loyal != "athens" and loyal != "sparta"):
-            continue
+        loyal = str(loyal_of[area])
         if area not in s.garrison and not _any_greek(in_area(s, area, holder)):
-            s.control[area] = str(loyal)
+            set_control(s, area, loyal)
             s.militia[area] = 0
             s.sieges.pop(area, None)
             s.say("{city} returns to {side.name}.", city=area, side=str(loyal))

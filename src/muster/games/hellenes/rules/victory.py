@@ -8,7 +8,7 @@ from typing import Any
 
 from muster.games.hellenes.datafiles import design, scenario
 from muster.games.hellenes.engine import auto
-from muster.games.hellenes.rules.common import SEATS, gain_prestige, other
+from muster.games.hellenes.rules.common import SEATS, gain_prestige, other, set_control
 from muster.games.hellenes.state import Frame, State
 from muster.games.hellenes.texts import english
 from muster.i18n import entry
@@ -78,7 +78,7 @@ def game_end(s: State, f: Frame) -> None:
 
 def capture(s: State, area: str, side: str) -> None:
     """A City falls: control changes, the Siege and any garrison go, +1 Prestige; the enemy capital wins."""
-    s.control[area] = side
+    set_control(s, area, side)
     s.sieges.pop(area, None)
     if area in s.garrison:
         s.garrison.remove(area)
