@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 from muster.games.hellenes import RULES
-from muster.games.hellenes.rules.common import SEATS, blocks_at, held, held_cities, occupancy
+from muster.games.hellenes.rules.common import SEATS, blocks_at, city_lists, held, occupancy
 from muster.games.hellenes.state import State
 
 
@@ -93,8 +93,8 @@ def test_the_kept_lists_of_held_cities_are_a_fresh_count_at_every_decision() -> 
             before = dict(state.control)
             n = RULES.apply_nth(state, chooser.choice(range(n)))
             changes += state.control != before
-            kept = held_cities(state)
+            kept = city_lists(state)
             fresh = RULES.clone(state)
             fresh._cities = None
-            assert kept == held_cities(fresh)
+            assert kept == city_lists(fresh)
     assert changes > 20  # Cities changed hands many times: the kept lists were replaced

@@ -277,7 +277,7 @@ class State(MachineState[Frame]):
         first dict of ``_occ`` is the one paired with them."""
         self._cities: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]] | None = None
         """The Cities Athens holds, those Sparta holds, and the captured ones (held against their loyalty), each in
-        the order of ``control`` (``rules.common.held_cities``), kept until a City changes hands or loyalty:
+        the order of ``control`` (``rules.common.city_lists``), kept until a City changes hands or loyalty:
         every write to ``control`` or ``loyal`` goes through ``rules.common.set_control`` or is followed by
         ``rules.common.cities_changed``."""
         self._own_occ = False

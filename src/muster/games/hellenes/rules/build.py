@@ -12,8 +12,8 @@ from muster.games.hellenes.engine import Decision, auto, frame, push, said
 from muster.games.hellenes.rules.common import (
     GREEK,
     can_build_in,
+    city_lists,
     gain_prestige,
-    held_cities,
     in_area,
     other,
     place,
@@ -91,7 +91,7 @@ def garrison_sites(s: State, side: str) -> list[str]:
     """4.2.3: enemy Cities this side holds with a Greek block there and no garrison yet."""
     out: list[str] = []
     enemy, loyal, garrison, control = other(side), s.loyal, s.garrison, s.control
-    for area in held_cities(s)[2]:  # the captured Cities: the only ones that may be loyal to the enemy
+    for area in city_lists(s)[2]:  # the captured Cities: the only ones that may be loyal to the enemy
         if (control[area] == side and loyal.get(area) == enemy and area not in garrison
                 and any(b in GREEK for b in in_area(s, area, side))):
             out.append(area)

@@ -491,7 +491,7 @@ def prestige_words(value: int) -> str:
     return f"Sparta +{value}" if value > 0 else f"Athens +{-value}"
 
 
-def held_cities(s: State) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+def city_lists(s: State) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """The Cities Athens holds, those Sparta holds, and the captured ones (held by a side against their loyalty to
     the other), each in the order of ``State.control``; kept in the state until a City changes hands or loyalty
     (read-only)."""
@@ -515,18 +515,18 @@ def held_cities(s: State) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, 
 
 def cities_of(s: State, side: str) -> tuple[str, ...]:
     """The Cities ``side`` holds, in the order of ``State.control``."""
-    return held_cities(s)[0 if side == "athens" else 1]
+    return city_lists(s)[0 if side == "athens" else 1]
 
 
 def set_control(s: State, area: str, side: str) -> None:
-    """A City changes hands: the one way the rules write ``State.control`` (the kept :func:`held_cities` follow)."""
+    """A City changes hands: the one way the rules write ``State.control`` (the kept :func:`city_lists` follow)."""
     s.control[area] = side
     s._cities = None
 
 
 def cities_changed(s: State) -> None:
     """After ``State.control`` or ``State.loyal`` was written directly (a test building a position, setup): the
-    kept :func:`held_cities` are counted again at their next use."""
+    kept :func:`city_lists` are counted again at their next use."""
     s._cities = None
 
 

@@ -16,11 +16,11 @@ from muster.games.hellenes.rules.common import (
     CITY_VALUE,
     GREEK,
     blockaded,
+    city_lists,
     defenders_inside,
     established,
     field,
     gain_prestige,
-    held_cities,
     in_area,
     inside,
     is_fleet,
@@ -380,7 +380,7 @@ def upkeep(s: State) -> None:
     if out:
         refresh_occupancy(s, out)
     loyal_of, control = s.loyal, s.control
-    for area in held_cities(s)[2]:  # the captured Cities (a kept tuple: the reverts below replace it)
+    for area in city_lists(s)[2]:  # the captured Cities (a kept tuple: the reverts below replace it)
         holder = control[area]
         loyal = str(loyal_of[area])
         if area not in s.garrison and not _any_greek(in_area(s, area, holder)):
