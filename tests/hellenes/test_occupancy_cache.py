@@ -1,6 +1,7 @@
 """Hellenes keeps who stands where (``occupancy``, ``blocks_at``, ``held``) between decisions and recounts only
-the areas a move, a placement, an elimination or a step into or out of a City touched: at every decision of
-random games the kept answers must be those of a count from scratch."""
+the areas a move, a placement, an elimination or a step into or out of a City touched, and keeps the lists of held
+Cities (``city_lists``) until a City changes hands: at every decision of random games the kept answers must be
+those of a count from scratch, for a state and for its clones."""
 
 from __future__ import annotations
 
@@ -14,31 +15,37 @@ from muster.games.hellenes.state import State
 def _afresh(state: State) -> State:
     """A copy with nothing kept: its answers are counted from the blocks."""
     fresh = RULES.clone(state)
-    fresh._occ = fresh._where = fresh._held = None
+    fresh._occ = fresh._where = fresh._held = fresh._cities = None
     return fresh
 
 
-def test_kept_occupancy_is_a_fresh_count_at_every_decision() -> None:
-    checked = placed = removed = 0
+def test_kept_answers_are_a_fresh_count_at_every_decision() -> None:
+    """The occupancy, the blocks in each area, each side's positions and the lists of held Cities (kept in
+    ``control``'s order until a City changes hands) are, at every decision, what counting afresh gives."""
+    checked = placed = removed = changes = 0
     for seed in range(12):
         state = RULES.setup(seed, {"quiet": "1"})
         chooser = random.Random(seed)
         n = RULES.legal_count(state)
         while n:
             on_map = sum(u.area is not None for u in state.units.values())
+            control = dict(state.control)
             n = RULES.apply_nth(state, chooser.choice(range(n)))
             now = sum(u.area is not None for u in state.units.values())
             placed += now > on_map
             removed += now < on_map
-            kept_occ, kept_at = occupancy(state), blocks_at(state)
+            changes += state.control != control
+            kept_occ, kept_at, kept_cities = occupancy(state), blocks_at(state), city_lists(state)
             kept_held = {side: held(state, side) for side in SEATS}
             fresh = _afresh(state)
             assert kept_occ == occupancy(fresh)
             assert kept_at == blocks_at(fresh)
             assert kept_held == {side: held(fresh, side) for side in SEATS}
+            assert kept_cities == city_lists(fresh)
             checked += 1
-    # the games placed and removed blocks many times: the partial recounts were exercised
-    assert checked > 2000 and placed > 50 and removed > 50
+    # the games placed and removed blocks, and Cities changed hands, many times: the partial recounts and the
+    # kept lists' rebuilds were exercised
+    assert checked > 2000 and placed > 50 and removed > 50 and changes > 20
 
 
 def test_a_clone_and_its_original_keep_their_own_answers_as_either_moves_on() -> None:
@@ -80,21 +87,3 @@ def _assert_kept_is_fresh(state: State) -> None:
     assert occupancy(state) == occupancy(fresh) and blocks_at(state) == blocks_at(fresh)
     assert {side: held(state, side) for side in SEATS} == {side: held(fresh, side) for side in SEATS}
 
-
-def test_the_kept_lists_of_held_cities_are_a_fresh_count_at_every_decision() -> None:
-    """The Cities each side holds and the captured ones are kept until a City changes hands: at every decision of
-    random games they are what counting ``control`` and ``loyal`` afresh gives, in ``control``'s order."""
-    changes = 0
-    for seed in range(12):
-        state = RULES.setup(seed, {"quiet": "1"})
-        chooser = random.Random(seed)
-        n = RULES.legal_count(state)
-        while n:
-            before = dict(state.control)
-            n = RULES.apply_nth(state, chooser.choice(range(n)))
-            changes += state.control != before
-            kept = city_lists(state)
-            fresh = RULES.clone(state)
-            fresh._cities = None
-            assert kept == city_lists(fresh)
-    assert changes > 20  # Cities changed hands many times: the kept lists were replaced
