@@ -20,6 +20,7 @@ from muster.games.hellenes.rules.common import (
     cities_of,
     occupancy,
     other,
+    remember,
 )
 from muster.games.hellenes.rules.movement import Mover, can_move, fleet_reach, land_closed, land_reach, movers
 from muster.games.hellenes.rules.pillage import pillage_sites
@@ -47,10 +48,8 @@ def _land_exits(no_entry: int) -> frozenset[str]:
     area set); cached per set of closed areas."""
     got = _LAND_EXITS.get(no_entry)
     if got is None:
-        if len(_LAND_EXITS) >= 1024:
-            _LAND_EXITS.clear()
-        got = _LAND_EXITS[no_entry] = frozenset(
-            a for a, ns in LAND_ADJ.items() if any(n not in NEUTRAL and not AREA_BIT[n] & no_entry for n in ns))
+        got = remember(_LAND_EXITS, no_entry, frozenset(
+            a for a, ns in LAND_ADJ.items() if any(n not in NEUTRAL and not AREA_BIT[n] & no_entry for n in ns)), 1024)
     return got
 
 

@@ -6,7 +6,7 @@ The map's and the roster's facts the rules read at every step are plain module c
 from __future__ import annotations
 
 from functools import cache
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from muster.core import rng
 from muster.games.hellenes.datafiles import BlockData, blocks, design, game_map
@@ -284,6 +284,18 @@ def refresh_occupancy(s: State, areas: set[str] | tuple[str, ...], arrived: str 
             if not changed & BIT[side]:
                 carry[side] = got
         s._held = (fields, carry)
+
+
+_T = TypeVar("_T")
+
+
+def remember(cache: dict[int, _T], key: int, value: _T, size: int = 65536) -> _T:
+    """Keep ``value`` under ``key`` in one of the rules' integer-keyed caches and return it; a cache that has grown
+    to ``size`` is emptied first (situations seldom seen again are dropped together)."""
+    if len(cache) >= size:
+        cache.clear()
+    cache[key] = value
+    return value
 
 
 def shift_occupancy(s: State, moved: list[tuple[str, str | None]], dest: str) -> None:

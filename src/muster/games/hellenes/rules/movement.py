@@ -39,6 +39,7 @@ from muster.games.hellenes.rules.common import (
     movement_allowance,
     occupancy,
     passenger_of,
+    remember,
     roster,
     shift_occupancy,
     side_roster,
@@ -604,15 +605,12 @@ def land_reach(closed: int, start: str) -> tuple[int, ...]:
     key = closed << _AREA_NUMBER_BITS | _AREA_NUMBER[start]
     got = _LAND_REACH.get(key)
     if got is None:
-        if len(_LAND_REACH) >= _REACH_CACHE_SIZE:
-            _LAND_REACH.clear()  # bounded: situations seldom seen again are dropped together
-        got = _LAND_REACH[key] = _land_reach(closed, start)
+        got = remember(_LAND_REACH, key, _land_reach(closed, start))
     return got
 
 
 _AREA_NUMBER: Final[dict[str, int]] = {a: i for i, a in enumerate(AREA_BIT)}
 _AREA_NUMBER_BITS: Final = len(AREA_BIT).bit_length()
-_REACH_CACHE_SIZE: Final = 65536
 _LAND_REACH: Final[dict[int, tuple[int, ...]]] = {}
 """:func:`land_reach`'s answers (read-only: shared by every caller in the same situation)."""
 
@@ -686,9 +684,7 @@ def fleet_reach(s: State, enemy: str, fleets: Occupancy, pool: list[Mover]) -> i
         key = ((seas << _AREA_NUMBER_BITS | _AREA_NUMBER[area]) << 4 | allowance << 1) | besieged
         got = _FLEET_REACH.get(key)
         if got is None:
-            if len(_FLEET_REACH) >= _REACH_CACHE_SIZE:
-                _FLEET_REACH.clear()
-            got = _FLEET_REACH[key] = _fleet_reach(closed, area, besieged, allowance)
+            got = remember(_FLEET_REACH, key, _fleet_reach(closed, area, besieged, allowance))
         out |= got
     return out
 
