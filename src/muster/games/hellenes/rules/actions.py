@@ -11,13 +11,13 @@ from muster.games.hellenes.engine import Decision, act, frame, push, said, unit
 from muster.games.hellenes.rules.build import buildable, detach_garrison, garrison_sites, pool_has, reinforce
 from muster.games.hellenes.rules.common import (
     AREA_BIT,
-    BIT,
     LAND_ADJ,
     NEUTRAL,
     SEAS,
     Occupancy,
     area_mask,
     cities_of,
+    held,
     occupancy,
     other,
     remember,
@@ -85,10 +85,10 @@ def muster_cities(s: State, side: str, occ: tuple[Occupancy, Occupancy] | None =
     out: list[str] = []
     if not reached:
         return out
-    fields, enemy_bit = occ[0], BIT[enemy]
     # in Winter the reach passes through enemy areas (9.2.1), so a City with enemies in its field is checked too
+    open_to = reached & ~held(s, enemy)[0]
     for a in cities_of(s, side):
-        if AREA_BIT[a] & reached and not fields.get(a, 0) & enemy_bit:
+        if AREA_BIT[a] & open_to:
             out.append(a)
     return out
 

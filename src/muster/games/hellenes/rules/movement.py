@@ -87,13 +87,9 @@ def destinations(s: State, bid: str, muster: bool = False,
         # 9.2.1: going home in Winter, a block may pass through enemy-occupied areas to a friendly City
         # (within its allowance: a forced march would end short of the City). The cached searches stay
         # pure functions of their arguments: the Winter answer is a second search with no enemy to stop at.
-        home = winter_homes(s, side, muster, occupancy(s)[0], enemy)
+        home = winter_homes(s, side, muster, occupancy(s)[0], enemy, only)
         if home:
-            out = dict(out)  # the cached answer stays as it is
-            through = _land_routes(start, no_entry, 0, muster, allowance, allowance)
-            for dest in home:
-                if dest in through and (dest not in out or out[dest][1]):
-                    out[dest] = through[dest]
+            out = _homeward(out, _land_routes(start, no_entry, 0, muster, allowance, allowance), home)
     return out
 
 
@@ -126,15 +122,32 @@ _LAND_NEAR: Final[dict[str, tuple[int, ...]]] = {a: _balls(a, LAND_ADJ.__getitem
 """Land area → the land areas within k land steps of it (the only ones a land search from there looks at)."""
 
 
-def winter_homes(s: State, side: str, muster: bool, fields: Occupancy, enemy: str) -> list[str]:
+def winter_homes(s: State, side: str, muster: bool, fields: Occupancy, enemy: str,
+                 only: str | None = None) -> list[str]:
     """9.2.1: the friendly Cities a block may go home to through enemy areas in Winter (a Mustering block
-    still may not Engage, so not to a City with enemy blocks in its field)."""
+    still may not Engage, so not to a City with enemy blocks in its field). ``only``: just that area, if it is
+    one of them (a Muster asks about its own City alone)."""
     bit = BIT[enemy]
+    if only is not None:
+        return [only] if s.control.get(only) == side and not (muster and fields.get(only, 0) & bit) else []
     out: list[str] = []
     for a in cities_of(s, side):
         if not (muster and fields.get(a, 0) & bit):
             out.append(a)
     return out
+
+
+def _homeward(out: dict[str, Route], through: dict[str, Route], home: list[str]) -> dict[str, Route]:
+    """9.2.1: ``out`` with the Winter ways home through enemy areas (``through``, the search that ignores the
+    enemy) to the Cities of ``home`` that ``out`` cannot reach at all or only by a forced march. A new dict when
+    any is added: the cached answers stay as they are."""
+    merged = out
+    for dest in home:
+        if dest in through and (dest not in out or out[dest][1]):
+            if merged is out:
+                merged = dict(out)
+            merged[dest] = through[dest]
+    return merged
 
 
 @lru_cache(maxsize=65536)
@@ -229,13 +242,10 @@ def _fleet_destinations(s: State, bid: str, allowance: int, limit: int, muster: 
                         sealed & near)
     if s.season == 4:
         # 9.2.1: a fleet going home in Winter may pass through seas held by enemy fleets (as for land blocks)
-        home = winter_homes(s, side, muster, occupancy(s)[0], enemy)
+        home = winter_homes(s, side, muster, occupancy(s)[0], enemy, only)
         if home:
-            out = dict(out)  # the cached answer stays as it is
-            through = _fleet_routes(start, besieged, no_entry, 0, 0, muster, allowance, allowance, sealed & near)
-            for dest in home:
-                if dest in through and (dest not in out or out[dest][1]):
-                    out[dest] = through[dest]
+            out = _homeward(out, _fleet_routes(start, besieged, no_entry, 0, 0, muster, allowance, allowance,
+                                               sealed & near), home)
     return out
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from muster.games.hellenes.datafiles import design, scenario
 from muster.games.hellenes.engine import auto
-from muster.games.hellenes.rules.common import SEATS, gain_prestige, other, set_control
+from muster.games.hellenes.rules.common import SEATS, city_lists, gain_prestige, other, set_control
 from muster.games.hellenes.state import Frame, State
 from muster.games.hellenes.texts import english
 from muster.i18n import entry
@@ -38,8 +38,12 @@ def _english_of(msgid: str, plural: str | None, args: tuple[tuple[str, Any], ...
 def tribute(s: State) -> None:
     """Tribute: +1 Prestige per City a side holds that is loyal to the enemy."""
     per = design()["prestige"]["tribute_per_city"]
+    captured = city_lists(s)[2]  # the Cities held against their loyalty to the other side, in control order
     for side in SEATS:
-        held = sum(1 for area, holder in s.control.items() if holder == side and s.loyal.get(area) == other(side))
+        held = 0
+        for area in captured:
+            if s.control[area] == side:
+                held += 1
         if held:
             gain_prestige(s, side, held * per,
                           entry("Tribute from {n} enemy City", "Tribute from {n} enemy Cities", n=held))
