@@ -212,10 +212,11 @@ class State(MachineState[Frame]):
     stack and turn bookkeeping are :class:`~muster.core.frames.MachineState`'s."""
 
     __slots__ = (
-        "_cities", "_held", "_muster", "_occ", "_own_occ", "_where", "actions_left", "active", "committed", "control",
-        "crossings", "deck", "discard", "draw", "first", "forced", "garrison", "hands", "leaders", "log", "loyal",
-        "militia", "mode", "moved", "next_token", "no_entry", "odrysian", "pillaged", "prestige", "quiet",
-        "revealed", "rng", "season", "seed", "sieges", "supplied", "tok", "units", "via", "year", "years",
+        "_cities", "_held", "_menu_pool", "_muster", "_occ", "_own_occ", "_where", "actions_left", "active",
+        "committed", "control", "crossings", "deck", "discard", "draw", "first", "forced", "garrison", "hands",
+        "leaders", "log", "loyal", "militia", "mode", "moved", "next_token", "no_entry", "odrysian", "pillaged",
+        "prestige", "quiet", "revealed", "rng", "season", "seed", "sieges", "supplied", "tok", "units", "via", "year",
+        "years",
     )
 
     def __init__(self, blank: bool = False) -> None:
@@ -283,6 +284,9 @@ class State(MachineState[Frame]):
         self._own_occ = False
         """True while the dicts of ``_occ``, ``_where`` and ``_held`` belong to this state alone (no clone shares
         them), so a block's move may update them in place (``rules.common.shift_occupancy``)."""
+        self._menu_pool: tuple[int, Frame, list[tuple[str, str, bool, bool, int]]] | None = None
+        """The blocks that could still move when the Action menu (the frame) listed its choices at a step
+        (``rules.movement.movers``): a Muster chosen there starts from the very same blocks at the next step."""
         self._muster: tuple[int, str, tuple[str, ...]] | None = None
         """The blocks that may still Muster into a City at a step (``rules.movement.Muster``): after one
         of them musters, the others' reach is unchanged (only enemy blocks and closed areas bar the way)."""
@@ -334,6 +338,7 @@ class State(MachineState[Frame]):
         c._where = self._where  # the same
         c._held = self._held  # the same (filled in place only with facts of that same occupancy)
         c._muster = self._muster
+        c._menu_pool = None  # keyed by the menu's frame, which the copy does not share
         c._cities = self._cities  # tuples: never changed, only replaced
         c._own_occ = self._own_occ = False  # shared from now on: the next move of either builds its own
         return c

@@ -116,6 +116,7 @@ class ActionMenu(Decision):
             return []
         occ = occupancy(s)
         pool = movers(s, side)  # the blocks that may still move: both checks start from them
+        s._menu_pool = (s.step, f, pool)  # and a Muster chosen here (read-only)
         # the shared actions looked up by argument (VERB_ACTIONS): no call per action at every menu
         acts = [_MOVE[a] for a in group_areas(s, side, occ, pool)]
         for a in muster_cities(s, side, occ, pool):

@@ -492,7 +492,7 @@ class Muster(Decision):
         known = s._muster
         if known is not None and known[0] == s.step and known[1] == f["city"]:
             return known[2]
-        found = tuple(muster_candidates(s, f["seat"], f["city"]))
+        found = tuple(muster_candidates(s, f["seat"], f["city"], pool=_menu_pool(s)))
         s._muster = (s.step, f["city"], found)
         return found
 
@@ -504,6 +504,16 @@ class Muster(Decision):
         left = tuple(b for b in self.candidates(s, f) if b != bid)
         move_block(s, bid, f["city"], destinations(s, bid, muster=True, only=f["city"])[f["city"]])
         s._muster = (s.step + 1, f["city"], left)
+
+
+def _menu_pool(s: State) -> list[Mover] | None:
+    """The movers the Action menu listed at the step before, when that menu's Muster is the step now (its
+    choice moved no block); else None."""
+    kept = s._menu_pool
+    stack = s.stack
+    if kept is not None and kept[0] == s.step - 1 and len(stack) >= 2 and stack[-2] is kept[1]:
+        return kept[2]
+    return None
 
 
 _NO_TOKENS: Final[set[int]] = set()
