@@ -220,7 +220,12 @@ def _raid_check(sources: int, reach: int, ap: int, printed: int, stored: int, oc
 
 def _occupied(s: State) -> int:
     """The mainland spaces holding Imperial units, as bits (:data:`_BIT`)."""
-    return sum(compress(_OCCUPY_BIT, s.exp)) | sum(compress(_OCCUPY_BIT, s.ally))  # the loops in C
+    exp, ally = s.exp, s.ally
+    out = 0
+    for i in _MAINLAND_SPACES:
+        if exp[i] or ally[i]:
+            out |= _BIT[i]
+    return out
 
 
 _MAINLAND_ADJ: Final = tuple(tuple(j for j in adj if board().kind[j] == "mainland") for adj in board().adj)
@@ -248,6 +253,8 @@ def _grid_bits() -> tuple[int, ...]:
 
 
 _BIT: Final = _grid_bits()
+_MAINLAND_SPACES: Final = tuple(board().mainland)
+"""The mainland spaces' numbers."""
 _OCCUPY_BIT: Final = tuple(bit if board().kind[i] == "mainland" else 0 for i, bit in enumerate(_BIT))
 """:data:`_BIT` of the mainland spaces only (the spaces whose units block or are a Raid's target)."""
 _MAINLAND_BITS: Final = sum(_OCCUPY_BIT)

@@ -4,8 +4,6 @@ Insurgent Regroup. 1st edition: the advancing units all come from one row or the
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import chain, compress
-from operator import or_
 from typing import Final
 
 from muster.games.freedom.board import board
@@ -39,9 +37,7 @@ def _row_key(i: int) -> str:
 
 
 _ADVANCE_SOURCES: Final = (board().camp, *board().mainland)
-_SPACES: Final = range(len(board().ids))
-_MAINLAND_SPACE: Final = tuple(i in board().mainland for i in _SPACES)
-"""Per space, whether it is a mainland space."""
+"""Where an Advance may start: the Camp, then the mainland in board order."""
 _IDS: Final = board().ids
 _LIMIT: Final = board().limit
 _CAMP: Final = board().camp
@@ -66,9 +62,7 @@ class AdvanceOp(Op):
         row = f.get("row")
         one_row = row is not None and ruleset(s)["opening_single_row"]
         out: list[str] = []
-        # _ADVANCE_SOURCES (the Camp, then the mainland in board order), those holding Imperial units found in C
-        occupied = compress(_SPACES, map(or_, exp, ally))
-        for i in chain((_CAMP,), filter(_MAINLAND_SPACE.__getitem__, occupied)):
+        for i in _ADVANCE_SOURCES:
             e, al = exp[i], ally[i]
             if not e and not al:
                 continue
