@@ -6,7 +6,6 @@ with the cannon: +1; the Bombard: +1 and reach to Row 7). Reach tables are board
 
 from __future__ import annotations
 
-from itertools import compress
 from typing import Final
 
 from muster.core.interface import Action
@@ -144,8 +143,6 @@ _CAN_FIRE_FROM: Final = tuple(i for i in _SPACES
                               or any(table[i] for table in _INSURGENT_REACH))
 """The spaces from which a cannon may ever have a target (:func:`cannon_targets` is empty elsewhere), in board
 order."""
-_CAN_FIRE: Final = tuple(i in _CAN_FIRE_FROM for i in _SPACES)
-"""Per space, whether it is one of :data:`_CAN_FIRE_FROM`."""
 _IDS: Final = board().ids
 _INDEX: Final = board().index
 _CANNONS: Final[dict[str, int]] = design()["cannons"]
@@ -237,15 +234,14 @@ class Cannons(Decision):
     def _ready(self, s: State, f: Frame) -> list[int]:
         fired: list[str] = f["fired"]
         cannon = s.cannon
-        # can_fire() inlined, over the spaces holding a cannon (found in C: a few of the board's spaces), in
-        # board order, from where a cannon can ever hit something
+        # can_fire() inlined, in board order, over the spaces from where a cannon can ever hit something
         if f["seat"] == IMPERIAL:
             exp, ally = s.exp, s.ally
-            return [i for i in compress(_SPACES, cannon) if cannon[i] == IMPERIAL_CANNON and _CAN_FIRE[i]
-                    and (exp[i] or ally[i]) and _IDS[i] not in fired and has_target(s, i)]
+            return [i for i in _CAN_FIRE_FROM if cannon[i] == IMPERIAL_CANNON and (exp[i] or ally[i])
+                    and _IDS[i] not in fired and has_target(s, i)]
         ins = s.ins
-        return [i for i in compress(_SPACES, cannon) if cannon[i] in _INSURGENT_CODES and _CAN_FIRE[i] and ins[i]
-                and _IDS[i] not in fired and has_target(s, i)]
+        return [i for i in _CAN_FIRE_FROM if cannon[i] in _INSURGENT_CODES and ins[i] and _IDS[i] not in fired
+                and has_target(s, i)]
 
     def prompt(self, s: State, f: Frame) -> str:
         if f["src"] is None:

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from functools import cache
-from itertools import compress
-from operator import or_
 from typing import Final
 
 from muster.core.interface import Action
@@ -109,9 +107,7 @@ class UnitMoveOp(Op):
         exp, ally = s.exp, s.ally
         moved_to = f.get("moved_to")
         spaces = self.candidates()
-        if spaces is None:  # every space: those holding Imperial units, found in C
-            spaces = compress(_SPACES, map(or_, exp, ally))
-        for i in spaces:
+        for i in _SPACES if spaces is None else spaces:
             n = exp[i] + ally[i]
             if not n or (n == 1 and moved_to == ids[i]):  # empty, or only the unit that just moved
                 continue
@@ -485,7 +481,6 @@ _SPACES: Final = range(len(board().ids))
 _IDS: Final = board().ids
 _ADJ: Final = board().adj
 _INSURGENT_SPACES: Final = board().insurgent_spaces
-_INSURGENT_SPACE: Final = tuple(i in _INSURGENT_SPACES for i in range(len(board().ids)))
 _LAGOON: Final = board().lagoon
 _SLOW_FRONTIER: Final = slow_frontier()
 _SLOW_STEPS: Final = slow_steps()
@@ -539,8 +534,10 @@ def _can_move(s: State) -> bool:
     ``can_move_normally`` for each kind present, with ``_room`` inlined, over the spaces holding Imperial
     units: the AP menu asks this at every Imperial choice."""
     exp, ally, ins = s.exp, s.ally, s.ins
-    for a in compress(_SPACES, map(or_, exp, ally)):  # the spaces with Imperial units, found in C
+    for a in _SPACES:
         e, al = exp[a], ally[a]
+        if not e and not al:
+            continue
         for m in _STEPS[a]:
             if ins[m]:
                 continue
@@ -585,18 +582,19 @@ def _can_attack(s: State, f: Frame) -> bool:
     ins, exp, ally = s.ins, s.exp, s.ally
     lagoon = f["mode"] == "mahmud"
     spent, limit = f["spent"], f["attack_limit"]
-    for i in compress(_SPACES, ins):  # the spaces with Insurgent units (all of them Insurgent spaces), in C
-        if _INSURGENT_SPACE[i]:
-            for j in _ADJ[i]:
-                units = exp[j] + ally[j]
-                if not units or (lagoon and not _LAGOON[j]):
-                    continue
-                used = spent.get(_IDS[j])
-                if used is None:
-                    if limit > 0:
-                        return True
-                elif any(u < limit for u in used_counts(f, _IDS[j], units)):
+    for i in _INSURGENT_SPACES:  # (Insurgent units stand only there)
+        if not ins[i]:
+            continue
+        for j in _ADJ[i]:
+            units = exp[j] + ally[j]
+            if not units or (lagoon and not _LAGOON[j]):
+                continue
+            used = spent.get(_IDS[j])
+            if used is None:
+                if limit > 0:
                     return True
+            elif any(u < limit for u in used_counts(f, _IDS[j], units)):
+                return True
     return False
 
 

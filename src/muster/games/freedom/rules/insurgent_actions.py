@@ -4,7 +4,6 @@ Pressure the Government, Repair Wall, Train Civilians and Build Cannon."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from itertools import compress
 from typing import Final
 
 from muster.core.interface import Action
@@ -570,8 +569,6 @@ _PREP_HIGH: Final = track_range("preparation")[1]
 _PRESSURE_HIGH: Final = track_range("pressure")[1]
 _MENU: Final = {v.name: ACTIONS[v.name, None] for v in VERBS[INSURGENT]}
 _RAID: Final = RaidOp()
-_SPACES: Final = range(len(_B.ids))
-_INSURGENT_SPACE: Final = tuple(i in _INSURGENT_SPACES for i in _SPACES)
 _COST_REGROUP: Final[int] = COST["regroup"]
 _COST_ATTACK: Final[int] = COST["attack"]
 _COST_PREPARE: Final[int] = COST["prepare"]
@@ -611,9 +608,9 @@ def _can_regroup(s: State) -> bool:
 
 def _can_attack(s: State) -> bool:
     ins, exp, ally = s.ins, s.exp, s.ally
-    # plain loops: nested any() over generators costs a frame per space; the spaces with units found in C
-    for i in compress(_SPACES, ins):
-        if _INSURGENT_SPACE[i]:
+    # plain loops: nested any() over generators costs a frame per space
+    for i in _INSURGENT_SPACES:
+        if ins[i]:
             for j in _ADJ[i]:
                 if exp[j] or ally[j]:
                     return True
