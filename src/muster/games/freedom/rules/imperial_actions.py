@@ -103,17 +103,32 @@ class UnitMoveOp(Op):
         return None
 
     def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
-        ids = board().ids
+        return iter(self._sources(s, f, False))
+
+    def sources(self, s: State, f: Frame) -> list[str]:
+        return self._sources(s, f, False)
+
+    def available(self, s: State, f: Frame) -> bool:
+        return bool(self._sources(s, f, True))
+
+    def _sources(self, s: State, f: Frame, first_only: bool) -> list[str]:
+        """The sources in board order (``first_only``: up to the first). A list built in a plain loop, not a
+        generator: the AP menus ask at every choice."""
+        ids = _IDS
         exp, ally = s.exp, s.ally
         moved_to = f.get("moved_to")
         spaces = self.candidates()
+        out: list[str] = []
         for i in _SPACES if spaces is None else spaces:
             n = exp[i] + ally[i]
             if not n or (n == 1 and moved_to == ids[i]):  # empty, or only the unit that just moved
                 continue
             # any(can_start(k) for k in kinds_at(s, i)), without building the list
             if (exp[i] and self.can_start(s, f, i, "E")) or (ally[i] and self.can_start(s, f, i, "A")):
-                yield ids[i]
+                out.append(ids[i])
+                if first_only:
+                    break
+        return out
 
     def classes(self, s: State, f: Frame, src: str) -> list[str]:
         return unit_classes(s, board().index[src])

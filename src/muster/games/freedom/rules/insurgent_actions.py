@@ -55,16 +55,19 @@ class RegroupOp(Op):
         return said("Regroup: choose a unit, then its new space in the City or on an island.")
 
     def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
+        return iter(self.sources(s, f))
+
+    def sources(self, s: State, f: Frame) -> list[str]:
+        # a list built in a plain loop, not a generator: this runs at every AP menu
         b = board()
         ins, exp, ally, limit = s.ins, s.exp, s.ally, b.limit
-        # insurgent_room() over the Insurgent spaces, inlined: this runs at every AP menu
+        # insurgent_room() over the Insurgent spaces, inlined
         open_spaces = [j for j in b.insurgent_spaces if ins[j] < limit[j] and not exp[j] and not ally[j]]
         if not open_spaces:
-            return
+            return []
         only = open_spaces[0] if len(open_spaces) == 1 else -1  # a unit there has nowhere else to go
-        for i in b.insurgent_spaces:
-            if ins[i] and i != only:
-                yield b.ids[i]
+        ids = b.ids
+        return [ids[i] for i in b.insurgent_spaces if ins[i] and i != only]
 
     def targets(self, s: State, f: Frame, src: str | None) -> list[str]:
         b = board()
@@ -590,7 +593,7 @@ _MENU_BUILD: Final = _MENU["build"]
 
 
 def _can_regroup(s: State) -> bool:
-    """:class:`RegroupOp` has a source (its ``iter_sources`` up to the first)."""
+    """:class:`RegroupOp` has a source (its ``sources`` up to the first)."""
     ins, exp, ally = s.ins, s.exp, s.ally
     first = second = -1  # the first two open spaces are all that matters
     for j in _INSURGENT_SPACES:
