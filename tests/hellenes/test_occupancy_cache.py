@@ -9,6 +9,7 @@ import random
 
 from muster.games.hellenes import RULES
 from muster.games.hellenes.rules.common import SEATS, blocks_at, city_lists, held, occupancy
+from muster.games.hellenes.rules.movement import _menu_pool, movers
 from muster.games.hellenes.state import State
 
 
@@ -87,3 +88,22 @@ def _assert_kept_is_fresh(state: State) -> None:
     assert occupancy(state) == occupancy(fresh) and blocks_at(state) == blocks_at(fresh)
     assert {side: held(state, side) for side in SEATS} == {side: held(fresh, side) for side in SEATS}
 
+
+
+def test_a_muster_from_the_menu_starts_from_the_blocks_that_could_move() -> None:
+    """5.0: a Muster chosen from the Action menu reuses the movers the menu listed a step before: they are the
+    blocks that may move then (counted afresh), and a Muster reached any other way (a copy of the state) counts
+    them itself."""
+    reused = 0
+    for seed in range(8):
+        state = RULES.setup(seed, {"quiet": "1"})
+        chooser = random.Random(seed)
+        n = RULES.legal_count(state)
+        while n:
+            pool = _menu_pool(state) if state.stack and state.stack[-1]["kind"] == "muster" else None
+            if pool is not None:
+                assert pool == movers(state, state.stack[-1]["seat"])
+                assert _menu_pool(RULES.clone(state)) is None
+                reused += 1
+            n = RULES.apply_nth(state, chooser.choice(range(n)))
+    assert reused > 50

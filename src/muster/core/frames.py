@@ -196,8 +196,6 @@ class Decision(Generic[S, F]):
         super().__init_subclass__(**kwargs)
         if cls.kind:
             cls.machine.decisions[cls.kind] = cls()
-            if cls.seat is not Decision.seat:
-                cls.machine.own_seat.add(cls.kind)
 
     def seat(self, s: S, f: F) -> str:
         """The seat deciding."""
@@ -235,9 +233,6 @@ class FrameMachine(Generic[S, F]):
         """Frame kind → automatic step."""
         self.decisions: dict[str, Decision[S, F]] = {}
         """Frame kind → decision (one instance per kind)."""
-        self.own_seat: set[str] = set()
-        """The kinds whose decision says who decides (overrides :meth:`Decision.seat`); the others' frames name
-        the deciding seat in their ``seat`` field, read without a call at every action."""
         self.default_label = default_label
         """How an action is labelled when its decision does not say (and when no decision is open)."""
 
@@ -327,9 +322,8 @@ class FrameMachine(Generic[S, F]):
     def _apply_legal(self, s: S, a: Action) -> None:
         """Apply an action known to be legal, then run the automatic steps that follow."""
         f = s.stack[-1]
-        kind = f["kind"]
-        decision = self.decisions[kind]
-        seat = decision.seat(s, f) if kind in self.own_seat else str(f["seat"])
+        decision = self.decisions[f["kind"]]
+        seat = decision.seat(s, f)
         if seat != s.turn_seat:
             s.turn_seat, s.turn_start, s.tainted = seat, s.step, False
         decision.apply(s, f, a)
