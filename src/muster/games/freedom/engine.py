@@ -10,7 +10,6 @@ Compound choices (move a unit from a space to a space) go through the generic
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any, ClassVar, Final, Unpack
 
 from muster.core import frames
@@ -117,13 +116,9 @@ class Op:
         """The prompt while choosing."""
         return self.name
 
-    def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
-        """Where the acting piece may come from (only sources with at least one target), lazily."""
-        return iter(())
-
     def sources(self, s: State, f: Frame) -> list[str]:
-        """All sources, in board order."""
-        return list(self.iter_sources(s, f))
+        """Where the acting piece may come from (only sources with at least one target), in board order."""
+        return []
 
     def classes(self, s: State, f: Frame, src: str) -> list[str]:
         """Distinct kinds of unit at ``src`` that the player must choose between (empty: no choice)."""
@@ -144,7 +139,7 @@ class Op:
         """True if at least one complete choice exists."""
         if self.single:
             return bool(self.targets(s, f, None))
-        return next(self.iter_sources(s, f), None) is not None
+        return bool(self.sources(s, f))
 
 
 class Select(Decision):

@@ -3,7 +3,7 @@ Plea for Funds and Build Cannon. Each is an AP verb; spatial choices go through 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Final
 
@@ -101,9 +101,6 @@ class UnitMoveOp(Op):
     def candidates(self) -> Iterable[int] | None:
         """The spaces worth looking at as sources, in board order (None: every space)."""
         return None
-
-    def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
-        return iter(self._sources(s, f, False))
 
     def sources(self, s: State, f: Frame) -> list[str]:
         return self._sources(s, f, False)
@@ -204,9 +201,6 @@ class SlowOp(UnitMoveOp):
         ap = find_ap(s)
         return slow_destinations(s, i, kind, lagoon_only=bool(ap and ap["mode"] == "mahmud"))
 
-    def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
-        return iter(self.sources(s, f))
-
     def sources(self, s: State, f: Frame) -> list[str]:
         # UnitMoveOp's sources with the paying AP frame found once, not once per unit kind and space
         ap = find_ap(s)
@@ -241,9 +235,6 @@ class ImperialAttackOp(Op):
 
     def prompt(self, s: State, f: Frame) -> str:
         return said("Attack: choose the attacking unit's space, then the target.")
-
-    def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
-        return iter(self.sources(s, f))
 
     def sources(self, s: State, f: Frame) -> list[str]:
         b = board()

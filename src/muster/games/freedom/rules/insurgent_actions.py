@@ -3,7 +3,7 @@ Pressure the Government, Repair Wall, Train Civilians and Build Cannon."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Final
 
 from muster.core.interface import Action
@@ -54,9 +54,6 @@ class RegroupOp(Op):
     def prompt(self, s: State, f: Frame) -> str:
         return said("Regroup: choose a unit, then its new space in the City or on an island.")
 
-    def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
-        return iter(self.sources(s, f))
-
     def sources(self, s: State, f: Frame) -> list[str]:
         # a list built in a plain loop, not a generator: this runs at every AP menu
         b = board()
@@ -105,9 +102,6 @@ class InsurgentAttackOp(Op):
 
     def prompt(self, s: State, f: Frame) -> str:
         return said("Attack: choose the attacking unit's space, then the target.")
-
-    def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
-        return iter(self.sources(s, f))
 
     def sources(self, s: State, f: Frame) -> list[str]:
         b = board()
@@ -302,7 +296,7 @@ class RaidOp(Op):
         return said("Raid: choose the raiding unit, then the target (AP = length of the clear path to it).")
 
     def available(self, s: State, f: Frame) -> bool:
-        # iter_sources() stopping at the first affordable target: the AP menu asks this at every choice
+        # sources() stopping at the first affordable target: the AP menu asks this at every choice
         ap = find_ap(s)
         assert ap is not None
         return self.available_with(s, ap)
@@ -352,9 +346,6 @@ class RaidOp(Op):
         assert ap is not None
         reach = self._reach(s, ap)
         return [j for j, cost in raid_targets(s, src, reach) if affordable(s, ap, cost)]
-
-    def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
-        return iter(self.sources(s, f))
 
     def sources(self, s: State, f: Frame) -> list[str]:
         # the AP frame and the reach found once, and each source's walk stopped at its first affordable target

@@ -3,7 +3,6 @@ Insurgent Regroup. 1st edition: the advancing units all come from one row or the
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Final
 
 from muster.games.freedom.board import board
@@ -52,9 +51,6 @@ class AdvanceOp(Op):
 
     def prompt(self, s: State, f: Frame) -> str:
         return said("Opening: advance a unit one space forward ({n} left), or be done.", n=f["left"])
-
-    def iter_sources(self, s: State, f: Frame) -> Iterator[str]:
-        return iter(self.sources(s, f))
 
     def sources(self, s: State, f: Frame) -> list[str]:
         # a list built in one pass (the Opening asks it at each of its choices), with can_advance() inlined
