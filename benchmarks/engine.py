@@ -1,20 +1,25 @@
 """Engine speed on one core (CPU time): random games/s, decisions/s, state copies/s, save/load time, JSON size,
 and python-chess's (and, when installed, OpenSpiel's C++ chess's) random playouts measured in the same run for scale.
 
-Run: ``python benchmarks/engine.py [--game freedom|hellenes] [--games 60] [--chess-games 30] [--rounds 5]
+Run: ``python benchmarks/engine.py [--game freedom|hellenes] [--games 200] [--chess-games 40] [--rounds 20]
 [--warmup 50]``. The warm-up games (other seeds, untimed) fill the rules' caches as a bot's playouts find them.
-The loops take turns: each of ``--rounds`` rounds plays its share of our games (both loops), then of the chess
-games, so a ratio's two sides are measured under the same load on a shared machine. The last line
-printed is one JSON object with the keys ``game``, ``games_per_s``, ``decisions_per_s`` (random playouts through
-the rules' playout fast path, ``legal_count`` + ``apply_nth``: what bots' simulations use),
-``list_decisions_per_s`` (the same games through ``legal_actions`` + ``apply``: what the server's one-move-at-a-time
-play uses), ``clones_per_s``, ``python_chess_moves_per_s`` and ``vs_python_chess`` (our decisions per
-python-chess move, both per CPU-second), ``vs_python_chess_list`` (the same for the legal-list loop),
-``openspiel_chess_moves_per_s`` and ``vs_openspiel_chess`` when ``open_spiel`` is importable (its chess in C++,
-driven from a Python loop as ours is), and ``install``: ``compiled`` when the rules ran as mypyc-compiled modules
-(compiled at install when a C compiler is present), else ``pure`` (also as the boolean ``compiled``);
-``vs_python_chess_rounds`` (the lowest and highest round's ratio: how much the load moved it), ``rounds`` and
-``load_average`` (the one-minute load average before and after).
+The loops take turns: each of ``--rounds`` rounds plays its share of our games, at once its share of the chess
+games (so the two sides of that round's ratio are measured at the same moment of a shared machine), then the same
+games of ours through the legal lists. The ratios to chess are the median of the rounds' ratios (a moment of load
+elsewhere on the machine moves one round's ratio far off; the median sets it aside, as comparing two commands
+pair by pair does), with the middle half of the rounds beside it. The last line printed is one JSON object with
+the keys ``game``, ``games_per_s``, ``decisions_per_s`` (random playouts through the rules' playout fast path,
+``legal_count`` + ``apply_nth``: what bots' simulations use), ``list_decisions_per_s`` (the same games through
+``legal_actions`` + ``apply``: what the server's one-move-at-a-time play uses), ``clones_per_s``,
+``python_chess_moves_per_s``, ``vs_python_chess`` (our decisions per python-chess move, both per CPU-second: the
+median round), ``vs_python_chess_quartiles`` (the first and third quartile of the rounds' ratios),
+``vs_python_chess_rounds`` (the lowest and highest round's), ``vs_python_chess_total`` (all our decisions over all
+chess moves, load and all), ``vs_python_chess_list`` (the legal-list loop's, over all rounds),
+``openspiel_chess_moves_per_s``, ``vs_openspiel_chess`` (median round), ``vs_openspiel_chess_quartiles`` and
+``vs_openspiel_chess_total`` when ``open_spiel`` is importable (its chess in C++, driven from a Python loop as ours
+is), ``install``: ``compiled`` when the rules ran as mypyc-compiled modules (compiled at install when a C compiler
+is present), else ``pure`` (also as the boolean ``compiled``), ``rounds`` and ``load_average`` (the one-minute
+load average before and after).
 The goals: Freedom! ``vs_python_chess`` ≥ 14 compiled and ≥ 6 pure, ``vs_openspiel_chess`` ≥ 1.5 compiled;
 Hellenes ``vs_python_chess`` ≥ 6 compiled and ≥ 3 pure. python-chess is a dev dependency used only here.
 """
@@ -127,6 +132,22 @@ def _openspiel_chess_games(count: int, chooser: random.Random) -> tuple[int, flo
     return moves, time.process_time() - start
 
 
+def _rate(measured: tuple[int, float]) -> float:
+    """Moves or decisions per CPU-second of one loop's (count, CPU seconds)."""
+    return measured[0] / measured[1]
+
+
+def _paired(ratios: list[float]) -> tuple[float, tuple[float, float]]:
+    """The median of the rounds' paired ratios and their middle half (first and third quartile; the lowest and
+    highest ratio when there are fewer than four rounds). A moment of load on a shared machine slows one loop of
+    one pair: it moves that pair's ratio far off, which the median sets aside and a sum over all rounds would
+    not, the way ``farm-bench`` compares two commands pair by pair."""
+    if len(ratios) < 4:
+        return statistics.median(ratios), (min(ratios), max(ratios))
+    first, _, third = statistics.quantiles(ratios, n=4)
+    return statistics.median(ratios), (first, third)
+
+
 def _chunks(total: int, parts: int) -> list[range]:
     """``range(total)`` cut into ``parts`` consecutive pieces as even as possible (none empty)."""
     parts = max(1, min(parts, total))
@@ -162,11 +183,11 @@ def main() -> None:
     """Measure and print."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--game", choices=game_names(), default="freedom")
-    parser.add_argument("--games", type=int, default=60)
-    parser.add_argument("--chess-games", type=int, default=30)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--chess-games", type=int, default=40)
     parser.add_argument("--warmup", type=int, default=50,
                         help="untimed games (other seeds) played first, so the rules' caches are as in play")
-    parser.add_argument("--rounds", type=int, default=5,
+    parser.add_argument("--rounds", type=int, default=20,
                         help="rounds that each play a share of every loop, so all loops see the same machine")
     args = parser.parse_args()
     if args.games < 1 or args.chess_games < 1 or args.rounds < 1 or args.warmup < 1:
@@ -189,21 +210,24 @@ def main() -> None:
     samples: list[Any] = []
     sums = {"fast": [0, 0.0], "list": [0, 0.0], "chess": [0, 0.0], "spiel": [0, 0.0]}
     per_round: list[float] = []
+    spiel_per_round: list[float] = []
     chess_chooser, spiel_chooser = random.Random(0), random.Random(0)
     rounds = min(args.rounds, args.games, args.chess_games)  # every round plays at least one game of each
     work = list(zip(_chunks(args.games, rounds), _chunks(args.chess_games, rounds), strict=True))
     for seeds, chess_part in track(work, description=f"{len(work)} rounds of every loop"):
+        # each round's pair of loops back to back (ours, then chess), so one pair shares the same moment
         fast = _random_playouts(seeds, rules, sample_at, samples)
         chess = _chess_games(len(chess_part), chess_chooser)
-        for name, (count, seconds) in (("fast", fast), ("list", _random_list_games(seeds, rules)),
-                                       ("chess", chess)):
+        per_round.append(_rate(fast) / _rate(chess))
+        measured = [("fast", fast), ("chess", chess)]
+        if spiel:
+            spiel_games = _openspiel_chess_games(len(chess_part), spiel_chooser)
+            spiel_per_round.append(_rate(fast) / _rate(spiel_games))
+            measured.append(("spiel", spiel_games))
+        measured.append(("list", _random_list_games(seeds, rules)))
+        for name, (count, seconds) in measured:
             sums[name][0] += count
             sums[name][1] += seconds
-        if spiel:
-            moves, seconds = _openspiel_chess_games(len(chess_part), spiel_chooser)
-            sums["spiel"][0] += moves
-            sums["spiel"][1] += seconds
-        per_round.append((fast[0] / fast[1]) / (chess[0] / chess[1]))
     load_after = os.getloadavg()[0]
     decisions_s, list_s, chess_s = (sums[name][0] / sums[name][1] for name in ("fast", "list", "chess"))
     games_s = args.games / sums["fast"][1]
@@ -213,15 +237,19 @@ def main() -> None:
     table = Table(title=f"muster engine benchmark: {args.game} (one core)")
     table.add_column("measure")
     table.add_column("value", justify="right")
-    spiel_rows = [] if spiel_s is None else [("OpenSpiel chess moves / s", f"{spiel_s:,.0f}"),
-                                              ("decisions per OpenSpiel chess move", f"{decisions_s / spiel_s:.2f}")]
+    ratio, ratio_q = _paired(per_round)
+    spiel_rows = [] if spiel_s is None else [
+        ("OpenSpiel chess moves / s", f"{spiel_s:,.0f}"),
+        ("decisions per OpenSpiel chess move (median round)", f"{_paired(spiel_per_round)[0]:.2f}")]
     for name, value in [("random games / s", f"{games_s:.1f}"), ("decisions / s", f"{decisions_s:,.0f}"),
                         ("decisions / s (legal lists)", f"{list_s:,.0f}"),
                         ("state copies / s", f"{clones:,.0f}"), ("save (dumps) ms", f"{save_ms:.1f}"),
                         ("load (replay + check) ms", f"{load_ms:.1f}"), ("state JSON bytes", f"{state_bytes:,}"),
                         ("save file bytes", f"{file_bytes:,}"), ("python-chess moves / s", f"{chess_s:,.0f}"),
-                        ("decisions per python-chess move", f"{decisions_s / chess_s:.2f}"),
+                        ("decisions per python-chess move (median round)", f"{ratio:.2f}"),
+                        ("the same, middle half of the rounds", f"{ratio_q[0]:.2f}–{ratio_q[1]:.2f}"),
                         ("the same, lowest and highest round", f"{min(per_round):.2f}–{max(per_round):.2f}"),
+                        ("the same, all decisions over all moves", f"{decisions_s / chess_s:.2f}"),
                         *spiel_rows,
                         ("compiled rules (mypyc)", "yes" if _native.ACTIVE else "no")]:
         table.add_row(name, value)
@@ -230,13 +258,18 @@ def main() -> None:
         "game": args.game, "games_per_s": round(games_s, 2), "decisions_per_s": round(decisions_s),
         "list_decisions_per_s": round(list_s), "clones_per_s": round(clones), "save_ms": round(save_ms, 2),
         "load_ms": round(load_ms, 2), "state_json_bytes": state_bytes, "save_file_bytes": file_bytes,
-        "python_chess_moves_per_s": round(chess_s), "vs_python_chess": round(decisions_s / chess_s, 2),
-        "vs_python_chess_list": round(list_s / chess_s, 2),
+        "python_chess_moves_per_s": round(chess_s), "vs_python_chess": round(ratio, 2),
+        "vs_python_chess_quartiles": [round(ratio_q[0], 2), round(ratio_q[1], 2)],
         "vs_python_chess_rounds": [round(min(per_round), 2), round(max(per_round), 2)],
+        "vs_python_chess_total": round(decisions_s / chess_s, 2),
+        "vs_python_chess_list": round(list_s / chess_s, 2),
         "rounds": len(per_round), "load_average": [round(load_before, 2), round(load_after, 2)]}
     if spiel_s is not None:
+        spiel_ratio, spiel_q = _paired(spiel_per_round)
         figures["openspiel_chess_moves_per_s"] = round(spiel_s)
-        figures["vs_openspiel_chess"] = round(decisions_s / spiel_s, 2)
+        figures["vs_openspiel_chess"] = round(spiel_ratio, 2)
+        figures["vs_openspiel_chess_quartiles"] = [round(spiel_q[0], 2), round(spiel_q[1], 2)]
+        figures["vs_openspiel_chess_total"] = round(decisions_s / spiel_s, 2)
     figures["install"] = "compiled" if _native.ACTIVE else "pure"
     figures["compiled"] = _native.ACTIVE
     print(json.dumps(figures))
