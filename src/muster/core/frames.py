@@ -80,9 +80,9 @@ class MachineState(Generic[F]):
         """The action count at which the current turn began."""
         self.tainted = False
         """True once dice were rolled or cards drawn during the current turn (undo is then refused)."""
-        self._legal: tuple[int, list[Action]] | None = None
-        """The legal list of the decision on top, with the step it was made at (legal lists are never
-        changed once made, so copies of the state may share them)."""
+        self._legal: tuple[int, list[Action], Decision[Any, F]] | None = None
+        """The legal list of the decision on top, with the step it was made at and the decision that made it
+        (legal lists are never changed once made, so copies of the state may share them)."""
 
 
 S = TypeVar("S", bound=MachineState[Any])
@@ -195,7 +195,7 @@ class Decision(Generic[S, F]):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if cls.kind:
-            cls.machine.decisions[cls.kind] = cls()
+            cls.machine.register(cls.kind, cls())
 
     def seat(self, s: S, f: F) -> str:
         """The seat deciding."""
@@ -235,32 +235,36 @@ class FrameMachine(Generic[S, F]):
         """Frame kind → decision (one instance per kind)."""
         self.default_label = default_label
         """How an action is labelled when its decision does not say (and when no decision is open)."""
+        self._kinds: dict[str, Decision[S, F] | AutoStep[S, F]] = {}
+        """Frame kind → its decision or automatic step: the one lookup :meth:`advance` makes a frame."""
 
     def auto(self, kind: str) -> Callable[[AutoStep[S, F]], AutoStep[S, F]]:
         """Register an automatic step run when a frame of this kind reaches the top of the stack."""
 
         def register(fn: AutoStep[S, F]) -> AutoStep[S, F]:
-            self.auto_steps[kind] = fn
+            self.auto_steps[kind] = self._kinds[kind] = fn
             return fn
 
         return register
 
+    def register(self, kind: str, decision: Decision[S, F]) -> None:
+        """Register the decision that handles frames of this kind (done by defining a :class:`Decision`)."""
+        self.decisions[kind] = self._kinds[kind] = decision
+
     def advance(self, s: S) -> None:
         """Run automatic steps until a decision with at least one legal action is on top (or the game ends)."""
         stack = s.stack
-        auto_steps = self.auto_steps
-        decisions = self.decisions
+        kinds = self._kinds
         while s.result is None and stack:
             f = stack[-1]
-            kind = f["kind"]
-            step = auto_steps.get(kind)
-            if step is not None:
+            handler = kinds[f["kind"]]
+            if not isinstance(handler, Decision):
                 stack.pop()
-                step(s, f)
+                handler(s, f)
                 continue
-            acts = decisions[kind].legal(s, f)
+            acts = handler.legal(s, f)
             if acts:
-                s._legal = (s.step, acts)
+                s._legal = (s.step, acts, handler)
                 return
             stack.pop()  # nothing can be chosen: the decision lapses (e.g. no unit left to remove)
         if s.result is not None:
@@ -270,13 +274,18 @@ class FrameMachine(Generic[S, F]):
         """The legal actions at the top decision (cached per step; the list is shared: do not change it)."""
         if s.result is not None or not s.stack:
             return []
+        return self._listed(s)[1]
+
+    def _listed(self, s: S) -> tuple[int, list[Action], Decision[S, F]]:
+        """The kept legal list of the decision on top (listed now if the kept one is of an earlier step); the
+        game must not be over."""
         cached = s._legal
         if cached is not None and cached[0] == s.step:
-            return cached[1]
+            return cached
         f = s.stack[-1]
-        acts = self.decisions[f["kind"]].legal(s, f)
-        s._legal = (s.step, acts)
-        return acts
+        decision = self.decisions[f["kind"]]
+        listed = s._legal = (s.step, decision.legal(s, f), decision)
+        return listed
 
     def active_seat(self, s: S) -> str | None:
         """Whose decision it is (None: the game is over)."""
@@ -290,14 +299,17 @@ class FrameMachine(Generic[S, F]):
 
         An illegal action raises :class:`IllegalActionError` before anything changes. A change of the
         deciding seat starts a new turn (undo goes back at most to its start)."""
-        acts = self.legal_actions(s)
+        if s.result is not None or not s.stack:
+            raise IllegalActionError(f"illegal action {list(a)}")
+        listed = self._listed(s)
+        acts = listed[1]
         for known in acts:  # by identity first: the actions offered are usually shared objects (ACTIONS)
             if known is a:
                 break
         else:
             if a not in acts:
                 raise IllegalActionError(f"illegal action {list(a)}")
-        self._apply_legal(s, a)
+        self._apply_legal(s, a, listed[2])
 
     def legal_count(self, s: S) -> int:
         """How many legal actions there are now (0: the game is over); the playout fast path's first half."""
@@ -310,19 +322,21 @@ class FrameMachine(Generic[S, F]):
         The same as ``apply_action(s, legal_actions(s)[index])``, without looking the action up again in the
         list it came from: a playout (a random game, a bot's simulation) then costs one call per decision
         and never copies a legal list. An index out of range raises :class:`IllegalActionError`."""
-        cached = s._legal
-        acts = cached[1] if cached is not None and cached[0] == s.step else self.legal_actions(s)
+        if s.result is not None or not s.stack:
+            raise IllegalActionError(f"no legal action number {index} (there are 0)")
+        listed = self._listed(s)
+        acts = listed[1]
         if index < 0 or index >= len(acts):
             raise IllegalActionError(f"no legal action number {index} (there are {len(acts)})")
-        self._apply_legal(s, acts[index])
+        self._apply_legal(s, acts[index], listed[2])
         # advance() has just cached the next decision's list (never empty); nothing cached: the game is over
         cached = s._legal
         return len(cached[1]) if cached is not None else len(self.legal_actions(s))
 
-    def _apply_legal(self, s: S, a: Action) -> None:
-        """Apply an action known to be legal, then run the automatic steps that follow."""
+    def _apply_legal(self, s: S, a: Action, decision: Decision[S, F]) -> None:
+        """Apply an action known to be legal at ``decision`` (the one on top), then run the automatic steps that
+        follow."""
         f = s.stack[-1]
-        decision = self.decisions[f["kind"]]
         seat = decision.seat(s, f)
         if seat != s.turn_seat:
             s.turn_seat, s.turn_start, s.tainted = seat, s.step, False
