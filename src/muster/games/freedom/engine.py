@@ -10,7 +10,7 @@ Compound choices (move a unit from a space to a space) go through the generic
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Final, Unpack
+from typing import Any, ClassVar, Final, Unpack, cast
 
 from muster.core import frames
 from muster.core.frames import ACTIONS as ACTIONS
@@ -205,7 +205,15 @@ def frame(kind: FrameKind, **fields: Unpack[FrameFields]) -> Frame:
 
 def select(op: str, seat: str, /, **fields: Unpack[FrameFields]) -> Frame:
     """A select frame for an op."""
-    return {"kind": "select", "op": op, "seat": seat, "src": None, "cls": None, **fields}
+    # a copy of a template (the keys table copied whole) costs a fraction of building the dict key by key
+    f = _SELECT.copy()
+    f["op"], f["seat"] = op, seat
+    if fields:
+        f.update(cast(Frame, fields))  # the same keys: FrameFields is Frame without its kind
+    return f
+
+
+_SELECT: Final[Frame] = {"kind": "select", "op": "", "seat": "", "src": None, "cls": None}
 
 
 # --- running the machine (see muster.core.frames) ----------------------------------------

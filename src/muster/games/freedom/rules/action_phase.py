@@ -49,13 +49,29 @@ def favours(number: int, seat: str) -> bool:
     return c.effect is not None and c.side == COLOUR_OF_SEAT[seat]
 
 
-_EVENT_ACTIONS: Final = {
-    seat: {c.number: ACTIONS["event", c.number] for c in cards_file().cards if can_play_event(seat, c.number)}
-    for seat in (IMPERIAL, INSURGENT)
-}
-"""Per seat, ``event`` actions of the cards whose event it may play (rule 4.3.1), by card number."""
-_AP_ACTIONS: Final = {c.number: ACTIONS["ap", c.number] for c in cards_file().cards}
-_CARD_AP: Final = {c.number: c.ap for c in cards_file().cards}
+def _turn_choices(seat: str) -> list[tuple[Action, ...]]:
+    """The ways ``seat`` may play each card, listed by card number: its ``event`` (when the seat may play that
+    event, rule 4.3.1), then ``ap``."""
+    choices: list[tuple[Action, ...]] = [()] * (max(c.number for c in cards_file().cards) + 1)
+    for c in cards_file().cards:
+        ap = ACTIONS["ap", c.number]
+        choices[c.number] = (ACTIONS["event", c.number], ap) if can_play_event(seat, c.number) else (ap,)
+    return choices
+
+
+_TURN_CHOICES: Final = {seat: _turn_choices(seat) for seat in (IMPERIAL, INSURGENT)}
+"""Per seat, the card-turn actions of each card, indexed by its number (a list: no hashing per card)."""
+
+
+def _printed_ap() -> list[int]:
+    """Each card's printed Action Points, indexed by its number."""
+    ap = [0] * (max(c.number for c in cards_file().cards) + 1)
+    for c in cards_file().cards:
+        ap[c.number] = c.ap
+    return ap
+
+
+_CARD_AP: Final = _printed_ap()
 _FAVOURED: Final = {seat: frozenset(c.number for c in cards_file().cards if favours(c.number, seat))
                     for seat in (IMPERIAL, INSURGENT)}
 """Per seat, the cards whose event is coloured for it (:func:`favours`)."""
@@ -110,14 +126,10 @@ class CardTurn(Decision):
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         seat = f["seat"]
-        hand = s.hands[seat]
-        events, ap = _EVENT_ACTIONS[seat], _AP_ACTIONS
+        choices = _TURN_CHOICES[seat]
         acts: list[Action] = []
-        for n in hand:
-            event = events.get(n)
-            if event is not None:  # can_play_event(seat, n)
-                acts.append(event)
-            acts.append(ap[n])
+        for n in s.hands[seat]:
+            acts.extend(choices[n])
         if s.trigger and s.trigger["seat"] == seat:
             acts += [ACTIONS["trigger", n] for n in s.hands[seat]]
         return acts
@@ -162,8 +174,14 @@ class CardTurn(Decision):
 
 def ap_frame(seat: str, number: int, ap: int, mode: str = "card") -> Frame:
     """A frame spending a card's Action Points."""
-    return {"kind": "ap", "seat": seat, "card": number, "ap": ap, "printed": ap, "mode": mode, "prep_used": False,
-            "reward": 0, "rewarded": False, "attack_limit": 1, "spent": {}}
+    # a copy of a template (the keys table copied whole) costs a fraction of building the dict key by key
+    f = _AP_FRAME.copy()
+    f["seat"], f["card"], f["ap"], f["printed"], f["mode"], f["spent"] = seat, number, ap, ap, mode, {}
+    return f
+
+
+_AP_FRAME: Final[Frame] = {"kind": "ap", "seat": "", "card": 0, "ap": 0, "printed": 0, "mode": "card",
+                           "prep_used": False, "reward": 0, "rewarded": False, "attack_limit": 1, "spent": {}}
 
 
 @auto("after_turn")
