@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 
 from muster.core import Game, get_rules, rng
 
@@ -56,3 +57,15 @@ def test_a_shuffle_with_the_keyed_generator_is_uniform_enough() -> None:
         for position, item in enumerate(out):
             counts[position][item] += 1
     assert all(800 < c < 1200 for row in counts for c in row)
+
+
+def test_a_roll_is_the_multiply_shift_of_the_next_splitmix64_output() -> None:
+    # compiled, below() runs SplitMix64 on the state's 32-bit halves in machine integers; it must give exactly what
+    # the 64-bit form gives, at the edges of the halves and for every size of range it takes that way (and beyond)
+    chooser = random.Random(2026)
+    edges = [0, 1, 2**32 - 1, 2**32, 2**63 - 1, 2**63, 2**64 - 1]
+    states = edges + [chooser.getrandbits(64) for _ in range(20_000)]
+    for state in states:
+        for n in (1, 2, 6, 10, 2**30 - 1, 2**30, 2**40, chooser.randrange(1, 2**30)):
+            following, x = rng.next_u64(state)
+            assert rng.below(state, n) == (following, (x * n) >> 64)
