@@ -216,6 +216,13 @@ def select(op: str, seat: str, /, **fields: Unpack[FrameFields]) -> Frame:
 _SELECT: Final[Frame] = {"kind": "select", "op": "", "seat": "", "src": None, "cls": None}
 
 
+def space_actions(verb: str, suffix: str = "") -> tuple[Action, ...]:
+    """The shared action ``verb`` of every space (its id, followed by ``suffix``: ``":E"`` names the
+    Expeditionary units there), by space number. A legal list built from space numbers takes its actions from such
+    a table: an index instead of a lookup by (verb, id) at every action."""
+    return tuple(ACTIONS[verb, sid + suffix] for sid in board().ids)
+
+
 # --- running the machine (see muster.core.frames) ----------------------------------------
 
 

@@ -5,15 +5,13 @@ still applies (a decision with no legal choice lapses)."""
 from __future__ import annotations
 
 from functools import cache
-from itertools import compress
-from operator import or_
 from typing import Final
 
 from muster.core.interface import Action
 from muster.games.freedom.board import board
 from muster.games.freedom.constants import IMPERIAL, IMPERIAL_CANNON, INSURGENT, cannon_owner
 from muster.games.freedom.datafiles import areas_file
-from muster.games.freedom.engine import ACTIONS, Decision, auto, count_down, frame, known, push
+from muster.games.freedom.engine import ACTIONS, VERB_ACTIONS, Decision, auto, count_down, frame, known, push
 from muster.games.freedom.rules.cannons import can_fire, cannon_targets, fire, has_target, roll_needed
 from muster.games.freedom.rules.combat import imperial_attack, imperial_loses_unit, insurgent_hit_needed
 from muster.games.freedom.rules.common import (
@@ -502,6 +500,10 @@ class _Picker(Decision):
         return said(self.words, space=board().index[sid])
 
 
+_FROM: Final = VERB_ACTIONS["from"]
+_DONE: Final = ACTIONS["done", None]
+
+
 def _unit_choices(s: State, i: int, only: str | None) -> list[str]:
     """``id`` or ``id:kind`` for the Imperial units in space ``i`` (``only``: E or A)."""
     kinds = [k for k in kinds_at(s, i) if only is None or k == only]
@@ -770,12 +772,15 @@ class Advance(Decision):
         if f["left"] <= 0:
             return []
         acts = []
-        for i in compress(range(len(b.ids)), map(or_, s.exp, s.ally)):  # spaces with Imperial units, found in C
+        exp, ally, source = s.exp, s.ally, _FROM
+        for i in range(len(exp)):  # a plain loop: compiled, it beats scanning with C-level iterators
+            if not exp[i] and not ally[i]:
+                continue
             for x in _unit_choices(s, i, None):
                 kind = x.partition(":")[2] or kinds_at(s, i)[0]
                 if self._fresh(s, f, i, kind) and self._targets(s, i, kind):
-                    acts.append(ACTIONS["from", x])
-        return [*acts, ACTIONS["done", None]] if acts else []
+                    acts.append(source[x])
+        return [*acts, _DONE] if acts else []
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
         b = board()

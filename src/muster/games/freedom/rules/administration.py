@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from muster.core.interface import Action
 from muster.games.freedom.board import board
 from muster.games.freedom.constants import IMPERIAL, INSURGENT, SEATS
 from muster.games.freedom.datafiles import cards_file, design
-from muster.games.freedom.engine import ACTIONS, Decision, auto, count_down, frame, push
+from muster.games.freedom.engine import ACTIONS, Decision, auto, count_down, frame, push, space_actions
 from muster.games.freedom.rules.common import (
     add_imperial,
     adjust,
     area_index,
-    imperial_units,
     log,
     said,
     support,
@@ -119,13 +120,15 @@ def period_change_rest(s: State, f: Frame) -> None:
 
 def allied_spaces(s: State) -> list[int]:
     """Rule 5: mainland spaces in the two rows nearest the Camp that can take an Allied unit."""
-    b = board()
-    rows = design()["period_change"]["imperial"]["allied_mainland_rows"]
-    return [
-        i
-        for i in b.mainland
-        if b.row[i] in rows and s.ins[i] == 0 and s.exp[i] == 0 and imperial_units(s, i) < b.limit[i]
-    ]
+    ins, exp, ally = s.ins, s.exp, s.ally
+    return [i for i, limit in _ALLIED_ROWS if ins[i] == 0 and exp[i] == 0 and ally[i] < limit]
+
+
+_ALLIED_ROWS: Final = tuple(
+    (i, board().limit[i]) for i in board().mainland
+    if board().row[i] in design()["period_change"]["imperial"]["allied_mainland_rows"])
+"""The mainland spaces of the two rows nearest the Camp (rule 5), each with its stacking limit."""
+_TO: Final = space_actions("to")
 
 
 class PlaceAllied(Decision):
@@ -142,7 +145,8 @@ class PlaceAllied(Decision):
         spaces = allied_spaces(s)
         if not spaces:
             return [ACTIONS["camp", None]]
-        return [ACTIONS["to", board().ids[i]] for i in spaces]
+        to = _TO
+        return [to[i] for i in spaces]
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
         b = board()

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from muster.core.interface import Action
 from muster.games.freedom.board import board
 from muster.games.freedom.constants import IMPERIAL, INSURGENT, INSURGENT_CANNON
 from muster.games.freedom.datafiles import Reward, areas_file, design
-from muster.games.freedom.engine import ACTIONS, Decision, auto, count_down, frame, push
+from muster.games.freedom.engine import Decision, auto, count_down, frame, push, space_actions
 from muster.games.freedom.rules.common import (
     add_imperial,
     add_insurgent,
@@ -141,6 +141,12 @@ def imperial_desertion(s: State, f: Frame) -> None:
         push(s, frame("remove_units", seat=IMPERIAL, side=IMPERIAL, left=n, why="deserters"))
 
 
+
+_REMOVE: Final = space_actions("remove")
+_REMOVE_EXPEDITIONARY: Final = space_actions("remove", ":E")
+_REMOVE_ALLIED: Final = space_actions("remove", ":A")
+_TO: Final = space_actions("to")
+
 class RemoveUnits(Decision):
     """Remove units of one side chosen by ``seat`` (upkeep, desertion, events)."""
 
@@ -154,19 +160,20 @@ class RemoveUnits(Decision):
         if f["left"] <= 0:
             return []
         b = board()
-        ids = b.ids
+        remove = _REMOVE
         if f["side"] != IMPERIAL:
             ins = s.ins
-            return [ACTIONS["remove", ids[i]] for i in range(len(ids)) if ins[i]]
+            return [remove[i] for i in range(len(remove)) if ins[i]]
         acts = []
         exclude, exp, ally = f.get("exclude_row"), s.exp, s.ally
-        for i in range(len(ids)):
+        for i in range(len(remove)):
             if not (exp[i] or ally[i]) or (exclude and b.row[i] == exclude and b.kind[i] == "mainland"):
                 continue
             if exp[i] and ally[i]:
-                acts += [ACTIONS["remove", f"{ids[i]}:E"], ACTIONS["remove", f"{ids[i]}:A"]]
+                acts.append(_REMOVE_EXPEDITIONARY[i])
+                acts.append(_REMOVE_ALLIED[i])
             else:
-                acts.append(ACTIONS["remove", ids[i]])
+                acts.append(remove[i])
         return acts
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
@@ -238,7 +245,8 @@ class PlaceInsurgent(Decision):
         return said("Place a new {what} in {where} ({n} left).", what=f["what"], where=where, n=f["left"])
 
     def legal(self, s: State, f: Frame) -> list[Action]:
-        return [ACTIONS["to", board().ids[i]] for i in self._spaces(s, f)]
+        to = _TO
+        return [to[i] for i in self._spaces(s, f)]
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
         i = board().index[str(a.arg)]
