@@ -28,6 +28,7 @@ from muster.i18n import Said, entry
 
 OPS: Final[dict[str, Op]] = {}
 DONE: Final = ACTIONS["done", None]
+_UNIT: Final = VERB_ACTIONS["unit"]
 """The shared ``done`` action (a module constant: no key tuple built to look it up)."""
 _AREAS: Final[dict[str, int]] = {area.id: i for i, area in enumerate(areas_file().areas)}
 """Area ids (a Support target) by their index, the argument a label names an area by."""
@@ -80,9 +81,18 @@ class Decision(frames.Decision[State, Frame]):
 
     machine = MACHINE
 
+    def seat(self, s: State, f: Frame) -> str:
+        """The seat deciding (every Freedom! decision's frame names it)."""
+        return f["seat"]
+
     def label(self, s: State, f: Frame, a: Action) -> str:
         """A human-readable label for a legal action."""
         return default_label(a)
+
+
+def _id_actions(verb: str) -> dict[str, Action]:
+    """The shared action ``verb`` of every space and area, by id."""
+    return {x: ACTIONS[verb, x] for x in (*board().ids, *_AREAS)}
 
 
 class Op:
@@ -99,18 +109,19 @@ class Op:
     """True when the player may decline (a ``done`` action at the first step)."""
     verb_from = "from"
     verb_to = "to"
-    from_actions: dict[Any, Action]
-    """``VERB_ACTIONS[verb_from]`` (set on each registered op, the instance in :data:`OPS`)."""
-    to_actions: dict[Any, Action]
-    """``VERB_ACTIONS[verb_to]`` (set on each registered op, the instance in :data:`OPS`)."""
+    from_actions: dict[str, Action]
+    """The shared ``verb_from`` action of every space and area id (set on each registered op, the instance in
+    :data:`OPS`; a plain dict, the fastest to look up: any other argument is found in :data:`ACTIONS`)."""
+    to_actions: dict[str, Action]
+    """The same for ``verb_to``."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if cls.name:
             op = OPS[cls.name] = cls()
             # the select lists' shared actions by argument, found once (not by verb at every choice)
-            op.from_actions = VERB_ACTIONS[op.verb_from]
-            op.to_actions = VERB_ACTIONS[op.verb_to]
+            op.from_actions = _id_actions(op.verb_from)
+            op.to_actions = _id_actions(op.verb_to)
 
     def prompt(self, s: State, f: Frame) -> str:
         """The prompt while choosing."""
@@ -157,11 +168,12 @@ class Select(Decision):
             if src is not None and f.get("cls") is None:
                 classes = op.classes(s, f, src)
                 if classes:
-                    return [ACTIONS["unit", c] for c in classes]
-            to = op.to_actions
-            return [to[t] for t in op.targets(s, f, src)]
-        from_ = op.from_actions
-        acts = [from_[x] for x in op.sources(s, f)]
+                    unit = _UNIT
+                    return [unit[c] for c in classes]
+            to, verb = op.to_actions, op.verb_to
+            return [to.get(t) or ACTIONS[verb, t] for t in op.targets(s, f, src)]
+        from_, verb = op.from_actions, op.verb_from
+        acts = [from_.get(x) or ACTIONS[verb, x] for x in op.sources(s, f)]
         if op.optional:
             acts.append(DONE)
         return acts
