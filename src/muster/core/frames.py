@@ -80,21 +80,9 @@ class MachineState(Generic[F]):
         """The action count at which the current turn began."""
         self.tainted = False
         """True once dice were rolled or cards drawn during the current turn (undo is then refused)."""
-        self._legal: Listing | None = None
+        self._legal: tuple[int, list[Action], Decision[Any, F]] | None = None
         """The legal list of the decision on top, with the step it was made at and the decision that made it
         (legal lists are never changed once made, so copies of the state may share them)."""
-
-
-class Listing:
-    """A decision's legal list as the machine keeps it: the list, the step it was made at and the decision that
-    made it (read-only once made)."""
-
-    __slots__ = ("actions", "decision", "step")
-
-    def __init__(self, step: int, actions: list[Action], decision: Decision[Any, Any]) -> None:
-        self.step = step
-        self.actions = actions
-        self.decision = decision
 
 
 S = TypeVar("S", bound=MachineState[Any])
@@ -276,7 +264,7 @@ class FrameMachine(Generic[S, F]):
                 continue
             acts = handler.legal(s, f)
             if acts:
-                s._legal = Listing(s.step, acts, handler)
+                s._legal = (s.step, acts, handler)
                 return
             stack.pop()  # nothing can be chosen: the decision lapses (e.g. no unit left to remove)
         if s.result is not None:
@@ -286,17 +274,17 @@ class FrameMachine(Generic[S, F]):
         """The legal actions at the top decision (cached per step; the list is shared: do not change it)."""
         if s.result is not None or not s.stack:
             return []
-        return self._listed(s).actions
+        return self._listed(s)[1]
 
-    def _listed(self, s: S) -> Listing:
+    def _listed(self, s: S) -> tuple[int, list[Action], Decision[S, F]]:
         """The kept legal list of the decision on top (listed now if the kept one is of an earlier step); the
         game must not be over."""
         cached = s._legal
-        if cached is not None and cached.step == s.step:
+        if cached is not None and cached[0] == s.step:
             return cached
         f = s.stack[-1]
         decision = self.decisions[f["kind"]]
-        listed = s._legal = Listing(s.step, decision.legal(s, f), decision)
+        listed = s._legal = (s.step, decision.legal(s, f), decision)
         return listed
 
     def active_seat(self, s: S) -> str | None:
@@ -314,14 +302,14 @@ class FrameMachine(Generic[S, F]):
         if s.result is not None or not s.stack:
             raise IllegalActionError(f"illegal action {list(a)}")
         listed = self._listed(s)
-        acts = listed.actions
+        acts = listed[1]
         for known in acts:  # by identity first: the actions offered are usually shared objects (ACTIONS)
             if known is a:
                 break
         else:
             if a not in acts:
                 raise IllegalActionError(f"illegal action {list(a)}")
-        self._apply_legal(s, a, listed.decision)
+        self._apply_legal(s, a, listed[2])
 
     def legal_count(self, s: S) -> int:
         """How many legal actions there are now (0: the game is over); the playout fast path's first half."""
@@ -337,13 +325,13 @@ class FrameMachine(Generic[S, F]):
         if s.result is not None or not s.stack:
             raise IllegalActionError(f"no legal action number {index} (there are 0)")
         listed = self._listed(s)
-        acts = listed.actions
+        acts = listed[1]
         if index < 0 or index >= len(acts):
             raise IllegalActionError(f"no legal action number {index} (there are {len(acts)})")
-        self._apply_legal(s, acts[index], listed.decision)
+        self._apply_legal(s, acts[index], listed[2])
         # advance() has just cached the next decision's list (never empty); nothing cached: the game is over
         cached = s._legal
-        return len(cached.actions) if cached is not None else len(self.legal_actions(s))
+        return len(cached[1]) if cached is not None else len(self.legal_actions(s))
 
     def _apply_legal(self, s: S, a: Action, decision: Decision[S, F]) -> None:
         """Apply an action known to be legal at ``decision`` (the one on top), then run the automatic steps that
