@@ -65,7 +65,7 @@ class MachineState(Generic[F]):
     A subclass sets every one of these in its ``__init__`` (through ``super().__init__()``) and in its
     ``clone``, and saves them with the rest of its state."""
 
-    __slots__ = ("_legal", "result", "stack", "step", "tainted", "turn_seat", "turn_start")
+    __slots__ = ("_legal", "_legal_by", "_legal_step", "result", "stack", "step", "tainted", "turn_seat", "turn_start")
 
     def __init__(self) -> None:
         self.stack: list[F] = []
@@ -80,9 +80,15 @@ class MachineState(Generic[F]):
         """The action count at which the current turn began."""
         self.tainted = False
         """True once dice were rolled or cards drawn during the current turn (undo is then refused)."""
-        self._legal: tuple[int, list[Action], Decision[Any, F]] | None = None
-        """The legal list of the decision on top, with the step it was made at and the decision that made it
-        (legal lists are never changed once made, so copies of the state may share them)."""
+        self._legal: list[Action] | None = None
+        """The legal list of the decision on top, kept with the step it was made at (``_legal_step``) and the
+        decision that made it (``_legal_by``); None: nothing kept. Legal lists are never changed once made, so
+        copies of the state may share them (a copy takes all three). Three fields rather than one object: nothing
+        is allocated for them at a decision."""
+        self._legal_step = -1
+        """The step at which ``_legal`` was made."""
+        self._legal_by: Decision[Any, F] | None = None
+        """The decision that made ``_legal``."""
 
 
 S = TypeVar("S", bound=MachineState[Any])
@@ -264,7 +270,7 @@ class FrameMachine(Generic[S, F]):
                 continue
             acts = handler.legal(s, f)
             if acts:
-                s._legal = (s.step, acts, handler)
+                s._legal, s._legal_step, s._legal_by = acts, s.step, handler
                 return
             stack.pop()  # nothing can be chosen: the decision lapses (e.g. no unit left to remove)
         if s.result is not None:
@@ -274,18 +280,18 @@ class FrameMachine(Generic[S, F]):
         """The legal actions at the top decision (cached per step; the list is shared: do not change it)."""
         if s.result is not None or not s.stack:
             return []
-        return self._listed(s)[1]
+        acts = s._legal
+        if acts is not None and s._legal_step == s.step:
+            return acts
+        return self._list(s)
 
-    def _listed(self, s: S) -> tuple[int, list[Action], Decision[S, F]]:
-        """The kept legal list of the decision on top (listed now if the kept one is of an earlier step); the
-        game must not be over."""
-        cached = s._legal
-        if cached is not None and cached[0] == s.step:
-            return cached
+    def _list(self, s: S) -> list[Action]:
+        """List the legal actions of the decision on top and keep them (the game is not over)."""
         f = s.stack[-1]
         decision = self.decisions[f["kind"]]
-        listed = s._legal = (s.step, decision.legal(s, f), decision)
-        return listed
+        acts = s._legal = decision.legal(s, f)
+        s._legal_step, s._legal_by = s.step, decision
+        return acts
 
     def active_seat(self, s: S) -> str | None:
         """Whose decision it is (None: the game is over)."""
@@ -299,17 +305,16 @@ class FrameMachine(Generic[S, F]):
 
         An illegal action raises :class:`IllegalActionError` before anything changes. A change of the
         deciding seat starts a new turn (undo goes back at most to its start)."""
-        if s.result is not None or not s.stack:
-            raise IllegalActionError(f"illegal action {list(a)}")
-        listed = self._listed(s)
-        acts = listed[1]
+        acts = self.legal_actions(s)
         for known in acts:  # by identity first: the actions offered are usually shared objects (ACTIONS)
             if known is a:
                 break
         else:
             if a not in acts:
                 raise IllegalActionError(f"illegal action {list(a)}")
-        self._apply_legal(s, a, listed[2])
+        decision = s._legal_by
+        assert decision is not None  # kept with the list just found
+        self._apply_legal(s, a, decision)
 
     def legal_count(self, s: S) -> int:
         """How many legal actions there are now (0: the game is over); the playout fast path's first half."""
@@ -322,16 +327,17 @@ class FrameMachine(Generic[S, F]):
         The same as ``apply_action(s, legal_actions(s)[index])``, without looking the action up again in the
         list it came from: a playout (a random game, a bot's simulation) then costs one call per decision
         and never copies a legal list. An index out of range raises :class:`IllegalActionError`."""
-        if s.result is not None or not s.stack:
-            raise IllegalActionError(f"no legal action number {index} (there are 0)")
-        listed = self._listed(s)
-        acts = listed[1]
+        acts = s._legal  # the usual case (the list advance() kept) without a call
+        if acts is None or s._legal_step != s.step:
+            acts = self.legal_actions(s)
         if index < 0 or index >= len(acts):
             raise IllegalActionError(f"no legal action number {index} (there are {len(acts)})")
-        self._apply_legal(s, acts[index], listed[2])
-        # advance() has just cached the next decision's list (never empty); nothing cached: the game is over
-        cached = s._legal
-        return len(cached[1]) if cached is not None else len(self.legal_actions(s))
+        decision = s._legal_by
+        assert decision is not None  # kept with the list
+        self._apply_legal(s, acts[index], decision)
+        # advance() has just kept the next decision's list (never empty); nothing kept: the game is over
+        acts = s._legal
+        return len(acts) if acts is not None else len(self.legal_actions(s))
 
     def _apply_legal(self, s: S, a: Action, decision: Decision[S, F]) -> None:
         """Apply an action known to be legal at ``decision`` (the one on top), then run the automatic steps that

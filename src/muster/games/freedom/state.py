@@ -214,7 +214,8 @@ class State(MachineState[Frame]):
         c.log = self.log[:]
         c.result = dict(self.result) if self.result else None
         c.turn_seat, c.turn_start, c.tainted, c.quiet = self.turn_seat, self.turn_start, self.tainted, self.quiet
-        c._legal = self._legal  # legal lists are never mutated, so the copy may share them
+        # legal lists are never changed, so the copy may share the one kept (with its step and decision)
+        c._legal, c._legal_step, c._legal_by = self._legal, self._legal_step, self._legal_by
         return c
 
     # --- JSON ----------------------------------------------------------------------------

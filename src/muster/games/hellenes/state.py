@@ -276,9 +276,10 @@ class State(MachineState[Frame]):
         self._held: tuple[dict[str, int], dict[str, tuple[int, int]]] | None = None
         """Per side, the areas it holds in the field and with fleets (``rules.common.held``), valid while the
         first dict of ``_occ`` is the one paired with them."""
-        self._cities: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]] | None = None
+        self._cities: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], int, int] | None = None
         """The Cities Athens holds, those Sparta holds, and the captured ones (held against their loyalty), each in
-        the order of ``control`` (``rules.common.city_lists``), kept until a City changes hands or loyalty:
+        the order of ``control``, then the Cities of each side as area sets (``rules.common.city_lists``), kept
+        until a City changes hands or loyalty:
         every write to ``control`` or ``loyal`` goes through ``rules.common.set_control`` or is followed by
         ``rules.common.cities_changed``."""
         self._own_occ = False
@@ -333,7 +334,8 @@ class State(MachineState[Frame]):
         c.stack = copy_frames(self.stack)
         c.log = self.log[:]
         c.result = dict(self.result) if self.result else None
-        c._legal = self._legal
+        # legal lists are never changed, so the copy may share the one kept (with its step and decision)
+        c._legal, c._legal_step, c._legal_by = self._legal, self._legal_step, self._legal_by
         c._occ = self._occ  # never changed in place, only replaced: safe to share
         c._where = self._where  # the same
         c._held = self._held  # the same (filled in place only with facts of that same occupancy)
