@@ -16,7 +16,7 @@ from muster.games.hellenes.rules.common import (
     SEAS,
     Occupancy,
     area_mask,
-    cities_of,
+    city_lists,
     held,
     occupancy,
     other,
@@ -82,15 +82,15 @@ def muster_cities(s: State, side: str, occ: tuple[Occupancy, Occupancy] | None =
     if by_sea:
         by_sea &= ~(_NEUTRAL_MASK | (area_mask(s.no_entry) if s.no_entry else 0))  # a fleet's way in is its own
     reached = by_land | by_sea
-    out: list[str] = []
     if not reached:
-        return out
+        return []
     # in Winter the reach passes through enemy areas (9.2.1), so a City with enemies in its field is checked too
     open_to = reached & ~held(s, enemy)[0]
-    for a in cities_of(s, side):
-        if AREA_BIT[a] & open_to:
-            out.append(a)
-    return out
+    lists = city_lists(s)
+    cities, mask = (lists[0], lists[3]) if side == "athens" else (lists[1], lists[4])
+    if not mask & ~open_to:  # every City open (the usual case): no test per City
+        return list(cities)
+    return [a for a in cities if AREA_BIT[a] & open_to]
 
 
 _NEUTRAL_MASK: Final = area_mask(list(NEUTRAL))
@@ -119,8 +119,8 @@ class ActionMenu(Decision):
         s._menu_pool = (s.step, f, pool)  # and a Muster chosen here (read-only)
         # the shared actions looked up by argument (VERB_ACTIONS): no call per action at every menu
         acts = [_MOVE[a] for a in group_areas(s, side, occ, pool)]
-        for a in muster_cities(s, side, occ, pool):
-            acts.append(_MUSTER[a])
+        muster = _MUSTER
+        acts += [muster[a] for a in muster_cities(s, side, occ, pool)]
         for b in buildable(s, side):
             acts.append(_BUILD[b])
         if pool_has(s, side):

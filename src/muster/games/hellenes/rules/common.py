@@ -503,10 +503,10 @@ def prestige_words(value: int) -> str:
     return f"Sparta +{value}" if value > 0 else f"Athens +{-value}"
 
 
-def city_lists(s: State) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+def city_lists(s: State) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], int, int]:
     """The Cities Athens holds, those Sparta holds, and the captured ones (held by a side against their loyalty to
-    the other), each in the order of ``State.control``; kept in the state until a City changes hands or loyalty
-    (read-only)."""
+    the other), each in the order of ``State.control``, then Athens' and Sparta's Cities as area sets
+    (:data:`AREA_BIT`); kept in the state until a City changes hands or loyalty (read-only)."""
     kept = s._cities
     if kept is None:
         athens: list[str] = []
@@ -521,13 +521,14 @@ def city_lists(s: State) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, .
             was = loyal.get(area)
             if was != holder and (was == "athens" or was == "sparta"):
                 captured.append(area)
-        kept = s._cities = (tuple(athens), tuple(sparta), tuple(captured))
+        kept = s._cities = (tuple(athens), tuple(sparta), tuple(captured), area_mask(athens), area_mask(sparta))
     return kept
 
 
 def cities_of(s: State, side: str) -> tuple[str, ...]:
     """The Cities ``side`` holds, in the order of ``State.control``."""
-    return city_lists(s)[0 if side == "athens" else 1]
+    lists = city_lists(s)
+    return lists[0] if side == "athens" else lists[1]
 
 
 def set_control(s: State, area: str, side: str) -> None:
