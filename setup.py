@@ -164,9 +164,8 @@ class BuildExt(build_ext):
         cwd = os.getcwd()
         os.chdir(SRC)  # mypy names modules from the paths (src/ has no __init__.py)
         try:
-            # The build environment lacks muster's dependencies (pydantic, numpy, Babel): modules outside the
-            # compiled set that import them are only read for their types, and those types become Any.
-            return list(mypycify(["--ignore-missing-imports", *paths], opt_level="3", multi_file=True,
+            # no configuration file, missing imports as Any: see muster._native.MYPY_FLAGS
+            return list(mypycify([*tags.MYPY_FLAGS, *paths], opt_level="3", multi_file=True,
                                  group_name=tags.GROUP, target_dir=str(work / "c")))
         finally:
             os.chdir(cwd)

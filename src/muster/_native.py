@@ -38,6 +38,14 @@ GROUP = "muster_rules"
 (a dotted group name puts mypyc's headers where its C files do not look)."""
 
 
+MYPY_FLAGS = ("--config-file=", "--ignore-missing-imports")
+"""The mypy options the build compiles with (run from ``src``). No configuration file: mypy would find the
+project's ``pyproject.toml`` above ``src`` and apply its checking settings, whose strict flags reject what a build
+environment makes of the dependencies it lacks (pydantic's ``BaseModel`` seen as ``Any``), and the compile would fall
+back to pure Python in every wheel. Missing imports are ``Any``: the build has none of muster's dependencies, and
+modules outside the compiled set that import them are only read for their types."""
+
+
 CORE_COMPILED = ("muster.core.rng", "muster.core.frames")
 """The game-independent modules the build compiles: the random generator and the frame machine every game's
 rules run through at each step."""
