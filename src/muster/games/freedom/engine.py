@@ -28,8 +28,8 @@ from muster.i18n import Said, entry
 
 OPS: Final[dict[str, Op]] = {}
 DONE: Final = ACTIONS["done", None]
-_UNIT: Final = VERB_ACTIONS["unit"]
 """The shared ``done`` action (a module constant: no key tuple built to look it up)."""
+_UNIT: Final = VERB_ACTIONS["unit"]
 _AREAS: Final[dict[str, int]] = {area.id: i for i, area in enumerate(areas_file().areas)}
 """Area ids (a Support target) by their index, the argument a label names an area by."""
 

@@ -12,7 +12,7 @@ from muster.core.interface import Action
 from muster.games.freedom.board import board
 from muster.games.freedom.constants import BOMBARD, IMPERIAL, IMPERIAL_CANNON, INSURGENT, INSURGENT_CANNON, cannon_owner
 from muster.games.freedom.datafiles import design
-from muster.games.freedom.engine import ACTIONS, Decision, auto, frame, known, push
+from muster.games.freedom.engine import Decision, auto, frame, known, push, space_actions
 from muster.games.freedom.rules.combat import imperial_loses_unit, insurgent_loses_unit
 from muster.games.freedom.rules.common import (
     imperial_units,
@@ -222,8 +222,8 @@ def insurgent_hit(s: State, dst: int) -> None:
         remove_cannon(s, dst)
 
 
-_CANNON_ACTIONS: Final = tuple(ACTIONS["cannon", sid] for sid in _IDS)
-_TARGET_ACTIONS: Final = tuple(ACTIONS["target", sid] for sid in _IDS)
+_CANNON_ACTIONS: Final = space_actions("cannon")
+_TARGET_ACTIONS: Final = space_actions("target")
 
 
 class Cannons(Decision):
