@@ -73,6 +73,10 @@ class Weights:
     attacks: that many points times ``threat_by_ap`` (indexed by the AP rounded up). Off in these plain
     weights (the bots' defaults are unchanged); the ISMCTS option ``reach_threat`` turns it on."""
     threat_by_ap: tuple[float, ...] = (0.0, 1.0, 0.75, 0.5, 0.3, 0.15, 0.05)
+    counter: float = 0.0
+    """While the Insurgent spends a card's AP, the share of ``imp_capture`` its chance of clearing an Imperial-held
+    fort or Beach space with those AP is worth (see :func:`counter_pending`). Off in these plain weights; the bots'
+    option ``counter`` turns it on."""
     money_ahead: float = 0.0
     """Points per Money the Imperial will lack for the *next* round's upkeep once this round's is paid (the Money
     the change of period brings counted). Unpaid upkeep costs a unit per Money and two Morale, and the Plea
@@ -449,9 +453,72 @@ def reward_pending(s: State, w: Weights = DEFAULT) -> float:
     return w.reward_per_attack * min(int(f["ap"]), ready)
 
 
+def _clear_chances(most: int, hit: float) -> tuple[tuple[float, ...], ...]:
+    """``[units][attacks]``: the chance that ``attacks`` rolls hitting with chance ``hit`` score at least ``units``
+    hits (units 0..2, the most a fort or Beach space holds; attacks 0..``most``)."""
+    table = []
+    for need in range(3):
+        row = []
+        for n in range(most + 1):
+            row.append(sum(math.comb(n, k) * hit ** k * (1 - hit) ** (n - k) for k in range(need, n + 1)))
+        table.append(tuple(row))
+    return tuple(table)
+
+
+_CLEAR: Final = _clear_chances(12, 0.5)
+"""The Insurgent hits a unit on the Wall or in Row 2 on 5+ of a d8 (rule 4): a half."""
+_GOALS: Final = tuple(i for i in range(len(board().ids)) if _IS_FORT[i] or i in _BEACHES)
+_GOAL_NEIGHBOURS: Final = tuple(tuple(j for j in board().adj[i] if board().kind[j] in ("wall", "beach"))
+                                for i in _GOALS)
+"""Per goal, the City spaces next to it, from where an Insurgent unit attacks it (the Lagoon's waters and the
+mainland hold none)."""
+
+
+def counter_pending(s: State, w: Weights = DEFAULT) -> float:
+    """Points (for the Insurgent) for the chance of clearing an Imperial-held fort or Beach space (rule 3.1: held at
+    the end of the Action phase, it wins the game) with the AP still on the Insurgent's card: an attack (1 AP) from a
+    City space next to it hits on 5+, and a unit regrouped next to it (1 AP) can attack with the rest. A one-action
+    lookahead never sees the regroup pay; this prices it, the chances of the best such target. Nothing outside the
+    Insurgent's AP spending, nor once ending the card is the question (see :func:`settled_value`)."""
+    if not w.counter or not s.stack:
+        return 0.0
+    f = s.stack[-1]
+    if f["kind"] != "ap" or f.get("seat") != INSURGENT:
+        return 0.0
+    ap = min(int(f["ap"]), len(_CLEAR[0]) - 1)
+    if ap <= 0:
+        return 0.0
+    exp, ally, ins = s.exp, s.ally, s.ins
+    limit = board().limit
+    best = 0.0
+    for k in range(len(_GOALS)):
+        g = _GOALS[k]
+        held = exp[g] + ally[g]
+        if not held:
+            continue
+        attacks = 0
+        for j in _GOAL_NEIGHBOURS[k]:
+            if ins[j]:
+                attacks = ap
+                break
+            if not exp[j] and not ally[j] and ins[j] < limit[j]:
+                attacks = ap - 1  # a Regroup first
+        chance = _CLEAR[min(held, 2)][attacks]
+        if chance > best:
+            best = chance
+    return w.counter * w.imp_capture * best
+
+
+def settled_value(s: State, seat: str, w: Weights = DEFAULT) -> float:
+    """:func:`value` without :func:`counter_pending`: what ending the card now keeps (the AP left at their price)."""
+    v = value(s, seat, w)
+    pending = counter_pending(s, w)
+    return v - pending if seat == INSURGENT else v + pending
+
+
 def value(s: State, seat: str, w: Weights = DEFAULT) -> float:
     """The position's worth for ``seat``, counting the AP it still holds this turn."""
-    v = evaluate(s, w) + reward_pending(s, w)
+    v = evaluate(s, w) + reward_pending(s, w) - counter_pending(s, w)
     own = v if seat == IMPERIAL else -v
     if s.result is None:
         own += ap_left(s, seat) * w.ap

@@ -29,7 +29,15 @@ from typing import Any
 from muster.core import JSON, Action, Rules
 from muster.core import rng as rng_mod
 from muster.core.bots import BotSpecError
-from muster.games.freedom.bots.evaluation import BOT_BEACH_THREAT, DEFAULT, Weights, ap_left, reward_pending, value
+from muster.games.freedom.bots.evaluation import (
+    BOT_BEACH_THREAT,
+    DEFAULT,
+    Weights,
+    ap_left,
+    counter_pending,
+    reward_pending,
+    value,
+)
 from muster.games.freedom.bots.learned import LearnedModel, WeightsMismatchError
 from muster.games.freedom.bots.learned import load as load_learned
 from muster.games.freedom.constants import IMPERIAL, other
@@ -43,10 +51,11 @@ TURN_KINDS = frozenset({"card_turn", "ap"})
 
 
 def threat_weights(opts: dict[str, str]) -> Weights:
-    """The evaluation weights of a bot, with the threat options ``beach_threat`` and ``reach_threat`` taken off
-    ``opts`` (both bots and the heuristics inside a search read them alike). Raises ValueError on a bad number."""
+    """The evaluation weights of a bot, with the threat options ``beach_threat``, ``reach_threat`` and ``counter``
+    taken off ``opts`` (both bots and the heuristics inside a search read them alike). Raises ValueError on a bad
+    number."""
     return replace(DEFAULT, beach_threat=float(opts.pop("beach_threat", str(BOT_BEACH_THREAT))),
-                   reach_threat=float(opts.pop("reach_threat", "0")))
+                   reach_threat=float(opts.pop("reach_threat", "0")), counter=float(opts.pop("counter", "0")))
 
 
 class HeuristicBot:
@@ -93,7 +102,7 @@ class HeuristicBot:
             raise BotSpecError("heuristic plan must be 'last', 'all' or 'off'")
         if opts:
             known = ("samples, nodes, trigger_penalty, card_ap, plan, beam, branch, completions, beach_threat, "
-                     "reach_threat, answers, value")
+                     "reach_threat, counter, answers, value")
             raise BotSpecError(f"unknown heuristic option(s) {sorted(opts)}; known: {known}")
         self._value: Callable[[State, str, Weights], float] = self._valuation(value_mode, model)
         """How a position is scored for a seat: the hand-written evaluation (``value=points``) or the learned
@@ -125,7 +134,7 @@ class HeuristicBot:
         def learned_value(s: State, seat: str, w: Weights) -> float:
             # The value was fitted at card points, where no AP are left and no Reward bonus is pending: inside a
             # card those keep the prices the hand-written evaluation gives them.
-            pending = reward_pending(s, w)
+            pending = reward_pending(s, w) - counter_pending(s, w)
             own = learned.points(s, seat) + (pending if seat == IMPERIAL else -pending)
             return own + ap_left(s, seat) * w.ap if s.result is None else own
 
@@ -180,7 +189,7 @@ class HeuristicBot:
         averaged over re-rolls), and stopping is always an option (a plan's own score).
         """
         card_frame = state.stack[-1]
-        best_action, best_score = Action("end"), self._value(state, seat, self.weights)
+        best_action, best_score = Action("end"), self._settled(state, seat)
         beam: list[tuple[float, Action, State]] = [(best_score, Action("end"), state)]
         for step in range(int(card_frame["ap"]) + 1):
             grown: list[tuple[float, Action, State]] = []
@@ -272,7 +281,7 @@ class HeuristicBot:
     def _score(self, state: State, a: Action, seat: str, depth: int) -> float:
         kind = state.stack[-1]["kind"] if state.stack else ""
         if kind == "ap" and a.verb == "end":
-            return self._value(state, seat, self.weights)  # ending is the baseline: unspent AP keep their price
+            return self._settled(state, seat)  # ending is the baseline: unspent AP keep their price
         after = self._apply(state, a, None)
         if after.rng == state.rng:
             return self._continue(kind, a, after, seat, depth)
@@ -281,6 +290,13 @@ class HeuristicBot:
         for k in range(1, self.samples):
             total += self._continue(kind, a, self._apply(state, a, k), seat, depth)
         return total / self.samples
+
+    def _settled(self, state: State, seat: str) -> float:
+        """What ending the card now is worth: the position's value without the chances its AP would have bought
+        (:func:`counter_pending`), which ending gives up."""
+        pending = counter_pending(state, self.weights)
+        own = self._value(state, seat, self.weights)
+        return own - pending if seat != IMPERIAL else own + pending
 
     def _apply(self, state: State, a: Action, reroll: int | None) -> Any:
         c = self.rules.clone(state)

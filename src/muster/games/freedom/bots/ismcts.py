@@ -49,6 +49,9 @@ units close to a Beach space no Insurgent unit blocks (see :mod:`muster.games.fr
 playouts show the Insurgent what an unguarded Lagoon costs, and the Imperial what it offers.
 ``reach_threat`` (0: off) weighs the fewest AP any Imperial unit needs to reach a fort or a Beach space by any
 route (see ``Weights.reach_threat`` in its evaluation); the search and its heuristics share it.
+``counter`` (0: off) prices, while the Insurgent spends a card's AP, its chance of clearing an Imperial unit from a
+fort or the Beach with them (``Weights.counter``), which a one-action lookahead cannot see when a Regroup must
+come first; the search and its heuristics share it.
 ``money_ahead`` (0: off) is the Imperial's foresight: points per Money it would lack for the next round's upkeep
 (``Weights.money_ahead``). It applies only while the bot holds the Imperial seat, so
 the bot's play as the Insurgent is exactly what it is without the option.
@@ -140,8 +143,8 @@ class IsmctsBot:
             raise BotSpecError(f"bad ismcts option: {exc}") from exc
         if opts:
             known = ("tree, iterations, seconds, cpu, width, horizon, playout_plan, plan, beach_threat, reach_threat, "
-                     "money_ahead, answers, plan_answers, workers, value, ap_rank, belief, per_action, card_ap, c, "
-                     "scale, rollout")
+                     "counter, money_ahead, answers, plan_answers, workers, value, ap_rank, belief, per_action, "
+                     "card_ap, c, scale, rollout")
             raise BotSpecError(f"unknown ismcts option(s) {sorted(opts)}; known: {known}")
         if answers not in ("on", "off") or plan_answers not in ("on", "off"):
             raise BotSpecError("ismcts answers and plan_answers must be 'on' or 'off'")
@@ -194,7 +197,7 @@ class IsmctsBot:
         self._belief_view: int | None = None
         # The heuristics inside the search share its evaluation weights.
         threat = {"beach_threat": str(self.weights.beach_threat), "reach_threat": str(self.weights.reach_threat),
-                  "answers": answers}
+                  "counter": str(self.weights.counter), "answers": answers}
         self._greedy: Any = None
         if self.rollout == "greedy":
             self._greedy = HeuristicBot(rules, seed, {"samples": "1", "nodes": "60", **threat})
