@@ -95,13 +95,14 @@ def test_the_planner_regroups_next_to_a_landing_and_attacks_it() -> None:
     assert bot.choose(RULES.view(s, INSURGENT), RULES.legal_actions(s), INSURGENT).verb == "attack"
 
 
-def test_bots_take_the_option_and_the_server_bounds_it() -> None:
-    bot = make_bot("ismcts:counter=1", rules=RULES)
-    assert bot.weights.counter == 1.0  # type: ignore[attr-defined]
-    assert bot._playout.weights.counter == 1.0  # type: ignore[attr-defined]
-    assert bot._planner.weights.counter == 1.0  # type: ignore[attr-defined]
+@pytest.mark.parametrize("option", ["counter", "reach_threat"])
+def test_the_threat_options_reach_the_search_and_its_heuristics_and_the_server_bounds_them(option: str) -> None:
+    bot = make_bot(f"ismcts:{option}=3", rules=RULES)
+    for weights in (bot.weights, bot._playout.weights, bot._planner.weights):  # type: ignore[attr-defined]
+        assert getattr(weights, option) == 3.0
+    assert getattr(make_bot(f"heuristic:{option}=4", rules=RULES).weights, option) == 4.0  # type: ignore[attr-defined]
     with pytest.raises(BotSpecError):
-        make_bot("heuristic:counter=much", rules=RULES)
-    check_spec("ismcts:counter=1", "freedom")
+        make_bot(f"heuristic:{option}=much", rules=RULES)
+    check_spec(f"ismcts:{option}=3", "freedom")
     with pytest.raises(BotSpecError):
-        check_spec("ismcts:counter=1e6", "freedom")
+        check_spec(f"ismcts:{option}=1e6", "freedom")

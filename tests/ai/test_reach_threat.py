@@ -6,13 +6,11 @@ from dataclasses import replace
 
 import pytest
 
-from muster.ai import BotSpecError, make_bot
 from muster.core import get_rules
 from muster.games.freedom.board import board
 from muster.games.freedom.bots import evaluation
 from muster.games.freedom.bots.evaluation import DEFAULT, evaluate
 from muster.games.freedom.state import State
-from muster.server.bots import check_spec
 
 RULES = get_rules("freedom")
 REACH = replace(DEFAULT, reach_threat=10.0)
@@ -79,15 +77,3 @@ def test_the_cache_gives_what_the_search_gives() -> None:
     first = _reach(s)
     evaluation._REACH.clear()
     assert _reach(s) == first
-
-
-def test_bots_take_the_option_and_the_server_bounds_it() -> None:
-    bot = make_bot("ismcts:reach_threat=10", rules=RULES)
-    assert bot.weights.reach_threat == 10.0  # type: ignore[attr-defined]
-    assert bot._playout.weights.reach_threat == 10.0  # type: ignore[attr-defined]
-    assert make_bot("heuristic:reach_threat=4", rules=RULES).weights.reach_threat == 4.0  # type: ignore[attr-defined]
-    with pytest.raises(BotSpecError):
-        make_bot("heuristic:reach_threat=lots", rules=RULES)
-    check_spec("ismcts:reach_threat=10", "freedom")
-    with pytest.raises(BotSpecError):
-        check_spec("ismcts:reach_threat=1e6", "freedom")
