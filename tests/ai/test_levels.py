@@ -30,5 +30,8 @@ def test_a_game_created_with_a_former_spec_still_shows_its_level_name() -> None:
     assert level_name("ismcts:cpu=0.9", "hellenes") == "Strongest"  # before Group Moves were searched
     # the specs before the levels had a CPU budget
     assert level_name("ismcts:playout_plan=all,reach_threat=10,iterations=12,money_ahead=0.6", "freedom") == "Strongest"
+    # and the one before the counter term
+    assert level_name("ismcts:playout_plan=all,reach_threat=10,iterations=12,money_ahead=0.6,cpu=0.9",
+                      "freedom") == "Strongest"
     assert level_name("heuristic", "freedom") == "Standard" and level_name("random", "freedom") == "Beginner"
     assert level_name("ismcts:iterations=3", "freedom") is None
