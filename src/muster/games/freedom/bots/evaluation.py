@@ -489,7 +489,6 @@ def counter_pending(s: State, w: Weights = DEFAULT) -> float:
     if ap <= 0:
         return 0.0
     exp, ally, ins = s.exp, s.ally, s.ins
-    limit = board().limit
     best = 0.0
     for k in range(len(_GOALS)):
         g = _GOALS[k]
@@ -501,19 +500,23 @@ def counter_pending(s: State, w: Weights = DEFAULT) -> float:
             if ins[j]:
                 attacks = ap
                 break
-            if not exp[j] and not ally[j] and ins[j] < limit[j]:
-                attacks = ap - 1  # a Regroup first
+            if not exp[j] and not ally[j]:
+                attacks = ap - 1  # a Regroup first (an empty City space always has room)
         chance = _CLEAR[min(held, 2)][attacks]
         if chance > best:
             best = chance
     return w.counter * w.imp_capture * best
 
 
+def own_counter(s: State, seat: str, w: Weights = DEFAULT) -> float:
+    """:func:`counter_pending` as ``seat`` counts it (a gain for the Insurgent, a loss for the Imperial)."""
+    pending = counter_pending(s, w)
+    return pending if seat == INSURGENT else -pending
+
+
 def settled_value(s: State, seat: str, w: Weights = DEFAULT) -> float:
     """:func:`value` without :func:`counter_pending`: what ending the card now keeps (the AP left at their price)."""
-    v = value(s, seat, w)
-    pending = counter_pending(s, w)
-    return v - pending if seat == INSURGENT else v + pending
+    return value(s, seat, w) - own_counter(s, seat, w)
 
 
 def value(s: State, seat: str, w: Weights = DEFAULT) -> float:

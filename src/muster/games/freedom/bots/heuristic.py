@@ -35,6 +35,7 @@ from muster.games.freedom.bots.evaluation import (
     Weights,
     ap_left,
     counter_pending,
+    own_counter,
     reward_pending,
     value,
 )
@@ -294,9 +295,7 @@ class HeuristicBot:
     def _settled(self, state: State, seat: str) -> float:
         """What ending the card now is worth: the position's value without the chances its AP would have bought
         (:func:`counter_pending`), which ending gives up."""
-        pending = counter_pending(state, self.weights)
-        own = self._value(state, seat, self.weights)
-        return own - pending if seat != IMPERIAL else own + pending
+        return self._value(state, seat, self.weights) - own_counter(state, seat, self.weights)
 
     def _apply(self, state: State, a: Action, reroll: int | None) -> Any:
         c = self.rules.clone(state)
