@@ -106,3 +106,16 @@ def test_the_threat_options_reach_the_search_and_its_heuristics_and_the_server_b
     check_spec(f"ismcts:{option}=3", "freedom")
     with pytest.raises(BotSpecError):
         check_spec(f"ismcts:{option}=1e6", "freedom")
+
+
+@pytest.mark.parametrize(("counter_seat", "imperial", "insurgent"),
+                         [("both", 1.0, 1.0), ("insurgent", 0.0, 1.0), ("imperial", 1.0, 0.0)])
+def test_counter_seat_keeps_the_term_to_one_seats_search(counter_seat: str, imperial: float, insurgent: float) -> None:
+    bot = make_bot(f"ismcts:counter=1,counter_seat={counter_seat},money_ahead=0.5", rules=RULES)
+    for seat, expected in (("imperial", imperial), ("insurgent", insurgent)):
+        bot._take_seat(seat)  # type: ignore[attr-defined]
+        for weights in (bot.weights, bot._playout.weights, bot._planner.weights):  # type: ignore[attr-defined]
+            assert weights.counter == expected
+            assert weights.money_ahead == (0.5 if seat == "imperial" else 0.0)  # the other seat's option stays
+    with pytest.raises(BotSpecError):
+        make_bot("ismcts:counter=1,counter_seat=ottoman", rules=RULES)

@@ -51,7 +51,8 @@ playouts show the Insurgent what an unguarded Lagoon costs, and the Imperial wha
 route (see ``Weights.reach_threat`` in its evaluation); the search and its heuristics share it.
 ``counter`` (0: off) prices, while the Insurgent spends a card's AP, its chance of clearing an Imperial unit from a
 fort or the Beach with them (``Weights.counter``), which a one-action lookahead cannot see when a Regroup must
-come first; the search and its heuristics share it.
+come first; the search and its heuristics share it. ``counter_seat`` (``both``, the default, ``imperial`` or
+``insurgent``) names the seat whose search uses it; holding the other seat, the bot searches as without it.
 ``money_ahead`` (0: off) is the Imperial's foresight: points per Money it would lack for the next round's upkeep
 (``Weights.money_ahead``). It applies only while the bot holds the Imperial seat, so
 the bot's play as the Insurgent is exactly what it is without the option.
@@ -133,6 +134,7 @@ class IsmctsBot:
             self.horizon = max(0, int(opts.pop("horizon", "1")))
             self.weights = threat_weights(opts)
             money_ahead = float(opts.pop("money_ahead", "0"))
+            counter_seat = opts.pop("counter_seat", "both")
             answers = opts.pop("answers", "off")
             plan_answers = opts.pop("plan_answers", answers)
             self.workers = max(0, int(opts.pop("workers", "0")))
@@ -143,9 +145,11 @@ class IsmctsBot:
             raise BotSpecError(f"bad ismcts option: {exc}") from exc
         if opts:
             known = ("tree, iterations, seconds, cpu, width, horizon, playout_plan, plan, beach_threat, reach_threat, "
-                     "counter, money_ahead, answers, plan_answers, workers, value, ap_rank, belief, per_action, "
-                     "card_ap, c, scale, rollout")
+                     "counter, counter_seat, money_ahead, answers, plan_answers, workers, value, ap_rank, belief, "
+                     "per_action, card_ap, c, scale, rollout")
             raise BotSpecError(f"unknown ismcts option(s) {sorted(opts)}; known: {known}")
+        if counter_seat not in ("both", IMPERIAL, INSURGENT):
+            raise BotSpecError(f"ismcts counter_seat must be 'both', '{IMPERIAL}' or '{INSURGENT}'")
         if answers not in ("on", "off") or plan_answers not in ("on", "off"):
             raise BotSpecError("ismcts answers and plan_answers must be 'on' or 'off'")
         if self.value_mode not in ("points", "prob", "learned", "blend") or self.ap_rank not in ("off", "play") \
@@ -217,10 +221,15 @@ class IsmctsBot:
                 # the card has spent it (the playouts' heuristic is not cut: their cost is measured and planned).
                 self._planner.out_of_time = self._card_over
         # ``money_ahead`` is the Imperial's foresight: the weights it searches with when it holds that seat.
+        # ``counter_seat`` keeps the counter term to one seat's search: the other searches without it.
         self._weights_by_seat = {IMPERIAL: replace(self.weights, money_ahead=money_ahead), INSURGENT: self.weights}
+        if counter_seat != "both":
+            other = INSURGENT if counter_seat == IMPERIAL else IMPERIAL
+            self._weights_by_seat[other] = replace(self._weights_by_seat[other], counter=0.0)
 
     def _take_seat(self, seat: str) -> None:
-        """Search, plan and play out with the weights of ``seat`` (they differ only by ``money_ahead``)."""
+        """Search, plan and play out with the weights of ``seat`` (they differ only by ``money_ahead`` and
+        ``counter_seat``)."""
         self.weights = self._weights_by_seat.get(seat, self._weights_by_seat[INSURGENT])
         for bot in (self._planner, self._playout, self._greedy):
             if bot is not None:
