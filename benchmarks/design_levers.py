@@ -18,6 +18,7 @@ import json
 import multiprocessing as mp
 from collections import Counter
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 
 from rich.progress import Progress
 
@@ -96,7 +97,7 @@ BOT = ["heuristic"]
 
 
 def _play(seed: int) -> tuple[str | None, str]:
-    record = play_game(BOT[0], BOT[0], seed)
+    record = play_game([BOT[0], BOT[0]], seed, "freedom")
     return record.winner, record.reason
 
 
@@ -106,10 +107,6 @@ def run_lever(name: str, seeds: range, workers: int) -> tuple[int, Counter[str]]
     with mp.get_context("fork").Pool(workers) as pool:
         results = pool.map(_play, seeds)
     return sum(w == "imperial" for w, _ in results), Counter(reason for _, reason in results)
-
-
-def _isolated(name: str, seeds: range, workers: int, queue: mp.Queue) -> None:
-    queue.put(run_lever(name, seeds, workers))
 
 
 def main() -> None:
@@ -126,15 +123,13 @@ def main() -> None:
     seeds = range(args.seed, args.seed + args.games)
     summary: dict[str, str] = {}
     print("| lever | Imperial wins | endings |\n| --- | --- | --- |")
-    ctx = mp.get_context("fork")
     with Progress() as progress:
         task = progress.add_task("levers", total=len(names))
         for name in names:
-            queue: mp.Queue = ctx.Queue()
-            proc = ctx.Process(target=_isolated, args=(name, seeds, args.workers, queue))
-            proc.start()  # each lever in its own process, so one lever's edits never leak into the next
-            wins, endings = queue.get()
-            proc.join()
+            # each lever in its own process, so one lever's edits never leak into the next; a failure there is
+            # raised here
+            with ProcessPoolExecutor(1, mp_context=mp.get_context("fork")) as isolated:
+                wins, endings = isolated.submit(run_lever, name, seeds, args.workers).result()
             share = f"{wins}/{args.games} ({wins / args.games:.0%})"
             progress.console.print(f"| {LEVERS[name][0]} | {share} | {dict(endings)} |")
             summary[name] = f"{wins}/{args.games}"
