@@ -7,6 +7,7 @@ lever plays the same seeds, so the numbers compare like with like. docs/balance.
     python benchmarks/design_levers.py --games 60 --seed 1000            # every lever
     python benchmarks/design_levers.py --games 60 --lever baseline --lever desertion_light
     python benchmarks/design_levers.py --games 30 --seed 3000 --bot ismcts --lever baseline --lever sea_vasiladi
+    python benchmarks/design_levers.py --games 60 --bot heuristic:counter=1 --lever sea_vasiladi+sea_markers_3
 
 The last line is a JSON object: lever → Imperial wins / games.
 """
@@ -102,8 +103,10 @@ def _play(seed: int) -> tuple[str | None, str]:
 
 
 def run_lever(name: str, seeds: range, workers: int) -> tuple[int, Counter[str]]:
-    """Apply one lever in a fresh process and play ``seeds``; (Imperial wins, endings)."""
-    LEVERS[name][1]()
+    """Apply one lever (or several joined by ``+``) in a fresh process and play ``seeds``; (Imperial wins,
+    endings)."""
+    for part in name.split("+"):
+        LEVERS[part][1]()
     with mp.get_context("fork").Pool(workers) as pool:
         results = pool.map(_play, seeds)
     return sum(w == "imperial" for w, _ in results), Counter(reason for _, reason in results)
@@ -115,11 +118,15 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=60)
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--lever", action="append", choices=sorted(LEVERS))
+    parser.add_argument("--lever", action="append",
+                        help=f"a lever, or several joined by '+' (default: each alone): {', '.join(LEVERS)}")
     parser.add_argument("--bot", default="heuristic", help="bot spec for both sides, e.g. ismcts")
     args = parser.parse_args()
     BOT[0] = args.bot
     names = args.lever or list(LEVERS)
+    unknown = sorted({part for name in names for part in name.split("+")} - set(LEVERS))
+    if unknown:
+        parser.error(f"unknown lever(s) {', '.join(unknown)}; known: {', '.join(LEVERS)}")
     seeds = range(args.seed, args.seed + args.games)
     summary: dict[str, str] = {}
     print("| lever | Imperial wins | endings |\n| --- | --- | --- |")
@@ -131,7 +138,8 @@ def main() -> None:
             with ProcessPoolExecutor(1, mp_context=mp.get_context("fork")) as isolated:
                 wins, endings = isolated.submit(run_lever, name, seeds, args.workers).result()
             share = f"{wins}/{args.games} ({wins / args.games:.0%})"
-            progress.console.print(f"| {LEVERS[name][0]} | {share} | {dict(endings)} |")
+            described = " + ".join(LEVERS[part][0] for part in name.split("+"))
+            progress.console.print(f"| {described} | {share} | {dict(endings)} |")
             summary[name] = f"{wins}/{args.games}"
             progress.advance(task)
     print(json.dumps(summary))
