@@ -1,4 +1,4 @@
-"""The Imperial's money foresight: Money kept for the next round's upkeep (rules 4.5 and 5)."""
+"""The Imperial's foresight: Money and Supplies kept for the next round's upkeep (rules 4.5 and 5)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from muster.ai import BotSpecError, make_bot
 from muster.core import get_rules
-from muster.games.freedom.bots.evaluation import DEFAULT, evaluate, next_money_gap
+from muster.games.freedom.bots.evaluation import DEFAULT, evaluate, next_money_gap, next_supplies_gap
 from muster.games.freedom.constants import IMPERIAL, INSURGENT
 from muster.games.freedom.state import State
 from muster.lab.play import play_game
@@ -76,3 +76,40 @@ def test_the_insurgent_plays_as_without_the_option() -> None:
     ahead = play_game(["heuristic", spec + ",money_ahead=0.6"], seed=21)
     assert (ahead.winner, ahead.decisions, ahead.events, ahead.trajectory) == (
         plain.winner, plain.decisions, plain.events, plain.trajectory)
+
+
+def _supplies_at_round(n: int, supplies: int) -> State:
+    s = _at_round(n, 10)
+    s.tracks[IMPERIAL]["supplies"] = supplies
+    return s
+
+
+def test_the_supplies_gap_is_next_rounds_upkeep_less_what_is_left() -> None:
+    # Period A: 8 Supplies a round (rule 4.5 upkeep, DESIGN upkeep table); 12 in round 1 leave 4, four short.
+    assert next_supplies_gap(_supplies_at_round(1, 12), 12 - 8) == 4
+    assert next_supplies_gap(_supplies_at_round(2, 20), 20 - 8) == 0
+    # Rule 5: the change of period brings 6 Supplies before round 4's upkeep of 12.
+    assert next_supplies_gap(_supplies_at_round(3, 8), 0) == 6
+    # Period B: 12 a round; nothing after the last round.
+    assert next_supplies_gap(_supplies_at_round(5, 15), 3) == 9
+    assert next_supplies_gap(_supplies_at_round(6, 0), -12) == 0
+
+
+def test_spending_spare_supplies_costs_the_foresight_weight() -> None:
+    fed, hungrier = _supplies_at_round(1, 14), _supplies_at_round(1, 13)
+    ahead = replace(DEFAULT, supplies_ahead=0.5)
+    plain = evaluate(fed) - evaluate(hungrier)
+    assert evaluate(fed, ahead) - evaluate(hungrier, ahead) == pytest.approx(plain + 0.5)
+    assert DEFAULT.supplies_ahead == 0.0
+
+
+def test_supplies_ahead_is_the_imperials_alone_and_bounded() -> None:
+    bot = make_bot("ismcts:supplies_ahead=0.4", rules=RULES)
+    bot._take_seat(INSURGENT)  # type: ignore[attr-defined]
+    assert bot.weights.supplies_ahead == 0.0  # type: ignore[attr-defined]
+    bot._take_seat(IMPERIAL)  # type: ignore[attr-defined]
+    for weights in (bot.weights, bot._playout.weights, bot._planner.weights):  # type: ignore[attr-defined]
+        assert weights.supplies_ahead == 0.4
+    check_spec("ismcts:supplies_ahead=0.4", "freedom")
+    with pytest.raises(BotSpecError):
+        check_spec("ismcts:supplies_ahead=1e6", "freedom")

@@ -82,6 +82,11 @@ class Weights:
     the change of period brings counted). Unpaid upkeep costs a unit per Money and two Morale, and the Plea
     for Funds gets harder with each success, so Money spent freely early is missed later. Off in these plain
     weights; the ISMCTS option ``money_ahead`` turns it on when the bot plays the Imperial."""
+    supplies_ahead: float = 0.0
+    """Points per Supply the Imperial will lack for the *next* round's upkeep once this round's is paid (the
+    Supplies the change of period brings counted). Each Supply short costs a Morale, which is how most of the
+    Imperial's late losses come. Off in these plain weights; the ISMCTS option ``supplies_ahead`` turns it on
+    when the bot plays the Imperial."""
 
 
 BOT_BEACH_THREAT = 12.0
@@ -369,9 +374,12 @@ def _economy(s: State, w: Weights) -> float:
     money_spare = imp["money"] - _UPKEEP_MONEY[period]
     score = 0.0
     score += _balance(money_spare, w.money_short, w.money_spare)
-    score += _balance(imp["supplies"] - _UPKEEP_SUPPLIES[period], w.supply_short, w.supply_spare)
+    supplies_spare = imp["supplies"] - _UPKEEP_SUPPLIES[period]
+    score += _balance(supplies_spare, w.supply_short, w.supply_spare)
     if w.money_ahead:
         score -= w.money_ahead * next_money_gap(s, money_spare)
+    if w.supplies_ahead:
+        score -= w.supplies_ahead * next_supplies_gap(s, supplies_spare)
     population = sum(s.ins) + s.civilians
     score -= _balance(ins["supplies"] - _population_cost(population), w.supply_short, w.supply_spare)
     if ins.get("pressure", 0) >= 0:
@@ -383,28 +391,39 @@ def _economy(s: State, w: Weights) -> float:
 def next_money_gap(s: State, spare: int) -> int:
     """The Money the Imperial will lack for the next round's upkeep if ``spare`` Money (this round's upkeep
     paid; negative when short) is all it keeps, after the Money the change of period brings (rule 5)."""
-    need = _NEXT_ROUND_MONEY.get((s.round, s.ruleset))
-    if need is None:
-        need = _next_round_money(s.round, s.ruleset)
-    return max(0, need - max(spare, 0))
+    return max(0, _next_need(s, "money") - max(spare, 0))
 
 
-def _next_round_money(round_now: int, ruleset: str) -> int:
-    """The Money the next round's upkeep asks beyond what the change of period brings (0 after the last round)."""
+def next_supplies_gap(s: State, spare: int) -> int:
+    """The Supplies the Imperial will lack for the next round's upkeep if ``spare`` Supplies (this round's upkeep
+    paid; negative when short) is all it keeps, after the Supplies the change of period brings (rule 5)."""
+    return max(0, _next_need(s, "supplies") - max(spare, 0))
+
+
+def _next_need(s: State, track: str) -> int:
+    need = _NEXT_ROUND_UPKEEP.get((s.round, s.ruleset, track))
+    return _next_round_upkeep(s.round, s.ruleset, track) if need is None else need
+
+
+def _next_round_upkeep(round_now: int, ruleset: str, track: str) -> int:
+    """The Money or Supplies (``track``) the next round's Imperial upkeep asks beyond what the change of period
+    brings (0 after the last round)."""
     d = design()
     following = round_now + 1
     if following > d["rounds"]:
         return 0
-    need: int = d["upkeep"]["B" if following >= d["period_b_from_round"] else "A"]["money"]
+    need: int = d["upkeep"]["B" if following >= d["period_b_from_round"] else "A"][track]
     if following == d["period_b_from_round"]:
-        need -= d["period_change"]["imperial"]["money"][ruleset]
-    return need
+        brought = d["period_change"]["imperial"][track]
+        need -= brought[ruleset] if isinstance(brought, dict) else brought
+    return max(need, 0)
 
 
-_NEXT_ROUND_MONEY: Final[dict[tuple[int, str], int]] = {
-    (r, ruleset): _next_round_money(r, ruleset) for r in range(1, design()["rounds"] + 1) for ruleset in ("1st", "2nd")}
-""":func:`_next_round_money` of every round and edition, worked out once (an evaluation with ``money_ahead`` asks
-it every time)."""
+_NEXT_ROUND_UPKEEP: Final[dict[tuple[int, str, str], int]] = {
+    (r, ruleset, track): _next_round_upkeep(r, ruleset, track) for r in range(0, design()["rounds"] + 1)
+    for ruleset in ("1st", "2nd") for track in ("money", "supplies")}
+""":func:`_next_round_upkeep` of every round, edition and track, worked out once (an evaluation with
+``money_ahead`` or ``supplies_ahead`` asks it every time)."""
 
 
 def _balance(margin: int, short: float, spare: float) -> float:

@@ -55,7 +55,8 @@ come first; the search and its heuristics share it. ``counter_seat`` (``both``, 
 ``insurgent``) names the seat whose search uses it; holding the other seat, the bot searches as without it.
 ``money_ahead`` (0: off) is the Imperial's foresight: points per Money it would lack for the next round's upkeep
 (``Weights.money_ahead``). It applies only while the bot holds the Imperial seat, so
-the bot's play as the Insurgent is exactly what it is without the option.
+the bot's play as the Insurgent is exactly what it is without the option. ``supplies_ahead`` (0: off) is the same
+foresight for Supplies (``Weights.supplies_ahead``), also the Imperial's alone.
 ``answers`` (``off``) is handed to the inner heuristics: ``on`` scores an event after the opponent's answer to
 its part of it, as the Heuristic does by default. It stays off here until an arena shows it helps the
 search: in a first small sample ISMCTS with it (and 16 playouts) did not beat ISMCTS without it
@@ -134,6 +135,7 @@ class IsmctsBot:
             self.horizon = max(0, int(opts.pop("horizon", "1")))
             self.weights = threat_weights(opts)
             money_ahead = float(opts.pop("money_ahead", "0"))
+            supplies_ahead = float(opts.pop("supplies_ahead", "0"))
             counter_seat = opts.pop("counter_seat", "both")
             answers = opts.pop("answers", "off")
             plan_answers = opts.pop("plan_answers", answers)
@@ -145,8 +147,8 @@ class IsmctsBot:
             raise BotSpecError(f"bad ismcts option: {exc}") from exc
         if opts:
             known = ("tree, iterations, seconds, cpu, width, horizon, playout_plan, plan, beach_threat, reach_threat, "
-                     "counter, counter_seat, money_ahead, answers, plan_answers, workers, value, ap_rank, belief, "
-                     "per_action, card_ap, c, scale, rollout")
+                     "counter, counter_seat, money_ahead, supplies_ahead, answers, plan_answers, workers, value, "
+                     "ap_rank, belief, per_action, card_ap, c, scale, rollout")
             raise BotSpecError(f"unknown ismcts option(s) {sorted(opts)}; known: {known}")
         if counter_seat not in ("both", IMPERIAL, INSURGENT):
             raise BotSpecError(f"ismcts counter_seat must be 'both', '{IMPERIAL}' or '{INSURGENT}'")
@@ -220,16 +222,18 @@ class IsmctsBot:
                 # The budget is the whole card's: the planner's moves inside it stop deepening their plan once
                 # the card has spent it (the playouts' heuristic is not cut: their cost is measured and planned).
                 self._planner.out_of_time = self._card_over
-        # ``money_ahead`` is the Imperial's foresight: the weights it searches with when it holds that seat.
+        # ``money_ahead`` and ``supplies_ahead`` are the Imperial's foresight: the weights it searches with when it
+        # holds that seat.
         # ``counter_seat`` keeps the counter term to one seat's search: the other searches without it.
-        self._weights_by_seat = {IMPERIAL: replace(self.weights, money_ahead=money_ahead), INSURGENT: self.weights}
+        imperial = replace(self.weights, money_ahead=money_ahead, supplies_ahead=supplies_ahead)
+        self._weights_by_seat = {IMPERIAL: imperial, INSURGENT: self.weights}
         if counter_seat != "both":
             other = INSURGENT if counter_seat == IMPERIAL else IMPERIAL
             self._weights_by_seat[other] = replace(self._weights_by_seat[other], counter=0.0)
 
     def _take_seat(self, seat: str) -> None:
-        """Search, plan and play out with the weights of ``seat`` (they differ only by ``money_ahead`` and
-        ``counter_seat``)."""
+        """Search, plan and play out with the weights of ``seat`` (they differ only by ``money_ahead``,
+        ``supplies_ahead`` and ``counter_seat``)."""
         self.weights = self._weights_by_seat.get(seat, self._weights_by_seat[INSURGENT])
         for bot in (self._planner, self._playout, self._greedy):
             if bot is not None:
