@@ -34,7 +34,9 @@ SLOW: dict[str, str] = {
     "tests/ai/test_bots.py::test_search_bots_never_read_hidden_information": "searches in many positions",
     "tests/ai/test_bots.py::test_ismcts_same_seed_same_action": "ISMCTS searches, twice each",
     "tests/ai/test_bots.py::test_ismcts_over_cards_searches_the_heuristics_best_few_cards_only": "ISMCTS searches",
-    "tests/ai/test_money_ahead.py::test_the_insurgent_plays_as_without_the_option": "whole bot games, twice",
+    "tests/ai/test_money_ahead.py::test_the_insurgent_plays_as_without_the_options": "whole bot games, twice",
+    "tests/ai/test_counter.py::test_counter_seat_insurgent_plays_the_imperial_as_without_the_term": "whole bot games, "
+                                                                                                   "twice",
     "tests/ai/test_parallel_search.py": "worker processes and ISMCTS searches",
     "tests/ai/test_hellenes_ismcts.py::test_ismcts_plays_a_hellenes_game_to_the_end": "a whole ISMCTS game",
     "tests/hellenes/test_surfaces.py::test_the_heuristic_beats_random_in_a_short_game": "whole bot games",

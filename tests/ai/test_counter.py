@@ -14,6 +14,7 @@ from muster.games.freedom.bots.evaluation import DEFAULT, counter_pending, settl
 from muster.games.freedom.constants import INSURGENT
 from muster.games.freedom.rules.action_phase import ap_frame
 from muster.games.freedom.state import State
+from muster.lab.play import play_game
 from muster.server.bots import check_spec
 
 RULES = get_rules("freedom")
@@ -119,3 +120,13 @@ def test_counter_seat_keeps_the_term_to_one_seats_search(counter_seat: str, impe
             assert weights.money_ahead == (0.5 if seat == "imperial" else 0.0)  # the other seat's option stays
     with pytest.raises(BotSpecError):
         make_bot("ismcts:counter=1,counter_seat=ottoman", rules=RULES)
+
+
+def test_counter_seat_insurgent_plays_the_imperial_as_without_the_term() -> None:
+    # Holding the Imperial seat, the bot with the term kept to the Insurgent's search is the bot without it: same
+    # seed, same game, move for move (so its Imperial games measure the bot without the term).
+    spec = "ismcts:iterations=2,width=2"
+    plain = play_game([spec, "heuristic"], seed=21)
+    kept = play_game([spec + ",counter=1,counter_seat=insurgent", "heuristic"], seed=21)
+    assert (kept.winner, kept.decisions, kept.events, kept.trajectory) == (
+        plain.winner, plain.decisions, plain.events, plain.trajectory)

@@ -69,11 +69,11 @@ def test_the_option_is_the_imperials_alone_and_bounded() -> None:
         check_spec("ismcts:money_ahead=1e6", "freedom")
 
 
-def test_the_insurgent_plays_as_without_the_option() -> None:
+def test_the_insurgent_plays_as_without_the_options() -> None:
     # The measured Insurgent games of the strongest bot stay valid: same seed, same game, move for move.
     spec = "ismcts:iterations=2,width=2"
     plain = play_game(["heuristic", spec], seed=21)
-    ahead = play_game(["heuristic", spec + ",money_ahead=0.6"], seed=21)
+    ahead = play_game(["heuristic", spec + ",money_ahead=0.6,supplies_ahead=0.5"], seed=21)
     assert (ahead.winner, ahead.decisions, ahead.events, ahead.trajectory) == (
         plain.winner, plain.decisions, plain.events, plain.trajectory)
 
