@@ -84,9 +84,8 @@ class Weights:
     weights; the ISMCTS option ``money_ahead`` turns it on when the bot plays the Imperial."""
     supplies_ahead: float = 0.0
     """Points per Supply the Imperial will lack for the *next* round's upkeep once this round's is paid (the
-    Supplies the change of period brings counted). Each Supply short costs a Morale, which is how most of the
-    Imperial's late losses come. Off in these plain weights; the ISMCTS option ``supplies_ahead`` turns it on
-    when the bot plays the Imperial."""
+    Supplies the change of period brings counted). Each Supply short costs a Morale (rule 4.5). Off in these plain
+    weights; the ISMCTS option ``supplies_ahead`` turns it on when the bot plays the Imperial."""
 
 
 BOT_BEACH_THREAT = 12.0
