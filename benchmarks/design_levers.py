@@ -9,7 +9,9 @@ lever plays the same seeds, so the numbers compare like with like. docs/balance.
     python benchmarks/design_levers.py --games 30 --seed 3000 --bot ismcts --lever baseline --lever sea_vasiladi
     python benchmarks/design_levers.py --games 60 --bot heuristic:counter=1 --lever sea_vasiladi+sea_markers_3
 
-The last line is a JSON object: lever → Imperial wins / games.
+With ``--out FILE`` every finished game is appended to FILE as a JSON line (lever, bot, seed, winner, ending), and a
+run started again with the same file plays only the games it lacks, so a long screen can be stopped and resumed and
+two levers compared seed by seed. The last line is a JSON object: lever → Imperial wins / games.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import multiprocessing as mp
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 from rich.progress import Progress
 
@@ -97,19 +100,36 @@ BOT = ["heuristic"]
 """The bot spec playing both sides (set from ``--bot`` before the workers are forked)."""
 
 
-def _play(seed: int) -> tuple[str | None, str]:
+def _play(seed: int) -> tuple[int, str | None, str]:
     record = play_game([BOT[0], BOT[0]], seed, "freedom")
-    return record.winner, record.reason
+    return seed, record.winner, record.reason
 
 
-def run_lever(name: str, seeds: range, workers: int) -> tuple[int, Counter[str]]:
-    """Apply one lever (or several joined by ``+``) in a fresh process and play ``seeds``; (Imperial wins,
-    endings)."""
+def _played(out: Path | None, lever: str) -> dict[int, tuple[str | None, str]]:
+    """The games of ``lever`` by this bot already in ``out``: seed → (winner, ending)."""
+    if out is None or not out.exists():
+        return {}
+    games = (json.loads(line) for line in out.read_text().splitlines() if line.strip())
+    return {g["seed"]: (g["winner"], g["ending"]) for g in games if g["lever"] == lever and g["bot"] == BOT[0]}
+
+
+def run_lever(name: str, seeds: range, workers: int, out: Path | None) -> tuple[int, Counter[str]]:
+    """Apply one lever (or several joined by ``+``) in a fresh process and play those of ``seeds`` not yet in
+    ``out``; (Imperial wins, endings) over all of ``seeds``."""
     for part in name.split("+"):
         LEVERS[part][1]()
-    with mp.get_context("fork").Pool(workers) as pool:
-        results = pool.map(_play, seeds)
-    return sum(w == "imperial" for w, _ in results), Counter(reason for _, reason in results)
+    results = {seed: game for seed, game in _played(out, name).items() if seed in seeds}
+    todo = [seed for seed in seeds if seed not in results]
+    with Progress(transient=True) as progress, mp.get_context("fork").Pool(workers) as pool:
+        task = progress.add_task(name, total=len(seeds), completed=len(results))
+        for seed, winner, ending in pool.imap_unordered(_play, todo):
+            results[seed] = (winner, ending)
+            if out is not None:
+                with out.open("a") as sink:
+                    sink.write(json.dumps({"lever": name, "bot": BOT[0], "seed": seed, "winner": winner,
+                                           "ending": ending}) + "\n")
+            progress.advance(task)
+    return sum(w == "imperial" for w, _ in results.values()), Counter(e for _, e in results.values())
 
 
 def main() -> None:
@@ -121,6 +141,7 @@ def main() -> None:
     parser.add_argument("--lever", action="append",
                         help=f"a lever, or several joined by '+' (default: each alone): {', '.join(LEVERS)}")
     parser.add_argument("--bot", default="heuristic", help="bot spec for both sides, e.g. ismcts")
+    parser.add_argument("--out", type=Path, help="JSONL file of the games, appended to and resumed from")
     args = parser.parse_args()
     BOT[0] = args.bot
     names = args.lever or list(LEVERS)
@@ -130,18 +151,15 @@ def main() -> None:
     seeds = range(args.seed, args.seed + args.games)
     summary: dict[str, str] = {}
     print("| lever | Imperial wins | endings |\n| --- | --- | --- |")
-    with Progress() as progress:
-        task = progress.add_task("levers", total=len(names))
-        for name in names:
-            # each lever in its own process, so one lever's edits never leak into the next; a failure there is
-            # raised here
-            with ProcessPoolExecutor(1, mp_context=mp.get_context("fork")) as isolated:
-                wins, endings = isolated.submit(run_lever, name, seeds, args.workers).result()
-            share = f"{wins}/{args.games} ({wins / args.games:.0%})"
-            described = " + ".join(LEVERS[part][0] for part in name.split("+"))
-            progress.console.print(f"| {described} | {share} | {dict(endings)} |")
-            summary[name] = f"{wins}/{args.games}"
-            progress.advance(task)
+    for name in names:
+        # each lever in its own process, so one lever's edits never leak into the next; a failure there is
+        # raised here
+        with ProcessPoolExecutor(1, mp_context=mp.get_context("fork")) as isolated:
+            wins, endings = isolated.submit(run_lever, name, seeds, args.workers, args.out).result()
+        share = f"{wins}/{args.games} ({wins / args.games:.0%})"
+        described = " + ".join(LEVERS[part][0] for part in name.split("+"))
+        print(f"| {described} | {share} | {dict(endings)} |", flush=True)
+        summary[name] = f"{wins}/{args.games}"
     print(json.dumps(summary))
 
 
