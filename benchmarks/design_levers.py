@@ -48,6 +48,12 @@ def _insurgent_rewards_cut() -> None:
         area.rewards["insurgent"] = Reward(supplies=1)
 
 
+def _imperial_supplies() -> None:
+    for area in areas_file().areas:
+        reward = area.rewards["imperial"]
+        area.rewards["imperial"] = reward.model_copy(update={"supplies": reward.supplies + 1})
+
+
 def _population_quarter() -> None:
     bands = [{"population": [0, 3], "supplies": 1}]
     bands += [{"population": [4 * k - 3, 4 * k], "supplies": k} for k in range(2, 11)]
@@ -87,7 +93,9 @@ LEVERS: dict[str, tuple[str, Callable[[], None]]] = {
     "baseline": ("no change", lambda: None),
     "areas_imperial": ("Sea and Petalas start on the Imperial side", _areas_imperial),
     "insurgent_rewards_cut": ("Sea and Petalas give the Insurgent 1 Supply only", _insurgent_rewards_cut),
-    "population_quarter": ("Population cost ceil(Population / 4) instead of / 5", _population_quarter),
+    "imperial_supplies": ("every area's Imperial reward gives 1 Supply more", _imperial_supplies),
+    "population_quarter": ("Population cost ceil(Population / 4) instead of / 5 (against the example of rule 4.5)",
+                           _population_quarter),
     "desertion_light": ("desertion only at Morale 1, and 1 unit", _desertion_light),
     "imperial_forward": ("Imperial start: 3 units on every Row-6 space, 3 on r7c5", _imperial_forward),
     "no_designed_blue_events": ("no designed blue card may be played as an event", _no_designed_blue_events),
