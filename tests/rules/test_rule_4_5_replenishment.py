@@ -24,7 +24,7 @@ from rulekit import (
 from muster.games.freedom import RULES
 from muster.games.freedom.board import board
 from muster.games.freedom.constants import IMPERIAL, INSURGENT
-from muster.games.freedom.datafiles import Reward, areas_file
+from muster.games.freedom.datafiles import areas_file
 from muster.games.freedom.engine import frame
 from muster.games.freedom.state import State
 
@@ -40,15 +40,6 @@ def _insurgent(s: State) -> State:
     return run(s, *(frame(k) for k in INSURGENT_STEPS))
 
 
-@pytest.fixture
-def sea_lands_at_vasiladi(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The rulebook's "3 Vasiladi" reward symbol on the Sea's Imperial side, as our area tiles had it
-    until areas.json version 2 took it off every tile for balance (docs/balance.md). The symbol is
-    still a rule, so it is tested through the real reward step."""
-    sea = next(a for a in areas_file().areas if a.id == "sea")
-    monkeypatch.setitem(sea.rewards, "imperial", Reward(supplies=2, vasiladi=3))
-
-
 def _plain(ins_areas: tuple[str, ...] = ()) -> State:
     """A board with a few units; every area Imperial except ``ins_areas`` (no markers)."""
     s = clear_board(new_state())
@@ -61,14 +52,13 @@ def _plain(ins_areas: tuple[str, ...] = ()) -> State:
     return s
 
 
-@pytest.mark.usefixtures("sea_lands_at_vasiladi")
 def test_round_4_replenishment_example() -> None:
     # rule 4.5 Example (end of Round 4). Imperial: Supplies from his areas, 2 more units and a cannon; the 3 units
-    # for Vasiladi (the book's Imperial holds that symbol; our tiles no longer carry it) cannot land because an
-    # Allied unit is there; 6 Money due with only 4: 2 units lost and 2 Morale;
-    # 12 Supplies paid, leaving 2. Insurgent: Population 24 (16 Civilians + 8 units); 5 Supplies to feed it;
-    # the Government roll of 4 fails. DESIGN: with our area tiles the Imperial areas give 6 Supplies (the book's 5)
-    # and the Insurgent areas 3 (the book's 2); the start values are chosen so that the book's results follow.
+    # for Vasiladi (the Sea's symbol) cannot land because an Allied unit is there; 6 Money due with only 4: 2 units
+    # lost and 2 Morale; 12 Supplies paid, leaving 2. Insurgent: Population 24 (16 Civilians + 8 units); 5 Supplies
+    # to feed it; the Government roll of 4 fails. DESIGN (areas.json version 3): with our area tiles these Imperial
+    # areas give 10 Supplies (the book's 5) and the Insurgent areas 3 (the book's 2); the start values are chosen
+    # so that the book's results follow.
     s = clear_board(new_state())
     s.round = 4
     for a in ("sea", "gouria", "zygos", "patra"):
@@ -81,7 +71,7 @@ def test_round_4_replenishment_example() -> None:
     for w in ("w1", "w2", "w3", "w4", "w5", "w6", "w7", "w8"):
         place(s, w, ins=1)
     s.civilians, s.pools["civilians"] = 16, 23 - 16
-    s.tracks[IMPERIAL].update(money=4, supplies=8, morale=10)
+    s.tracks[IMPERIAL].update(money=4, supplies=4, morale=10)
     s.tracks[INSURGENT].update(supplies=4, pressure=0, morale=10)
     camp_units = s.exp[board().camp]
     run(s, frame("replenishment"))
@@ -97,7 +87,7 @@ def test_round_4_replenishment_example() -> None:
     act(s, "remove", "r6c1")
     assert units(s, "r6c1") == (1, 0, 0)
     assert track(s, IMPERIAL, "morale") == 8
-    assert track(s, IMPERIAL, "supplies") == 2  # 8 + 6 - 12
+    assert track(s, IMPERIAL, "supplies") == 2  # 4 + 10 - 12
     # Insurgent: Population 24 before the rewards' new units
     assert track(s, INSURGENT, "population") == 24
     assert s.stack[-1]["kind"] == "place_insurgent"
@@ -110,9 +100,11 @@ def test_round_4_replenishment_example() -> None:
     assert sum(s.ins) == 10
 
 
-def test_no_area_tile_lands_units_at_vasiladi() -> None:
-    # DESIGN (areas.json version 2, docs/balance.md): the "3 Vasiladi" symbol is on no tile of ours
-    assert all(a.rewards["imperial"].vasiladi == 0 for a in areas_file().areas)
+def test_the_sea_alone_lands_units_at_vasiladi() -> None:
+    # DESIGN (areas.json version 3, docs/design-values.md): the "3 Vasiladi" symbol of rule 4.5 is on the Sea's
+    # Imperial side, as the Round-4 example has it (the Imperial who took the Sea would land 3 units there)
+    landing = {a.id: a.rewards["imperial"].vasiladi for a in areas_file().areas if a.rewards["imperial"].vasiladi}
+    assert landing == {"sea": 3}
 
 
 def test_imperial_rewards_period_a() -> None:
@@ -121,15 +113,14 @@ def test_imperial_rewards_period_a() -> None:
     s = new_state()
     camp = s.exp[board().camp]
     _imperial(s)
-    # Zygos 1+unit, Kryoneri 2, Petrochori 1+unit, Patra 2+cannon
+    # Zygos 2+unit, Kryoneri 3, Petrochori 2+unit, Patra 3+cannon
     assert s.exp[board().camp] == camp + 2
     assert s.camp_cannons == 2
-    assert track(s, IMPERIAL, "supplies") == 12 + 6 - 8
+    assert track(s, IMPERIAL, "supplies") == 12 + 10 - 8
     assert track(s, IMPERIAL, "money") == 10 - 4
     assert track(s, IMPERIAL, "morale") == 15
 
 
-@pytest.mark.usefixtures("sea_lands_at_vasiladi")
 def test_vasiladi_landing() -> None:
     # rule 4.5 symbol table: 3 Expeditionary units from outside the game on the space around Vasiladi
     s = _plain()
