@@ -1,6 +1,6 @@
-"""Play Heuristic-vs-Heuristic games and (re)fit the win-probability estimate on them.
+"""Play self-play games (the Heuristic that clears landings, by default) and (re)fit the win-probability estimate.
 
-    python scripts/fit_win_probability.py games --games 1000 --out reports/winprob/games-r2.jsonl
+    python scripts/fit_win_probability.py games --games 400 --out reports/winprob/games-areas3.jsonl
     python scripts/fit_win_probability.py fit                # every reports/winprob/games*.jsonl
 
 ``games`` streams one JSON line per finished game, with its actions (so a stopped run keeps what it
@@ -15,6 +15,7 @@ The last line printed is JSON.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import multiprocessing as mp
 import os
@@ -42,26 +43,36 @@ def _progress() -> Progress:
                     TimeRemainingColumn())
 
 
-def _play(seed: int) -> dict[str, Any]:
-    return play_recorded(seed)
+def _play(task: tuple[int, str]) -> dict[str, Any]:
+    seed, bot = task
+    return play_recorded(seed, bot, bot)
 
 
 @app.command()
 def games(games: int = typer.Option(300, min=1, max=5000), first_seed: int = 1,
           workers: int = typer.Option(2, min=1, max=64),
-          out: Path = typer.Option(Path("reports/winprob/games.jsonl"))) -> None:
-    """Play Heuristic-vs-Heuristic games, skipping seeds already in OUT, and append them to OUT."""
+          out: Path = typer.Option(Path("reports/winprob/games.jsonl")),
+          bot: str = typer.Option("heuristic:counter=1", help="the bot spec playing both sides")) -> None:
+    """Play games of one bot against itself, skipping seeds already in OUT, and append them to OUT. The default
+    bot is the Heuristic that clears landings it can reach (``counter=1``): its pairing is near even, as
+    people's games are, where the plain Heuristic's Insurgent lets the Imperial's landings stand."""
     out.parent.mkdir(parents=True, exist_ok=True)
     done = {g["seed"] for g in load_games(out)} if out.exists() else set()
     seeds = [s for s in range(first_seed, first_seed + games) if s not in done]
     ctx = mp.get_context("spawn")
     with _progress() as progress, ctx.Pool(workers) as pool:
         task = progress.add_task("self-play games", total=len(seeds))
-        for record in pool.imap_unordered(_play, seeds):
+        for record in pool.imap_unordered(_play, [(seed, bot) for seed in seeds]):
             with out.open("a") as fh:
                 fh.write(json.dumps(record) + "\n")
             progress.advance(task)
     print(json.dumps({"games": len(done) + len(seeds), "out": str(out)}))
+
+
+def _pairings(records: list[dict[str, Any]]) -> str:
+    """The bot pairings of ``records``, e.g. ``heuristic vs heuristic``."""
+    return ", ".join(sorted({f"{g.get('imperial', 'heuristic')} vs {g.get('insurgent', 'heuristic')}"
+                             for g in records}))
 
 
 DATA = Path(__file__).resolve().parents[1] / "src/muster/games/freedom/analysis/data/win_probability.json"
@@ -79,32 +90,39 @@ this gained up to 0.03 of skill over a model per round alone in every round but 
 BOOTSTRAP = 1000
 
 
+def _game_key(game: dict[str, Any]) -> tuple[int, str, str]:
+    """What names one recorded game in the features cache: its seed and rules, and a digest of its actions (two
+    pairings of bots on one seed are different games)."""
+    actions = hashlib.sha256(json.dumps(game["actions"]).encode()).hexdigest()[:16]
+    return game["seed"], game["rules_version"], actions
+
+
 def _replayed(game: dict[str, Any]) -> dict[str, Any]:
     from muster.games.freedom.bots.features import FEATURES
 
-    return {"seed": game["seed"], "rules_version": game["rules_version"], "features": list(FEATURES),
-            "winner": game["winner"], "positions": replay_positions(game)}
+    return {"seed": game["seed"], "rules_version": game["rules_version"], "actions_digest": _game_key(game)[2],
+            "features": list(FEATURES), "winner": game["winner"], "positions": replay_positions(game)}
 
 
 def _positions(records: list[dict[str, Any]], workers: int) -> list[dict[str, Any]]:
     """Each game's positions with this build's features: from the cache, or replayed in worker processes."""
     from muster.games.freedom.bots.features import FEATURES
 
-    cached: dict[tuple[int, str], dict[str, Any]] = {}
+    cached: dict[tuple[int, str, str], dict[str, Any]] = {}
     if POSITIONS.exists():
         for g in load_games(POSITIONS):
-            if g["features"] == list(FEATURES):
-                cached[g["seed"], g["rules_version"]] = g
-    todo = [g for g in records if (g["seed"], g["rules_version"]) not in cached]
+            if g["features"] == list(FEATURES) and "actions_digest" in g:
+                cached[g["seed"], g["rules_version"], g["actions_digest"]] = g
+    todo = [g for g in records if _game_key(g) not in cached]
     POSITIONS.parent.mkdir(parents=True, exist_ok=True)
     with _progress() as progress, mp.get_context("spawn").Pool(workers) as pool:
         task = progress.add_task("features (replaying the games)", total=len(todo))
         for done in pool.imap_unordered(_replayed, todo, chunksize=4):
-            cached[done["seed"], done["rules_version"]] = done
+            cached[done["seed"], done["rules_version"], done["actions_digest"]] = done
             with POSITIONS.open("a") as fh:
                 fh.write(json.dumps(done) + "\n")
             progress.advance(task)
-    return [cached[g["seed"], g["rules_version"]] for g in records]
+    return [cached[_game_key(g)] for g in records]
 
 
 def _arrays(games: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -346,7 +364,7 @@ def fit(games_files: list[Path] = typer.Argument(None, help="JSON-lines files of
         progress.advance(task)
     data.write_text(json.dumps({
         "version": FORMAT_VERSION, "features": list(FEATURES), "rounds": models,
-        "fitted_on": {"games": len(games), "positions": len(y), "bots": "heuristic vs heuristic",
+        "fitted_on": {"games": len(games), "positions": len(y), "bots": _pairings(records),
                       "penalties": {r: {"terms": lt, "counts": lc} for r, (lt, lc) in chosen.items()},
                       "rules_version": version},
     }, indent=1) + "\n")
