@@ -2,7 +2,7 @@
 
 In round ``r``, ``P(Imperial wins) = 1 / (1 + exp(-(b_r + Σ c_r,i · (x_i - mean_r,i) / std_r,i)))``
 where ``x`` are the :data:`~muster.games.freedom.bots.features.FEATURES` of the position (the bots' evaluation
-terms and public counts). The coefficients are fitted on Heuristic-vs-Heuristic games by
+terms and public counts). The coefficients are fitted on self-play games (the Heuristic that clears landings) by
 ``scripts/fit_win_probability.py`` (round r's on the positions of rounds r - 1 to r + 1, each round with
 its own intercept) and stored, versioned, in ``data/win_probability.json``;
 ``docs/analysis.md`` reports how well it predicts games it never saw.
