@@ -340,8 +340,9 @@ def fit(games_files: list[Path] = typer.Argument(None, help="JSON-lines files of
 
     version = get_rules("freedom").info.version
     files = games_files or sorted(Path("reports/winprob").glob("games*.jsonl"))
-    pool = {g["seed"]: g for f in files for g in load_games(f) if "actions" in g}
-    records = [g for g in pool.values() if g.get("rules_version") == version]
+    # keyed as the features cache is: two files may hold different games of one seed (other bots)
+    pool = {_game_key(g): g for f in files for g in load_games(f) if "actions" in g and "rules_version" in g}
+    records = [g for g in pool.values() if g["rules_version"] == version]
     if len(records) < 10 * FOLDS:
         raise typer.BadParameter(f"only {len(records)} games recorded under rules {version}: play more")
     games = _positions(sorted(records, key=lambda g: g["seed"]), workers)
