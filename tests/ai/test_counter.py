@@ -96,7 +96,7 @@ def test_the_planner_regroups_next_to_a_landing_and_attacks_it() -> None:
     assert bot.choose(RULES.view(s, INSURGENT), RULES.legal_actions(s), INSURGENT).verb == "attack"
 
 
-@pytest.mark.parametrize("option", ["counter", "reach_threat"])
+@pytest.mark.parametrize("option", ["counter", "reach_threat", "reach_spread"])
 def test_the_threat_options_reach_the_search_and_its_heuristics_and_the_server_bounds_them(option: str) -> None:
     bot = make_bot(f"ismcts:{option}=3", rules=RULES)
     for weights in (bot.weights, bot._playout.weights, bot._planner.weights):  # type: ignore[attr-defined]

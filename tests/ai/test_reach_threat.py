@@ -77,3 +77,41 @@ def test_the_cache_gives_what_the_search_gives() -> None:
     first = _reach(s)
     evaluation._REACH.clear()
     assert _reach(s) == first
+
+
+ISLANDS = replace(REACH, reach_islands=True)
+
+
+def _reach_with(s: State, weights: evaluation.Weights) -> float:
+    return evaluate(s, weights) - evaluate(s, replace(weights, reach_threat=0.0))
+
+
+def test_units_around_vasiladi_reach_the_beach_through_the_island() -> None:
+    # rule 4.3.2: Slow Movement steps into the Lagoon's spaces one at a time, islands included (an island only
+    # while no Insurgent unit is on it). Vasiladi's roadstead touches nothing but the island, so without island
+    # steps the three units the Sea lands there would count as out of reach.
+    s = _lone_unit("vas1")
+    assert _reach(s) == 0.0
+    assert _reach_with(s, ISLANDS) == pytest.approx(10.0 * BY_AP[3])  # roadstead, island, Coast, Beach
+    s.ins[_space("vasiladi")] = 1
+    assert _reach_with(s, ISLANDS) == pytest.approx(10.0 * BY_AP[5])  # the island's defender: two AP of attacks
+
+
+def test_the_spread_counts_each_route_the_defence_has_yet_to_block() -> None:
+    # From Vasiladi, Beach 1, 2 and 3 are each two slow steps away (through Coast 2 or 3). The nearest goal alone
+    # does not move until all three are blocked; with the spread, each blocked Beach space counts.
+    spread = replace(ISLANDS, reach_spread=0.5)
+    s = _lone_unit("vasiladi")
+    nearest = _reach_with(s, ISLANDS)
+    assert nearest == pytest.approx(10.0 * BY_AP[2])
+    values = [_reach_with(s, spread)]
+    for name in ("b1", "b2", "b3"):
+        s.ins[_space(name)] = 1
+        values.append(_reach_with(s, spread))
+    assert values[0] > nearest
+    assert values == sorted(values, reverse=True) and len(set(values)) == 4  # every block lowers it
+    assert _reach_with(s, ISLANDS) < nearest  # only the third block moves the nearest goal
+
+
+def test_the_spread_and_islands_are_off_in_the_plain_weights() -> None:
+    assert DEFAULT.reach_spread == 0.0 and not DEFAULT.reach_islands

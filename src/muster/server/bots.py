@@ -39,7 +39,7 @@ NUMERIC_LIMITS: dict[str, tuple[float, float]] = {
     "completions": (1, 32), "c": (0.0, 100.0), "scale": (0.0, 1_000.0), "card_ap": (-100.0, 100.0),
     "beach_threat": (-1_000.0, 1_000.0), "reach_threat": (-1_000.0, 1_000.0), "trigger_penalty": (-1_000.0, 1_000.0),
     "money_ahead": (-1_000.0, 1_000.0), "supplies_ahead": (-1_000.0, 1_000.0), "counter": (-100.0, 100.0),
-    "workers": (0, 4),
+    "reach_spread": (-100.0, 100.0), "workers": (0, 4),
 }
 MAX_SPEC_LENGTH = 200
 

@@ -73,6 +73,17 @@ class Weights:
     attacks: that many points times ``threat_by_ap`` (indexed by the AP rounded up). Off in these plain
     weights (the bots' defaults are unchanged); the ISMCTS option ``reach_threat`` turns it on."""
     threat_by_ap: tuple[float, ...] = (0.0, 1.0, 0.75, 0.5, 0.3, 0.15, 0.05)
+    reach_spread: float = 0.0
+    """With ``reach_threat`` on, the share of it each *further* goal within reach adds, priced by its own fewest
+    AP. The nearest goal alone is a threshold: a landing that three Beach spaces offer costs the same until the
+    third is blocked, so a defence that takes two cards never shows a gain after the first. Summing the others at
+    this share makes each blocked route worth its part. Off in these plain weights; the ISMCTS option
+    ``reach_spread`` turns it on."""
+    reach_islands: bool = False
+    """Whether the routes ``reach_threat`` weighs may pass through an island, as Slow Movement may (one AP, an
+    Insurgent unit there counted as two AP of attacks). Without it, units around Vasiladi, whose only way on is
+    the island, count as out of reach. Off in these plain weights (every bot as it was); the bots' option
+    ``reach_islands`` turns it on."""
     counter: float = 0.0
     """While the Insurgent spends a card's AP, the share of ``imp_capture`` its chance of clearing an Imperial-held
     fort or Beach space with those AP is worth (see :func:`counter_pending`). Off in these plain weights; the bots'
@@ -160,18 +171,19 @@ def _beach_threat(s: State, w: Weights) -> float:
     return 0.0
 
 
-@lru_cache(maxsize=1)
-def _reach_graph() -> tuple[tuple[tuple[tuple[int, float], ...], ...], tuple[bool, ...], tuple[bool, ...],
-                            tuple[float, ...]]:
+@lru_cache(maxsize=2)
+def _reach_graph(islands: bool = False) -> tuple[tuple[tuple[tuple[int, float], ...], ...], tuple[bool, ...],
+                                                 tuple[bool, ...], tuple[float, ...]]:
     """Per space, its neighbours an Imperial unit may step to with the AP one step costs (half an AP along
     the mainland, where one Normal Movement covers about two spaces; one AP for a Slow Movement step);
     which spaces are goals (forts and Beach spaces); which spaces a unit may start a landing from; and per
     space the fewest AP to a goal with no defender anywhere (a lower bound that lets the search skip
-    whatever cannot reach a goal in time)."""
+    whatever cannot reach a goal in time). With ``islands``, the islands are steps and starts like the water."""
     b = board()
     n = len(b.ids)
+    slow = ("wall", "beach", "water", "coast", "island") if islands else ("wall", "beach", "water", "coast")
     goal = tuple(i in b.forts or b.kind[i] == "beach" for i in range(n))
-    start = tuple(b.kind[i] in ("mainland", "wall", "water", "coast") and (b.kind[i] != "mainland" or b.row[i] <= 7)
+    start = tuple((b.kind[i] == "mainland" and b.row[i] <= 7) or (b.kind[i] in slow and b.kind[i] != "beach")
                   for i in range(n))
     steps = []
     for i in range(n):
@@ -180,7 +192,7 @@ def _reach_graph() -> tuple[tuple[tuple[tuple[int, float], ...], ...], tuple[boo
             if b.kind[j] == "mainland" and b.kind[i] == "mainland":
                 if b.depth[j] <= b.depth[i]:
                     out.append((j, 0.5))
-            elif b.kind[j] in ("wall", "beach", "water", "coast"):
+            elif b.kind[j] in slow:
                 out.append((j, 1.0))
         steps.append(tuple(out))
     bound = [99.0] * n
@@ -201,23 +213,77 @@ evaluates many positions where no unit moved."""
 
 
 def _reach_threat(s: State, w: Weights) -> float:
-    """How close the Imperial side is to a capture (rule 3.1): see :attr:`Weights.reach_threat`."""
+    """How close the Imperial side is to a capture (rule 3.1): see :attr:`Weights.reach_threat` and
+    :attr:`Weights.reach_spread`."""
     if not w.reach_threat:
         return 0.0
     limit = len(w.threat_by_ap) - 1
-    key = bytes(s.exp) + bytes(s.ally) + bytes(s.ins) + bytes((limit,))
+    if w.reach_spread:
+        return w.reach_threat * _spread_threat(s, w, limit)
+    key = bytes(s.exp) + bytes(s.ally) + bytes(s.ins) + bytes((limit, w.reach_islands))
     c = _REACH.get(key)
     if c is None:
         if len(_REACH) >= 8192:
             _REACH.clear()
-        c = _REACH[key] = _reach_cost(s, float(limit))
+        c = _REACH[key] = _reach_cost(s, float(limit), w.reach_islands)
     return w.reach_threat * w.threat_by_ap[max(1, math.ceil(c))] if c > 0 else 0.0
 
 
-def _reach_cost(s: State, limit: float) -> float:
+_REACH_ALL: dict[bytes, tuple[float, ...]] = {}
+"""Per position of both sides' units, the fewest AP to each goal within reach, nearest first."""
+
+
+def _spread_threat(s: State, w: Weights, limit: int) -> float:
+    """The nearest goal's ``threat_by_ap`` plus ``reach_spread`` times each further goal's."""
+    key = bytes(s.exp) + bytes(s.ally) + bytes(s.ins) + bytes((limit, w.reach_islands))
+    costs = _REACH_ALL.get(key)
+    if costs is None:
+        if len(_REACH_ALL) >= 8192:
+            _REACH_ALL.clear()
+        costs = _REACH_ALL[key] = _goal_costs(s, float(limit), w.reach_islands)
+    if not costs or costs[0] == 0.0:
+        return 0.0  # nothing within reach, or a unit already on a goal: the capture term counts it
+    table = w.threat_by_ap
+    total = table[max(1, math.ceil(costs[0]))]
+    for c in costs[1:]:
+        total += w.reach_spread * table[max(1, math.ceil(c))]
+    return total
+
+
+def _goal_costs(s: State, limit: float, islands: bool = False) -> tuple[float, ...]:
+    """The fewest AP Imperial units need to reach each goal they can reach within ``limit``, ascending (a lone
+    0.0 if a unit stands on a goal). Dijkstra from every unit at once, on the graph and costs of
+    :func:`_reach_cost`."""
+    steps, goal, start, bound = _reach_graph(islands)
+    exp, ally, ins = s.exp, s.ally, s.ins
+    cost: dict[int, float] = {}
+    frontier: list[tuple[float, int]] = []
+    for i in range(len(steps)):
+        if start[i] and bound[i] <= limit and exp[i] + ally[i]:
+            if goal[i]:
+                return (0.0,)
+            cost[i] = 0.0
+            frontier.append((0.0, i))
+    heapq.heapify(frontier)
+    found: list[float] = []
+    while frontier:
+        c, i = heapq.heappop(frontier)
+        if c > cost[i]:
+            continue
+        if goal[i]:
+            found.append(c)
+        for j, step in steps[i]:
+            nc = c + step + 2.0 * ins[j]
+            if nc + bound[j] <= limit and nc < cost.get(j, 99.0):
+                cost[j] = nc
+                heapq.heappush(frontier, (nc, j))
+    return tuple(found)
+
+
+def _reach_cost(s: State, limit: float, islands: bool = False) -> float:
     """The fewest AP an Imperial unit needs to reach a goal (0 if one is there, -1 if none can within
-    ``limit``)."""
-    steps, goal, start, bound = _reach_graph()
+    ``limit``; through the islands too with ``islands``)."""
+    steps, goal, start, bound = _reach_graph(islands)
     exp, ally, ins = s.exp, s.ally, s.ins
     cost: dict[int, float] = {}
     frontier: list[tuple[float, float, int]] = []

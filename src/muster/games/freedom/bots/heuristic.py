@@ -52,11 +52,15 @@ TURN_KINDS = frozenset({"card_turn", "ap"})
 
 
 def threat_weights(opts: dict[str, str]) -> Weights:
-    """The evaluation weights of a bot, with the threat options ``beach_threat``, ``reach_threat`` and ``counter``
-    taken off ``opts`` (both bots and the heuristics inside a search read them alike). Raises ValueError on a bad
-    number."""
+    """The evaluation weights of a bot, with the threat options ``beach_threat``, ``reach_threat``, ``reach_spread``,
+    ``reach_islands`` (``0`` or ``1``) and ``counter`` taken off ``opts`` (both bots and the heuristics inside a
+    search read them alike). Raises ValueError on a bad number."""
+    islands = opts.pop("reach_islands", "0")
+    if islands not in ("0", "1"):
+        raise ValueError(f"reach_islands must be 0 or 1, not {islands!r}")
     return replace(DEFAULT, beach_threat=float(opts.pop("beach_threat", str(BOT_BEACH_THREAT))),
-                   reach_threat=float(opts.pop("reach_threat", "0")), counter=float(opts.pop("counter", "0")))
+                   reach_threat=float(opts.pop("reach_threat", "0")), counter=float(opts.pop("counter", "0")),
+                   reach_spread=float(opts.pop("reach_spread", "0")), reach_islands=islands == "1")
 
 
 class HeuristicBot:
@@ -103,7 +107,7 @@ class HeuristicBot:
             raise BotSpecError("heuristic plan must be 'last', 'all' or 'off'")
         if opts:
             known = ("samples, nodes, trigger_penalty, card_ap, plan, beam, branch, completions, beach_threat, "
-                     "reach_threat, counter, answers, value")
+                     "reach_threat, reach_spread, reach_islands, counter, answers, value")
             raise BotSpecError(f"unknown heuristic option(s) {sorted(opts)}; known: {known}")
         self._value: Callable[[State, str, Weights], float] = self._valuation(value_mode, model)
         """How a position is scored for a seat: the hand-written evaluation (``value=points``) or the learned

@@ -57,6 +57,9 @@ come first; the search and its heuristics share it. ``counter_seat`` (``both``, 
 (``Weights.money_ahead``). It applies only while the bot holds the Imperial seat, so
 the bot's play as the Insurgent is exactly what it is without the option. ``supplies_ahead`` (0: off) is the same
 foresight for Supplies (``Weights.supplies_ahead``), also the Imperial's alone.
+``reach_spread`` (0: off) adds that share of ``reach_threat`` for each further fort or Beach space within the
+Imperial's reach (``Weights.reach_spread``), so each route the Insurgent blocks counts; ``reach_islands`` (``0``: off,
+or ``1``) lets those routes pass through the islands, as Slow Movement may (``Weights.reach_islands``).
 ``answers`` (``off``) is handed to the inner heuristics: ``on`` scores an event after the opponent's answer to
 its part of it, as the Heuristic does by default. It stays off here until an arena shows it helps the
 search: in a first small sample ISMCTS with it (and 16 playouts) did not beat ISMCTS without it
@@ -147,6 +150,7 @@ class IsmctsBot:
             raise BotSpecError(f"bad ismcts option: {exc}") from exc
         if opts:
             known = ("tree, iterations, seconds, cpu, width, horizon, playout_plan, plan, beach_threat, reach_threat, "
+                     "reach_spread, reach_islands, "
                      "counter, counter_seat, money_ahead, supplies_ahead, answers, plan_answers, workers, value, "
                      "ap_rank, belief, per_action, card_ap, c, scale, rollout")
             raise BotSpecError(f"unknown ismcts option(s) {sorted(opts)}; known: {known}")
@@ -203,7 +207,8 @@ class IsmctsBot:
         self._belief_view: int | None = None
         # The heuristics inside the search share its evaluation weights.
         threat = {"beach_threat": str(self.weights.beach_threat), "reach_threat": str(self.weights.reach_threat),
-                  "counter": str(self.weights.counter), "answers": answers}
+                  "counter": str(self.weights.counter), "reach_spread": str(self.weights.reach_spread),
+                  "reach_islands": "1" if self.weights.reach_islands else "0", "answers": answers}
         self._greedy: Any = None
         if self.rollout == "greedy":
             self._greedy = HeuristicBot(rules, seed, {"samples": "1", "nodes": "60", **threat})
