@@ -250,39 +250,11 @@ def _spread_threat(s: State, w: Weights, limit: int) -> float:
     return total
 
 
-def _goal_costs(s: State, limit: float, islands: bool = False) -> tuple[float, ...]:
+def _goal_costs(s: State, limit: float, islands: bool = False, first: bool = False) -> tuple[float, ...]:
     """The fewest AP Imperial units need to reach each goal they can reach within ``limit``, ascending (a lone
-    0.0 if a unit stands on a goal). Dijkstra from every unit at once, on the graph and costs of
-    :func:`_reach_cost`."""
-    steps, goal, start, bound = _reach_graph(islands)
-    exp, ally, ins = s.exp, s.ally, s.ins
-    cost: dict[int, float] = {}
-    frontier: list[tuple[float, int]] = []
-    for i in range(len(steps)):
-        if start[i] and bound[i] <= limit and exp[i] + ally[i]:
-            if goal[i]:
-                return (0.0,)
-            cost[i] = 0.0
-            frontier.append((0.0, i))
-    heapq.heapify(frontier)
-    found: list[float] = []
-    while frontier:
-        c, i = heapq.heappop(frontier)
-        if c > cost[i]:
-            continue
-        if goal[i]:
-            found.append(c)
-        for j, step in steps[i]:
-            nc = c + step + 2.0 * ins[j]
-            if nc + bound[j] <= limit and nc < cost.get(j, 99.0):
-                cost[j] = nc
-                heapq.heappush(frontier, (nc, j))
-    return tuple(found)
-
-
-def _reach_cost(s: State, limit: float, islands: bool = False) -> float:
-    """The fewest AP an Imperial unit needs to reach a goal (0 if one is there, -1 if none can within
-    ``limit``; through the islands too with ``islands``)."""
+    0.0 if a unit stands on a goal: the capture term counts it); with ``first``, the nearest goal's alone.
+    An A* from every unit at once on :func:`_reach_graph`: the bound never overestimates and never drops by more
+    than a step costs, so goals come off the heap in the order of their cost, each at its fewest AP."""
     steps, goal, start, bound = _reach_graph(islands)
     exp, ally, ins = s.exp, s.ally, s.ins
     cost: dict[int, float] = {}
@@ -290,22 +262,32 @@ def _reach_cost(s: State, limit: float, islands: bool = False) -> float:
     for i in range(len(steps)):
         if start[i] and bound[i] <= limit and exp[i] + ally[i]:
             if goal[i]:
-                return 0.0  # already there: the capture term counts it
+                return (0.0,)
             cost[i] = 0.0
             frontier.append((bound[i], 0.0, i))
     heapq.heapify(frontier)
-    while frontier:  # A*: the bound never overestimates, so the first goal taken is the cheapest
+    found: list[float] = []
+    while frontier:
         _f, c, i = heapq.heappop(frontier)
         if c > cost[i]:
             continue
         if goal[i]:
-            return c
+            if first:
+                return (c,)
+            found.append(c)
         for j, step in steps[i]:
             nc = c + step + 2.0 * ins[j]
             if nc + bound[j] <= limit and nc < cost.get(j, 99.0):
                 cost[j] = nc
                 heapq.heappush(frontier, (nc + bound[j], nc, j))
-    return -1.0
+    return tuple(found)
+
+
+def _reach_cost(s: State, limit: float, islands: bool = False) -> float:
+    """The fewest AP an Imperial unit needs to reach a goal (0 if one is there, -1 if none can within
+    ``limit``; through the islands too with ``islands``)."""
+    costs = _goal_costs(s, limit, islands, first=True)
+    return costs[0] if costs else -1.0
 
 
 def _population_cost_of(population: int) -> int:
