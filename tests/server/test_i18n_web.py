@@ -35,6 +35,17 @@ def test_cards_and_board_names_in_polish(server: Server) -> None:
     assert any(sp["log_name"] == "Obóz Kütahiego" for sp in data["spaces"])
 
 
+def test_each_area_tile_says_what_each_side_gets_from_it(server: Server) -> None:
+    # rule 4.5: the tile's reward goes to the side whose face is up; the board's hover text shows both faces.
+    with server.client() as c:
+        en = {a["id"]: a for a in c.get("/api/game-data/freedom?lang=en").json()["areas"]}
+        pl = {a["id"]: a for a in c.get("/api/game-data/freedom?lang=pl").json()["areas"]}
+    assert en["sea"]["reward_text"] == {"imperial": "3 Supplies, 3 units land at Vasiladi roadstead",
+                                        "insurgent": "3 Supplies"}
+    assert en["patra"]["reward_text"]["imperial"] == "3 Supplies, a cannon to the Camp"
+    assert all(a["reward_text"]["imperial"] != en[k]["reward_text"]["imperial"] for k, a in pl.items())
+
+
 def test_the_browser_catalog_matches_the_server_catalog(server: Server) -> None:
     with server.client() as c:
         pl = c.get("/api/i18n/pl").json()

@@ -14,9 +14,9 @@ from typing import Any
 from muster.core import Action
 from muster.games.freedom.board import board
 from muster.games.freedom.constants import IMPERIAL, INSURGENT
-from muster.games.freedom.datafiles import areas_file, cards_file
+from muster.games.freedom.datafiles import Reward, areas_file, cards_file
 from muster.games.freedom.guide import OPPONENT_COLOUR, VERB_HELP
-from muster.i18n import N_, Names, Translator, render, translator, words_in
+from muster.i18n import N_, Names, Translator, entry, render, translator, words_in
 
 # Words the rules put into log arguments (a move's kind, a result, a reason): translated when shown.
 TERMS = (
@@ -194,3 +194,29 @@ def outcome_detail_in(log: list[Any], lang: str) -> str | None:
             detail = (e.get("a") or {}).get("detail")
             return render(detail, names(lang)) if detail is not None else None
     return None
+
+
+def reward_words(side: str, reward: Reward) -> list[dict[str, Any]]:
+    """What an area tile gives ``side`` in Replenishment (rule 4.5), in the words of the log's reward lines, as
+    printed on the tile (the log says what was actually placed)."""
+    words = []
+    if reward.supplies:
+        words.append(entry("{n} Supply", "{n} Supplies", n=reward.supplies))
+    if reward.morale:
+        words.append(entry("{n} Morale", n=reward.morale))
+    if reward.units:
+        words.append(entry("{n} unit to the Camp", "{n} units to the Camp", n=reward.units) if side == IMPERIAL
+                     else entry("{n} unit", "{n} units", n=reward.units))
+    if reward.cannons:
+        words.append(entry("a cannon to the Camp") if side == IMPERIAL
+                     else entry("{n} cannon", "{n} cannons", n=reward.cannons))
+    if reward.vasiladi:
+        words.append(entry("{n} unit lands at {space}", "{n} units land at {space}", n=reward.vasiladi,
+                           space=board().index["vas1"]))
+    return words
+
+
+def reward_text(side: str, reward: Reward, lang: str) -> str:
+    """:func:`reward_words` as one line in ``lang``."""
+    tile_names = names(lang)
+    return ", ".join(render(e, tile_names) for e in reward_words(side, reward)) or tile_names.tr.gettext("nothing")

@@ -13,7 +13,7 @@ from muster.core import Action
 from muster.games.freedom import RULES, guide
 from muster.games.freedom.board import board
 from muster.games.freedom.datafiles import areas_file, cards_file, design
-from muster.games.freedom.texts import card_face, explain, outcome_detail_in
+from muster.games.freedom.texts import card_face, explain, outcome_detail_in, reward_text
 from muster.games.freedom.texts import names as freedom_names
 from muster.i18n import N_, check_lang, translator, words_in
 
@@ -76,7 +76,8 @@ def _static(lang: str = "en") -> dict[str, Any]:
         })
     tracks = design()["tracks"]
     areas = [{"id": a.id, "name": names.area(i),
-              "rewards": {side: r.model_dump(exclude_defaults=True) for side, r in a.rewards.items()}}
+              "rewards": {side: r.model_dump(exclude_defaults=True) for side, r in a.rewards.items()},
+              "reward_text": {side: reward_text(side, r, lang) for side, r in a.rewards.items()}}
              for i, a in enumerate(areas_file().areas)]
     cards = [{"number": c.number, "deck": c.deck, "name": card_face(c.number, lang)["name"], "ap": c.ap,
               "side": c.side, "text": card_face(c.number, lang)["text"], "note": card_face(c.number, lang)["note"],

@@ -290,7 +290,9 @@ export function createBoard(container, data, handlers) {
     if (g.dataset.space) return describe(data, view, g.dataset.space) + todo;
     const k = data.areas.findIndex((a) => a.id === g.dataset.area);
     const side = t(SIDE_NAME[view.areas.side[k]]);
-    return `${data.areas[k].name}: ${t("{side} side up", { side })}, ${tn("{n} support marker", "{n} support markers", view.areas.markers[k])}${todo}`;
+    const gives = ["imperial", "insurgent"].map((seat) => t("{side} side's reward: {what}.",
+      { side: t(SIDE_NAME[seat]), what: data.areas[k].reward_text[seat] })).join(" ");
+    return `${data.areas[k].name}: ${t("{side} side up", { side })}, ${tn("{n} support marker", "{n} support markers", view.areas.markers[k])}. ${gives}${todo}`;
   }
 
   function centre(g) {
