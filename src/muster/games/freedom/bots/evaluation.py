@@ -207,47 +207,31 @@ def _reach_graph(islands: bool = False) -> tuple[tuple[tuple[tuple[int, float], 
     return tuple(steps), goal, start, tuple(bound)
 
 
-_REACH: dict[bytes, float] = {}
-"""The fewest AP to a goal (-1: none within reach) by the positions of both sides' units: a lookahead
-evaluates many positions where no unit moved."""
+_REACH: dict[bytes, tuple[float, ...]] = {}
+"""The fewest AP to the goals within reach (see :func:`_goal_costs`) by the positions of both sides' units: a
+lookahead evaluates many positions where no unit moved."""
 
 
 def _reach_threat(s: State, w: Weights) -> float:
-    """How close the Imperial side is to a capture (rule 3.1): see :attr:`Weights.reach_threat` and
-    :attr:`Weights.reach_spread`."""
+    """How close the Imperial side is to a capture (rule 3.1): the nearest goal's ``threat_by_ap``, plus
+    ``reach_spread`` times each further goal's (see :attr:`Weights.reach_threat` and :attr:`Weights.reach_spread`)."""
     if not w.reach_threat:
         return 0.0
-    limit = len(w.threat_by_ap) - 1
-    if w.reach_spread:
-        return w.reach_threat * _spread_threat(s, w, limit)
-    key = bytes(s.exp) + bytes(s.ally) + bytes(s.ins) + bytes((limit, w.reach_islands))
-    c = _REACH.get(key)
-    if c is None:
+    table = w.threat_by_ap
+    limit = len(table) - 1
+    nearest_only = not w.reach_spread
+    key = bytes(s.exp) + bytes(s.ally) + bytes(s.ins) + bytes((limit, w.reach_islands, nearest_only))
+    costs = _REACH.get(key)
+    if costs is None:
         if len(_REACH) >= 8192:
             _REACH.clear()
-        c = _REACH[key] = _reach_cost(s, float(limit), w.reach_islands)
-    return w.reach_threat * w.threat_by_ap[max(1, math.ceil(c))] if c > 0 else 0.0
-
-
-_REACH_ALL: dict[bytes, tuple[float, ...]] = {}
-"""Per position of both sides' units, the fewest AP to each goal within reach, nearest first."""
-
-
-def _spread_threat(s: State, w: Weights, limit: int) -> float:
-    """The nearest goal's ``threat_by_ap`` plus ``reach_spread`` times each further goal's."""
-    key = bytes(s.exp) + bytes(s.ally) + bytes(s.ins) + bytes((limit, w.reach_islands))
-    costs = _REACH_ALL.get(key)
-    if costs is None:
-        if len(_REACH_ALL) >= 8192:
-            _REACH_ALL.clear()
-        costs = _REACH_ALL[key] = _goal_costs(s, float(limit), w.reach_islands)
+        costs = _REACH[key] = _goal_costs(s, float(limit), w.reach_islands, nearest_only)
     if not costs or costs[0] == 0.0:
         return 0.0  # nothing within reach, or a unit already on a goal: the capture term counts it
-    table = w.threat_by_ap
     total = table[max(1, math.ceil(costs[0]))]
     for c in costs[1:]:
         total += w.reach_spread * table[max(1, math.ceil(c))]
-    return total
+    return w.reach_threat * total
 
 
 def _goal_costs(s: State, limit: float, islands: bool = False, first: bool = False) -> tuple[float, ...]:
@@ -281,13 +265,6 @@ def _goal_costs(s: State, limit: float, islands: bool = False, first: bool = Fal
                 cost[j] = nc
                 heapq.heappush(frontier, (nc + bound[j], nc, j))
     return tuple(found)
-
-
-def _reach_cost(s: State, limit: float, islands: bool = False) -> float:
-    """The fewest AP an Imperial unit needs to reach a goal (0 if one is there, -1 if none can within
-    ``limit``; through the islands too with ``islands``)."""
-    costs = _goal_costs(s, limit, islands, first=True)
-    return costs[0] if costs else -1.0
 
 
 def _population_cost_of(population: int) -> int:
