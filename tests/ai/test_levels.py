@@ -33,5 +33,8 @@ def test_a_game_created_with_a_former_spec_still_shows_its_level_name() -> None:
     # and the one before the counter term
     assert level_name("ismcts:playout_plan=all,reach_threat=10,iterations=12,money_ahead=0.6,cpu=0.9",
                       "freedom") == "Strongest"
+    # and the one before the reach term's routes through the islands
+    assert level_name("ismcts:playout_plan=all,reach_threat=10,iterations=12,money_ahead=0.6,cpu=0.9,counter=1",
+                      "freedom") == "Strongest"
     assert level_name("heuristic", "freedom") == "Standard" and level_name("random", "freedom") == "Beginner"
     assert level_name("ismcts:iterations=3", "freedom") is None

@@ -3,12 +3,14 @@
 
 from muster.core.plugin import GameModule, LevelPlay
 
-STRONGEST = "ismcts:playout_plan=all,reach_threat=10,iterations=12,money_ahead=0.6,cpu=0.9,counter=1"
+STRONGEST = ("ismcts:playout_plan=all,reach_threat=10,iterations=12,money_ahead=0.6,cpu=0.9,counter=1,"
+             "counter_seat=insurgent,reach_islands=1,reach_spread=0.5")
 """The spec of the strongest bot that answers a card within about a second of CPU at the 95th percentile
 (``benchmarks/bots.py``): what the "strongest" level plays. Its playouts plan whole cards, its evaluation counts
 how close the Imperial side is to a capture, it plays twelve playouts a card, as the Imperial it keeps Money
-for the next upkeep, and as the Insurgent it prices the chance its AP give of clearing a landing (``counter``)
-(docs/bots.md, docs/balance.md). ``cpu=0.9`` is its budget of CPU seconds a card: where its
+for the next upkeep, as the Insurgent it prices the chance its AP give of clearing a landing (``counter``), and its
+reach term follows routes through the islands and counts every route to a fort or the Beach, not the nearest
+alone (``reach_islands``, ``reach_spread``) (docs/bots.md, docs/balance.md). ``cpu=0.9`` is its budget of CPU seconds a card: where its
 twelve playouts fit it plays as without it; a slower install plays fewer (docs/bots.md "Time budgets")."""
 
 MODULE = GameModule(
@@ -26,7 +28,9 @@ MODULE = GameModule(
         "strongest": LevelPlay(STRONGEST, "Looks ahead through the cards you might hold.",
                                former=("ismcts",
                                        "ismcts:playout_plan=all,reach_threat=10,iterations=12,money_ahead=0.6",
-                                       "ismcts:playout_plan=all,reach_threat=10,iterations=12,money_ahead=0.6,cpu=0.9")),
+                                       "ismcts:playout_plan=all,reach_threat=10,iterations=12,money_ahead=0.6,cpu=0.9",
+                                       "ismcts:playout_plan=all,reach_threat=10,iterations=12,money_ahead=0.6,cpu=0.9,"
+                                       "counter=1")),
     },
     web="muster.games.freedom.web:ADAPTER",
     analysis="muster.games.freedom.analysis:ANALYSIS",
