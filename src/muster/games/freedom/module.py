@@ -10,8 +10,9 @@ STRONGEST = ("ismcts:playout_plan=all,reach_threat=10,iterations=12,money_ahead=
 how close the Imperial side is to a capture, it plays twelve playouts a card, as the Imperial it keeps Money
 for the next upkeep, as the Insurgent it prices the chance its AP give of clearing a landing (``counter``), and its
 reach term follows routes through the islands and counts every route to a fort or the Beach, not the nearest
-alone (``reach_islands``, ``reach_spread``) (docs/bots.md, docs/balance.md). ``cpu=0.9`` is its budget of CPU seconds a card: where its
-twelve playouts fit it plays as without it; a slower install plays fewer (docs/bots.md "Time budgets")."""
+alone (``reach_islands``, ``reach_spread``) (docs/bots.md, docs/balance.md). ``cpu=0.9`` is its budget of CPU
+seconds a card: where its twelve playouts fit it plays as without it; a slower install plays fewer (docs/bots.md
+"Time budgets")."""
 
 MODULE = GameModule(
     name="freedom",
