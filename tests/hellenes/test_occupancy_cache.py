@@ -1,5 +1,6 @@
 """Hellenes keeps who stands where (``occupancy``, ``blocks_at``, ``held``) between decisions and recounts only
-the areas a move, a placement, an elimination or a step into or out of a City touched, and keeps the lists of held
+the areas a move, a placement, an elimination or a step into or out of a City touched, keeps each side's blocks on
+the map and in its Pool (``side_blocks``) until a block enters or leaves the map, and keeps the lists of held
 Cities (``city_lists``) until a City changes hands: at every decision of random games the kept answers must be
 those of a count from scratch, for a state and for its clones."""
 
@@ -8,7 +9,7 @@ from __future__ import annotations
 import random
 
 from muster.games.hellenes import RULES
-from muster.games.hellenes.rules.common import SEATS, blocks_at, city_lists, held, occupancy
+from muster.games.hellenes.rules.common import SEATS, blocks_at, city_lists, held, occupancy, side_blocks
 from muster.games.hellenes.rules.movement import _menu_pool, movers
 from muster.games.hellenes.state import State
 
@@ -16,13 +17,14 @@ from muster.games.hellenes.state import State
 def _afresh(state: State) -> State:
     """A copy with nothing kept: its answers are counted from the blocks."""
     fresh = RULES.clone(state)
-    fresh._occ = fresh._where = fresh._held = fresh._cities = None
+    fresh._occ = fresh._where = fresh._held = fresh._cities = fresh._sides = None
     return fresh
 
 
 def test_kept_answers_are_a_fresh_count_at_every_decision() -> None:
-    """The occupancy, the blocks in each area, each side's positions and the lists of held Cities (kept in
-    ``control``'s order until a City changes hands) are, at every decision, what counting afresh gives."""
+    """The occupancy, the blocks in each area, each side's positions, each side's blocks on the map and in its
+    Pool, and the lists of held Cities (kept in ``control``'s order until a City changes hands) are, at every
+    decision, what counting afresh gives."""
     checked = placed = removed = changes = 0
     for seed in range(12):
         state = RULES.setup(seed, {"quiet": "1"})
@@ -38,10 +40,12 @@ def test_kept_answers_are_a_fresh_count_at_every_decision() -> None:
             changes += state.control != control
             kept_occ, kept_at, kept_cities = occupancy(state), blocks_at(state), city_lists(state)
             kept_held = {side: held(state, side) for side in SEATS}
+            kept_sides = {side: side_blocks(state, side) for side in SEATS}
             fresh = _afresh(state)
             assert kept_occ == occupancy(fresh)
             assert kept_at == blocks_at(fresh)
             assert kept_held == {side: held(fresh, side) for side in SEATS}
+            assert kept_sides == {side: side_blocks(fresh, side) for side in SEATS}
             assert kept_cities == city_lists(fresh)
             checked += 1
     # the games placed and removed blocks, and Cities changed hands, many times: the partial recounts and the
@@ -87,6 +91,7 @@ def _assert_kept_is_fresh(state: State) -> None:
     fresh = _afresh(state)
     assert occupancy(state) == occupancy(fresh) and blocks_at(state) == blocks_at(fresh)
     assert {side: held(state, side) for side in SEATS} == {side: held(fresh, side) for side in SEATS}
+    assert {side: side_blocks(state, side) for side in SEATS} == {side: side_blocks(fresh, side) for side in SEATS}
 
 
 

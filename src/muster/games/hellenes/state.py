@@ -69,6 +69,12 @@ class Block:
         return f"Block({self.to_json()})"
 
 
+RosterEntry = tuple[str, bool, int]
+"""(id, fleet?, movement allowance) of one block: what the rules' hot loops over a side's blocks read."""
+SideBlocks = tuple[tuple[RosterEntry, ...], tuple[str, ...]]
+"""A side's blocks on the map (their roster entries) and the ids of those in its Pool, each in roster order."""
+
+
 FrameKind = Literal[
     "actions", "after_battles", "allocate", "assault", "attrition_loss", "battle", "battle_area", "battle_pick",
     "battle_retreat", "battles", "combat", "commit", "end_actions", "ev_auto", "ev_city", "force_pick",
@@ -212,7 +218,7 @@ class State(MachineState[Frame]):
     stack and turn bookkeeping are :class:`~muster.core.frames.MachineState`'s."""
 
     __slots__ = (
-        "_cities", "_held", "_menu_pool", "_muster", "_occ", "_own_occ", "_where", "actions_left", "active",
+        "_cities", "_held", "_menu_pool", "_muster", "_occ", "_own_occ", "_sides", "_where", "actions_left", "active",
         "committed", "control", "crossings", "deck", "discard", "draw", "first", "forced", "garrison", "hands",
         "leaders", "log", "loyal", "militia", "mode", "moved", "next_token", "no_entry", "odrysian", "pillaged",
         "prestige", "quiet", "revealed", "rng", "season", "seed", "sieges", "supplied", "tok", "units", "via", "year",
@@ -282,6 +288,10 @@ class State(MachineState[Frame]):
         until a City changes hands or loyalty:
         every write to ``control`` or ``loyal`` goes through ``rules.common.set_control`` or is followed by
         ``rules.common.cities_changed``."""
+        self._sides: tuple[dict[str, int], dict[str, SideBlocks]] | None = None
+        """Per side, its blocks on the map and those in its Pool, each in roster order (``rules.common.side_blocks``),
+        valid while the first dict of ``_occ`` is the one paired with them: a block enters or leaves the map only
+        through ``rules.common.place`` and ``eliminate``, which replace ``_occ`` (a move keeps them)."""
         self._own_occ = False
         """True while the dicts of ``_occ``, ``_where`` and ``_held`` belong to this state alone (no clone shares
         them), so a block's move may update them in place (``rules.common.shift_occupancy``)."""
@@ -339,6 +349,7 @@ class State(MachineState[Frame]):
         c._occ = self._occ  # never changed in place, only replaced: safe to share
         c._where = self._where  # the same
         c._held = self._held  # the same (filled in place only with facts of that same occupancy)
+        c._sides = self._sides  # the same
         c._muster = self._muster
         c._menu_pool = None  # keyed by the menu's frame, which the copy does not share
         c._cities = self._cities  # tuples: never changed, only replaced

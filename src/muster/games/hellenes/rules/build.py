@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Final
 
 from muster.core import rng
@@ -11,6 +10,7 @@ from muster.games.hellenes.datafiles import blocks, design
 from muster.games.hellenes.engine import Decision, auto, frame, push, said
 from muster.games.hellenes.rules.common import (
     GREEK,
+    HOME,
     can_build_in,
     city_lists,
     gain_prestige,
@@ -18,7 +18,7 @@ from muster.games.hellenes.rules.common import (
     other,
     place,
     set_control,
-    side_roster,
+    side_blocks,
 )
 from muster.games.hellenes.state import Frame, State
 from muster.i18n import entry
@@ -34,17 +34,17 @@ def home_of(s: State, bid: str) -> str:
 
 def buildable(s: State, side: str) -> list[str]:
     """4.2.1: blocks below their maximum standing in their own home City, where Building is allowed."""
-    out = []
+    out: list[str] = []
     units = s.units
     allowed: dict[str, bool] = {}
-    for b, max_cv, home in _build_data(side):
+    for b, _, _ in side_blocks(s, side)[0]:  # the side's blocks on the map, in roster order
         u = units[b]
+        if u.cv >= _BUILD_MAX[b] or u.carrier is not None:
+            continue  # at its maximum (most blocks), a Barbarian (never Builds), or a passenger
         area = u.area
-        if area is None or u.carrier is not None or u.cv >= max_cv:
-            continue
         origin = u.origin
-        if area != (origin.split(":", 1)[1] if origin.startswith("rebel:") else home):
-            continue
+        if area is None or area != (origin.split(":", 1)[1] if origin.startswith("rebel:") else HOME[b]):
+            continue  # not in its home City
         if area not in allowed:
             allowed[area] = can_build_in(s, area, side)
         if allowed[area]:
@@ -52,22 +52,25 @@ def buildable(s: State, side: str) -> list[str]:
     return out
 
 
-@cache
-def _build_data(side: str) -> tuple[tuple[str, int, str], ...]:
-    """(id, maximum CV, home) of the side's Greek blocks (the ones that Build) in roster order."""
-    return tuple((b, d.max_cv, d.home) for b, d in blocks().items() if d.side == side and d.greek)
+_BUILD_MAX: Final[dict[str, int]] = {b: d.max_cv if d.greek else 0 for b, d in blocks().items()}
+"""The CV up to which each block Builds: its maximum for a Greek block, none (0) for a Barbarian."""
 
 
 def pool(s: State, side: str) -> list[str]:
     """The Recruit Pool: the side's blocks not on the map that are eligible (Odrysians only after their Event)."""
-    units, odrysian = s.units, s.odrysian
-    return [b for b, _, _ in side_roster(side) if units[b].area is None and (odrysian or b not in _REQUIRES)]
+    if s.odrysian:
+        return list(side_blocks(s, side)[1])
+    return [b for b in side_blocks(s, side)[1] if b not in _REQUIRES]
 
 
 def pool_has(s: State, side: str) -> bool:
     """True if the Recruit Pool is not empty (``pool`` without building the list)."""
-    units, odrysian = s.units, s.odrysian
-    return any(units[b].area is None and (odrysian or b not in _REQUIRES) for b, _, _ in side_roster(side))
+    if s.odrysian:
+        return bool(side_blocks(s, side)[1])
+    for b in side_blocks(s, side)[1]:  # noqa: SIM110 - any() over a generator costs a frame in pure Python
+        if b not in _REQUIRES:
+            return True
+    return False
 
 
 _REQUIRES: Final[frozenset[str]] = frozenset(b for b, d in blocks().items() if d.requires is not None)

@@ -10,7 +10,7 @@ from typing import Any, Final, TypeVar
 
 from muster.core import rng
 from muster.games.hellenes.datafiles import BlockData, blocks, design, game_map
-from muster.games.hellenes.state import State
+from muster.games.hellenes.state import RosterEntry, SideBlocks, State
 
 SEATS = ("athens", "sparta")
 SIGN = {"sparta": 1, "athens": -1}
@@ -97,7 +97,9 @@ def is_fleet(bid: str) -> bool:
 
 def on_map(s: State, side: str | None = None) -> list[str]:
     """Ids of the blocks on the map (of one side), in roster order."""
-    return [b for b, u in s.units.items() if u.area is not None and (side is None or SIDE[b] == side)]
+    if side is not None:
+        return [entry[0] for entry in side_blocks(s, side)[0]]
+    return [b for b, u in s.units.items() if u.area is not None]
 
 
 def in_area(s: State, area: str, side: str) -> list[str]:
@@ -254,10 +256,12 @@ def refresh_occupancy(s: State, areas: set[str] | tuple[str, ...], arrived: str 
         members.append(arrived)
     if len(members) > 1:
         members.sort(key=position.__getitem__)
+    same_blocks = arrived is None  # the same blocks on the map as before (none placed, none back in the Pool)
     for b in members:
         u = units[b]
         where = u.area
         if where is None:  # back in the Pool
+            same_blocks = False
             continue
         if where in index:
             index[where].append(b)
@@ -268,9 +272,12 @@ def refresh_occupancy(s: State, areas: set[str] | tuple[str, ...], arrived: str 
             fields[where] = fields.get(where, 0) | bit
             if b in FLEETS:
                 fleets[where] = fleets.get(where, 0) | bit
+    kept_sides = s._sides
     s._occ = (fields, fleets)
     s._where = (fields, index, position)
     s._own_occ = True
+    if same_blocks and kept_sides is not None and kept_sides[0] is occ[0]:
+        s._sides = (fields, kept_sides[1])  # blocks only stepped into or out of a City: the lists hold
     kept_held = s._held
     if kept_held is not None and kept_held[0] is occ[0] and kept_held[1]:
         # a side's positions (:func:`held`) stay as they were unless its bits changed in the areas recounted
@@ -372,9 +379,12 @@ def _shift(s: State, occ: tuple[Occupancy, Occupancy], kept: tuple[dict[str, int
     _put(fields, dest, field_bits)
     _put(fleets, dest, fleet_bits)
     if not owned:
+        kept_sides = s._sides
         s._occ = (fields, fleets)
         s._where = (fields, index, position)
         s._own_occ = True
+        if kept_sides is not None and kept_sides[0] is occ[0]:
+            s._sides = (fields, kept_sides[1])  # a move leaves every block on the map: the lists hold
     if not watch or kept_held is None:
         if not owned:
             s._held = None
@@ -406,9 +416,32 @@ def roster() -> tuple[tuple[str, str, bool, int], ...]:
     return tuple((b, d.side, d.kind == "fleet", _allowance(d.kind)) for b, d in blocks().items())
 
 
-def side_roster(side: str) -> tuple[tuple[str, bool, int], ...]:
+def side_roster(side: str) -> tuple[RosterEntry, ...]:
     """(id, fleet?, movement allowance) of one side's blocks in roster order."""
     return _SIDE_ROSTERS[side]
+
+
+def side_blocks(s: State, side: str) -> SideBlocks:
+    """A side's blocks on the map (their :func:`side_roster` entries) and the ids of its blocks in the Pool, each
+    in roster order (read-only). Kept per :func:`occupancy`, as :func:`held` is: a block enters or leaves the map
+    only through :func:`place` or :func:`eliminate`, whose recount replaces the occupancy, while a move keeps
+    both sides' lists; so the Action menu's checks walk the side's blocks on the map, not its whole roster."""
+    fields = occupancy(s)[0]
+    kept = s._sides
+    if kept is None or kept[0] is not fields:
+        kept = s._sides = (fields, {})
+    got = kept[1].get(side)
+    if got is None:
+        units = s.units
+        on: list[RosterEntry] = []
+        off: list[str] = []
+        for entry in _SIDE_ROSTERS[side]:
+            if units[entry[0]].area is None:
+                off.append(entry[0])
+            else:
+                on.append(entry)
+        got = kept[1][side] = (tuple(on), tuple(off))
+    return got
 
 
 def _allowance(kind: str) -> int:
@@ -564,7 +597,7 @@ def movement_allowance(bid: str) -> int:
     return _ALLOWANCES[bid]
 
 
-_SIDE_ROSTERS: Final[dict[str, tuple[tuple[str, bool, int], ...]]] = {
+_SIDE_ROSTERS: Final[dict[str, tuple[RosterEntry, ...]]] = {
     side: tuple((b, fleet, allowance) for b, b_side, fleet, allowance in roster() if b_side == side)
     for side in SEATS}
 _ALLOWANCES: Final[dict[str, int]] = {b: allowance for b, _, _, allowance in roster()}

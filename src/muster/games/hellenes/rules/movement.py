@@ -42,7 +42,7 @@ from muster.games.hellenes.rules.common import (
     remember,
     roster,
     shift_occupancy,
-    side_roster,
+    side_blocks,
 )
 from muster.games.hellenes.state import Frame, State
 
@@ -527,7 +527,7 @@ def movers(s: State, side: str) -> list[Mover]:
     units, sieges = s.units, s.sieges
     moved = set(s.moved) if s.moved else _NO_TOKENS
     out = []
-    for b, fleet, allowance in side_roster(side):
+    for b, fleet, allowance in side_blocks(s, side)[0]:
         u = units[b]
         area = u.area
         if area is None or u.carrier is not None or u.token in moved:

@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 from muster.games.hellenes.datafiles import blocks
-from muster.games.hellenes.rules.common import eliminate, in_friendly_place, is_winter, on_map
+from muster.games.hellenes.rules.common import eliminate, in_friendly_place, is_winter, on_map, side_blocks
 from muster.games.hellenes.state import State
 from muster.i18n import entry
 
 
 def needs_supply(s: State, side: str) -> list[str]:
     """Blocks that would disband at the end of Winter unless supplied now."""
+    out: list[str] = []
     if not is_winter(s):
-        return []
-    return [b for b in on_map(s, side) if not in_friendly_place(s, b) and s.units[b].token not in s.supplied
-            and s.units[b].carrier is None]
+        return out
+    units, supplied = s.units, s.supplied
+    for b, _, _ in side_blocks(s, side)[0]:
+        u = units[b]
+        if u.carrier is None and u.token not in supplied and not in_friendly_place(s, b):
+            out.append(b)
+    return out
 
 
 def supply(s: State, bid: str) -> None:
