@@ -5,6 +5,7 @@ The map's and the roster's facts the rules read at every step are plain module c
 
 from __future__ import annotations
 
+from bisect import insort
 from functools import cache
 from typing import Any, Final, TypeVar
 
@@ -315,13 +316,16 @@ def shift_occupancy(s: State, moved: list[tuple[str, str | None]], dest: str) ->
     if occ is None:
         return
     kept = s._where
-    if kept is not None and kept[0] is occ[0] and all(was is not None for _, was in moved):
+    if kept is not None and kept[0] is occ[0]:
         left: list[str] = []  # the areas left, each once
         for _, was in moved:
-            if was is not None and was != dest and was not in left:
+            if was is None:
+                break  # a block from the Pool
+            if was != dest and was not in left:
                 left.append(was)
-        _shift(s, occ, kept, moved, left, dest)
-        return
+        else:
+            _shift(s, occ, kept, moved, left, dest)
+            return
     touched = {dest}  # otherwise (a block from the Pool, or no index kept) the general recount
     for _, was in moved:
         if was is not None:
@@ -341,9 +345,14 @@ def _shift(s: State, occ: tuple[Occupancy, Occupancy], kept: tuple[dict[str, int
     watch = kept_held is not None and kept_held[0] is occ[0] and bool(kept_held[1])
     changed = 0  # the sides whose bits change in the areas touched (for :func:`held`)
     units = s.units
-    ids = [b for b, _ in moved]
+    ids: list[str] = []
+    for b, _ in moved:
+        ids.append(b)
     for a in left:  # the areas left: their remaining blocks counted again (few, as a rule)
-        rest = [b for b in index.get(a, ()) if b not in ids]
+        rest = list(index.get(a, ()))
+        for b in ids:
+            if b in rest:
+                rest.remove(b)
         field_bits = fleet_bits = 0
         for b in rest:
             if not units[b].inside:
@@ -368,16 +377,13 @@ def _shift(s: State, occ: tuple[Occupancy, Occupancy], kept: tuple[dict[str, int
         field_bits |= bit
         if b in FLEETS:
             fleet_bits |= bit
-        if b in here:
-            continue
-        at = position[b]
-        k = len(here)
-        while k and position[here[k - 1]] > at:
-            k -= 1
-        here.insert(k, b)
+        if b not in here:
+            insort(here, b, key=position.__getitem__)  # the list is in roster order: a binary search
     index[dest] = here
-    _put(fields, dest, field_bits)
-    _put(fleets, dest, fleet_bits)
+    if field_bits != was_field:
+        fields[dest] = field_bits  # bits are only added here: never to none
+    if fleet_bits != was_fleet:
+        fleets[dest] = fleet_bits
     if not owned:
         kept_sides = s._sides
         s._occ = (fields, fleets)

@@ -501,7 +501,9 @@ class Muster(Decision):
             s.stack.pop()
             return
         bid = str(a.arg)
-        left = tuple(b for b in self.candidates(s, f) if b != bid)
+        candidates = self.candidates(s, f)
+        at = candidates.index(bid)  # one of them: the action is legal
+        left = candidates[:at] + candidates[at + 1:]
         move_block(s, bid, f["city"], destinations(s, bid, muster=True, only=f["city"])[f["city"]])
         s._muster = (s.step + 1, f["city"], left)
 
