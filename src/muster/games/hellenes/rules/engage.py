@@ -10,18 +10,17 @@ from muster.core.interface import Action
 from muster.games.hellenes.datafiles import game_map
 from muster.games.hellenes.engine import Decision, act, auto, frame, push, said
 from muster.games.hellenes.rules.combat import battle_frame
-from muster.games.hellenes.rules.common import BIT, field, occupancy, other
+from muster.games.hellenes.rules.common import AREA_BIT, field, held, other
 from muster.games.hellenes.rules.siege import can_fortify, lay_sieges, sieges_to_resolve, sortie_questions, upkeep
 from muster.games.hellenes.state import Frame, State
 
 
 def battle_areas(s: State, side: str) -> list[str]:
     """Areas where the active side and the enemy both have blocks in the field, smallest battle first."""
-    fields, _ = occupancy(s)
-    both = {a for a, sides in fields.items() if sides == BIT["athens"] | BIT["sparta"]}
+    both = held(s, "athens")[0] & held(s, "sparta")[0]  # area sets: most turns, no area at all
     if not both:
         return []
-    areas = [a for a in _MAP_ORDER if a in both and field(s, a, side) and field(s, a, other(side))]
+    areas = [a for a in _MAP_ORDER if AREA_BIT[a] & both and field(s, a, side) and field(s, a, other(side))]
     return sorted(areas, key=lambda a: len(field(s, a, side)))
 
 

@@ -27,10 +27,14 @@ from muster.i18n import entry
 
 def pillage_sites(s: State, side: str) -> list[str]:
     """Areas where ``side`` may Pillage now."""
-    out = []
+    out: list[str] = []
+    if not s.sieges:
+        return out
+    enemy = other(side)
     for area, siege in s.sieges.items():
-        if (siege["by"] == side and established(s, area) and s.loyal.get(area) == other(side)
-                and s.control.get(area) == other(side) and area not in s.pillaged and field(s, area, side)
+        # the record's own facts first, the blocks there last (the answer is the same in any order)
+        if (siege["by"] == side and area not in s.pillaged and s.loyal.get(area) == enemy
+                and s.control.get(area) == enemy and established(s, area) and field(s, area, side)
                 and withdrawals(s, area, side)):
             out.append(area)
     return out

@@ -4,15 +4,13 @@ when blockaded), capture, and City control (4.2.3 garrisons)."""
 
 from __future__ import annotations
 
-from functools import cache
-
 from muster.core.interface import Action
 from muster.games.hellenes.datafiles import design, game_map
 from muster.games.hellenes.engine import Decision, act, auto, frame, push, said, unit
 from muster.games.hellenes.rules.battle_end import retreat_frame
 from muster.games.hellenes.rules.combat import battle_frame
 from muster.games.hellenes.rules.common import (
-    BIT,
+    AREA_BIT,
     CITY_VALUE,
     GREEK,
     blockaded,
@@ -21,13 +19,13 @@ from muster.games.hellenes.rules.common import (
     established,
     field,
     gain_prestige,
+    held,
     in_area,
     inside,
     is_fleet,
     is_winter,
     lose_step,
     militia_active,
-    occupancy,
     other,
     refresh_occupancy,
     roll,
@@ -40,20 +38,14 @@ from muster.i18n import entry
 
 def lay_sieges(s: State, side: str) -> None:
     """7.2: Greek blocks alone in the area of an enemy City besiege it; an undefended City falls at once."""
-    enemy, fields = other(side), occupancy(s)[0]  # the sides with blocks in the field of each area
-    # First the cheap necessary condition: this side alone in the field of an enemy City.
-    alone, control = BIT[side], s.control
-    targets: list[str] = []
-    for a, present in fields.items():  # fewer areas than Cities; the order is the map's below
-        if present == alone and control.get(a) == enemy:
-            targets.append(a)
-    if not targets:
+    enemy = other(side)
+    # First the cheap necessary condition, on area sets: this side alone in the field of an enemy City (most
+    # turns, none at all).
+    lists = city_lists(s)
+    alone = held(s, side)[0] & ~held(s, enemy)[0] & (lists[3] if enemy == "athens" else lists[4])
+    if not alone:
         return
-    if len(targets) > 1:
-        order = _city_order()
-        targets = sorted((a for a in targets if a in order), key=order.__getitem__)  # the map's City order
-    elif targets[0] not in CITY_VALUE:
-        return
+    targets = [a for a in CITY_VALUE if AREA_BIT[a] & alone]  # in the map's City order
     for area in targets:
         if not _any_greek(field(s, area, side)):
             continue  # no Greek block of this side in the field there
@@ -65,11 +57,6 @@ def lay_sieges(s: State, side: str) -> None:
         elif area not in s.sieges:
             s.sieges[area] = {"since": s.season_index(), "by": side}
             s.say("{side} lays siege to {city}.", side=side, city=area)
-
-
-@cache
-def _city_order() -> dict[str, int]:
-    return {a: i for i, a in enumerate(game_map().cities)}
 
 
 def _any_greek(bids: list[str]) -> bool:
