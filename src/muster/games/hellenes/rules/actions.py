@@ -22,7 +22,7 @@ from muster.games.hellenes.rules.common import (
     other,
     remember,
 )
-from muster.games.hellenes.rules.movement import Mover, can_move, fleet_reach, land_closed, land_reach, movers
+from muster.games.hellenes.rules.movement import Mover, can_move, fleet_reach, land_closed, land_reach_union, movers
 from muster.games.hellenes.rules.pillage import pillage_sites
 from muster.games.hellenes.rules.winter import needs_supply, supply
 from muster.games.hellenes.state import Frame, State
@@ -66,7 +66,6 @@ def muster_cities(s: State, side: str, occ: tuple[Occupancy, Occupancy] | None =
     # Land blocks through the cached reach table; fleets (rarer, with more ways to arrive) by the sea
     # search. The union is exactly ``muster_candidates`` being non-empty.
     closed = land_closed(s, enemy)
-    by_land = 0  # area sets (AREA_BIT)
     fleets: list[Mover] = []
     # blocks in one area share their reach, and a longer allowance reaches all a shorter one does: per start
     # area, only its longest allowance counts
@@ -76,8 +75,7 @@ def muster_cities(s: State, side: str, occ: tuple[Occupancy, Occupancy] | None =
             fleets.append(m)
         elif not m[2] and m[1] not in SEAS and m[4] > starts.get(m[1], -1):
             starts[m[1]] = m[4]
-    for area, allowance in starts.items():
-        by_land |= land_reach(closed, area)[allowance]
+    by_land = land_reach_union(closed, starts)
     by_sea = fleet_reach(s, enemy, occ[1], fleets) if fleets else 0
     if by_sea:
         by_sea &= ~(_NEUTRAL_MASK | (area_mask(s.no_entry) if s.no_entry else 0))  # a fleet's way in is its own

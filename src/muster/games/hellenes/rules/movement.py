@@ -543,64 +543,40 @@ def muster_candidates(s: State, side: str, city: str, occ: tuple[Occupancy, Occu
     """Blocks that can Muster into ``city`` this turn (5.0: each within its allowance, entering no enemy area).
 
     No search per block: land blocks read the cached reach table of their start (:func:`land_reach`), fleets
-    the cached sea distances (:func:`sea_distances`: the fewest steps through seas a Mustering fleet may
-    enter, the same answer as :func:`destinations`)."""
+    the cached land areas a Mustering fleet reaches from where it stands (:func:`fleet_muster_reach`: the fewest
+    steps through seas it may enter, the same answer as :func:`destinations`)."""
     fields, fleets = occ or occupancy(s)
     enemy = "athens" if side == "sparta" else "sparta"
     if city in NEUTRAL or city in s.no_entry or fields.get(city, 0) & BIT[enemy]:
         return []
     pool = pool if pool is not None else movers(s, side)
     closed = -1  # not looked up yet
+    shut = -1  # the same, for fleets (closed_seas)
     reach: dict[str, tuple[int, ...]] = {}  # per start area (blocks in one area share it)
-    dist: dict[str, dict[str, int]] | None = None
-    coasts = COASTS[city]
+    bit = AREA_BIT[city]
     out = []
     for b, area, besieged, fleet, allowance in pool:
         if area == city:
             continue
         if fleet:
-            if dist is None:
-                dist = sea_distances(s, enemy, fleets)
-            if area in SEAS:
-                steps = _via_sea(dist[area], coasts)
-            elif besieged:
-                off = OFFSHORE[area]
-                steps = 1 + _via_sea(dist[off], coasts) if _open_sea(s, off, enemy, fleets) else 99
-            else:
-                steps = 1 if city in COAST_MATES[area] else 99
-                for c in COASTS[area]:
-                    if _open_sea(s, c, enemy, fleets):
-                        steps = min(steps, 1 + _via_sea(dist[c], coasts))
+            if shut < 0:
+                shut = closed_seas(s, enemy, fleets)
+            if not fleet_muster_reach(shut, area, besieged, allowance) & bit:
+                continue
         elif besieged or area in SEAS:
             continue
         else:
-            if closed < 0:
-                closed = land_closed(s, enemy)
-            if area not in reach:
-                reach[area] = land_reach(closed, area)
-            if not reach[area][allowance] & AREA_BIT[city]:
+            got = reach.get(area)
+            if got is None:
+                if closed < 0:
+                    closed = land_closed(s, enemy)
+                got = reach[area] = land_reach(closed, area)
+            if not got[allowance] & bit:
                 continue
-            steps = allowance
-        if steps <= allowance:
-            out.append(b)
-            if first_only:
-                break
+        out.append(b)
+        if first_only:
+            break
     return out
-
-
-def _via_sea(d: dict[str, int], coasts: tuple[str, ...]) -> int:
-    """Steps to a City with these coasts from a sea whose distances are ``d`` (99: out of reach)."""
-    best = 99
-    for c in coasts:
-        if c in d:
-            best = min(best, 1 + d[c])
-    return best
-
-
-def _open_sea(s: State, sea: str, enemy: str, fleets: Occupancy) -> bool:
-    """A sea a Mustering fleet may enter: open this turn and free of enemy fleets (in Winter enemy fleets do
-    not bar the way home, 9.2.1)."""
-    return sea not in s.no_entry and (not fleets.get(sea, 0) & BIT[enemy] or s.season == 4)
 
 
 def land_closed(s: State, enemy: str) -> int:
@@ -631,6 +607,20 @@ def land_reach(closed: int, start: str) -> tuple[int, ...]:
     return got
 
 
+def land_reach_union(closed: int, starts: dict[str, int]) -> int:
+    """The areas Mustering land blocks may reach from any of ``starts`` (start area → the longest allowance of
+    the blocks there): the union of their :func:`land_reach` rows, looked up here in one loop (the Action menu
+    asks it for every start area at each step)."""
+    out = 0
+    for start, allowance in starts.items():
+        key = (closed & _LAND_NEAR_TOP[start]) << _AREA_NUMBER_BITS | _AREA_NUMBER[start]
+        got = _LAND_REACH.get(key)
+        if got is None:
+            got = land_reach(closed, start)
+        out |= got[allowance]
+    return out
+
+
 _AREA_NUMBER: Final[dict[str, int]] = {a: i for i, a in enumerate(AREA_BIT)}
 _AREA_NUMBER_BITS: Final = len(AREA_BIT).bit_length()
 _LAND_REACH: Final[dict[int, tuple[int, ...]]] = {}
@@ -654,12 +644,8 @@ def _land_reach(closed: int, start: str) -> tuple[int, ...]:
 
 _TOP: Final = max(allowance for _, _, fleet, allowance in roster() if not fleet)
 """The longest land move (cavalry): how far a Muster's land reach table goes."""
-
-
-def sea_distances(s: State, enemy: str, fleets: Occupancy) -> dict[str, dict[str, int]]:
-    """From each sea: the fewest steps to every sea a Mustering fleet may pass into (free of enemy fleets
-    and open to entry), the start itself at 0. What :func:`fleet_reaches` needs for every City at once."""
-    return _sea_distances(closed_seas(s, enemy, fleets))
+_LAND_NEAR_TOP: Final[dict[str, int]] = {a: balls[_TOP] for a, balls in _LAND_NEAR.items()}
+"""Land area → the areas within :data:`_TOP` land steps (what :func:`land_reach`'s key keeps of the closed ones)."""
 
 
 def closed_seas(s: State, enemy: str, fleets: Occupancy) -> int:
@@ -676,7 +662,8 @@ def closed_seas(s: State, enemy: str, fleets: Occupancy) -> int:
 
 @cache
 def _sea_distances(closed: int) -> dict[str, dict[str, int]]:
-    """:func:`sea_distances` for a set of closed seas (a pure function of the map: cached; read-only)."""
+    """From each sea: the fewest steps to every sea a Mustering fleet may pass into (those not in ``closed``,
+    :func:`closed_seas`), the start itself at 0 (a pure function of the map: cached; read-only)."""
     out: dict[str, dict[str, int]] = {}
     for start in SEA_ADJ:
         dist = {start: 0}
@@ -698,17 +685,24 @@ def fleet_reach(s: State, enemy: str, fleets: Occupancy, pool: list[Mover]) -> i
     """The land areas some fleet in ``pool`` may Muster into (the fleet half of :func:`muster_candidates`
     for every City at once; the caller still checks that the City itself may be entered), as an area set
     (:data:`AREA_BIT`)."""
-    closed = closed_seas(s, enemy, fleets)
-    seas = closed >> _FIRST_SEA  # the closed seas alone: a few bits
+    shut = closed_seas(s, enemy, fleets)
     out = 0
     for _, area, besieged, _, allowance in pool:
-        # one integer key, as land_reach's: the closed seas, the area's number, the allowance, besieged
-        key = ((seas << _AREA_NUMBER_BITS | _AREA_NUMBER[area]) << 4 | allowance << 1) | besieged
-        got = _FLEET_REACH.get(key)
-        if got is None:
-            got = remember(_FLEET_REACH, key, _fleet_reach(closed, area, besieged, allowance))
-        out |= got
+        out |= fleet_muster_reach(shut, area, besieged, allowance)
     return out
+
+
+def fleet_muster_reach(shut: int, area: str, besieged: bool, allowance: int) -> int:
+    """The land areas a Mustering fleet standing in ``area`` may enter within ``allowance`` (not its own area;
+    ``shut``: :func:`closed_seas`; the caller checks that the area itself may be entered), as an area set
+    (:data:`AREA_BIT`); cached per situation."""
+    # one integer key, as land_reach's: the closed seas alone (a few bits), the area's number, the allowance,
+    # besieged
+    key = (((shut >> _FIRST_SEA) << _AREA_NUMBER_BITS | _AREA_NUMBER[area]) << 4 | allowance << 1) | besieged
+    got = _FLEET_REACH.get(key)
+    if got is None:
+        got = remember(_FLEET_REACH, key, _fleet_reach(shut, area, besieged, allowance))
+    return got
 
 
 _FIRST_SEA: Final = min(AREA_BIT[a] for a in SEAS).bit_length() - 1
@@ -746,29 +740,6 @@ def _shores_within(closed: int, sea: str, steps: int) -> int:
         if d <= steps:
             out |= area_mask(list(SEA_SHORES[c]))
     return out
-
-
-def fleet_reaches(s: State, enemy: str, city: str, fleets: Occupancy, pool: list[Mover],
-                  dist: dict[str, dict[str, int]]) -> bool:
-    """True if one of the fleets in ``pool`` can Muster into ``city`` (the fleet half of
-    :func:`muster_candidates`, with the sea distances of :func:`sea_distances`)."""
-    coasts = COASTS[city]
-    for _, area, besieged, _, allowance in pool:
-        if area == city:
-            continue
-        if area in SEAS:
-            steps = _via_sea(dist[area], coasts)
-        elif besieged:
-            off = OFFSHORE[area]
-            steps = 1 + _via_sea(dist[off], coasts) if _open_sea(s, off, enemy, fleets) else 99
-        else:
-            steps = 1 if city in COAST_MATES[area] else 99
-            for c in COASTS[area]:
-                if _open_sea(s, c, enemy, fleets):
-                    steps = min(steps, 1 + _via_sea(dist[c], coasts))
-        if steps <= allowance:
-            return True
-    return False
 
 
 class FreeMove(Decision):
