@@ -11,6 +11,7 @@ from muster.games.hellenes.engine import Decision, act, frame, push, said, unit
 from muster.games.hellenes.rules.build import buildable, detach_garrison, garrison_sites, pool_has, reinforce
 from muster.games.hellenes.rules.common import (
     AREA_BIT,
+    AREA_OF_BIT,
     LAND_ADJ,
     NEUTRAL,
     SEAS,
@@ -22,7 +23,14 @@ from muster.games.hellenes.rules.common import (
     other,
     remember,
 )
-from muster.games.hellenes.rules.movement import Mover, can_move, fleet_reach, land_closed, land_reach_union, movers
+from muster.games.hellenes.rules.movement import (
+    Mover,
+    can_move,
+    fleet_reach,
+    land_reach_union,
+    movers,
+    muster_closed,
+)
 from muster.games.hellenes.rules.pillage import pillage_sites
 from muster.games.hellenes.rules.winter import needs_supply, supply
 from muster.games.hellenes.state import Frame, State
@@ -56,16 +64,14 @@ def _land_exits(no_entry: int) -> frozenset[str]:
 _LAND_EXITS: Final[dict[int, frozenset[str]]] = {}
 
 
-def muster_cities(s: State, side: str, occ: tuple[Occupancy, Occupancy] | None = None,
-                  pool: list[Mover] | None = None) -> list[str]:
+def muster_cities(s: State, side: str, pool: list[Mover] | None = None) -> list[str]:
     """Friendly City-States free of enemy field blocks that some block can Muster into (``pool``:
     :func:`movers`)."""
-    occ = occ or occupancy(s)
     enemy = other(side)
     pool = movers(s, side) if pool is None else pool
     # Land blocks through the cached reach table; fleets (rarer, with more ways to arrive) by the sea
     # search. The union is exactly ``muster_candidates`` being non-empty.
-    closed = land_closed(s, enemy)
+    closed, shut = muster_closed(s, enemy)
     fleets: list[Mover] = []
     # blocks in one area share their reach, and a longer allowance reaches all a shorter one does: per start
     # area, only its longest allowance counts
@@ -75,20 +81,22 @@ def muster_cities(s: State, side: str, occ: tuple[Occupancy, Occupancy] | None =
             fleets.append(m)
         elif not m[2] and m[1] not in SEAS and m[4] > starts.get(m[1], -1):
             starts[m[1]] = m[4]
-    by_land = land_reach_union(closed, starts)
-    by_sea = fleet_reach(s, enemy, occ[1], fleets) if fleets else 0
-    if by_sea:
-        by_sea &= ~(_NEUTRAL_MASK | (area_mask(s.no_entry) if s.no_entry else 0))  # a fleet's way in is its own
-    reached = by_land | by_sea
+    reached = land_reach_union(closed, starts)
+    if fleets:
+        # a fleet's way in is its own: never into a Neutral area nor one closed this turn
+        reached |= fleet_reach(shut, fleets) & ~(_NEUTRAL_MASK | (area_mask(s.no_entry) if s.no_entry else 0))
     if not reached:
         return []
-    # in Winter the reach passes through enemy areas (9.2.1), so a City with enemies in its field is checked too
-    open_to = reached & ~held(s, enemy)[0]
     lists = city_lists(s)
     cities, mask = (lists[0], lists[3]) if side == "athens" else (lists[1], lists[4])
-    if not mask & ~open_to:  # every City open (the usual case): no test per City
-        return list(cities)
-    return [a for a in cities if AREA_BIT[a] & open_to]
+    # in Winter the reach passes through enemy areas (9.2.1), so a City with enemies in its field is checked too
+    shut_out = mask & ~(reached & ~held(s, enemy)[0])
+    out = list(cities)
+    while shut_out:  # most Cities are open: the few that are not are taken out (never every one of them tested)
+        low = shut_out & -shut_out
+        out.remove(AREA_OF_BIT[low])
+        shut_out ^= low
+    return out
 
 
 _NEUTRAL_MASK: Final = area_mask(list(NEUTRAL))
@@ -118,7 +126,7 @@ class ActionMenu(Decision):
         # the shared actions looked up by argument (VERB_ACTIONS): no call per action at every menu
         acts = [_MOVE[a] for a in group_areas(s, side, occ, pool)]
         muster = _MUSTER
-        acts += [muster[a] for a in muster_cities(s, side, occ, pool)]
+        acts += [muster[a] for a in muster_cities(s, side, pool)]
         for b in buildable(s, side):
             acts.append(_BUILD[b])
         if pool_has(s, side):

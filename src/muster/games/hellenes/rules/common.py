@@ -41,10 +41,23 @@ CITY_VALUE: Final[dict[str, int]] = {a: c.value for a, c in _MAP.cities.items()}
 
 AREA_BIT: Final[dict[str, int]] = {a: 1 << i for i, a in enumerate((*_MAP.land, *_MAP.seas))}
 """Area → its bit in an area set held as an integer (the movement searches' keys: flat, hashed at once)."""
+AREA_OF_BIT: Final[dict[int, str]] = {bit: a for a, bit in AREA_BIT.items()}
+"""An area set's single bit → its area."""
 SEA_MASK: Final = sum(AREA_BIT[a] for a in _MAP.seas)
 """Every sea, as an area set."""
 ALL_AREAS: Final = sum(AREA_BIT.values())
 """Every area, as an area set."""
+
+
+def areas_of(mask: int) -> list[str]:
+    """The areas of an area set, in the map's order (land, then seas, each as the map lists them): a walk over
+    its bits, for sets of a few areas."""
+    out: list[str] = []
+    while mask:
+        low = mask & -mask
+        out.append(AREA_OF_BIT[low])
+        mask ^= low
+    return out
 
 
 def area_mask(areas: list[str]) -> int:
@@ -141,7 +154,7 @@ def enemy_field(s: State, area: str, side: str) -> bool:
 def blocks_at(s: State) -> dict[str, list[str]]:
     """The ids of the blocks in each area (in the field, inside its City, at sea, carried), in the order of
     ``s.units`` (read-only: kept in the state while :func:`occupancy` is, so until a block's area changes)."""
-    fields = occupancy(s)[0]
+    fields = (s._occ or _count(s))[0]  # occupancy(s), read here without a call
     kept = s._where
     if kept is None or kept[0] is not fields:  # paired by the fields dict (a tuple may be a new box each read)
         _count(s)
@@ -159,7 +172,8 @@ def held(s: State, side: str) -> tuple[int, int]:
     """The areas where ``side`` has blocks in the field, and where it has fleets, as area sets
     (:data:`AREA_BIT`): the enemy positions the movement searches are keyed by, built once per
     :func:`occupancy` (shared by clones like it)."""
-    fields = occupancy(s)[0]
+    occ = s._occ or _count(s)  # occupancy(s), read here without a call: the rules ask this at every step
+    fields = occ[0]
     kept = s._held
     if kept is None or kept[0] is not fields:
         kept = s._held = (fields, {})
@@ -170,7 +184,7 @@ def held(s: State, side: str) -> tuple[int, int]:
         for a, v in fields.items():
             if v & bit:
                 land |= AREA_BIT[a]
-        for a, v in occupancy(s)[1].items():
+        for a, v in occ[1].items():
             if v & bit:
                 seas |= AREA_BIT[a]
         got = kept[1][side] = (land, seas)
@@ -432,7 +446,7 @@ def side_blocks(s: State, side: str) -> SideBlocks:
     in roster order (read-only). Kept per :func:`occupancy`, as :func:`held` is: a block enters or leaves the map
     only through :func:`place` or :func:`eliminate`, whose recount replaces the occupancy, while a move keeps
     both sides' lists; so the Action menu's checks walk the side's blocks on the map, not its whole roster."""
-    fields = occupancy(s)[0]
+    fields = (s._occ or _count(s))[0]  # occupancy(s), read here without a call
     kept = s._sides
     if kept is None or kept[0] is not fields:
         kept = s._sides = (fields, {})

@@ -545,13 +545,12 @@ def muster_candidates(s: State, side: str, city: str, occ: tuple[Occupancy, Occu
     No search per block: land blocks read the cached reach table of their start (:func:`land_reach`), fleets
     the cached land areas a Mustering fleet reaches from where it stands (:func:`fleet_muster_reach`: the fewest
     steps through seas it may enter, the same answer as :func:`destinations`)."""
-    fields, fleets = occ or occupancy(s)
+    fields = (occ or occupancy(s))[0]
     enemy = "athens" if side == "sparta" else "sparta"
     if city in NEUTRAL or city in s.no_entry or fields.get(city, 0) & BIT[enemy]:
         return []
     pool = pool if pool is not None else movers(s, side)
-    closed = -1  # not looked up yet
-    shut = -1  # the same, for fleets (closed_seas)
+    closed, shut = muster_closed(s, enemy)
     reach: dict[str, tuple[int, ...]] = {}  # per start area (blocks in one area share it)
     bit = AREA_BIT[city]
     out = []
@@ -559,8 +558,6 @@ def muster_candidates(s: State, side: str, city: str, occ: tuple[Occupancy, Occu
         if area == city:
             continue
         if fleet:
-            if shut < 0:
-                shut = closed_seas(s, enemy, fleets)
             if not fleet_muster_reach(shut, area, besieged, allowance) & bit:
                 continue
         elif besieged or area in SEAS:
@@ -568,8 +565,6 @@ def muster_candidates(s: State, side: str, city: str, occ: tuple[Occupancy, Occu
         else:
             got = reach.get(area)
             if got is None:
-                if closed < 0:
-                    closed = land_closed(s, enemy)
                 got = reach[area] = land_reach(closed, area)
             if not got[allowance] & bit:
                 continue
@@ -583,10 +578,16 @@ def land_closed(s: State, enemy: str) -> int:
     """The areas Mustering land blocks may not pass or enter (an area set, :data:`AREA_BIT`): Neutral ones
     aside, those closed this turn and those with ``enemy`` blocks in the field (not in Winter, when Mustering
     home passes through enemy areas, 9.2.1). What :func:`land_reach` is keyed by."""
+    return muster_closed(s, enemy)[0]
+
+
+def muster_closed(s: State, enemy: str) -> tuple[int, int]:
+    """:func:`land_closed` and :func:`closed_seas` at once (one look at the enemy's positions)."""
     closed = area_mask(s.no_entry) if s.no_entry else 0
-    if s.season != 4:
-        closed |= held(s, enemy)[0]
-    return closed
+    if s.season == 4:
+        return closed, closed & SEA_MASK
+    enemy_land, enemy_seas = held(s, enemy)
+    return closed | enemy_land, (closed | enemy_seas) & SEA_MASK
 
 
 def land_reach(closed: int, start: str) -> tuple[int, ...]:
@@ -648,16 +649,12 @@ _LAND_NEAR_TOP: Final[dict[str, int]] = {a: balls[_TOP] for a, balls in _LAND_NE
 """Land area → the areas within :data:`_TOP` land steps (what :func:`land_reach`'s key keeps of the closed ones)."""
 
 
-def closed_seas(s: State, enemy: str, fleets: Occupancy) -> int:
+def closed_seas(s: State, enemy: str) -> int:
     """The seas a Mustering fleet may not pass: closed this turn, or held by enemy fleets (not in Winter,
     when a fleet going home to a friendly City passes through them, 9.2.1). The reach caches are keyed by
-    this set, so a Winter answer is never served outside Winter or the other way round. ``fleets`` is
-    :func:`occupancy`'s second half for the state (read through :func:`held`). An area set
+    this set, so a Winter answer is never served outside Winter or the other way round. An area set
     (:data:`AREA_BIT`)."""
-    shut = area_mask(s.no_entry) if s.no_entry else 0
-    if s.season != 4:
-        shut |= held(s, enemy)[1]
-    return shut & SEA_MASK
+    return muster_closed(s, enemy)[1]
 
 
 @cache
@@ -681,14 +678,19 @@ def _sea_distances(closed: int) -> dict[str, dict[str, int]]:
     return out
 
 
-def fleet_reach(s: State, enemy: str, fleets: Occupancy, pool: list[Mover]) -> int:
+def fleet_reach(shut: int, pool: list[Mover]) -> int:
     """The land areas some fleet in ``pool`` may Muster into (the fleet half of :func:`muster_candidates`
-    for every City at once; the caller still checks that the City itself may be entered), as an area set
-    (:data:`AREA_BIT`)."""
-    shut = closed_seas(s, enemy, fleets)
+    for every City at once; ``shut``: :func:`closed_seas`; the caller still checks that the City itself may be
+    entered), as an area set (:data:`AREA_BIT`)."""
+    seas = shut >> _FIRST_SEA
     out = 0
     for _, area, besieged, _, allowance in pool:
-        out |= fleet_muster_reach(shut, area, besieged, allowance)
+        # fleet_muster_reach's lookup, written out: the menu asks it for every fleet at each step
+        key = ((seas << _AREA_NUMBER_BITS | _AREA_NUMBER[area]) << 4 | allowance << 1) | besieged
+        got = _FLEET_REACH.get(key)
+        if got is None:
+            got = fleet_muster_reach(shut, area, besieged, allowance)
+        out |= got
     return out
 
 

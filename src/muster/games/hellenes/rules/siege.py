@@ -10,9 +10,8 @@ from muster.games.hellenes.engine import Decision, act, auto, frame, push, said,
 from muster.games.hellenes.rules.battle_end import retreat_frame
 from muster.games.hellenes.rules.combat import battle_frame
 from muster.games.hellenes.rules.common import (
-    AREA_BIT,
-    CITY_VALUE,
     GREEK,
+    areas_of,
     blockaded,
     city_lists,
     defenders_inside,
@@ -45,7 +44,7 @@ def lay_sieges(s: State, side: str) -> None:
     alone = held(s, side)[0] & ~held(s, enemy)[0] & (lists[3] if enemy == "athens" else lists[4])
     if not alone:
         return
-    targets = [a for a in CITY_VALUE if AREA_BIT[a] & alone]  # in the map's City order
+    targets = areas_of(alone)  # in the map's City order (the Cities are listed in the map's land order)
     for area in targets:
         if not _any_greek(field(s, area, side)):
             continue  # no Greek block of this side in the field there
