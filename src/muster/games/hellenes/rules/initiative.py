@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from muster.core.frames import VERB_ACTIONS
 from muster.core.interface import Action
 from muster.games.hellenes.datafiles import cards, design
 from muster.games.hellenes.engine import Decision, act, auto, frame, known, push, said
@@ -39,6 +40,11 @@ def season(s: State, f: Frame) -> None:
     push(s, frame("commit", seat="sparta", card=None), frame("commit", seat="athens", card=None), frame("reveal"))
 
 
+_CARD = VERB_ACTIONS["card"]
+_AS_ACTIONS, _AS_EVENT = act("as", "actions"), act("as", "event")
+"""The shared actions of the Initiative decision."""
+
+
 class Commit(Decision):
     """3.3: choose a card face down and whether it is played for its Event or its Actions."""
 
@@ -52,11 +58,11 @@ class Commit(Decision):
 
     def legal(self, s: State, f: Frame) -> list[Action]:
         if f["card"] is None:
-            return [act("card", n) for n in s.hands[f["seat"]]]
-        acts = [act("as", "actions")]
+            card = _CARD  # the shared actions looked up by argument: no call per card
+            return [card[n] for n in s.hands[f["seat"]]]
         if event_playable(s, f["card"], f["seat"]):
-            acts.append(act("as", "event"))
-        return acts
+            return [_AS_ACTIONS, _AS_EVENT]
+        return [_AS_ACTIONS]
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
         if a.verb == "card":

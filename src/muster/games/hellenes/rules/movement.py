@@ -47,7 +47,9 @@ from muster.games.hellenes.rules.common import (
 from muster.games.hellenes.state import Frame, State
 
 _BLOCK, _TO, _FORCED = VERB_ACTIONS["block"], VERB_ACTIONS["to"], VERB_ACTIONS["forced"]
+_BOARD, _BOARD_REDUCE = VERB_ACTIONS["board"], VERB_ACTIONS["board_reduce"]
 _DONE: Final = act("done")
+_STAY: Final = act("stay")
 """The shared actions of the movement decisions, looked up by argument (no key tuple per action)."""
 
 Route = tuple[str, bool, tuple[str, ...]]
@@ -427,13 +429,17 @@ class GroupMove(Decision):
         if f["cur"] is None:
             acts = [_BLOCK[b] for b in group_blocks(s, f["area"], f["seat"])
                     if s.units[b].token not in f["skip"] and can_move(s, b)]
-            return [*acts, act("done")]
+            acts.append(_DONE)
+            return acts
         bid = by_token(s, f["cur"])
         dests = destinations(s, bid)
         acts = [_FORCED[d] if r[1] else _TO[d] for d, r in dests.items()]
-        acts += [act("board", fl) for fl in boardable(s, bid)]
-        acts += [act("board_reduce", fl) for fl in boardable_reduced(s, bid)]
-        return [*acts, act("stay")]
+        for fl in boardable(s, bid):
+            acts.append(_BOARD[fl])
+        for fl in boardable_reduced(s, bid):
+            acts.append(_BOARD_REDUCE[fl])
+        acts.append(_STAY)
+        return acts
 
     def apply(self, s: State, f: Frame, a: Action) -> None:
         if a.verb == "done":
