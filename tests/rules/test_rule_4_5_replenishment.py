@@ -54,11 +54,11 @@ def _plain(ins_areas: tuple[str, ...] = ()) -> State:
 
 def test_round_4_replenishment_example() -> None:
     # rule 4.5 Example (end of Round 4). Imperial: Supplies from his areas, 2 more units and a cannon; the 3 units
-    # for Vasiladi (the Sea's symbol) cannot land because an Allied unit is there; 6 Money due with only 4: 2 units
-    # lost and 2 Morale; 12 Supplies paid, leaving 2. Insurgent: Population 24 (16 Civilians + 8 units); 5 Supplies
-    # to feed it; the Government roll of 4 fails. DESIGN (areas.json version 3): with our area tiles these Imperial
-    # areas give 10 Supplies (the book's 5) and the Insurgent areas 3 (the book's 2); the start values are chosen
-    # so that the book's results follow.
+    # for Vasiladi (the symbol of the Sea and Patra) cannot land because an Allied unit is there; 6 Money due with
+    # only 4: 2 units lost and 2 Morale; 12 Supplies paid, leaving 2. Insurgent: Population 24 (16 Civilians + 8
+    # units); 5 Supplies to feed it; the Government roll of 4 fails. DESIGN (areas.json version 4): with our area
+    # tiles these Imperial areas give 10 Supplies (the book's 5) and the Insurgent areas 3 (the book's 2); the start
+    # values are chosen so that the book's results follow.
     s = clear_board(new_state())
     s.round = 4
     for a in ("sea", "gouria", "zygos", "patra"):
@@ -100,11 +100,12 @@ def test_round_4_replenishment_example() -> None:
     assert sum(s.ins) == 10
 
 
-def test_the_sea_alone_lands_units_at_vasiladi() -> None:
-    # DESIGN (areas.json version 3, docs/design-values.md): the "3 Vasiladi" symbol of rule 4.5 is on the Sea's
-    # Imperial side, as the Round-4 example has it (the Imperial who took the Sea would land 3 units there)
+def test_the_sea_and_patra_land_units_at_vasiladi() -> None:
+    # DESIGN (areas.json version 4, docs/design-values.md): the "3 Vasiladi" symbol of rule 4.5 is on the Imperial
+    # side of the Sea, as the Round-4 example has it (the Imperial who took the Sea would land 3 units there), and
+    # of Patra, the Imperial fleet's harbour
     landing = {a.id: a.rewards["imperial"].vasiladi for a in areas_file().areas if a.rewards["imperial"].vasiladi}
-    assert landing == {"sea": 3}
+    assert landing == {"sea": 3, "patra": 3}
 
 
 def test_imperial_rewards_period_a() -> None:
@@ -113,16 +114,19 @@ def test_imperial_rewards_period_a() -> None:
     s = new_state()
     camp = s.exp[board().camp]
     _imperial(s)
-    # Zygos 2+unit, Kryoneri 3, Petrochori 2+unit, Patra 3+cannon
+    # Zygos 2+unit, Kryoneri 3, Petrochori 2+unit, Patra 3+cannon and 3 units beside Vasiladi
     assert s.exp[board().camp] == camp + 2
     assert s.camp_cannons == 2
+    assert units(s, "vas1") == (3, 0, 0)
     assert track(s, IMPERIAL, "supplies") == 12 + 10 - 8
     assert track(s, IMPERIAL, "money") == 10 - 4
     assert track(s, IMPERIAL, "morale") == 15
 
 
 def test_vasiladi_landing() -> None:
-    # rule 4.5 symbol table: 3 Expeditionary units from outside the game on the space around Vasiladi
+    # rule 4.5 symbol table: 3 Expeditionary units from outside the game on the space around Vasiladi; with both
+    # tiles that carry the symbol (the Sea and Patra) the space's limit of 3 lets 3 land, not 6, and no unit
+    # leaves the pool for nothing
     s = _plain()
     s.tracks[IMPERIAL].update(money=10, supplies=20)
     pool = s.pools["expeditionary"]
