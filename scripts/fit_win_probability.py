@@ -1,6 +1,6 @@
 """Play self-play games (the Heuristic that clears landings, by default) and (re)fit the win-probability estimate.
 
-    python scripts/fit_win_probability.py games --games 400 --out reports/winprob/games-areas3.jsonl
+    python scripts/fit_win_probability.py games --games 400 --out reports/winprob/games-areas4.jsonl
     python scripts/fit_win_probability.py fit                # every reports/winprob/games*.jsonl
 
 ``games`` streams one JSON line per finished game, with its actions (so a stopped run keeps what it
@@ -29,6 +29,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from muster.games.freedom.analysis.selfplay import load_games, play_recorded, replay_positions
+from muster.games.freedom.analysis.train import TRAINING_BOT
 
 app = typer.Typer(add_completion=False)
 
@@ -52,10 +53,11 @@ def _play(task: tuple[int, str]) -> dict[str, Any]:
 def games(games: int = typer.Option(300, min=1, max=5000), first_seed: int = 1,
           workers: int = typer.Option(2, min=1, max=64),
           out: Path = typer.Option(Path("reports/winprob/games.jsonl")),
-          bot: str = typer.Option("heuristic:counter=1", help="the bot spec playing both sides")) -> None:
+          bot: str = typer.Option(TRAINING_BOT, help="the bot spec playing both sides")) -> None:
     """Play games of one bot against itself, skipping seeds already in OUT, and append them to OUT. The default
-    bot is the Heuristic that clears landings it can reach (``counter=1``): its pairing is near even, as
-    people's games are, where the plain Heuristic's Insurgent lets the Imperial's landings stand."""
+    bot is the learned value's training Heuristic, whose Insurgent clears the landings it can reach: its pairing
+    is near even, as people's games are, where the plain Heuristic's Insurgent lets the Imperial's landings
+    stand."""
     out.parent.mkdir(parents=True, exist_ok=True)
     done = {g["seed"] for g in load_games(out)} if out.exists() else set()
     seeds = [s for s in range(first_seed, first_seed + games) if s not in done]
