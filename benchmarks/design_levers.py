@@ -37,9 +37,14 @@ def _set_area(area_id: str, **fields: object) -> None:
         object.__setattr__(area, key, value)  # the models are frozen: this is an experiment in memory
 
 
-def _areas_imperial() -> None:
-    _set_area("sea", start_side="imperial")
-    _set_area("petalas", start_side="imperial")
+def _start_imperial(*area_ids: str) -> Callable[[], None]:
+    """The tiles ``area_ids`` start on their Imperial side, keeping their markers."""
+
+    def lever() -> None:
+        for area_id in area_ids:
+            _set_area(area_id, start_side="imperial")
+
+    return lever
 
 
 def _insurgent_rewards_cut() -> None:
@@ -48,10 +53,26 @@ def _insurgent_rewards_cut() -> None:
         area.rewards["insurgent"] = Reward(supplies=1)
 
 
-def _imperial_supplies() -> None:
-    for area in areas_file().areas:
-        reward = area.rewards["imperial"]
-        area.rewards["imperial"] = reward.model_copy(update={"supplies": reward.supplies + 1})
+def _vasiladi_on(area_id: str) -> Callable[[], None]:
+    """``area_id``'s Imperial reward also lands 3 units beside Vasiladi."""
+
+    def lever() -> None:
+        area = next(a for a in areas_file().areas if a.id == area_id)
+        area.rewards["imperial"] = area.rewards["imperial"].model_copy(update={"vasiladi": 3})
+
+    return lever
+
+
+def _imperial_reward_plus(field: str, area_ids: tuple[str, ...] = ()) -> Callable[[], None]:
+    """One more of ``field`` on the Imperial side of each tile in ``area_ids`` (of every tile if none are named)."""
+
+    def lever() -> None:
+        for area in areas_file().areas:
+            if not area_ids or area.id in area_ids:
+                reward = area.rewards["imperial"]
+                area.rewards["imperial"] = reward.model_copy(update={field: getattr(reward, field) + 1})
+
+    return lever
 
 
 def _population_quarter() -> None:
@@ -74,11 +95,6 @@ def _sea_markers(markers: int) -> Callable[[], None]:
     return lambda: _set_area("sea", start_markers=markers)
 
 
-def _sea_vasiladi() -> None:
-    area = next(a for a in areas_file().areas if a.id == "sea")
-    area.rewards["imperial"] = Reward(supplies=area.rewards["imperial"].supplies, vasiladi=3)
-
-
 def _no_designed_blue_events() -> None:
     original = action_phase.can_play_event
 
@@ -91,9 +107,23 @@ def _no_designed_blue_events() -> None:
 
 LEVERS: dict[str, tuple[str, Callable[[], None]]] = {
     "baseline": ("no change", lambda: None),
-    "areas_imperial": ("Sea and Petalas start on the Imperial side", _areas_imperial),
+    "areas_imperial": ("Sea and Petalas start on the Imperial side", _start_imperial("sea", "petalas")),
+    "areas_imperial_3": ("Sea, Petalas and Anatolikon start on the Imperial side",
+                         _start_imperial("sea", "petalas", "anatolikon")),
+    "anatolikon_imperial": ("Anatolikon starts on the Imperial side", _start_imperial("anatolikon")),
+    "gouria_imperial": ("Gouria starts on the Imperial side", _start_imperial("gouria")),
+    "inland_imperial": ("Anatolikon and Gouria start on the Imperial side", _start_imperial("anatolikon", "gouria")),
+    "patra_vasiladi": ("Patra's Imperial reward also lands 3 units beside Vasiladi (areas.json v4)",
+                       _vasiladi_on("patra")),
+    "kryoneri_vasiladi": ("Kryoneri's Imperial reward also lands 3 units beside Vasiladi", _vasiladi_on("kryoneri")),
     "insurgent_rewards_cut": ("Sea and Petalas give the Insurgent 1 Supply only", _insurgent_rewards_cut),
-    "imperial_supplies": ("every area's Imperial reward gives 1 Supply more", _imperial_supplies),
+    "imperial_supplies": ("every area's Imperial reward gives 1 Supply more", _imperial_reward_plus("supplies")),
+    "imperial_morale": ("Kryoneri and Patra give the Imperial 1 Morale more",
+                        _imperial_reward_plus("morale", ("kryoneri", "patra"))),
+    "imperial_morale_all": ("every area's Imperial reward gives 1 Morale more",
+                            _imperial_reward_plus("morale")),
+    "imperial_units": ("Kryoneri and Patra give the Imperial 1 unit more",
+                       _imperial_reward_plus("units", ("kryoneri", "patra"))),
     "population_quarter": ("Population cost ceil(Population / 4) instead of / 5 (against the example of rule 4.5)",
                            _population_quarter),
     "desertion_light": ("desertion only at Morale 1, and 1 unit", _desertion_light),
@@ -101,7 +131,8 @@ LEVERS: dict[str, tuple[str, Callable[[], None]]] = {
     "no_designed_blue_events": ("no designed blue card may be played as an event", _no_designed_blue_events),
     "sea_markers_3": ("the Sea starts with 3 Insurgent markers instead of 2", _sea_markers(3)),
     "sea_markers_4": ("the Sea starts with 4 Insurgent markers instead of 2", _sea_markers(4)),
-    "sea_vasiladi": ("the Sea's Imperial reward also lands 3 units beside Vasiladi (areas.json v1)", _sea_vasiladi),
+    "sea_vasiladi": ("the Sea's Imperial reward also lands 3 units beside Vasiladi (areas.json v1)",
+                     _vasiladi_on("sea")),
 }
 
 BOT = ["heuristic"]
