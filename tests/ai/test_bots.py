@@ -41,7 +41,7 @@ def _positions() -> list[State]:
 def _card_turns() -> list[State]:
     """Positions where a side chooses its next card (what ``tree=cards`` searches), for both sides."""
     out: list[State] = []
-    for seed, steps in ((5, 30), (6, 150), (7, 200)):
+    for seed, steps in ((5, 30), (6, 100), (7, 200)):
         s = _midgame(seed, steps)
         while RULES.outcome(s) is None and not (s.stack and s.stack[-1]["kind"] == "card_turn"
                                                  and len(RULES.legal_actions(s)) > 3):

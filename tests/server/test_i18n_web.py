@@ -42,7 +42,8 @@ def test_each_area_tile_says_what_each_side_gets_from_it(server: Server) -> None
         pl = {a["id"]: a for a in c.get("/api/game-data/freedom?lang=pl").json()["areas"]}
     assert en["sea"]["reward_text"] == {"imperial": "3 Supplies, 3 units land at Vasiladi roadstead",
                                         "insurgent": "3 Supplies"}
-    assert en["patra"]["reward_text"]["imperial"] == "3 Supplies, a cannon to the Camp"
+    assert en["patra"]["reward_text"]["imperial"] == ("3 Supplies, a cannon to the Camp, "
+                                                      "3 units land at Vasiladi roadstead")
     assert all(a["reward_text"]["imperial"] != en[k]["reward_text"]["imperial"] for k, a in pl.items())
 
 
