@@ -75,6 +75,11 @@ def _imperial_reward_plus(field: str, area_ids: tuple[str, ...] = ()) -> Callabl
     return lever
 
 
+def _kryoneri_morale() -> None:
+    area = next(a for a in areas_file().areas if a.id == "kryoneri")
+    area.rewards["imperial"] = area.rewards["imperial"].model_copy(update={"supplies": 2, "morale": 1})
+
+
 def _population_quarter() -> None:
     bands = [{"population": [0, 3], "supplies": 1}]
     bands += [{"population": [4 * k - 3, 4 * k], "supplies": k} for k in range(2, 11)]
@@ -122,6 +127,7 @@ LEVERS: dict[str, tuple[str, Callable[[], None]]] = {
                         _imperial_reward_plus("morale", ("kryoneri", "patra"))),
     "imperial_morale_all": ("every area's Imperial reward gives 1 Morale more",
                             _imperial_reward_plus("morale")),
+    "kryoneri_morale": ("Kryoneri gives the Imperial 2 Supplies and 1 Morale (not 3 Supplies)", _kryoneri_morale),
     "imperial_units": ("Kryoneri and Patra give the Imperial 1 unit more",
                        _imperial_reward_plus("units", ("kryoneri", "patra"))),
     "population_quarter": ("Population cost ceil(Population / 4) instead of / 5 (against the example of rule 4.5)",
